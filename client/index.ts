@@ -1,0 +1,20 @@
+/**
+ * The injected bundle's entry. It defines exactly one global, `pagehand`, and nothing else.
+ * Loading it twice keeps the first instance (a bookmarklet clicked again must not reset refs).
+ */
+import { createPageApi } from './page/api';
+
+declare global {
+  interface Window {
+    pagehand?: ReturnType<typeof createPageApi>;
+  }
+}
+
+if (!window.pagehand) {
+  Object.defineProperty(window, 'pagehand', {
+    value: createPageApi(),
+    configurable: true,
+    enumerable: false,
+    writable: false,
+  });
+}
