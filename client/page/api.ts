@@ -1,0 +1,22 @@
+/** The public `pagehand` API of the bundle: map, describe, resolve, act. */
+import { act } from './actions/index';
+import { createDescriber } from './describe';
+import { buildMap } from './map';
+import { resolveRef } from './refs';
+import type { MapOptions, PageMap } from './types';
+
+export const VERSION = '0.1.0';
+
+export function createPageApi() {
+  return {
+    version: VERSION,
+    /** The page map the model reads: text plus structured elements. */
+    map: (options?: MapOptions): PageMap => buildMap(options),
+    /** Role and accessible name of any element, mapped or not. */
+    describe: (el: Element): { role: string; name: string } => createDescriber().describe(el),
+    /** The live element for a ref; throws RefError ('unknown' | 'stale') with a clear message. */
+    resolve: (ref: string | number): Element => resolveRef(ref, (el) => createDescriber().describe(el)),
+    /** Runs one tool call (click, type, …) and reports what changed. */
+    act,
+  };
+}
