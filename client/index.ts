@@ -3,6 +3,7 @@
  * Loading it twice keeps the first instance (a bookmarklet clicked again must not reset refs).
  */
 import { createPageApi } from './page/api';
+import { installHooks } from './page/hooks';
 
 declare global {
   interface Window {
@@ -11,6 +12,8 @@ declare global {
 }
 
 if (!window.pagehand) {
+  // At document start these reveal closed shadow roots and listener-only click targets.
+  installHooks();
   Object.defineProperty(window, 'pagehand', {
     value: createPageApi(),
     configurable: true,
