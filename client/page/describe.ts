@@ -1,14 +1,154 @@
 /**
- * Role and accessible name of any element (placeholder: being replaced by the accname module).
+ * Role and accessible name of any element, for one map call.
+ *
+ * A describer caches per element (role, name, computed style, generated content, deep
+ * hiddenness) and holds one label index per root node (document or shadow root), built lazily
+ * in a single `querySelectorAll('label')` pass — never `.labels` per element, which Chromium
+ * answers by scanning the tree each time (quadratic over a page's controls). It never reads
+ * layout (no getBoundingClientRect, no innerText): only attributes, properties and computed
+ * style. Create a fresh one per map call; cached answers go stale when the page changes.
+ *
+ * @example
+ *   const d = createDescriber();
+ *   d.describe(document.querySelector('#email')!); // { role: 'textbox', name: 'Email address' }
  */
-export interface Describer {
-  role(el: Element): string;
-  name(el: Element): string;
-  describe(el: Element): { role: string; name: string };
+import { accessibleName, cssContentText, type NameEnv } from './name';
+import { getRole } from './role';
+
+export interface DescriberOptions {
+  /** The shadow root of a host, including closed roots the caller has seen (attachShadow hook).
+   *  Default: the open `shadowRoot`. */
+  shadowRoot?: (host: Element) => ShadowRoot | null;
 }
 
-export function createDescriber(): Describer {
-  const role = (el: Element): string => el.getAttribute('role')?.trim().split(/\s+/)[0] || el.localName;
-  const name = (el: Element): string => (el.getAttribute('aria-label') ?? el.textContent ?? '').trim().replace(/\s+/g, ' ');
-  return { role, name, describe: (el) => ({ role: role(el), name: name(el) }) };
+export interface Describer {
+  /** ARIA role: first valid token of `role`, else implicit per html-aam. Never ''. */
+  role(el: Element): string;
+  /** Accessible name per accname 1.2 + html-aam; whitespace collapsed, trimmed, not truncated
+   *  (content beyond ~500 characters is not collected; see name.ts). */
+  name(el: Element): string;
+  describe(el: Element): { role: string; name: string };
+  /** The name `el` would have with role `role` — for an element the map lists under a role it
+   *  infers (a clickable <div> shown as a button gets its name from its content). */
+  nameAs(el: Element, role: string): string;
+}
+
+/** Elements that never have a layout box of their own; their parent decides their visibility. */
+const BOXLESS = new Set(['option', 'optgroup', 'area', 'map', 'slot', 'title', 'desc']);
+
+export function createDescriber(options: DescriberOptions = {}): Describer {
+  const roles = new Map<Element, string>();
+  const names = new Map<Element, string>();
+  const styles = new Map<Element, CSSStyleDeclaration | null>();
+  const pseudo = { '::before': new Map<Element, string>(), '::after': new Map<Element, string>() };
+  const hidden = new Map<Element, boolean>();
+  const labelIndexes = new Map<Node, Map<Element, Element[]>>();
+  const shadowRootOf = options.shadowRoot ?? ((host: Element) => host.shadowRoot);
+
+  const role = (el: Element): string => {
+    let r = roles.get(el);
+    if (r === undefined) roles.set(el, (r = getRole(el)));
+    return r;
+  };
+
+  const style = (el: Element): CSSStyleDeclaration | null => {
+    let s = styles.get(el);
+    if (s === undefined) {
+      const view = el.ownerDocument.defaultView;
+      s = view ? view.getComputedStyle(el) : null;
+      styles.set(el, s);
+    }
+    return s;
+  };
+
+  const pseudoText = (el: Element, which: '::before' | '::after'): string => {
+    const cache = pseudo[which];
+    let t = cache.get(el);
+    if (t === undefined) {
+      t = '';
+      const view = el.ownerDocument.defaultView;
+      if (view) {
+        const s = view.getComputedStyle(el, which);
+        const content = s.content;
+        if (content && content !== 'none' && content !== 'normal' && s.display !== 'none') {
+          t = cssContentText(content, (a) => el.getAttribute(a));
+          // A block-level pseudo-element is set apart from the text next to it.
+          if (t && s.display !== 'inline') t = ` ${t} `;
+        }
+      }
+      cache.set(el, t);
+    }
+    return t;
+  };
+
+  const flatParent = (el: Element): Element | null => {
+    if (el.assignedSlot) return el.assignedSlot;
+    if (el.parentElement) return el.parentElement;
+    const parent = el.parentNode;
+    return parent && parent.nodeType === 11 ? (parent as ShadowRoot).host : null;
+  };
+
+  /** CSS-hidden, ancestors included: display:none anywhere up, visibility, content-visibility. */
+  const cssHidden = (el: Element): boolean => {
+    const st = style(el);
+    if (!st) return false;
+    if (st.display === 'contents' || BOXLESS.has(el.localName)) {
+      if (st.visibility === 'hidden' || st.visibility === 'collapse') return true;
+      const p = flatParent(el);
+      return p ? hiddenDeep(p) : false;
+    }
+    if (typeof el.checkVisibility === 'function') return !el.checkVisibility({ visibilityProperty: true });
+    if (st.visibility === 'hidden' || st.visibility === 'collapse') return true;
+    for (let e: Element | null = el; e; e = flatParent(e)) if (style(e)?.display === 'none') return true;
+    return false;
+  };
+
+  const hiddenDeep = (el: Element): boolean => {
+    let h = hidden.get(el);
+    if (h === undefined) {
+      h = false;
+      for (let e: Element | null = el; e && !h; e = flatParent(e)) h = e.getAttribute('aria-hidden') === 'true';
+      h = h || cssHidden(el);
+      hidden.set(el, h);
+    }
+    return h;
+  };
+
+  /** control → its labels, for every label under one root node, in tree order. */
+  const labels = (el: Element): readonly Element[] => {
+    const root = el.getRootNode();
+    let index = labelIndexes.get(root);
+    if (!index) {
+      index = new Map();
+      const scope = root as ParentNode;
+      if (typeof scope.querySelectorAll === 'function') {
+        for (const label of scope.querySelectorAll('label')) {
+          // `control` is the `for` target (looked up by id in the label's tree) or the first
+          // labelable descendant: one lookup per label, not one tree scan per control.
+          const control = (label as HTMLLabelElement).control;
+          if (!control) continue;
+          const list = index.get(control);
+          if (list) list.push(label);
+          else index.set(control, [label]);
+        }
+      }
+      labelIndexes.set(root, index);
+    }
+    return index.get(el) ?? [];
+  };
+
+  const env: NameEnv = { role, labels, style, pseudoText, hiddenDeep, shadowRoot: shadowRootOf };
+
+  const name = (el: Element): string => {
+    let n = names.get(el);
+    if (n === undefined) names.set(el, (n = accessibleName(env, el)));
+    return n;
+  };
+
+  return {
+    role,
+    name,
+    describe: (el) => ({ role: role(el), name: name(el) }),
+    nameAs: (el, asRole) => (asRole === role(el) ? name(el) : accessibleName(env, el, asRole)),
+  };
 }

@@ -1,0 +1,323 @@
+/**
+ * The ARIA role of an element, as the model should read it.
+ *
+ * Explicit role: the first token of `role` that names a concrete ARIA 1.2/1.3 role (DPUB and
+ * Graphics modules included); unknown and abstract tokens are skipped, as WAI-ARIA §7.1 asks.
+ * Otherwise the implicit role from html-aam's element mapping tables. Never returns ''.
+ *
+ * Where html-aam says "no corresponding role" for something the agent must operate, we pick
+ * the role a user would name it by (each marked "choice:" below): date/time inputs are
+ * textboxes (the agent types into them), color/file inputs are buttons (they open a picker),
+ * and `<summary>` is a button (it toggles its `<details>`; Chromium exposes it as a
+ * disclosure triangle, which is a button to everyone who clicks it).
+ */
+
+const CONCRETE_ROLES =
+  'alert alertdialog application article banner blockquote button caption cell checkbox code ' +
+  'columnheader combobox comment complementary contentinfo definition deletion dialog directory ' +
+  'document emphasis feed figure form generic grid gridcell group heading image img insertion ' +
+  'link list listbox listitem log main mark marquee math menu menubar menuitem menuitemcheckbox ' +
+  'menuitemradio meter navigation none note option paragraph presentation progressbar radio ' +
+  'radiogroup region row rowgroup rowheader scrollbar search searchbox sectionfooter ' +
+  'sectionheader separator slider spinbutton status strong subscript suggestion superscript ' +
+  'switch tab table tablist tabpanel term textbox time timer toolbar tooltip tree treegrid ' +
+  'treeitem graphics-document graphics-object graphics-symbol';
+
+const DPUB_ROLES =
+  'abstract acknowledgments afterword appendix backlink biblioentry bibliography biblioref ' +
+  'chapter colophon conclusion cover credit credits dedication endnote endnotes epigraph ' +
+  'epilogue errata example footnote foreword glossary glossref index introduction noteref ' +
+  'notice pagebreak pagefooter pageheader pagelist part preface prologue pullquote qna ' +
+  'subtitle tip toc';
+
+/** Every role token we accept in a `role` attribute (abstract roles are deliberately absent). */
+export const VALID_ROLES: ReadonlySet<string> = new Set([
+  ...CONCRETE_ROLES.split(' '),
+  ...DPUB_ROLES.split(' ').map((r) => `doc-${r}`),
+]);
+
+/**
+ * The first valid role token of a `role` attribute value, lower-cased, or null.
+ * `image` is ARIA 1.3's synonym of `img` and is reported as `img` so callers test one name.
+ */
+export function firstValidRole(value: string | null | undefined): string | null {
+  if (!value) return null;
+  for (const raw of value.split(/[ \t\n\f\r]+/)) {
+    const token = raw.toLowerCase();
+    if (VALID_ROLES.has(token)) return token === 'image' ? 'img' : token;
+  }
+  return null;
+}
+
+export const isPresentational = (role: string): boolean => role === 'none' || role === 'presentation';
+
+/**
+ * ARIA 1.2 global states and properties. An element carrying one of them (or focusable) keeps
+ * its implicit role even when the author wrote role="none" (ARIA §9.2 presentational conflict).
+ */
+const GLOBAL_ARIA = [
+  'aria-atomic', 'aria-busy', 'aria-controls', 'aria-current', 'aria-describedby', 'aria-description',
+  'aria-details', 'aria-dropeffect', 'aria-flowto', 'aria-grabbed', 'aria-keyshortcuts', 'aria-label',
+  'aria-labelledby', 'aria-live', 'aria-owns', 'aria-relevant', 'aria-roledescription',
+];
+
+function hasGlobalAria(el: Element): boolean {
+  for (const a of GLOBAL_ARIA) if (el.hasAttribute(a)) return true;
+  return false;
+}
+
+const HTML_NS = 'http://www.w3.org/1999/xhtml';
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+export const isHtml = (el: Element): el is HTMLElement => el.namespaceURI === HTML_NS;
+export const isSvg = (el: Element): el is SVGElement => el.namespaceURI === SVG_NS;
+
+/** Focusable by the user agent's rules, or by tabindex. Reads attributes and properties only. */
+export function isFocusable(el: Element): boolean {
+  const tabindex = el.getAttribute('tabindex');
+  if (tabindex !== null && /^\s*-?\d+\s*$/.test(tabindex)) return true;
+  if (!isHtml(el)) return false;
+  switch (el.localName) {
+    case 'a':
+    case 'area':
+      return el.hasAttribute('href');
+    case 'button':
+    case 'select':
+    case 'textarea':
+      return !(el as HTMLButtonElement).disabled;
+    case 'input':
+      return (el as HTMLInputElement).type !== 'hidden' && !(el as HTMLInputElement).disabled;
+    case 'iframe':
+    case 'summary':
+      return true;
+    case 'audio':
+    case 'video':
+      return el.hasAttribute('controls');
+  }
+  return el.hasAttribute('contenteditable') && el.isContentEditable;
+}
+
+/** The root of a contenteditable region (its parent is not editable). */
+export function isEditingHost(el: Element): boolean {
+  if (!isHtml(el) || !el.hasAttribute('contenteditable') || !el.isContentEditable) return false;
+  const parent = el.parentElement;
+  return !parent || !parent.isContentEditable;
+}
+
+/** html-aam: header/footer are landmarks only when not scoped to sectioning content or main. */
+const SECTIONING_SCOPE =
+  'article,aside,main,nav,section,[role=article],[role=complementary],[role=main],[role=navigation],[role=region]';
+
+/** html-aam maps form and section to landmarks only when they have an author-given name. */
+function hasAuthorName(el: Element): boolean {
+  return ['aria-label', 'aria-labelledby', 'title'].some((a) => (el.getAttribute(a) ?? '').trim() !== '');
+}
+
+/** The explicit role of `el`, ignoring role="none|presentation" when ARIA says to (§9.2). */
+function explicitRole(el: Element): string | null {
+  const role = firstValidRole(el.getAttribute('role'));
+  if (role && isPresentational(role) && (isFocusable(el) || hasGlobalAria(el))) return null;
+  return role;
+}
+
+/** Table parts and list items inherit role="none" from their table or list (ARIA §9.2). */
+function inheritsPresentation(owner: Element | null): boolean {
+  if (!owner) return false;
+  const r = explicitRole(owner);
+  return r !== null && isPresentational(r);
+}
+
+function tableOf(el: Element): Element | null {
+  return el.closest('table');
+}
+
+function cellRole(el: Element): string {
+  const table = tableOf(el);
+  if (inheritsPresentation(table)) return 'none';
+  const tableRole = table ? explicitRole(table) : null;
+  if (el.localName === 'td') return tableRole === 'grid' || tableRole === 'treegrid' ? 'gridcell' : 'cell';
+  // th: scope decides; otherwise a header inside <thead> or in a row without data cells heads a
+  // column, and a header sharing its row with data cells heads that row.
+  const scope = (el.getAttribute('scope') ?? '').toLowerCase();
+  if (scope === 'col' || scope === 'colgroup') return 'columnheader';
+  if (scope === 'row' || scope === 'rowgroup') return 'rowheader';
+  if (el.closest('thead')) return 'columnheader';
+  const row = el.parentElement;
+  if (row && row.localName === 'tr') {
+    for (const sib of row.children) if (sib.localName === 'td') return 'rowheader';
+  }
+  return 'columnheader';
+}
+
+function inputRole(el: HTMLInputElement): string {
+  const hasList = el.hasAttribute('list');
+  switch (el.type) {
+    case 'button':
+    case 'image':
+    case 'reset':
+    case 'submit':
+      return 'button';
+    case 'checkbox':
+      return el.hasAttribute('switch') ? 'switch' : 'checkbox';
+    case 'radio':
+      return 'radio';
+    case 'range':
+      return 'slider';
+    case 'number':
+      return 'spinbutton';
+    case 'search':
+      return hasList ? 'combobox' : 'searchbox';
+    case 'hidden':
+      return 'none';
+    case 'color': // choice: opens a picker
+    case 'file': // choice: opens a file chooser; Chromium renders a "Choose file" button
+      return 'button';
+    case 'password': // html-aam: no role; every engine exposes a (secure) text field
+    case 'date': // choice (dates and times): the agent types these as text, in `format`
+    case 'datetime-local':
+    case 'month':
+    case 'time':
+    case 'week':
+      return 'textbox';
+    default: // text, email, tel, url, and unknown types (which the browser treats as text)
+      return hasList ? 'combobox' : 'textbox';
+  }
+}
+
+/** The implicit (native) role of an element, per html-aam. */
+export function implicitRole(el: Element): string {
+  if (isSvg(el)) {
+    if (el.localName === 'svg') return 'img'; // svg-aam: graphics-document; "img" is what it is to a reader
+    if (el.localName === 'a' && (el.hasAttribute('href') || el.hasAttribute('xlink:href'))) return 'link';
+    return 'generic';
+  }
+  if (!isHtml(el)) return 'generic';
+  if (isEditingHost(el)) return 'textbox';
+  switch (el.localName) {
+    case 'a':
+    case 'area':
+      return el.hasAttribute('href') ? 'link' : 'generic';
+    case 'address':
+    case 'details':
+    case 'fieldset':
+    case 'hgroup':
+    case 'optgroup':
+      return 'group';
+    case 'article':
+      return 'article';
+    case 'aside':
+      return 'complementary';
+    case 'blockquote':
+      return 'blockquote';
+    case 'button':
+      return 'button';
+    case 'caption':
+      return inheritsPresentation(tableOf(el)) ? 'none' : 'caption';
+    case 'code':
+      return 'code';
+    case 'datalist':
+      return 'listbox';
+    case 'dd':
+      return 'definition';
+    case 'del':
+    case 's':
+      return 'deletion';
+    case 'dfn':
+    case 'dt':
+      return 'term';
+    case 'dialog':
+      return 'dialog';
+    case 'em':
+      return 'emphasis';
+    case 'figure':
+      return 'figure';
+    case 'footer':
+      return el.parentElement?.closest(SECTIONING_SCOPE) ? 'generic' : 'contentinfo';
+    case 'header':
+      return el.parentElement?.closest(SECTIONING_SCOPE) ? 'generic' : 'banner';
+    case 'form':
+      return hasAuthorName(el) ? 'form' : 'generic';
+    case 'h1':
+    case 'h2':
+    case 'h3':
+    case 'h4':
+    case 'h5':
+    case 'h6':
+      return 'heading';
+    case 'hr':
+      return 'separator';
+    case 'html':
+      return 'document';
+    case 'img':
+      // html-aam: alt="" marks a decorative image: presentation (unless §9.2 keeps it an img).
+      return el.getAttribute('alt') === '' && !isFocusable(el) && !hasGlobalAria(el) ? 'presentation' : 'img';
+    case 'input':
+      return inputRole(el as HTMLInputElement);
+    case 'ins':
+      return 'insertion';
+    case 'li': {
+      const list = el.parentElement;
+      return list && /^(ul|ol|menu)$/.test(list.localName) && inheritsPresentation(list) ? 'none' : 'listitem';
+    }
+    case 'main':
+      return 'main';
+    case 'mark':
+      return 'mark';
+    case 'math':
+      return 'math';
+    case 'menu':
+    case 'ol':
+    case 'ul':
+      return 'list';
+    case 'meter':
+      return 'meter';
+    case 'nav':
+      return 'navigation';
+    case 'option':
+      return 'option';
+    case 'output':
+      return 'status';
+    case 'p':
+      return 'paragraph';
+    case 'progress':
+      return 'progressbar';
+    case 'search':
+      return 'search';
+    case 'section':
+      return hasAuthorName(el) ? 'region' : 'generic';
+    case 'select': {
+      const s = el as HTMLSelectElement;
+      return s.multiple || s.size > 1 ? 'listbox' : 'combobox';
+    }
+    case 'strong':
+      return 'strong';
+    case 'sub':
+      return 'subscript';
+    case 'sup':
+      return 'superscript';
+    case 'summary':
+      // choice: a details' summary toggles it; see the file comment.
+      return el.parentElement?.localName === 'details' ? 'button' : 'generic';
+    case 'table':
+      return 'table';
+    case 'tbody':
+    case 'tfoot':
+    case 'thead':
+      return inheritsPresentation(tableOf(el)) ? 'none' : 'rowgroup';
+    case 'td':
+    case 'th':
+      return cellRole(el);
+    case 'textarea':
+      return 'textbox';
+    case 'time':
+      return 'time';
+    case 'tr':
+      return inheritsPresentation(tableOf(el)) ? 'none' : 'row';
+  }
+  return 'generic';
+}
+
+/** The role of `el`: explicit (first valid token, §9.2 conflicts resolved) or implicit. */
+export function getRole(el: Element): string {
+  return explicitRole(el) ?? implicitRole(el);
+}
