@@ -1,0 +1,89 @@
+/**
+ * The proxy as one Hono app, shared by the Node and Workers entries.
+ *
+ *   POST /v1/chat/completions  OpenAI Chat Completions in and out (JSON or SSE)
+ *   GET  /v1/config            what this token may use (models, features, limits)
+ *   GET  /healthz              liveness
+ *
+ * Every error is JSON `{ error: { code, message } }`; keys never appear in a response or a log.
+ */
+import { Hono } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { chatCompletions } from './chat/handler';
+import { allowedModels, defaultModelFor, type ProxyConfig } from './config';
+import { ProxyError, errorResponse } from './errors';
+import { jsonBody, type JsonBodyVariables } from './middleware/json-body';
+import { rateLimit } from './middleware/rate-limit';
+import { requireSite, type SiteVariables } from './middleware/require-site';
+import { siteCors } from './middleware/site-cors';
+import { redactor } from './redact';
+
+export type AppEnv = { Variables: SiteVariables & JsonBodyVariables };
+
+/**
+ * @example
+ * const app = createApp(configFromEnv(process.env, { rateLimiter: memoryRateLimiter(), log: consoleLog }));
+ * serve({ fetch: app.fetch, port: 8787, hostname: '127.0.0.1' });
+ */
+export function createApp(config: ProxyConfig): Hono<AppEnv> {
+  const redact = redactor([config.providers.openai?.apiKey, config.providers.gemini?.apiKey]);
+  // Every log line passes through redaction, whatever a caller put in it.
+  const log: ProxyConfig['log'] = (event) => {
+    try {
+      config.log(JSON.parse(redact(JSON.stringify(event))) as typeof event);
+    } catch {
+      // a broken log sink must never break a request
+    }
+  };
+  const safeConfig: ProxyConfig = { ...config, log };
+
+  const app = new Hono<AppEnv>();
+
+  app.onError((err, c) => {
+    if (err instanceof ProxyError) return errorResponse(c, err);
+    if (err instanceof HTTPException && err.status >= 400 && err.status < 500) {
+      return errorResponse(c, new ProxyError(err.status as 400, 'invalid_body', redact(err.message || 'Bad request.')));
+    }
+    log({ level: 'error', msg: 'unhandled error', detail: err instanceof Error ? `${err.name}: ${err.message}` : String(err) });
+    return errorResponse(c, new ProxyError(500, 'internal_error', 'The proxy failed unexpectedly; see its log.'));
+  });
+  app.notFound((c) => errorResponse(c, new ProxyError(404, 'not_found', `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`)));
+
+  app.get('/healthz', (c) => c.json({ ok: true }));
+
+  app.use('/v1/*', siteCors({ sites: config.sites }));
+
+  const site = requireSite({ sites: config.sites });
+
+  app.get('/v1/config', site, (c) => {
+    const s = c.get('site');
+    return c.json({
+      models: allowedModels(config, s),
+      defaultModel: defaultModelFor(config, s) ?? null,
+      providers: { openai: Boolean(config.providers.openai), gemini: Boolean(config.providers.gemini) },
+      features: { streaming: true, tools: true, images: true, geminiImages: 'data-url-only' },
+      limits: {
+        maxTokens: s.maxTokens ?? config.limits.defaultMaxTokens,
+        maxN: config.limits.maxN,
+        maxBodyBytes: config.limits.maxBodyBytes,
+        rpm: s.rpm ?? config.limits.defaultRpm,
+      },
+    });
+  });
+
+  app.post(
+    '/v1/chat/completions',
+    site,
+    rateLimit({ limiter: config.rateLimiter, defaultRpm: config.limits.defaultRpm }),
+    jsonBody({ maxBytes: config.limits.maxBodyBytes }),
+    chatCompletions(safeConfig, redact),
+  );
+
+  for (const path of ['/v1/chat/completions', '/v1/config']) {
+    app.all(path, (c) => {
+      const allow = path === '/v1/config' ? 'GET, OPTIONS' : 'POST, OPTIONS';
+      return errorResponse(c, new ProxyError(405, 'method_not_allowed', `${path} accepts ${allow}.`, { Allow: allow }));
+    });
+  }
+  return app;
+}

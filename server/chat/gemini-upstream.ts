@@ -1,0 +1,119 @@
+/**
+ * Gemini through `@google/genai`: the request is converted from OpenAI's format, the reply (text,
+ * function calls, usage, finish reason) converted back into OpenAI JSON or SSE chunks.
+ */
+import { GoogleGenAI, type GenerateContentResponse } from '@google/genai';
+import type { GeminiProvider } from '../config';
+import { ProxyError } from '../errors';
+import type { Redact } from '../redact';
+import { chunkFromGemini, completionFromGemini, newStreamState, usageChunk } from './gemini-response';
+import { toGeminiRequest } from './gemini-request';
+import type { UpstreamResult } from './openai-upstream';
+import { SSE_DONE, SSE_HEADERS, sseData, sseError } from './sse';
+import type { ResolvedChatRequest } from './types';
+import { upstreamFailure } from './upstream-errors';
+import type { UpstreamGuard } from './upstream-guard';
+
+export interface GeminiUpstream {
+  complete(req: ResolvedChatRequest, guard: UpstreamGuard): Promise<UpstreamResult>;
+}
+
+/**
+ * @example
+ * const upstream = geminiUpstream({ apiKey }, redact);
+ * const { response } = await upstream.complete({ model: 'gemini-2.5-flash', messages, stream: true }, guard);
+ */
+export function geminiUpstream(provider: GeminiProvider, redact: Redact): GeminiUpstream {
+  const ai = new GoogleGenAI({
+    apiKey: provider.apiKey,
+    ...(provider.baseUrl ? { httpOptions: { baseUrl: provider.baseUrl } } : {}),
+  });
+
+  return {
+    async complete(req, guard) {
+      const params = toGeminiRequest(req);
+      params.config = { ...params.config, abortSignal: guard.signal };
+      if (!req.stream) {
+        try {
+          const res = await guard.race(ai.models.generateContent(params));
+          return {
+            response: Response.json(completionFromGemini(res, req.model)),
+            done: Promise.resolve({ ok: true }),
+          };
+        } catch (e) {
+          throw upstreamFailure(e, 'gemini', guard, redact).error;
+        } finally {
+          guard.dispose();
+        }
+      }
+      let chunks: AsyncGenerator<GenerateContentResponse>;
+      try {
+        // Resolves once the upstream answered with a status; errors before that become statuses.
+        chunks = await guard.race(ai.models.generateContentStream(params));
+      } catch (e) {
+        guard.dispose();
+        throw upstreamFailure(e, 'gemini', guard, redact).error;
+      }
+      guard.arm();
+      const { stream, done } = toSse(chunks, req, guard, redact);
+      return { response: new Response(stream, { headers: SSE_HEADERS }), done };
+    },
+  };
+}
+
+function toSse(
+  chunks: AsyncGenerator<GenerateContentResponse>,
+  req: ResolvedChatRequest,
+  guard: UpstreamGuard,
+  redact: Redact,
+): { stream: ReadableStream<Uint8Array>; done: Promise<{ ok: boolean; detail?: string }> } {
+  let settle!: (v: { ok: boolean; detail?: string }) => void;
+  const done = new Promise<{ ok: boolean; detail?: string }>((r) => (settle = r));
+  const state = newStreamState(req.model);
+  const iterator = chunks[Symbol.asyncIterator]();
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        // Loop until something is enqueued: some Gemini chunks carry nothing for the page.
+        for (;;) {
+          const next = await guard.race(iterator.next());
+          guard.arm();
+          if (next.done) {
+            guard.dispose();
+            if (req.stream_options?.include_usage) controller.enqueue(sseData(usageChunk(state)));
+            controller.enqueue(SSE_DONE);
+            controller.close();
+            settle({ ok: true });
+            return;
+          }
+          const chunk = chunkFromGemini(next.value, state);
+          if (chunk) {
+            controller.enqueue(sseData(chunk));
+            return;
+          }
+        }
+      } catch (e) {
+        const failure = upstreamFailure(e, 'gemini', guard, redact);
+        guard.dispose();
+        iterator.return?.(undefined).catch(() => {});
+        const err =
+          failure.error.code === 'upstream_timeout'
+            ? failure.error
+            : new ProxyError(502, 'upstream_stream_error', 'The gemini upstream stream broke off before the end.');
+        try {
+          if (guard.cause !== 'client') controller.enqueue(sseError(err));
+          controller.close();
+        } catch {
+          // already cancelled by the page
+        }
+        settle({ ok: false, detail: failure.detail });
+      }
+    },
+    cancel() {
+      guard.abort('client');
+      iterator.return?.(undefined).catch(() => {});
+      settle({ ok: false, detail: 'client disconnected' });
+    },
+  });
+  return { stream, done };
+}

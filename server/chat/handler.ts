@@ -1,0 +1,70 @@
+/**
+ * POST /v1/chat/completions: validate, apply the site's rules, route by model, answer in
+ * OpenAI's format. Runs after requireSite, rateLimit and jsonBody.
+ */
+import type { Handler } from 'hono';
+import { allowedModels, defaultModelFor, isModelAllowed, type ProxyConfig } from '../config';
+import { ProxyError } from '../errors';
+import type { JsonBodyVariables } from '../middleware/json-body';
+import type { SiteVariables } from '../middleware/require-site';
+import type { Redact } from '../redact';
+import { capTokens, providerFor } from './caps';
+import { geminiUpstream, type GeminiUpstream } from './gemini-upstream';
+import { openaiUpstream, type OpenAIUpstream } from './openai-upstream';
+import { UpstreamGuard } from './upstream-guard';
+import { validateChatRequest } from './validate';
+
+type Env = { Variables: SiteVariables & JsonBodyVariables };
+
+const ENV_FOR = { openai: 'OPENAI_API_KEY or OPENAI_BASE_URL', gemini: 'GEMINI_API_KEY' } as const;
+
+export function chatCompletions(config: ProxyConfig, redact: Redact): Handler<Env> {
+  const upstreams: { openai?: OpenAIUpstream; gemini?: GeminiUpstream } = {
+    openai: config.providers.openai && openaiUpstream(config.providers.openai, redact),
+    gemini: config.providers.gemini && geminiUpstream(config.providers.gemini, redact),
+  };
+
+  return async (c) => {
+    const started = Date.now();
+    const site = c.get('site');
+    const request = validateChatRequest(c.get('body'), { maxN: config.limits.maxN });
+
+    const model = request.model ?? defaultModelFor(config, site);
+    if (!model) {
+      throw new ProxyError(
+        503,
+        'provider_not_configured',
+        'No model provider is configured on this proxy: set OPENAI_API_KEY (or OPENAI_BASE_URL) or GEMINI_API_KEY.',
+      );
+    }
+    if (!isModelAllowed(config, site, model)) {
+      throw new ProxyError(
+        403,
+        'model_not_allowed',
+        `Model "${model}" is not allowed for this token. Allowed: ${allowedModels(config, site).join(', ') || 'none'}.`,
+      );
+    }
+    const provider = providerFor(model);
+    const upstream = upstreams[provider];
+    if (!upstream) {
+      throw new ProxyError(503, 'provider_not_configured', `"${model}" needs the ${provider} provider: set ${ENV_FOR[provider]} on the server.`);
+    }
+    const resolved = capTokens({ ...request, model }, site.maxTokens ?? config.limits.defaultMaxTokens);
+
+    const guard = new UpstreamGuard(c.req.raw.signal, config.limits.upstreamTimeoutMs);
+    const logLine = { model, provider, stream: Boolean(resolved.stream) };
+    try {
+      const { response, done } = await upstream.complete(resolved, guard);
+      config.log({ level: 'info', msg: 'chat', status: response.status, ttfbMs: Date.now() - started, ...logLine });
+      void done.then((r) => {
+        if (!r.ok) config.log({ level: 'warn', msg: 'chat stream ended early', detail: r.detail, ...logLine });
+      });
+      return response;
+    } catch (e) {
+      if (e instanceof ProxyError) {
+        config.log({ level: 'warn', msg: 'chat error', status: e.status, code: e.code, detail: e.detail, ...logLine });
+      }
+      throw e;
+    }
+  };
+}

@@ -1,0 +1,250 @@
+/**
+ * Proxy configuration: which providers exist, which sites (public tokens) may use them, and the
+ * limits. Built from environment variables on Node and from vars/secrets on Workers — the same
+ * names in both places, parsed here once.
+ */
+import type { RateLimiter } from './rate-limit/types';
+
+/** A site is one public token bound to the origins (and optionally models/limits) it may use. */
+export interface Site {
+  /** Bearer token the page sends. Public (it sits in the page), so origins and limits guard it. */
+  token: string;
+  /** Exact origins such as `https://shop.example`, or `"*"` for any (a personal bookmarklet token). */
+  origins: string[];
+  /** Models this token may use; omitted → the server's default list. `"*"` allows any model. */
+  models?: string[];
+  /** Requests per minute for this token (memory store on Node; see README for Workers). */
+  rpm?: number;
+  /** Cap on generated tokens per request; larger requests are clamped to it. */
+  maxTokens?: number;
+}
+
+export interface OpenAIProvider {
+  /** Never sent anywhere but the upstream's Authorization header. */
+  apiKey: string;
+  /** Any OpenAI-compatible base URL (…/v1); omitted → the SDK's own default. */
+  baseURL?: string;
+}
+
+export interface GeminiProvider {
+  apiKey: string;
+  /** Omitted → the SDK's own default. */
+  baseUrl?: string;
+}
+
+export interface Limits {
+  /** Largest request body accepted (413 above). */
+  maxBodyBytes: number;
+  /** Longest wait for the upstream's response headers, and between two streamed chunks (504). */
+  upstreamTimeoutMs: number;
+  /** Largest `n` (choices per request) accepted (400 above). */
+  maxN: number;
+  /** Requests per minute for a site without `rpm`. */
+  defaultRpm: number;
+  /** Token cap for a site without `maxTokens`. */
+  defaultMaxTokens: number;
+}
+
+export interface LogEvent {
+  level: 'info' | 'warn' | 'error';
+  msg: string;
+  [field: string]: unknown;
+}
+
+export type Logger = (event: LogEvent) => void;
+
+export interface ProxyConfig {
+  providers: { openai?: OpenAIProvider; gemini?: GeminiProvider };
+  /** Model used when a request names none. Undefined when no provider is configured. */
+  defaultModel?: string;
+  /** Allowed models for sites that list none. */
+  models: string[];
+  sites: Site[];
+  limits: Limits;
+  rateLimiter: RateLimiter;
+  /** Every line is redacted of API keys before it reaches this sink. */
+  log: Logger;
+}
+
+export const DEFAULT_LIMITS: Limits = {
+  maxBodyBytes: 8 * 1024 * 1024,
+  upstreamTimeoutMs: 120_000,
+  maxN: 4,
+  defaultRpm: 60,
+  defaultMaxTokens: 8192,
+};
+
+/** Server default model lists, per configured provider (see server/README.md). */
+export const DEFAULT_OPENAI_MODELS = ['gpt-4.1-mini', 'gpt-4.1', 'gpt-4o-mini', 'gpt-4o', 'gpt-5-mini', 'gpt-5'];
+export const DEFAULT_GEMINI_MODELS = ['gemini-2.5-flash', 'gemini-2.5-flash-lite', 'gemini-2.5-pro'];
+
+/** Raised at startup for a configuration a human must fix; the message says what. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** The variables read, by name. Values that are empty strings count as unset. */
+export type EnvVars = Partial<Record<EnvName, string | undefined>>;
+export type EnvName =
+  | 'OPENAI_API_KEY'
+  | 'OPENAI_BASE_URL'
+  | 'GEMINI_API_KEY'
+  | 'GEMINI_BASE_URL'
+  | 'PAGEHAND_MODEL'
+  | 'PAGEHAND_MODELS'
+  | 'PAGEHAND_SITES'
+  | 'PAGEHAND_MAX_BODY_BYTES'
+  | 'PAGEHAND_UPSTREAM_TIMEOUT_MS';
+
+const get = (env: EnvVars, name: EnvName): string | undefined => {
+  const v = env[name];
+  return typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
+};
+
+export interface FromEnvOptions {
+  rateLimiter: RateLimiter;
+  log: Logger;
+  /** Sites to use when PAGEHAND_SITES is unset (Node: the personal token). */
+  fallbackSites?: Site[];
+}
+
+/**
+ * Reads the configuration. Throws ConfigError (never a key in the message) for values that
+ * cannot work, so a bad deploy fails loudly at start instead of on the first request.
+ *
+ * @example
+ * const config = configFromEnv(process.env, { rateLimiter: memoryRateLimiter(), log: consoleLogger });
+ */
+export function configFromEnv(env: EnvVars, options: FromEnvOptions): ProxyConfig {
+  const openaiKey = get(env, 'OPENAI_API_KEY');
+  const openaiBase = get(env, 'OPENAI_BASE_URL');
+  const geminiKey = get(env, 'GEMINI_API_KEY');
+  const geminiBase = get(env, 'GEMINI_BASE_URL');
+  if (openaiBase) assertHttpUrl('OPENAI_BASE_URL', openaiBase);
+  if (geminiBase) assertHttpUrl('GEMINI_BASE_URL', geminiBase);
+
+  const providers: ProxyConfig['providers'] = {};
+  // A base URL alone is enough: local servers (Ollama, LM Studio, vLLM) usually need no key.
+  if (openaiKey || openaiBase) providers.openai = { apiKey: openaiKey ?? 'no-key', baseURL: openaiBase };
+  if (geminiKey) providers.gemini = { apiKey: geminiKey, baseUrl: geminiBase };
+
+  const explicitModel = get(env, 'PAGEHAND_MODEL');
+  const listed = get(env, 'PAGEHAND_MODELS');
+  const models = listed
+    ? listed.split(',').map((m) => m.trim()).filter(Boolean)
+    : [...(providers.openai ? DEFAULT_OPENAI_MODELS : []), ...(providers.gemini ? DEFAULT_GEMINI_MODELS : [])];
+  if (explicitModel && !models.includes(explicitModel) && !models.includes('*')) models.unshift(explicitModel);
+  const defaultModel = explicitModel ?? models.find((m) => m !== '*');
+
+  const sitesRaw = get(env, 'PAGEHAND_SITES');
+  const sites = sitesRaw ? parseSites(sitesRaw) : (options.fallbackSites ?? []);
+
+  return {
+    providers,
+    defaultModel,
+    models,
+    sites,
+    limits: {
+      ...DEFAULT_LIMITS,
+      maxBodyBytes: positiveInt(env, 'PAGEHAND_MAX_BODY_BYTES') ?? DEFAULT_LIMITS.maxBodyBytes,
+      upstreamTimeoutMs: positiveInt(env, 'PAGEHAND_UPSTREAM_TIMEOUT_MS') ?? DEFAULT_LIMITS.upstreamTimeoutMs,
+    },
+    rateLimiter: options.rateLimiter,
+    log: options.log,
+  };
+}
+
+function positiveInt(env: EnvVars, name: EnvName): number | undefined {
+  const v = get(env, name);
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n <= 0) throw new ConfigError(`${name} must be a positive integer, got "${v}"`);
+  return n;
+}
+
+function assertHttpUrl(name: EnvName, value: string): void {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`${name} is not a URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`${name} must be http(s)`);
+}
+
+/**
+ * Parses PAGEHAND_SITES: a JSON list of `{ token, origins, models?, rpm?, maxTokens? }`.
+ * Messages name the site by position, never by token.
+ */
+export function parseSites(json: string): Site[] {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(json);
+  } catch {
+    throw new ConfigError('PAGEHAND_SITES is not valid JSON (expected a list of { token, origins, … })');
+  }
+  if (!Array.isArray(raw)) throw new ConfigError('PAGEHAND_SITES must be a JSON list');
+  const seen = new Set<string>();
+  return raw.map((s: unknown, i): Site => {
+    const where = `PAGEHAND_SITES[${i}]`;
+    if (typeof s !== 'object' || s === null || Array.isArray(s)) throw new ConfigError(`${where} must be an object`);
+    const o = s as Record<string, unknown>;
+    const known = new Set(['token', 'origins', 'models', 'rpm', 'maxTokens']);
+    for (const k of Object.keys(o)) if (!known.has(k)) throw new ConfigError(`${where} has an unknown field "${k}"`);
+    if (typeof o.token !== 'string' || o.token.length < 16 || /\s/.test(o.token)) {
+      throw new ConfigError(`${where}.token must be a string of at least 16 characters without spaces`);
+    }
+    if (seen.has(o.token)) throw new ConfigError(`${where}.token repeats an earlier site's token`);
+    seen.add(o.token);
+    if (!Array.isArray(o.origins) || o.origins.length === 0) {
+      throw new ConfigError(`${where}.origins must be a non-empty list of origins or "*"`);
+    }
+    const origins = o.origins.map((origin, j) => {
+      if (origin === '*') return origin;
+      if (typeof origin !== 'string') throw new ConfigError(`${where}.origins[${j}] must be a string`);
+      let url: URL;
+      try {
+        url = new URL(origin);
+      } catch {
+        throw new ConfigError(`${where}.origins[${j}] is not an origin like https://example.com`);
+      }
+      if (url.origin !== origin) {
+        throw new ConfigError(`${where}.origins[${j}] must be a bare origin ("${url.origin}"), no path or slash`);
+      }
+      return origin;
+    });
+    const site: Site = { token: o.token, origins };
+    if (o.models !== undefined) {
+      if (!Array.isArray(o.models) || o.models.length === 0 || !o.models.every((m) => typeof m === 'string' && m)) {
+        throw new ConfigError(`${where}.models must be a non-empty list of model names`);
+      }
+      site.models = o.models as string[];
+    }
+    for (const key of ['rpm', 'maxTokens'] as const) {
+      const v = o[key];
+      if (v === undefined) continue;
+      if (typeof v !== 'number' || !Number.isInteger(v) || v <= 0) {
+        throw new ConfigError(`${where}.${key} must be a positive integer`);
+      }
+      site[key] = v;
+    }
+    return site;
+  });
+}
+
+/** The models a site may use. */
+export function allowedModels(config: ProxyConfig, site: Site): string[] {
+  return site.models ?? config.models;
+}
+
+export function isModelAllowed(config: ProxyConfig, site: Site, model: string): boolean {
+  const list = allowedModels(config, site);
+  return list.includes('*') || list.includes(model);
+}
+
+/** The model used when a request names none: the server default if this site may use it,
+ * else the site's first listed model. */
+export function defaultModelFor(config: ProxyConfig, site: Site): string | undefined {
+  if (config.defaultModel && isModelAllowed(config, site, config.defaultModel)) return config.defaultModel;
+  return site.models?.find((m) => m !== '*');
+}
