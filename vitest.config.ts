@@ -1,5 +1,13 @@
 import { defineConfig } from 'vitest/config';
 
+// wrangler/miniflare must make no outside calls (metrics, error reports, the cf object fetch);
+// set before the pool (and wrangler with it) is loaded below.
+process.env.WRANGLER_SEND_METRICS = 'false';
+process.env.CLOUDFLARE_CF_FETCH_ENABLED = 'false';
+process.env.WRANGLER_HIDE_BANNER = 'true';
+process.env.WRANGLER_SEND_ERROR_REPORTS = 'false';
+const { cloudflareTest } = await import('@cloudflare/vitest-pool-workers');
+
 // One `vitest run` runs every project: pure logic (node/happy-dom), real Chromium, and the proxy.
 export default defineConfig({
   test: {
@@ -27,6 +35,36 @@ export default defineConfig({
           include: ['tests/server/**/*.test.ts'],
           exclude: ['tests/server/**/*.workers.test.ts'],
           environment: 'node',
+          testTimeout: 20_000,
+        },
+      },
+      {
+        // The proxy inside workerd (the Workers runtime), same suite as `server`. The fake
+        // upstreams run in Node (globalSetup); their origin reaches the Worker as bindings.
+        plugins: [
+          cloudflareTest(({ inject }) => {
+            const fake = inject('fakeOrigin');
+            return {
+              wrangler: { configPath: './wrangler.toml' },
+              miniflare: {
+                bindings: {
+                  FAKE_ORIGIN: fake,
+                  OPENAI_BASE_URL: `${fake}/openai/v1`,
+                  GEMINI_BASE_URL: `${fake}/gemini`,
+                  OPENAI_API_KEY: 'sk-test-OPENAI-SECRET-k3y-0123456789abcdef',
+                  GEMINI_API_KEY: 'AIzaTEST-GEMINI-SECRET-k3y-0123456789abcd',
+                  PAGEHAND_MODELS: 'gpt-test,gemini-test-flash',
+                  PAGEHAND_SITES: JSON.stringify([{ token: 'tok-worker-entry-0123456789', origins: ['https://shop.test'] }]),
+                },
+                ratelimits: { TEST_RATE_LIMITER: { simple: { limit: 3, period: 60 } } },
+              },
+            };
+          }),
+        ],
+        test: {
+          name: 'workers',
+          include: ['tests/server/**/*.workers.test.ts'],
+          globalSetup: ['tests/server/workers-global-setup.ts'],
           testTimeout: 20_000,
         },
       },

@@ -41,6 +41,7 @@ export type ErrorCode =
   | 'upstream_stream_error'
   | 'provider_not_configured'
   | 'no_sites_configured'
+  | 'server_misconfigured'
   | 'internal_error';
 
 export interface ErrorBody {

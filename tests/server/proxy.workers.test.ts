@@ -1,0 +1,5 @@
+/** The shared proxy suite with the app running inside workerd (vitest-pool-workers). */
+import { defineProxySuite } from './suite/proxy-suite';
+import { workerdTarget } from './suite/workerd-target';
+
+defineProxySuite(workerdTarget());
