@@ -1,0 +1,171 @@
+/**
+ * Key names → KeyboardEvent fields (pure). A US layout is assumed for `code`/`keyCode`, which
+ * is what most sites' legacy handlers (keyCode === 13) expect. Accepts the names models use:
+ * "Enter", "esc", "Ctrl+A", "Shift+Tab", "ArrowDown", "F5", "Space", single characters.
+ */
+
+export interface KeyDef {
+  /** KeyboardEvent.key, e.g. "Enter", "a", "A", "!". */
+  key: string;
+  /** KeyboardEvent.code, e.g. "Enter", "KeyA", "Digit1" ("" for characters off the US layout). */
+  code: string;
+  /** Legacy keyCode/which for keydown/keyup. */
+  keyCode: number;
+  /** 1 = left (modifiers get the left variant), 0 = standard. */
+  location: number;
+  /** The character the key types, if any (Enter types "\r" for keypress only). */
+  text?: string;
+  /** Shift is part of how this character is typed (uppercase, "!"). */
+  shifted?: boolean;
+}
+
+export interface Modifiers {
+  ctrl: boolean;
+  shift: boolean;
+  alt: boolean;
+  meta: boolean;
+}
+
+export interface KeyCombo {
+  def: KeyDef;
+  modifiers: Modifiers;
+}
+
+const named: Record<string, [key: string, code: string, keyCode: number, location?: number]> = {
+  enter: ['Enter', 'Enter', 13],
+  tab: ['Tab', 'Tab', 9],
+  escape: ['Escape', 'Escape', 27],
+  backspace: ['Backspace', 'Backspace', 8],
+  delete: ['Delete', 'Delete', 46],
+  insert: ['Insert', 'Insert', 45],
+  home: ['Home', 'Home', 36],
+  end: ['End', 'End', 35],
+  pageup: ['PageUp', 'PageUp', 33],
+  pagedown: ['PageDown', 'PageDown', 34],
+  arrowleft: ['ArrowLeft', 'ArrowLeft', 37],
+  arrowup: ['ArrowUp', 'ArrowUp', 38],
+  arrowright: ['ArrowRight', 'ArrowRight', 39],
+  arrowdown: ['ArrowDown', 'ArrowDown', 40],
+  space: [' ', 'Space', 32],
+  shift: ['Shift', 'ShiftLeft', 16, 1],
+  control: ['Control', 'ControlLeft', 17, 1],
+  alt: ['Alt', 'AltLeft', 18, 1],
+  meta: ['Meta', 'MetaLeft', 91, 1],
+  capslock: ['CapsLock', 'CapsLock', 20],
+  contextmenu: ['ContextMenu', 'ContextMenu', 93],
+};
+
+const aliases: Record<string, string> = {
+  esc: 'escape', return: 'enter', del: 'delete', ins: 'insert', spacebar: 'space',
+  up: 'arrowup', down: 'arrowdown', left: 'arrowleft', right: 'arrowright',
+  pgup: 'pageup', pgdn: 'pagedown', ctrl: 'control', cmd: 'meta', command: 'meta',
+  win: 'meta', super: 'meta', os: 'meta', option: 'alt', opt: 'alt', bksp: 'backspace',
+};
+
+const modifierOf: Record<string, keyof Modifiers> = { control: 'ctrl', shift: 'shift', alt: 'alt', meta: 'meta' };
+
+/** US-layout punctuation: character → [code, keyCode, shifted]. */
+const punctuation: Record<string, [string, number, boolean]> = {
+  '-': ['Minus', 189, false], '_': ['Minus', 189, true],
+  '=': ['Equal', 187, false], '+': ['Equal', 187, true],
+  '[': ['BracketLeft', 219, false], '{': ['BracketLeft', 219, true],
+  ']': ['BracketRight', 221, false], '}': ['BracketRight', 221, true],
+  '\\': ['Backslash', 220, false], '|': ['Backslash', 220, true],
+  ';': ['Semicolon', 186, false], ':': ['Semicolon', 186, true],
+  "'": ['Quote', 222, false], '"': ['Quote', 222, true],
+  ',': ['Comma', 188, false], '<': ['Comma', 188, true],
+  '.': ['Period', 190, false], '>': ['Period', 190, true],
+  '/': ['Slash', 191, false], '?': ['Slash', 191, true],
+  '`': ['Backquote', 192, false], '~': ['Backquote', 192, true],
+};
+const shiftedDigits = ')!@#$%^&*(';
+
+/** The key event fields for typing one character. */
+export function keyForChar(ch: string): KeyDef {
+  if (ch === '\n' || ch === '\r') return { key: 'Enter', code: 'Enter', keyCode: 13, location: 0, text: '\r' };
+  if (ch === '\t') return { key: 'Tab', code: 'Tab', keyCode: 9, location: 0 };
+  if (ch === ' ') return { key: ' ', code: 'Space', keyCode: 32, location: 0, text: ' ' };
+  if (/^[a-z]$/i.test(ch)) {
+    const up = ch.toUpperCase();
+    return { key: ch, code: `Key${up}`, keyCode: up.charCodeAt(0), location: 0, text: ch, shifted: ch === up };
+  }
+  if (/^[0-9]$/.test(ch)) return { key: ch, code: `Digit${ch}`, keyCode: ch.charCodeAt(0), location: 0, text: ch };
+  const sd = shiftedDigits.indexOf(ch);
+  if (sd >= 0) return { key: ch, code: `Digit${sd}`, keyCode: 48 + sd, location: 0, text: ch, shifted: true };
+  const p = punctuation[ch];
+  if (p) return { key: ch, code: p[0], keyCode: p[1], location: 0, text: ch, shifted: p[2] };
+  // Characters off the US layout (é, ß, 中, emoji): key is the character; no physical code.
+  return { key: ch, code: '', keyCode: 0, location: 0, text: ch };
+}
+
+/** The definition of one key name (no modifiers), or undefined. */
+export function keyByName(name: string): KeyDef | undefined {
+  if ([...name].length === 1) return keyForChar(name);
+  const lower = name.trim().toLowerCase();
+  const id = aliases[lower] ?? lower;
+  const n = named[id];
+  if (n) return { key: n[0], code: n[1], keyCode: n[2], location: n[3] ?? 0, text: id === 'space' ? ' ' : id === 'enter' ? '\r' : undefined };
+  const f = /^f([1-9]|1[0-9]|2[0-4])$/.exec(id);
+  if (f) {
+    const k = `F${f[1]}`;
+    return { key: k, code: k, keyCode: 111 + Number(f[1]), location: 0 };
+  }
+  // "KeyA" / "Digit1" as models sometimes copy `code` values.
+  const code = /^(?:key([a-z])|digit([0-9]))$/.exec(lower);
+  if (code) return keyForChar(code[1] ?? code[2]!);
+  return undefined;
+}
+
+/** Parses "Control+Shift+a", "Shift+Tab", "Ctrl++", "Enter". Throws a readable Error if unknown. */
+export function parseKeyCombo(input: string): KeyCombo {
+  const s = input === ' ' ? ' ' : input.trim();
+  let parts: string[];
+  if (s === '+' || s === ' ') parts = [s];
+  else if (s.endsWith('++')) parts = [...s.slice(0, -2).split('+'), '+'];
+  else parts = s.split('+');
+  parts = parts.map((p) => (p === ' ' ? p : p.trim()));
+  if (parts.some((p) => p === '')) throw new Error(`"${input}" is not a key. Use names like "Enter", "Escape", "ArrowDown", "a" or combinations like "Control+a".`);
+  const modifiers: Modifiers = { ctrl: false, shift: false, alt: false, meta: false };
+  const last = parts.pop()!;
+  for (const p of parts) {
+    const lower = p.toLowerCase();
+    const m = modifierOf[aliases[lower] ?? lower];
+    if (!m) throw new Error(`"${p}" in "${input}" is not a modifier. Modifiers are Control, Shift, Alt and Meta.`);
+    modifiers[m] = true;
+  }
+  const def = keyByName(last);
+  if (!def) {
+    throw new Error(
+      `Unknown key "${last}". Use a character or one of: Enter, Tab, Escape, Backspace, Delete, Home, End, PageUp, PageDown, ArrowUp/Down/Left/Right, Space, F1–F12 (with modifiers like "Control+a", "Shift+Tab").`,
+    );
+  }
+  const lastMod = modifierOf[(aliases[last.toLowerCase()] ?? last.toLowerCase())];
+  if (lastMod) modifiers[lastMod] = true;
+  // "Shift+a" types "A": key follows the shift state for letters, as on a real keyboard.
+  if (modifiers.shift && def.text && /^[a-z]$/.test(def.key)) {
+    return { def: { ...def, key: def.key.toUpperCase(), text: def.key.toUpperCase(), shifted: true }, modifiers };
+  }
+  if (def.shifted) modifiers.shift = true;
+  return { def, modifiers };
+}
+
+/** A combo types text only when no command modifier is held (Shift is fine). */
+export function typedText(combo: KeyCombo): string | undefined {
+  const { ctrl, alt, meta } = combo.modifiers;
+  if (ctrl || alt || meta) return undefined;
+  return combo.def.text === '\r' ? undefined : combo.def.text;
+}
+
+/** Human form for messages: "Control+a", "Shift+Tab", "A", "Space". */
+export function comboLabel(combo: KeyCombo): string {
+  const m = combo.modifiers;
+  const self = modifierOf[combo.def.key.toLowerCase()];
+  const parts: string[] = [];
+  if (m.ctrl && self !== 'ctrl') parts.push('Control');
+  if (m.alt && self !== 'alt') parts.push('Alt');
+  if (m.meta && self !== 'meta') parts.push('Meta');
+  // A printable key already shows Shift through its case ("A", "!").
+  if (m.shift && self !== 'shift' && !combo.def.text?.trim()) parts.push('Shift');
+  parts.push(combo.def.key === ' ' ? 'Space' : combo.def.key);
+  return parts.join('+');
+}
