@@ -12,6 +12,8 @@ export interface JsonBodyOptions {
 
 export type JsonBodyVariables = { body: unknown };
 
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
 /**
  * @example
  * app.post('/v1/chat/completions', jsonBody({ maxBytes: 8 << 20 }), (c) => c.json(c.get('body')));
@@ -29,7 +31,13 @@ export function jsonBody({ maxBytes }: JsonBodyOptions): MiddlewareHandler<{ Var
       throw new ProxyError(415, 'unsupported_media_type', 'Send the body as JSON with "Content-Type: application/json".');
     }
     return limit(c, async () => {
-      const text = await c.req.text();
+      let text: string;
+      try {
+        // JSON is UTF-8 (RFC 8259); a lenient decode would turn bad bytes into valid-looking text.
+        text = utf8.decode(await c.req.arrayBuffer());
+      } catch {
+        throw new ProxyError(400, 'invalid_json', 'The request body is not valid UTF-8.');
+      }
       let body: unknown;
       try {
         body = JSON.parse(text);

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import { startFakeUpstreams, type FakeUpstreams } from './fakes/fake-upstreams';
 import { nodeTarget } from './suite/node-target';
+import { defineFuzzSuite } from './suite/fuzz-suite';
 import { defineProxySuite } from './suite/proxy-suite';
 import type { ProxyTarget } from './suite/target';
 
@@ -15,3 +16,4 @@ beforeAll(async () => {
 afterAll(() => upstreams.close());
 
 defineProxySuite(nodeTarget(fake));
+defineFuzzSuite(nodeTarget(fake));

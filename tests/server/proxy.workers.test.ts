@@ -1,5 +1,7 @@
 /** The shared proxy suite with the app running inside workerd (vitest-pool-workers). */
+import { defineFuzzSuite } from './suite/fuzz-suite';
 import { defineProxySuite } from './suite/proxy-suite';
 import { workerdTarget } from './suite/workerd-target';
 
 defineProxySuite(workerdTarget());
+defineFuzzSuite(workerdTarget());
