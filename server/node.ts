@@ -1,0 +1,138 @@
+/**
+ * Node entry (`npm start`): the proxy plus the install page, the bundle and the demo pages, on
+ * 127.0.0.1:8787 by default (HOST / PORT to change).
+ *
+ * Without PAGEHAND_SITES it makes a personal token usable from any origin — safe only because
+ * the server listens on loopback, so it refuses to start that way on any other interface.
+ */
+import { serve } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Hono } from 'hono';
+import { createApp, type AppEnv } from './app';
+import { ConfigError, configFromEnv, type EnvVars, type Logger, type ProxyConfig } from './config';
+import { consoleLogger } from './log';
+import { loadPersonalToken } from './node/personal-token';
+import { mountNodePages } from './node/pages';
+import { memoryRateLimiter } from './rate-limit/memory';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+export interface NodeServerOptions {
+  env?: NodeJS.ProcessEnv;
+  distDir?: string;
+  demoDir?: string;
+  tokenFile?: string;
+  log?: Logger;
+}
+
+export interface NodeServer {
+  url: string;
+  app: Hono<AppEnv>;
+  config: ProxyConfig;
+  personalToken?: string;
+  close(): Promise<void>;
+}
+
+export function isLoopbackHost(host: string): boolean {
+  return /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost|::1|\[::1\])$/i.test(host);
+}
+
+/**
+ * Builds and starts the Node server. Throws ConfigError for settings a human must fix.
+ *
+ * @example
+ * const server = await startNodeServer({ env: { ...process.env, PORT: '0' } });
+ * console.log(server.url, server.personalToken);
+ */
+export async function startNodeServer(options: NodeServerOptions = {}): Promise<NodeServer> {
+  const env = options.env ?? process.env;
+  const host = env.HOST?.trim() || '127.0.0.1';
+  const portText = env.PORT?.trim() || '8787';
+  const port = Number(portText);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT must be a port number, got "${portText}"`);
+
+  let personalToken: string | undefined;
+  if (!env.PAGEHAND_SITES?.trim()) {
+    if (!isLoopbackHost(host)) {
+      throw new ConfigError(
+        `HOST=${host} exposes the proxy beyond this machine: set PAGEHAND_SITES (tokens bound to origins) first; ` +
+          'the personal any-origin token is only made for a loopback HOST.',
+      );
+    }
+    personalToken = await loadPersonalToken(
+      options.tokenFile ?? (env.PAGEHAND_TOKEN_FILE?.trim() || `${ROOT}node_modules/.cache/pagehand/personal-token`),
+    );
+  }
+
+  const config = configFromEnv(env as EnvVars, {
+    rateLimiter: memoryRateLimiter(),
+    log: options.log ?? consoleLogger,
+    fallbackSites: personalToken ? [{ token: personalToken, origins: ['*'] }] : undefined,
+  });
+  const app = createApp(config);
+  mountNodePages(app, {
+    config,
+    distDir: options.distDir ?? `${ROOT}dist`,
+    demoDir: options.demoDir ?? `${ROOT}server/demo`,
+    personalToken,
+  });
+
+  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+    const s = serve({ fetch: app.fetch, hostname: host, port }, () => resolve(s));
+    s.once('error', reject);
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${shownHost}:${address.port}`,
+    app,
+    config,
+    personalToken,
+    close: () =>
+      new Promise<void>((resolve) => {
+        (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** What `npm start` prints: where, which providers, the token — never a key. */
+export function banner(s: NodeServer): string {
+  const p = s.config.providers;
+  const lines = [
+    `pagehand proxy on ${s.url}`,
+    `  install page:  ${s.url}/`,
+    `  providers:     OpenAI-compatible ${p.openai ? 'configured' : 'not configured'}, Gemini ${p.gemini ? 'configured' : 'not configured'}`,
+  ];
+  if (!p.openai && !p.gemini) {
+    lines.push('  no provider:   set OPENAI_API_KEY, or OPENAI_BASE_URL (+ PAGEHAND_MODEL) for a local server, or GEMINI_API_KEY');
+  } else {
+    lines.push(`  default model: ${s.config.defaultModel ?? '(none)'}`);
+  }
+  lines.push(
+    s.personalToken
+      ? `  personal token (any origin, loopback only): ${s.personalToken}`
+      : `  sites:         ${s.config.sites.length} from PAGEHAND_SITES`,
+  );
+  return lines.join('\n');
+}
+
+async function main(): Promise<void> {
+  try {
+    const server = await startNodeServer();
+    console.log(banner(server));
+    const stop = () => void server.close().then(() => process.exit(0));
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      console.error(`pagehand: ${e.message}`);
+      process.exit(1);
+    }
+    throw e;
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) void main();

@@ -1,0 +1,127 @@
+/**
+ * Routes only the Node entry has: the install page, the built bundle, the userscript and the
+ * demo pages. Pages that show the personal token answer only to a loopback Host header, so a
+ * DNS-rebinding page cannot read the token through the browser.
+ */
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Hono, MiddlewareHandler } from 'hono';
+import type { ProxyConfig } from '../config';
+import { ProxyError } from '../errors';
+import { installPage } from './install-page';
+import { embedSnippet } from './loader';
+
+export interface NodePagesOptions {
+  config: ProxyConfig;
+  /** Directory holding pagehand.js and (later) pagehand.user.js. */
+  distDir: string;
+  /** Directory of demo pages (*.html). */
+  demoDir: string;
+  personalToken?: string;
+}
+
+const DEMO_NAME = /^[a-z0-9][a-z0-9-]*\.html$/;
+const LOOPBACK_HOST = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost|\[::1\])(:\d+)?$/i;
+
+/**
+ * @example
+ * const app = createApp(config);
+ * mountNodePages(app, { config, distDir: 'dist', demoDir: 'server/demo', personalToken });
+ */
+export function mountNodePages(app: Hono<any>, opts: NodePagesOptions): void {
+  const loopbackOnly: MiddlewareHandler = async (c, next) => {
+    if (opts.personalToken && !LOOPBACK_HOST.test(c.req.header('host') ?? '')) {
+      throw new ProxyError(403, 'origin_not_allowed', 'This page shows the personal token and is served to localhost only.');
+    }
+    await next();
+  };
+
+  app.get('/', loopbackOnly, async (c) => {
+    const { config } = opts;
+    const providerInfo = (p: { baseURL?: string; baseUrl?: string } | undefined) =>
+      p ? { customBaseUrl: Boolean(p.baseURL ?? p.baseUrl) } : (false as const);
+    return c.html(
+      await installPage({
+        origin: new URL(c.req.url).origin,
+        providers: { openai: providerInfo(config.providers.openai), gemini: providerInfo(config.providers.gemini) },
+        defaultModel: config.defaultModel,
+        models: config.models,
+        personalToken: opts.personalToken,
+        siteCount: config.sites.length,
+        bundleBuilt: await exists(join(opts.distDir, 'pagehand.js')),
+        userscriptBuilt: await exists(join(opts.distDir, 'pagehand.user.js')),
+        demos: (await demoFiles(opts.demoDir)).map((f) => ({ path: `/demo/${f.name}`, title: f.title })),
+      }),
+    );
+  });
+
+  app.get('/pagehand.js', async (c) => {
+    const file = await readOrNull(join(opts.distDir, 'pagehand.js'));
+    if (file === null) {
+      return c.text('pagehand: dist/pagehand.js is not built yet. Run `npm run build` (or `npm start`, which builds first).\n', 404);
+    }
+    return c.body(file, 200, {
+      'Content-Type': 'text/javascript; charset=utf-8',
+      'Cache-Control': 'no-cache',
+      'Access-Control-Allow-Origin': '*',
+    });
+  });
+
+  app.get('/pagehand.user.js', async (c) => {
+    const file = await readOrNull(join(opts.distDir, 'pagehand.user.js'));
+    if (file === null) return c.text('pagehand: the userscript is not built yet (dist/pagehand.user.js does not exist).\n', 404);
+    return c.body(file, 200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-cache' });
+  });
+
+  app.get('/demo', (c) => c.redirect('/demo/'));
+  app.get('/demo/', loopbackOnly, async (c) => {
+    const files = await demoFiles(opts.demoDir);
+    const items = files.map((f) => `<li><a href="/demo/${f.name}">${escapeHtml(f.title)}</a></li>`).join('');
+    return c.html(`<!doctype html><meta charset="utf-8"><title>pagehand demos</title><h1>pagehand demos</h1><ul>${items}</ul>`);
+  });
+  app.get('/demo/:name', loopbackOnly, async (c) => {
+    const name = c.req.param('name');
+    const file = DEMO_NAME.test(name) ? await readOrNull(join(opts.demoDir, name)) : null;
+    if (file === null) throw new ProxyError(404, 'not_found', `No demo page "${name.slice(0, 80)}".`);
+    const origin = new URL(c.req.url).origin;
+    const embed = opts.personalToken
+      ? embedSnippet(origin, opts.personalToken)
+      : '<!-- pagehand: no personal token on this server (PAGEHAND_SITES is set); add your own embed snippet -->';
+    return c.html(new TextDecoder().decode(file).replace('<!--pagehand-embed-->', embed));
+  });
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+async function readOrNull(path: string): Promise<Uint8Array<ArrayBuffer> | null> {
+  try {
+    const buf = await readFile(path);
+    return new Uint8Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer);
+  } catch {
+    return null;
+  }
+}
+
+async function demoFiles(dir: string): Promise<Array<{ name: string; title: string }>> {
+  let names: string[];
+  try {
+    names = (await readdir(dir)).filter((n) => DEMO_NAME.test(n)).sort();
+  } catch {
+    return [];
+  }
+  return Promise.all(
+    names.map(async (name) => {
+      const text = await readFile(join(dir, name), 'utf8');
+      return { name, title: /<title>([^<]*)<\/title>/i.exec(text)?.[1]?.trim() || name };
+    }),
+  );
+}
+
+const escapeHtml = (s: string): string =>
+  s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
