@@ -1,0 +1,109 @@
+/** Configuration parsing, the memory rate limiter and redaction: pure pieces of the proxy. */
+import { describe, expect, it } from 'vitest';
+import { ConfigError, DEFAULT_GEMINI_MODELS, DEFAULT_OPENAI_MODELS, configFromEnv, parseSites } from '../../server/config';
+import { memoryRateLimiter } from '../../server/rate-limit/memory';
+import { redactor } from '../../server/redact';
+
+const opts = { rateLimiter: memoryRateLimiter(), log: () => {} };
+
+describe('PAGEHAND_SITES', () => {
+  it('parses sites with their optional limits', () => {
+    const sites = parseSites(
+      JSON.stringify([
+        { token: 'tok-a-0123456789abcdef', origins: ['https://a.test', 'http://localhost:3000'], models: ['gpt-test'], rpm: 10, maxTokens: 500 },
+        { token: 'tok-b-0123456789abcdef', origins: ['*'] },
+      ]),
+    );
+    expect(sites).toEqual([
+      { token: 'tok-a-0123456789abcdef', origins: ['https://a.test', 'http://localhost:3000'], models: ['gpt-test'], rpm: 10, maxTokens: 500 },
+      { token: 'tok-b-0123456789abcdef', origins: ['*'] },
+    ]);
+  });
+
+  const bad: Array<[string, unknown, RegExp]> = [
+    ['not JSON', '{', /not valid JSON/],
+    ['an object', { token: 'x' }, /must be a JSON list/],
+    ['a short token', [{ token: 'short', origins: ['*'] }], /\[0\]\.token/],
+    ['a repeated token', [{ token: 'tok-0123456789abcdef', origins: ['*'] }, { token: 'tok-0123456789abcdef', origins: ['*'] }], /\[1\]\.token repeats/],
+    ['no origins', [{ token: 'tok-0123456789abcdef', origins: [] }], /\[0\]\.origins/],
+    ['an origin with a path', [{ token: 'tok-0123456789abcdef', origins: ['https://a.test/app'] }], /bare origin/],
+    ['an origin that is not a URL', [{ token: 'tok-0123456789abcdef', origins: ['a.test'] }], /not an origin/],
+    ['an unknown field', [{ token: 'tok-0123456789abcdef', origins: ['*'], admin: true }], /unknown field "admin"/],
+    ['a negative rpm', [{ token: 'tok-0123456789abcdef', origins: ['*'], rpm: -1 }], /rpm must be a positive integer/],
+    ['empty models', [{ token: 'tok-0123456789abcdef', origins: ['*'], models: [] }], /models must be a non-empty list/],
+  ];
+  for (const [name, value, message] of bad) {
+    it(`refuses ${name} with a message that names the field and no token`, () => {
+      const json = typeof value === 'string' ? value : JSON.stringify(value);
+      expect(() => parseSites(json)).toThrow(ConfigError);
+      expect(() => parseSites(json)).toThrow(message);
+      try {
+        parseSites(json);
+      } catch (e) {
+        expect((e as Error).message).not.toContain('0123456789abcdef');
+      }
+    });
+  }
+});
+
+describe('configFromEnv', () => {
+  it('configures nothing from an empty environment', () => {
+    const c = configFromEnv({}, opts);
+    expect(c.providers).toEqual({});
+    expect(c.models).toEqual([]);
+    expect(c.defaultModel).toBeUndefined();
+    expect(c.sites).toEqual([]);
+  });
+
+  it('uses the built-in model lists of the configured providers, and PAGEHAND_MODEL first', () => {
+    expect(configFromEnv({ OPENAI_API_KEY: 'sk-x' }, opts).models).toEqual(DEFAULT_OPENAI_MODELS);
+    const both = configFromEnv({ OPENAI_API_KEY: 'sk-x', GEMINI_API_KEY: 'g' }, opts);
+    expect(both.models).toEqual([...DEFAULT_OPENAI_MODELS, ...DEFAULT_GEMINI_MODELS]);
+    expect(both.defaultModel).toBe(DEFAULT_OPENAI_MODELS[0]);
+    const local = configFromEnv({ OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1', PAGEHAND_MODEL: 'llama3.1' }, opts);
+    expect(local.providers.openai).toEqual({ apiKey: 'no-key', baseURL: 'http://127.0.0.1:11434/v1' });
+    expect(local.models[0]).toBe('llama3.1');
+    expect(local.defaultModel).toBe('llama3.1');
+    expect(configFromEnv({ GEMINI_API_KEY: 'g', PAGEHAND_MODELS: 'gemini-a, gemini-b' }, opts).models).toEqual(['gemini-a', 'gemini-b']);
+  });
+
+  it('treats empty strings as unset (wrangler vars default to "")', () => {
+    const c = configFromEnv({ OPENAI_API_KEY: '', GEMINI_API_KEY: '  ', OPENAI_BASE_URL: '', PAGEHAND_MODEL: '' }, opts);
+    expect(c.providers).toEqual({});
+  });
+
+  it('refuses bad URLs and numbers', () => {
+    expect(() => configFromEnv({ OPENAI_BASE_URL: 'ftp://x' }, opts)).toThrow(/OPENAI_BASE_URL must be http/);
+    expect(() => configFromEnv({ GEMINI_BASE_URL: 'nope' }, opts)).toThrow(/GEMINI_BASE_URL is not a URL/);
+    expect(() => configFromEnv({ PAGEHAND_MAX_BODY_BYTES: '-5' }, opts)).toThrow(/PAGEHAND_MAX_BODY_BYTES/);
+    expect(() => configFromEnv({ PAGEHAND_UPSTREAM_TIMEOUT_MS: '1.5' }, opts)).toThrow(/PAGEHAND_UPSTREAM_TIMEOUT_MS/);
+  });
+});
+
+describe('memoryRateLimiter', () => {
+  it('allows a burst of rpm, then refills at rpm per minute, per key', () => {
+    let now = 0;
+    const limiter = memoryRateLimiter({ now: () => now });
+    const hit = (key = 'a') => limiter.hit(key, 6) as { ok: boolean; retryAfterSeconds?: number };
+    for (let i = 0; i < 6; i++) expect(hit().ok).toBe(true);
+    expect(hit()).toEqual({ ok: false, retryAfterSeconds: 10 });
+    expect(hit('b').ok).toBe(true);
+    now += 9_000;
+    expect(hit()).toEqual({ ok: false, retryAfterSeconds: 1 });
+    now += 1_000;
+    expect(hit().ok).toBe(true);
+    expect(hit().ok).toBe(false);
+    now += 10 * 60_000;
+    for (let i = 0; i < 6; i++) expect(hit().ok).toBe(true);
+    expect(hit().ok).toBe(false);
+  });
+});
+
+describe('redactor', () => {
+  it('removes configured secrets and key-shaped strings, and leaves the rest', () => {
+    const redact = redactor(['my-very-secret-key-123', undefined, 'short']);
+    expect(redact('key my-very-secret-key-123 failed')).toBe('key [redacted] failed');
+    expect(redact('got sk-proj-ABCDEFGHIJKLMNOPQRSTUV and AIzaSyABCDEFGHIJKLMNOPQRSTUVWX')).toBe('got [redacted] and [redacted]');
+    expect(redact('a short word stays')).toBe('a short word stays');
+  });
+});
