@@ -19,6 +19,8 @@
  *   name, so a link wrapping a whole product card or a huge list costs little. Names under the
  *   cap are exact; longer ones are their first ~CONTENT_CHAR_CAP characters. The map shows
  *   ~80 characters anyway.
+ * - Replaced elements and children named by aria-label/labelledby are set apart by spaces
+ *   in content (see setApart); accname leaves inline spacing open (#225).
  * - aria-owns is not followed (content is walked in DOM/flat-tree order only).
  */
 import { isHtml, isPresentational, isSvg } from './role';
@@ -170,8 +172,12 @@ function textAlternative(run: Run, node: Node, via: Via, rootRole?: string): str
   // step 2G. A text node gives its text (unless its parent is visibility:hidden).
   if (node.nodeType === TEXT_NODE) {
     if (via.invisibleParent) return '';
-    const data = (node as Text).data;
-    if (/\S/.test(data)) run.chars += data.length;
+    let data = (node as Text).data;
+    if (!/\S/.test(data)) return data;
+    const room = CONTENT_CHAR_CAP - run.chars;
+    if (room <= 0) return '';
+    if (data.length > room) data = data.slice(0, room);
+    run.chars += data.length;
     return data;
   }
   if (node.nodeType !== ELEMENT_NODE) return '';
@@ -442,16 +448,27 @@ function nameFromContent(run: Run, el: Element, via: Via, selfInvisible: boolean
   for (let i = 0; i < children.length; i++) {
     if (run.chars >= CONTENT_CHAR_CAP || run.nodes >= CONTENT_NODE_CAP) break;
     const child = children[i]!;
+    if (child.nodeName === 'BR') {
+      acc += ' '; // a line break separates words
+      continue;
+    }
     const result = textAlternative(run, child, childVia);
     if (!result) continue;
-    acc += child.nodeType === ELEMENT_NODE && !isInline(env, child as Element) ? ` ${result} ` : result;
+    acc += child.nodeType === ELEMENT_NODE && setApart(env, child as Element) ? ` ${result} ` : result;
   }
   const after = selfInvisible ? '' : env.pseudoText(el, '::after');
   return before + acc + after;
 }
 
-function isInline(env: NameEnv, el: Element): boolean {
-  if (el.localName === 'br') return false;
+/**
+ * Whether a child's text is set apart from its neighbours by spaces: when it is not laid out
+ * inline (accname #225, what browsers do), and — our choice, so words never fuse — when it is
+ * a replaced element (img, input, svg…) or named by aria-label/labelledby rather than text:
+ * `<a><img alt="Logo">Home</a>` reads "Logo Home", not "LogoHome".
+ */
+function setApart(env: NameEnv, el: Element): boolean {
+  if (el.localName === 'svg' || NO_CONTENT_TAGS.has(el.localName)) return true;
+  if (el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby')) return true;
   const display = env.style(el)?.display ?? 'inline';
-  return display === 'inline' || display === 'contents';
+  return display !== 'inline' && display !== 'contents';
 }

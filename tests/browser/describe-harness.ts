@@ -1,0 +1,63 @@
+/**
+ * Shared by the names/roles/states browser tests: puts many small fixtures ("cases") into one
+ * page, so one Chromium page load checks dozens of spec rules, and exposes the describer and
+ * readStates (which the public bundle reaches only through the map) to the page.
+ */
+import { build } from 'esbuild';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+let modules: Promise<string> | undefined;
+
+/** An IIFE defining `window.__phDescribe = { createDescriber, readStates }`, built from source. */
+export function describeModules(): Promise<string> {
+  return (modules ??= build({
+    absWorkingDir: root,
+    stdin: {
+      contents:
+        "import { createDescriber } from './client/page/describe';\n" +
+        "import { readStates } from './client/page/state';\n" +
+        '(window as any).__phDescribe = { createDescriber, readStates };\n',
+      resolveDir: root,
+      loader: 'ts',
+      sourcefile: 'describe-test-entry.ts',
+    },
+    bundle: true,
+    write: false,
+    format: 'iife',
+    platform: 'browser',
+    target: ['chrome120'],
+    logLevel: 'warning',
+  }).then((r) => r.outputFiles[0]!.text));
+}
+
+export interface Case {
+  title: string;
+  /** Markup of the case; the element under test carries `data-t` (unless `target` says). */
+  html: string;
+  /** Script run in the page after all cases are in (e.g. to attach shadow roots, set values).
+   *  `sec` is the case's wrapper <div>. */
+  setup?: string;
+  /** Expression (with `sec` in scope) that returns the element under test. */
+  target?: string;
+}
+
+/** One page holding every case, each in `<div data-case="i">`; setups run in order. */
+export function casesPage(cases: readonly Case[], css = ''): string {
+  const sections = cases.map((c, i) => `<div data-case="${i}">\n${c.html}\n</div>`).join('\n');
+  const setups = cases
+    .map((c, i) => (c.setup ? `{ const sec = document.querySelector('div[data-case="${i}"]'); ${c.setup} }` : ''))
+    .join('\n');
+  const targets = cases
+    .map((c, i) => `(sec) => (${c.target ?? "sec.querySelector('[data-t]')"}), // ${i}`)
+    .join('\n');
+  return `<!doctype html><html><head><meta charset="utf-8"><title>cases</title><style>${css}</style></head><body>
+${sections}
+<script>
+${setups}
+window.__caseTargets = [
+${targets}
+];
+window.__caseTarget = (i) => window.__caseTargets[i](document.querySelector('div[data-case="' + i + '"]'));
+</script></body></html>`;
+}
