@@ -4,6 +4,7 @@
  */
 import { createPageApi } from './page/api';
 import { installHooks } from './page/hooks';
+import { installActivityHooks } from './page/settle';
 
 declare global {
   interface Window {
@@ -14,6 +15,8 @@ declare global {
 if (!window.pagehand) {
   // At document start these reveal closed shadow roots and listener-only click targets.
   installHooks();
+  // Counts the page's fetch/XHR (and short timers during actions) for settle detection.
+  installActivityHooks();
   Object.defineProperty(window, 'pagehand', {
     value: createPageApi(),
     configurable: true,

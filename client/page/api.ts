@@ -1,5 +1,5 @@
 /** The public `pagehand` API of the bundle: map, describe, resolve, act. */
-import { act } from './actions/index';
+import { act, setBeforeNavigate } from './actions/index';
 import { createDescriber } from './describe';
 import { buildMap } from './map';
 import { resolveRef } from './refs';
@@ -18,5 +18,7 @@ export function createPageApi() {
     resolve: (ref: string | number): Element => resolveRef(ref, (el) => createDescriber().describe(el)),
     /** Runs one tool call (click, type, …) and reports what changed. */
     act,
+    /** Sets the hook called before a full navigation (navigate, go_back, a link click). */
+    setBeforeNavigate,
   };
 }

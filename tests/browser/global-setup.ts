@@ -5,6 +5,7 @@
 import { chromium, type BrowserServer } from 'playwright-core';
 import type { TestProject } from 'vitest/node';
 import { startStaticServer, type StaticServer } from './static-server';
+import { buildFixtureApps } from './build-fixtures';
 
 export const CHROMIUM_ARGS = [
   '--headless',
@@ -21,6 +22,7 @@ let browser: BrowserServer | undefined;
 let server: StaticServer | undefined;
 
 export async function setup(project: TestProject): Promise<void> {
+  await buildFixtureApps(); // React/Vue fixture apps for the action tests
   server = await startStaticServer();
   browser = await chromium.launchServer({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

@@ -1,0 +1,28 @@
+/**
+ * `click_at {x, y}`: a click at normalised viewport coordinates (0–1), for canvases, maps and
+ * the vision fallback. The point is hit-tested through open shadow roots and same-origin
+ * frames; events carry exactly that point, so `offsetX`/`clientX` handlers see it.
+ */
+import type { ToolArgs } from './args';
+import type { Handler } from './context';
+import { ActionError, viewportSize } from './dom';
+import { deepHit, labelOf, selectorOf } from './hit';
+import { clickAt } from './pointer';
+
+export const clickAtPoint: Handler<ToolArgs['click_at']> = async ({ x, y }, ctx) => {
+  const vp = viewportSize();
+  // Keep the point inside the viewport: 1.0 would be one pixel past the last column.
+  const root = { x: Math.min(x * vp.width, vp.width - 1), y: Math.min(y * vp.height, vp.height - 1) };
+  const hit = deepHit(root.x, root.y);
+  const where = `(${x}, ${y})`;
+  if (!hit) throw new ActionError(`Nothing is at ${where} of the viewport.`);
+  if (hit.crossOriginFrame) {
+    throw new ActionError(`The point ${where} is inside a frame from another site (${selectorOf(hit.crossOriginFrame)}); pagehand cannot click inside it.`);
+  }
+  ctx.begin(hit.el);
+  clickAt(hit.el, { local: hit.local, root });
+  const label = labelOf(hit.el, ctx.describer);
+  const r = hit.el.getBoundingClientRect();
+  const inside = `${Math.round(hit.local.x - r.left)}, ${Math.round(hit.local.y - r.top)}`;
+  return { message: `Clicked ${label} at ${where} of the viewport (${inside} px inside it).` };
+};

@@ -1,0 +1,36 @@
+/** What every action handler receives, and what it returns to the dispatcher. */
+import type { Describer } from '../describe';
+import type { SettleResult } from '../settle';
+import type { Ref } from '../types';
+import type { ActionChanges, ActOptions } from './types';
+
+export interface ActionContext {
+  describer: Describer;
+  options: Required<ActOptions>;
+  /** The live element for a ref, re-validated (throws RefError: unknown/stale). */
+  resolve(ref: Ref): Element;
+  /** `button "Save"` */
+  label(el: Element): string;
+  /** `Element [12] button "Save"` — for errors. */
+  subject(ref: Ref, el: Element): string;
+  /**
+   * Call right before the first event: snapshots the page (for `changes`) and starts watching
+   * activity (for settle). `el` adds its document (a same-origin frame) to the watch.
+   */
+  begin(el?: Element): void;
+  /** Waits for the page to settle in the middle of an action (e.g. a combobox opening). */
+  settle(timeout?: number): Promise<SettleResult>;
+}
+
+export interface Outcome {
+  /** Default true. */
+  ok?: boolean;
+  message: string;
+  changes?: ActionChanges;
+  /** Default true when `begin` was called: wait for the page to settle before reporting. */
+  settle?: boolean;
+  /** Runs after settling: the final value of a field, a scroll position… */
+  after?: () => { message?: string; changes?: ActionChanges } | void;
+}
+
+export type Handler<A> = (args: A, ctx: ActionContext) => Promise<Outcome>;

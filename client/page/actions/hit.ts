@@ -1,0 +1,123 @@
+/**
+ * Hit-testing at a root-viewport point, the way a real pointer lands: through open shadow
+ * roots and into same-origin iframes. Also names whatever covers an element, for errors like
+ * `covered by dialog "Cookie consent"`.
+ */
+import type { Describer } from '../describe';
+import { contentOrigin, flatContains, flatParent, isElement, tag, winOf, type Point } from './dom';
+
+export interface Hit {
+  /** The deepest element at the point. */
+  el: Element;
+  /** The point in `el`'s own viewport (client) coordinates. */
+  local: Point;
+  /** Set when the point is inside a frame whose document cannot be reached. */
+  crossOriginFrame?: Element;
+}
+
+/** The element a pointer at (x, y) of the root viewport would hit. */
+export function deepHit(x: number, y: number, root: Document = document): Hit | undefined {
+  let doc = root;
+  let lx = x;
+  let ly = y;
+  for (let depth = 0; depth < 32; depth++) {
+    let el = doc.elementFromPoint(lx, ly);
+    if (!el) return undefined;
+    for (let i = 0; i < 32 && el.shadowRoot; i++) {
+      const inner: Element | null = el.shadowRoot.elementFromPoint(lx, ly);
+      if (!inner || inner === el) break;
+      el = inner;
+    }
+    const t = tag(el);
+    if (t !== 'iframe' && t !== 'frame') return { el, local: { x: lx, y: ly } };
+    let inner: Document | null = null;
+    try {
+      inner = (el as HTMLIFrameElement).contentDocument;
+    } catch {
+      /* cross-origin */
+    }
+    if (!inner) return { el, local: { x: lx, y: ly }, crossOriginFrame: el };
+    const o = contentOrigin(el);
+    // On the frame's border/padding rather than its content: the frame element itself is hit.
+    const w = (el as HTMLIFrameElement).clientWidth;
+    const h = (el as HTMLIFrameElement).clientHeight;
+    if (lx < o.x || ly < o.y || lx >= o.x + w || ly >= o.y + h) return { el, local: { x: lx, y: ly } };
+    lx -= o.x;
+    ly -= o.y;
+    doc = inner;
+  }
+  return undefined;
+}
+
+/** `role "name"` (or just the role) for messages; names are shortened. */
+export function labelOf(el: Element, describer: Describer): string {
+  let role = '';
+  let name = '';
+  try {
+    ({ role, name } = describer.describe(el));
+  } catch {
+    /* describe must never break an action */
+  }
+  role = role || tag(el);
+  name = (name || '').replace(/\s+/g, ' ').trim();
+  if (name.length > 60) name = `${name.slice(0, 57)}…`;
+  return name ? `${role} "${name}"` : role;
+}
+
+/** `div#cookie-banner.banner.fixed` — for elements without a role or name worth naming. */
+export function selectorOf(el: Element): string {
+  const id = el.id ? `#${el.id}` : '';
+  const cls = typeof el.className === 'string' ? el.className.trim().split(/\s+/).filter(Boolean).slice(0, 3).map((c) => `.${c}`).join('') : '';
+  return `${tag(el)}${id}${cls}`;
+}
+
+const LAYER_ROLES = new Set(['dialog', 'alertdialog', 'banner', 'contentinfo', 'navigation', 'region', 'complementary', 'alert', 'status', 'tooltip', 'menu', 'listbox', 'form', 'search']);
+
+/**
+ * Describes what covers `target` at a point, given the element actually hit there: the
+ * covering layer is the outermost ancestor of the hit that does not contain the target; it is
+ * named by the first ancestor on the way with a landmark/dialog role or an explicit label.
+ */
+export function describeCover(hit: Element, target: Element, describer: Describer): string {
+  let layer: Element = hit;
+  for (let n = flatParent(hit); n && isElement(n) && !flatContains(n, target); n = flatParent(n)) {
+    if (tag(n) === 'body' || tag(n) === 'html') break;
+    layer = n;
+  }
+  const chain: Element[] = [];
+  for (let n: Node | null = hit; n && isElement(n); n = flatParent(n)) {
+    chain.push(n as Element);
+    if (n === layer) break;
+  }
+  const describe = (el: Element): { role: string; name: string } => {
+    try {
+      return describer.describe(el);
+    } catch {
+      return { role: '', name: '' };
+    }
+  };
+  // A dialog/landmark layer names the cover best; failing that, an explicitly labelled container.
+  const named =
+    chain.find((el) => tag(el) === 'dialog' || LAYER_ROLES.has(describe(el).role)) ??
+    chain.slice(1).find((el) => el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby'));
+  if (named) {
+    const { role, name } = describe(named);
+    const heading = named.querySelector('h1,h2,h3,h4,[role=heading]')?.textContent?.trim() ?? '';
+    const label = (LAYER_ROLES.has(role) && name ? name : heading || name).replace(/\s+/g, ' ').trim().slice(0, 60);
+    const what = LAYER_ROLES.has(role) ? role : tag(named) === 'dialog' ? 'dialog' : selectorOf(named);
+    return label ? `${what} "${label}"` : `${what} (${selectorOf(named)})`;
+  }
+  const text = (layer.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 50);
+  return `${selectorOf(layer)}${text ? ` ("${text}${(layer.textContent ?? '').trim().length > 50 ? '…' : ''}")` : ''}`;
+}
+
+/** True if a click landing on `hit` reaches `target`: inside it, or on one of its labels. */
+export function hitReaches(hit: Element, target: Element): boolean {
+  if (flatContains(target, hit)) return true;
+  const labels = (target as HTMLInputElement).labels;
+  if (labels) for (const l of labels) if (flatContains(l, hit)) return true;
+  return false;
+}
+
+/** The window an element's events carry as `view`. */
+export const viewOf = winOf;

@@ -1,0 +1,145 @@
+/**
+ * `navigate {url}` and `go_back {}`, the before-navigation hook, and detection of
+ * navigations that other actions start (a link click, a form submission).
+ *
+ * Before a full (cross-document) navigation the hook set with `setBeforeNavigate` is called so
+ * the agent loop can save its run state; for `navigate`/`go_back` it is awaited (bounded),
+ * for navigations a click starts it is called at once (the page may unload any moment).
+ */
+import { nativeSetTimeout } from '../settle';
+import type { ToolArgs } from './args';
+import type { Handler } from './context';
+import { ActionError } from './dom';
+import type { BeforeNavigate } from './types';
+
+/** How long `navigate` waits for the hook before navigating anyway. */
+const HOOK_TIMEOUT = 2000;
+
+let beforeNavigate: BeforeNavigate | undefined;
+
+/** Sets (or clears, with undefined) the hook called before a full navigation. */
+export function setBeforeNavigate(fn: BeforeNavigate | undefined): void {
+  beforeNavigate = typeof fn === 'function' ? fn : undefined;
+}
+
+/** Calls the hook; never throws, waits at most HOOK_TIMEOUT. */
+export async function runBeforeNavigate(info: Parameters<BeforeNavigate>[0]): Promise<void> {
+  if (!beforeNavigate) return;
+  try {
+    const r = beforeNavigate(info);
+    if (r && typeof (r as Promise<void>).then === 'function') {
+      await Promise.race([r.catch(() => undefined), new Promise((res) => nativeSetTimeout(res, HOOK_TIMEOUT))]);
+    }
+  } catch {
+    /* a failing hook must not stop the navigation */
+  }
+}
+
+interface NavigateEventLike extends Event {
+  destination?: { url: string; sameDocument: boolean };
+  navigationType?: string;
+}
+
+interface NavigationLike extends EventTarget {
+  transition?: unknown;
+  currentEntry?: { index: number; url: string | null; sameDocument?: boolean } | null;
+  entries?: () => Array<{ index: number; url: string | null; sameDocument: boolean }>;
+  canGoBack?: boolean;
+}
+
+const navigationApi = (): NavigationLike | undefined => (window as unknown as { navigation?: NavigationLike }).navigation;
+
+export interface NavigationWatch {
+  /** The URL a cross-document navigation is going to, if one started ('' if unknown). */
+  started(): string | undefined;
+  stop(): void;
+}
+
+/**
+ * Watches for a cross-document navigation of this window while an action runs. With the
+ * Navigation API: a `navigate` event to another document that nobody cancelled or
+ * intercepted. Elsewhere: `beforeunload`.
+ */
+export function watchNavigation(onStart: () => void): NavigationWatch {
+  const nav = navigationApi();
+  let event: NavigateEventLike | undefined;
+  let unloading = false;
+  let notified = false;
+  const onNavigate = (e: Event): void => {
+    const ne = e as NavigateEventLike;
+    if (ne.destination && !ne.destination.sameDocument) {
+      event = ne;
+      // Listeners registered after ours may still cancel/intercept: decide after dispatch.
+      queueMicrotask(() => {
+        if (started() !== undefined && !notified) {
+          notified = true;
+          void runBeforeNavigate({ url: ne.destination!.url, kind: 'link' });
+        }
+        onStart();
+      });
+    }
+  };
+  const onUnload = (): void => {
+    unloading = true;
+    onStart();
+  };
+  nav?.addEventListener('navigate', onNavigate);
+  if (!nav) window.addEventListener('beforeunload', onUnload);
+  const started = (): string | undefined => {
+    if (event && !event.defaultPrevented && !nav?.transition) return event.destination!.url;
+    return unloading ? '' : undefined;
+  };
+  return {
+    started,
+    stop: () => {
+      nav?.removeEventListener('navigate', onNavigate);
+      window.removeEventListener('beforeunload', onUnload);
+    },
+  };
+}
+
+export const navigate: Handler<ToolArgs['navigate']> = async ({ url }, ctx) => {
+  let target: URL;
+  try {
+    target = new URL(url, location.href);
+  } catch {
+    throw new ActionError(`"${url}" is not a valid URL.`);
+  }
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') {
+    throw new ActionError(`Only http and https addresses can be opened; "${url}" is ${target.protocol.replace(/:$/, '')}.`);
+  }
+  const here = new URL(location.href);
+  const sameDocument = target.href.split('#')[0] === here.href.split('#')[0] && target.hash !== '' && target.hash !== here.hash;
+  if (sameDocument) {
+    ctx.begin();
+    location.assign(target.href);
+    return { message: `Went to ${target.href} (same page, another section).` };
+  }
+  await runBeforeNavigate({ url: target.href, kind: 'navigate' });
+  location.assign(target.href);
+  return { message: `Navigation to ${target.href} started.`, changes: { navigation: { url: target.href } }, settle: false };
+};
+
+export const goBack: Handler<ToolArgs['go_back']> = async (_args, ctx) => {
+  const nav = navigationApi();
+  const entries = nav?.entries?.();
+  const cur = nav?.currentEntry;
+  if (nav && entries && cur) {
+    const prev = entries[cur.index - 1];
+    if (!prev) throw new ActionError('There is no previous page in this tab\'s history.');
+    if (!prev.sameDocument) {
+      await runBeforeNavigate({ url: prev.url ?? '', kind: 'back' });
+      history.back();
+      return { message: `Going back to ${prev.url ?? 'the previous page'}.`, changes: { navigation: { url: prev.url ?? '' } }, settle: false };
+    }
+    ctx.begin();
+    history.back();
+    return { message: 'Went back (within the same page).' };
+  }
+  if (history.length <= 1) throw new ActionError('There is no previous page in this tab\'s history.');
+  // Without the Navigation API we cannot tell ahead whether "back" leaves the document.
+  await runBeforeNavigate({ url: '', kind: 'back' });
+  ctx.begin();
+  history.back();
+  return { message: 'Went back.' };
+};

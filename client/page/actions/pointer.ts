@@ -1,0 +1,147 @@
+/**
+ * Synthetic pointer input, dispatched in the order a browser does for a mouse:
+ *   boundary events (pointerout/leave, mouseout/leave on the old target; pointerover/enter,
+ *   mouseover/enter on the new), pointermove, mousemove,
+ *   pointerdown, mousedown, focus (mousedown's default action), pointerup, mouseup, click.
+ * The click is a real `MouseEvent('click')`, so default actions (follow a link, toggle a
+ * checkbox, activate a label's control, submit a form) run exactly once. As in browsers, a
+ * cancelled pointerdown suppresses the compatibility mouse events, and a cancelled mousedown
+ * prevents the focus change.
+ */
+import { deepActiveElement, flatContains, flatParent, focusTargetFor, isElement, winOf, type Point, type Win } from './dom';
+import { deepHit } from './hit';
+import type { Modifiers } from './keys';
+
+const NO_MODIFIERS: Modifiers = { ctrl: false, shift: false, alt: false, meta: false };
+
+/** Where the synthetic mouse is, per window (so hover/leave pairs stay consistent). */
+const hovered = new WeakMap<Win, WeakRef<Element>>();
+
+interface Init {
+  local: Point;
+  root: Point;
+  modifiers?: Modifiers;
+}
+
+function baseInit(win: Win, i: Init, button: number, buttons: number, detail: number, related: Element | null = null): MouseEventInit {
+  const m = i.modifiers ?? NO_MODIFIERS;
+  return {
+    bubbles: true,
+    cancelable: true,
+    composed: true,
+    view: win,
+    detail,
+    clientX: i.local.x,
+    clientY: i.local.y,
+    screenX: i.root.x + (window.screenX || 0),
+    screenY: i.root.y + (window.screenY || 0),
+    button,
+    buttons,
+    relatedTarget: related,
+    ctrlKey: m.ctrl,
+    shiftKey: m.shift,
+    altKey: m.alt,
+    metaKey: m.meta,
+  };
+}
+
+function fireMouse(el: Element, type: string, init: MouseEventInit): boolean {
+  const win = winOf(el);
+  return el.dispatchEvent(new win.MouseEvent(type, init));
+}
+
+function firePointer(el: Element, type: string, init: MouseEventInit, pressure: number): boolean {
+  const win = winOf(el);
+  if (typeof win.PointerEvent !== 'function') return true;
+  const p: PointerEventInit = { ...init, pointerId: 1, pointerType: 'mouse', isPrimary: true, width: 1, height: 1, pressure };
+  return el.dispatchEvent(new win.PointerEvent(type, p));
+}
+
+/** Flat-tree ancestors of `el`, itself first. */
+function chainOf(el: Element | null): Element[] {
+  const out: Element[] = [];
+  for (let n: Node | null = el; n; n = flatParent(n)) if (isElement(n)) out.push(n);
+  return out;
+}
+
+/** Boundary events for the pointer moving from the previous hover target to `to`. */
+function crossBoundary(win: Win, to: Element, i: Init): void {
+  const from = hovered.get(win)?.deref();
+  hovered.set(win, new WeakRef(to));
+  if (from === to) return;
+  const fromChain = from?.isConnected ? chainOf(from) : [];
+  const toChain = chainOf(to);
+  const shared = new Set(toChain.filter((e) => fromChain.includes(e)));
+  const left = fromChain.filter((e) => !shared.has(e)); // innermost first
+  const entered = toChain.filter((e) => !shared.has(e)).reverse(); // outermost first
+  const out = (type: string, rel: Element | null): MouseEventInit => baseInit(win, i, 0, 0, 0, rel);
+  const noBubble = (type: string, rel: Element | null): MouseEventInit => ({ ...out(type, rel), bubbles: false, cancelable: false });
+  if (from && from.isConnected) {
+    firePointer(from, 'pointerout', out('pointerout', to), 0);
+    for (const e of left) firePointer(e, 'pointerleave', noBubble('pointerleave', to), 0);
+    fireMouse(from, 'mouseout', out('mouseout', to));
+    for (const e of left) fireMouse(e, 'mouseleave', noBubble('mouseleave', to));
+  }
+  const rel = from?.isConnected ? from : null;
+  firePointer(to, 'pointerover', out('pointerover', rel), 0);
+  for (const e of entered) firePointer(e, 'pointerenter', noBubble('pointerenter', rel), 0);
+  fireMouse(to, 'mouseover', out('mouseover', rel));
+  for (const e of entered) fireMouse(e, 'mouseenter', noBubble('mouseenter', rel));
+}
+
+/** Moves the synthetic mouse onto `target` at the point: boundary events, then move events. */
+export function hoverAt(target: Element, i: Init): void {
+  const win = winOf(target);
+  crossBoundary(win, target, i);
+  const init = baseInit(win, i, 0, 0, 0);
+  firePointer(target, 'pointermove', init, 0);
+  fireMouse(target, 'mousemove', init);
+}
+
+/** Focus as mousedown's default action: the nearest focusable ancestor, or blur. */
+function focusFor(target: Element): void {
+  const doc = target.ownerDocument;
+  const f = focusTargetFor(target);
+  const active = deepActiveElement(doc);
+  if (f) {
+    if (active !== f && !(active && flatContains(f, active) && (f as HTMLElement).isContentEditable)) f.focus({ preventScroll: true });
+  } else if (active && active !== doc.body && 'blur' in active) {
+    (active as HTMLElement).blur();
+  }
+}
+
+/** Nearest common flat-tree ancestor, for the click after a down/up on different elements. */
+function commonAncestor(a: Element, b: Element): Element {
+  const chain = chainOf(a);
+  for (const e of chainOf(b)) if (chain.includes(e)) return e;
+  return b;
+}
+
+export interface ClickOutcome {
+  /** The element the click event went to. */
+  clicked: Element;
+  /** The page called preventDefault on the click (default action suppressed). */
+  clickPrevented: boolean;
+}
+
+/** A full left click at the point: hover, press, focus, release, click. */
+export function clickAt(target: Element, i: Init, clickCount = 1): ClickOutcome {
+  const win = winOf(target);
+  hoverAt(target, i);
+  const down = baseInit(win, i, 0, 1, clickCount);
+  const pointerOk = firePointer(target, 'pointerdown', down, 0.5);
+  let mouseOk = true;
+  if (pointerOk) mouseOk = fireMouse(target, 'mousedown', down);
+  if (mouseOk) focusFor(target);
+  // The pointer is released over whatever is at the point now (mousedown handlers may re-render).
+  const again = target.isConnected ? deepHit(i.root.x, i.root.y) : undefined;
+  const upTarget = again && !again.crossOriginFrame && winOf(again.el) === win ? again.el : target;
+  const up = baseInit(win, i, 0, 0, clickCount);
+  firePointer(upTarget, 'pointerup', up, 0);
+  if (pointerOk) fireMouse(upTarget, 'mouseup', up);
+  const clickTarget = target.isConnected ? commonAncestor(target, upTarget) : upTarget;
+  const clickInit = baseInit(win, i, 0, 0, clickCount);
+  const clickOk = fireMouse(clickTarget, 'click', clickInit);
+  if (clickCount === 2) fireMouse(clickTarget, 'dblclick', clickInit);
+  return { clicked: clickTarget, clickPrevented: !clickOk };
+}

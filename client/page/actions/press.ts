@@ -1,0 +1,373 @@
+/**
+ * `press_key {key, ref?}`: keydown → keypress (for keys that type) → default action → keyup,
+ * on the focused element (or `ref`, focused first).
+ *
+ * Synthetic key events have no default actions in browsers, so the ones pages rely on are
+ * emulated when keydown was not cancelled:
+ * - Enter: implicit form submission as HTML specifies (the form's default button is clicked;
+ *   with no submit button and exactly one blocking field, `requestSubmit()`); activates a
+ *   focused button/link/summary; new line in text areas and editors.
+ * - Space: activates buttons, checkboxes, radios, summary; scrolls the page elsewhere.
+ * - Tab / Shift+Tab: focus moves to the next/previous tabbable element (tabindex order,
+ *   open shadow roots, radio groups, inside an open modal dialog).
+ * - Escape: closes an open modal `<dialog>` (via a cancellable `cancel` event) or the top
+ *   open popover; custom modals close through their own keydown handlers.
+ * - Arrows, Home, End, PageUp/Down: radio groups move the checked radio; single-line
+ *   `<select>` changes its option; range and number inputs step; text fields and editors move
+ *   the caret; otherwise the page (or the focused scroll container) scrolls.
+ * - Backspace/Delete: delete in text fields and editors. Control/Meta+A: select all.
+ * - Printable characters type into the focused field.
+ * Clipboard shortcuts (copy/paste) are not emulated.
+ */
+import type { ToolArgs } from './args';
+import type { ActionContext, Handler } from './context';
+import {
+  ActionError,
+  deepActiveElement,
+  editingHost,
+  flatParent,
+  inputType,
+  isDisabled,
+  isElement,
+  isHTML,
+  isTextField,
+  isVisible,
+  tag,
+  viewportSize,
+  winOf,
+} from './dom';
+import { deleteAtCaret, deleteInEditable, fireChange, fireInput, insertAtCaret, insertIntoEditable, roomLeft, setCaret } from './editing';
+import { fireKey } from './keyevents';
+import { comboLabel, parseKeyCombo, typedText, type KeyCombo } from './keys';
+
+type Field = HTMLInputElement | HTMLTextAreaElement;
+
+/** Input types that block implicit submission when a form has no submit button (HTML §4.10.21.2). */
+const BLOCKING = new Set(['text', 'search', 'email', 'url', 'tel', 'password', 'date', 'month', 'week', 'time', 'datetime-local', 'number']);
+const BUTTON_TYPES = new Set(['submit', 'reset', 'button', 'image']);
+
+function isSubmitButton(el: Element): boolean {
+  const t = tag(el);
+  if (t === 'button') return (el as HTMLButtonElement).type === 'submit';
+  return t === 'input' && (inputType(el) === 'submit' || inputType(el) === 'image');
+}
+
+/** Implicit submission from a field in a form. Returns a sentence, or '' when nothing happens. */
+export function implicitSubmit(field: Element, label: (el: Element) => string): string {
+  const form = (field as HTMLInputElement).form;
+  if (!form) return '';
+  const controls = [...form.elements];
+  const button = controls.find(isSubmitButton) as HTMLButtonElement | undefined;
+  if (button) {
+    if (button.matches(':disabled')) return 'The form was not submitted: its submit button is disabled.';
+    button.click();
+    return `This submitted the form (its default button is ${label(button)}).`;
+  }
+  const blocking = controls.filter((c) => tag(c) === 'input' && BLOCKING.has(inputType(c)));
+  if (blocking.length > 1) return 'The form has several fields and no submit button, so Enter does not submit it.';
+  if (typeof form.requestSubmit === 'function') form.requestSubmit();
+  else if (form.dispatchEvent(new (winOf(form).Event)('submit', { bubbles: true, cancelable: true }))) form.submit();
+  return 'This submitted the form.';
+}
+
+/** All tabbable elements in sequential focus order (positive tabindex first, then tree order). */
+export function tabbables(doc: Document): HTMLElement[] {
+  let scope: ParentNode = doc;
+  try {
+    const modal = doc.querySelector('dialog:modal');
+    if (modal) scope = modal;
+  } catch {
+    /* :modal unsupported */
+  }
+  const list: HTMLElement[] = [];
+  const radioSeen = new Map<string, HTMLInputElement>();
+  const visit = (root: ParentNode): void => {
+    for (const el of root.querySelectorAll('*')) {
+      if (el.shadowRoot) visit(el.shadowRoot);
+      if (!isHTML(el) || el.tabIndex < 0) continue;
+      if (isDisabled(el) || el.closest('[inert]') || !isVisible(el)) continue;
+      if (tag(el) === 'input' && inputType(el) === 'radio' && (el as HTMLInputElement).name) {
+        // One stop per radio group: the checked radio, else the first.
+        const key = `${(el as HTMLInputElement).form ? 'f' : 'd'}:${(el as HTMLInputElement).name}`;
+        const prev = radioSeen.get(key);
+        if (prev) {
+          if ((el as HTMLInputElement).checked && !prev.checked) list[list.indexOf(prev)] = el;
+          if ((el as HTMLInputElement).checked) radioSeen.set(key, el as HTMLInputElement);
+          continue;
+        }
+        radioSeen.set(key, el as HTMLInputElement);
+      }
+      list.push(el);
+    }
+  };
+  visit(scope);
+  const positive = list.filter((e) => e.tabIndex > 0).sort((a, b) => a.tabIndex - b.tabIndex);
+  return [...positive, ...list.filter((e) => e.tabIndex === 0)];
+}
+
+function moveFocus(from: Element | null, back: boolean, ctx: ActionContext): string {
+  const doc = from?.ownerDocument ?? document;
+  const order = tabbables(doc);
+  if (!order.length) return 'Nothing on the page can take focus.';
+  let i = from ? order.indexOf(from as HTMLElement) : -1;
+  if (i < 0 && from) {
+    // Focus inside a composite widget (or a non-tabbable element): continue from the nearest
+    // tabbable ancestor, or from the element's position in the document.
+    for (let n = flatParent(from); n && isElement(n); n = flatParent(n)) {
+      i = order.indexOf(n as HTMLElement);
+      if (i >= 0) break;
+    }
+    if (i < 0) {
+      i = order.findIndex((e) => from.compareDocumentPosition(e) & Node.DOCUMENT_POSITION_FOLLOWING);
+      i = i < 0 ? order.length : i;
+      if (!back) i -= 1;
+    }
+  }
+  const next = order[(((back ? i - 1 : i + 1) % order.length) + order.length) % order.length]!;
+  next.focus();
+  if (isTextField(next) && tag(next) === 'input') {
+    try {
+      next.select();
+    } catch {
+      /* no selection API */
+    }
+  }
+  return `Focus moved to ${ctx.label(next)}.`;
+}
+
+function closeTopLayer(target: Element): string {
+  const doc = target.ownerDocument;
+  let modal: HTMLDialogElement | null = null;
+  try {
+    modal = (target.closest('dialog:modal') ?? doc.querySelector('dialog:modal')) as HTMLDialogElement | null;
+  } catch {
+    modal = null;
+  }
+  if (modal) {
+    if (modal.dispatchEvent(new (winOf(modal).Event)('cancel', { cancelable: true }))) {
+      modal.close();
+      return 'The dialog closed.';
+    }
+    return 'The dialog refused to close.';
+  }
+  let popovers: Element[] = [];
+  try {
+    popovers = [...doc.querySelectorAll(':popover-open')].filter((p) => p.getAttribute('popover') !== 'manual');
+  } catch {
+    popovers = [];
+  }
+  const top = popovers.at(-1) as HTMLElement | undefined;
+  if (top && typeof top.hidePopover === 'function') {
+    top.hidePopover();
+    return 'The popover closed.';
+  }
+  return '';
+}
+
+function stepSelect(sel: HTMLSelectElement, key: string): string {
+  if (sel.multiple || sel.size > 1) return '';
+  const opts = [...sel.options];
+  const enabled = opts.filter((o) => !o.disabled);
+  if (!enabled.length) return '';
+  const cur = sel.selectedIndex;
+  let next: HTMLOptionElement | undefined;
+  if (key === 'Home' || key === 'PageUp') next = enabled[0];
+  else if (key === 'End' || key === 'PageDown') next = enabled.at(-1);
+  else if (key === 'ArrowDown' || key === 'ArrowRight') next = opts.slice(cur + 1).find((o) => !o.disabled);
+  else next = opts.slice(0, Math.max(0, cur)).reverse().find((o) => !o.disabled);
+  if (!next || next.index === cur) return '';
+  sel.selectedIndex = next.index;
+  fireInput(sel, 'insertReplacementText', null);
+  fireChange(sel);
+  return `Selected "${next.label || next.text}".`;
+}
+
+function stepRadio(radio: HTMLInputElement, key: string, ctx: ActionContext): string {
+  const name = radio.name;
+  const scope: ParentNode = radio.form ?? (radio.getRootNode() as ParentNode);
+  const group = name
+    ? [...scope.querySelectorAll(`input[type=radio]`)].filter((r) => (r as HTMLInputElement).name === name && !isDisabled(r) && isVisible(r))
+    : [radio];
+  const i = group.indexOf(radio);
+  if (group.length < 2 || i < 0) return '';
+  const back = key === 'ArrowUp' || key === 'ArrowLeft';
+  const next = group[(i + (back ? -1 : 1) + group.length) % group.length] as HTMLInputElement;
+  next.focus();
+  if (!next.checked) next.click();
+  return `Selected ${ctx.label(next)}.`;
+}
+
+function stepRange(input: HTMLInputElement, key: string): string {
+  const before = input.value;
+  const min = input.min === '' ? 0 : Number(input.min);
+  const max = input.max === '' ? 100 : Number(input.max);
+  if (key === 'Home') input.value = String(min);
+  else if (key === 'End') input.value = String(max);
+  else {
+    const up = key === 'ArrowUp' || key === 'ArrowRight' || key === 'PageUp';
+    const big = key === 'PageUp' || key === 'PageDown';
+    const times = big ? Math.max(1, Math.round((max - min) / 10 / (Number(input.step) || 1))) : 1;
+    try {
+      if (up) input.stepUp(times);
+      else input.stepDown(times);
+    } catch {
+      return '';
+    }
+  }
+  if (input.value === before) return '';
+  fireInput(input, 'insertReplacementText', null);
+  fireChange(input);
+  return `The value is now ${input.value}.`;
+}
+
+function scrollPage(from: Element | null, key: string, shift: boolean): string {
+  let scroller: Element | null = null;
+  for (let n: Node | null = from; n && isElement(n); n = flatParent(n)) {
+    const el = n as Element;
+    if (el === el.ownerDocument.documentElement || el === el.ownerDocument.body) break;
+    const oy = winOf(el).getComputedStyle(el).overflowY;
+    if ((oy === 'auto' || oy === 'scroll') && el.scrollHeight > el.clientHeight + 1) {
+      scroller = el;
+      break;
+    }
+  }
+  const doc = from?.ownerDocument ?? document;
+  const target = scroller ?? doc.scrollingElement ?? doc.documentElement;
+  const page = (scroller ? scroller.clientHeight : viewportSize(winOf(target)).height) * 0.875;
+  const before = target.scrollTop;
+  const delta: Record<string, number> = { ArrowDown: 40, ArrowUp: -40, PageDown: page, PageUp: -page, ' ': shift ? -page : page };
+  if (key === 'Home') target.scrollTop = 0;
+  else if (key === 'End') target.scrollTop = target.scrollHeight;
+  else target.scrollBy({ top: delta[key] ?? 0, behavior: 'instant' as ScrollBehavior });
+  return target.scrollTop !== before ? `The ${scroller ? 'container' : 'page'} scrolled.` : '';
+}
+
+/** The default action of a key on `target` (keydown not cancelled). Returns a sentence. */
+function defaultAction(target: Element, combo: KeyCombo, ctx: ActionContext): string {
+  const { key } = combo.def;
+  const m = combo.modifiers;
+  const host = editingHost(target);
+  const field = isTextField(target) ? (target as Field) : undefined;
+  const t = tag(target);
+  const type = inputType(target);
+  const command = m.ctrl || m.meta;
+
+  if (command && key.toLowerCase() === 'a') {
+    if (field) field.select();
+    else if (host) host.ownerDocument.getSelection()?.selectAllChildren(host);
+    else target.ownerDocument.getSelection()?.selectAllChildren(target.ownerDocument.body);
+    return 'Selected all.';
+  }
+  if (key === 'Tab' && !command && !m.alt) return moveFocus(deepActiveElement(target.ownerDocument) ?? target, m.shift, ctx);
+  if (key === 'Escape') return closeTopLayer(target);
+  if (command || m.alt) return '';
+
+  if (key === 'Enter') {
+    if (t === 'textarea') {
+      if (roomLeft(target as Field) >= 1) insertAtCaret(target as Field, '\n', 'insertLineBreak');
+      return '';
+    }
+    if (host) {
+      insertIntoEditable(host, '\n');
+      return '';
+    }
+    if (t === 'input' && !BUTTON_TYPES.has(type)) return implicitSubmit(target, ctx.label);
+    if ((t === 'button' || (t === 'input' && BUTTON_TYPES.has(type)) || (t === 'a' && target.hasAttribute('href')) || t === 'summary') && isHTML(target)) {
+      target.click();
+      return `This activated ${ctx.label(target)}.`;
+    }
+    return '';
+  }
+  if (key === ' ' && !field && !host) {
+    if ((t === 'button' || (t === 'input' && (BUTTON_TYPES.has(type) || type === 'checkbox' || type === 'radio')) || t === 'summary') && isHTML(target)) {
+      target.click();
+      return `This activated ${ctx.label(target)}.`;
+    }
+    if (t !== 'select') return scrollPage(target, key, m.shift);
+    return '';
+  }
+  if (key === 'Backspace' || key === 'Delete') {
+    if (field) deleteAtCaret(field, key === 'Delete');
+    else if (host) deleteInEditable(host, key === 'Delete');
+    return '';
+  }
+  const nav = ['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'Home', 'End', 'PageUp', 'PageDown'];
+  if (nav.includes(key)) {
+    if (t === 'input' && type === 'radio') return stepRadio(target as HTMLInputElement, key, ctx);
+    if (t === 'select') return stepSelect(target as HTMLSelectElement, key);
+    if (t === 'input' && type === 'range') return stepRange(target as HTMLInputElement, key);
+    if (t === 'input' && type === 'number' && (key === 'ArrowUp' || key === 'ArrowDown')) {
+      try {
+        if (key === 'ArrowUp') (target as HTMLInputElement).stepUp();
+        else (target as HTMLInputElement).stepDown();
+      } catch {
+        return '';
+      }
+      fireInput(target, 'insertReplacementText', null);
+      fireChange(target);
+      return `The value is now ${(target as HTMLInputElement).value}.`;
+    }
+    if (field) {
+      if (key === 'Home') setCaret(field, 0);
+      else if (key === 'End') setCaret(field, field.value.length);
+      else if (key === 'ArrowLeft' || key === 'ArrowRight') {
+        const pos = field.selectionStart ?? field.value.length;
+        setCaret(field, Math.max(0, Math.min(field.value.length, pos + (key === 'ArrowLeft' ? -1 : 1))));
+      }
+      return '';
+    }
+    if (host) {
+      const sel = host.ownerDocument.getSelection();
+      const dir = key === 'ArrowLeft' || key === 'ArrowUp' || key === 'Home' || key === 'PageUp' ? 'backward' : 'forward';
+      const unit = key === 'Home' || key === 'End' ? 'lineboundary' : key === 'ArrowUp' || key === 'ArrowDown' ? 'line' : 'character';
+      sel?.modify?.('move', dir, unit);
+      return '';
+    }
+    if (key === 'ArrowLeft' || key === 'ArrowRight') return '';
+    return scrollPage(target, key, m.shift);
+  }
+  const text = typedText(combo);
+  if (text && field && roomLeft(field) >= text.length) insertAtCaret(field, text);
+  else if (text && host) insertIntoEditable(host, text);
+  return '';
+}
+
+/** Presses a key on `target` (already focused as needed). Returns the message. */
+export function pressOn(target: Element, combo: KeyCombo, ctx: ActionContext): string {
+  const name = comboLabel(combo);
+  const down = fireKey(target, 'keydown', combo.def, combo.modifiers);
+  let effect = '';
+  if (down) {
+    const types = combo.def.text !== undefined && !combo.modifiers.ctrl && !combo.modifiers.meta && !combo.modifiers.alt;
+    const press = types ? fireKey(target, 'keypress', combo.def, combo.modifiers) : true;
+    if (press) effect = defaultAction(target, combo, ctx);
+  }
+  // keyup goes to whatever has focus now (Tab moved it, Enter may have re-rendered).
+  const doc = target.ownerDocument;
+  const upTarget = target.isConnected ? (combo.def.key === 'Tab' ? deepActiveElement(doc) ?? target : target) : deepActiveElement(doc) ?? doc.body;
+  fireKey(upTarget, 'keyup', combo.def, combo.modifiers);
+  const where = target === doc.body || target === doc.documentElement ? 'on the page' : `in ${ctx.label(target)}`;
+  return [`Pressed ${name} ${where}.`, down ? effect : 'The page handled the key itself.'].filter(Boolean).join(' ');
+}
+
+export const pressKey: Handler<ToolArgs['press_key']> = async ({ key, ref }, ctx) => {
+  let combo: KeyCombo;
+  try {
+    combo = parseKeyCombo(key);
+  } catch (e) {
+    throw new ActionError((e as Error).message);
+  }
+  let target: Element;
+  if (ref) {
+    const el = ctx.resolve(ref);
+    if (!el.isConnected) throw new ActionError(`${ctx.subject(ref, el)} is no longer on the page.`);
+    if (isDisabled(el)) throw new ActionError(`${ctx.subject(ref, el)} is disabled.`);
+    ctx.begin(el);
+    if (isHTML(el) && deepActiveElement(el.ownerDocument) !== el) el.focus({ preventScroll: false });
+    target = el;
+  } else {
+    ctx.begin();
+    target = deepActiveElement(document) ?? document.body;
+  }
+  return { message: pressOn(target, combo, ctx) };
+};

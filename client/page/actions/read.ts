@@ -1,0 +1,24 @@
+/**
+ * `read {ref?, page?}`: the text of a region (ref) or of the whole page, beyond what the map's
+ * budget shows, in chunks of about 3,000 characters ("part N of M").
+ */
+import type { ToolArgs } from './args';
+import { CHUNK_CHARS, chunkText } from './chunks';
+import type { Handler } from './context';
+import { ActionError } from './dom';
+import { readableText } from './text';
+
+export const read: Handler<ToolArgs['read']> = async ({ ref, page }, ctx) => {
+  const root = ref ? ctx.resolve(ref) : document.body ?? document.documentElement;
+  const what = ref ? ctx.label(root) : 'the page';
+  const chunks = chunkText(readableText(root), CHUNK_CHARS);
+  if (!chunks.length) return { message: `${what[0]!.toUpperCase()}${what.slice(1)} has no readable text.`, changes: { chunk: { page: 1, pages: 0 } } };
+  if (page > chunks.length) {
+    throw new ActionError(`There is no part ${page}: the text of ${what} has ${chunks.length} part${chunks.length === 1 ? '' : 's'}.`);
+  }
+  const more = page < chunks.length ? `\n[Part ${page} of ${chunks.length}. For more, read with page ${page + 1}.]` : chunks.length > 1 ? `\n[End of text: part ${page} of ${chunks.length}.]` : '';
+  return {
+    message: `Text of ${what}${chunks.length > 1 ? ` (part ${page} of ${chunks.length})` : ''}:\n${chunks[page - 1]}${more}`,
+    changes: { chunk: { page, pages: chunks.length } },
+  };
+};

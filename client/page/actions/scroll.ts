@@ -1,0 +1,142 @@
+/**
+ * `scroll {direction, ref?, pages?}` and `scroll_to {ref}`.
+ *
+ * Without a ref the page scrolls — or, when the document itself does not scroll (app layouts
+ * with a full-height inner pane), the scroll container under the middle of the viewport. With
+ * a ref, the container is that element if it scrolls, else its nearest scrolling ancestor.
+ * A page is 90% of the container's height (a little overlap keeps the line at the edge in
+ * view). The report comes after the page settles, so an infinite list that loaded more shows
+ * the new length.
+ */
+import type { Direction, ToolArgs } from './args';
+import type { Handler } from './context';
+import { ActionError, flatParent, isElement, viewportSize, winOf } from './dom';
+import { deepHit, labelOf } from './hit';
+import { describeScroll } from './messages';
+import type { ScrollReport } from './types';
+
+const PAGE_FRACTION = 0.9;
+
+type Axis = 'x' | 'y';
+const axisOf = (d: Direction): Axis => (d === 'up' || d === 'down' ? 'y' : 'x');
+
+function isRoot(el: Element): boolean {
+  const doc = el.ownerDocument;
+  return el === doc.scrollingElement || el === doc.documentElement || el === doc.body;
+}
+
+function canScroll(el: Element, axis: Axis): boolean {
+  if (isRoot(el)) {
+    const se = el.ownerDocument.scrollingElement ?? el.ownerDocument.documentElement;
+    const vp = viewportSize(winOf(el));
+    const cs = winOf(el).getComputedStyle(el.ownerDocument.documentElement);
+    const bs = el.ownerDocument.body ? winOf(el).getComputedStyle(el.ownerDocument.body) : cs;
+    const hidden = (axis === 'y' ? [cs.overflowY, bs.overflowY] : [cs.overflowX, bs.overflowX]).includes('hidden');
+    return !hidden && (axis === 'y' ? se.scrollHeight > vp.height + 1 : se.scrollWidth > vp.width + 1);
+  }
+  const cs = winOf(el).getComputedStyle(el);
+  const o = axis === 'y' ? cs.overflowY : cs.overflowX;
+  if (o !== 'auto' && o !== 'scroll' && o !== 'overlay') return false;
+  return axis === 'y' ? el.scrollHeight > el.clientHeight + 1 : el.scrollWidth > el.clientWidth + 1;
+}
+
+function rootScroller(doc: Document): Element {
+  return doc.scrollingElement ?? doc.documentElement;
+}
+
+/** The element that scrolls for `from` along `axis` (itself, an ancestor, or the page). */
+function scrollerFor(from: Element, axis: Axis): Element | undefined {
+  for (let n: Node | null = from; n && isElement(n); n = flatParent(n)) {
+    const el = n as Element;
+    if (isRoot(el)) break;
+    if (canScroll(el, axis)) return el;
+  }
+  const root = rootScroller(from.ownerDocument);
+  return canScroll(root, axis) ? root : undefined;
+}
+
+function pageScroller(axis: Axis): Element | undefined {
+  const root = rootScroller(document);
+  if (canScroll(root, axis)) return root;
+  const vp = viewportSize();
+  const hit = deepHit(vp.width / 2, vp.height / 2);
+  return hit ? scrollerFor(hit.el, axis) : undefined;
+}
+
+/** Where a scroller is, in px and %, and whether it is at either end. */
+export function scrollReport(el: Element, target: string): ScrollReport {
+  const root = isRoot(el);
+  const vp = viewportSize(winOf(el));
+  const se = root ? rootScroller(el.ownerDocument) : el;
+  const h = root ? vp.height : el.clientHeight;
+  const w = root ? vp.width : el.clientWidth;
+  const maxY = Math.max(0, se.scrollHeight - h);
+  const maxX = Math.max(0, se.scrollWidth - w);
+  const y = se.scrollTop;
+  const x = se.scrollLeft;
+  return {
+    target,
+    x: Math.round(x),
+    y: Math.round(y),
+    percentY: maxY ? Math.round((y / maxY) * 100) : 0,
+    percentX: maxX ? Math.round((x / maxX) * 100) : 0,
+    atTop: y <= 1,
+    atBottom: y >= maxY - 2,
+  };
+}
+
+function position(r: ScrollReport, axis: Axis): string {
+  if (axis === 'y') return describeScroll(r);
+  return r.percentX === 0 ? 'at the left edge' : r.percentX === 100 ? 'at the right edge' : `${r.percentX}% across`;
+}
+
+export const scroll: Handler<ToolArgs['scroll']> = async ({ direction, ref, pages }, ctx) => {
+  const axis = axisOf(direction);
+  let scroller: Element | undefined;
+  if (ref) {
+    const el = ctx.resolve(ref);
+    scroller = scrollerFor(el, axis);
+    if (!scroller) throw new ActionError(`Neither ${ctx.subject(ref, el).replace(/^Element /, 'element ')} nor the page around it can scroll ${direction}.`);
+  } else {
+    scroller = pageScroller(axis);
+    if (!scroller) throw new ActionError(`The page does not scroll ${axis === 'y' ? 'vertically' : 'horizontally'}; everything is already in view.`);
+  }
+  const el = scroller;
+  const name = isRoot(el) ? (el.ownerDocument === document ? 'the page' : 'the frame') : labelOf(el, ctx.describer);
+  const target = isRoot(el) ? 'page' : name;
+  const root = isRoot(el);
+  const se = root ? rootScroller(el.ownerDocument) : el;
+  const size = axis === 'y' ? (root ? viewportSize(winOf(el)).height : el.clientHeight) : root ? viewportSize(winOf(el)).width : el.clientWidth;
+  const delta = Math.round(size * PAGE_FRACTION * pages) * (direction === 'up' || direction === 'left' ? -1 : 1);
+  const before = axis === 'y' ? se.scrollTop : se.scrollLeft;
+  ctx.begin(el);
+  se.scrollBy({ [axis === 'y' ? 'top' : 'left']: delta, behavior: 'instant' as ScrollBehavior } as ScrollToOptions);
+  const moved = (axis === 'y' ? se.scrollTop : se.scrollLeft) !== before;
+  const amount = pages === 1 ? '1 page' : `${pages} pages`;
+  return {
+    message: moved ? `Scrolled ${name} ${direction} by ${amount}.` : `${name[0]!.toUpperCase()}${name.slice(1)} did not move: it is already ${direction === 'down' ? 'at the bottom' : direction === 'up' ? 'at the top' : `at the ${direction} edge`}.`,
+    after: () => {
+      const r = scrollReport(el, target);
+      return { message: moved ? `Now ${position(r, axis)}.` : undefined, changes: { scroll: r } };
+    },
+  };
+};
+
+export const scrollTo: Handler<ToolArgs['scroll_to']> = async ({ ref }, ctx) => {
+  const el = ctx.resolve(ref);
+  ctx.begin(el);
+  el.scrollIntoView({ block: 'center', inline: 'nearest', behavior: 'instant' as ScrollBehavior });
+  const label = ctx.label(el);
+  return {
+    message: `Scrolled to ${label}.`,
+    after: () => {
+      const r = el.getBoundingClientRect();
+      const vp = viewportSize(winOf(el));
+      const inView = r.bottom > 0 && r.top < vp.height && r.right > 0 && r.left < vp.width;
+      return {
+        message: inView ? 'It is in view.' : 'It is still out of view (it may be hidden or inside a closed section).',
+        changes: { scroll: scrollReport(rootScroller(document), 'page') },
+      };
+    },
+  };
+};

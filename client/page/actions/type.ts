@@ -1,0 +1,211 @@
+/**
+ * `type {ref, text, replace?, submit?}` and `clear {ref}`.
+ *
+ * Text fields get the text character by character, as a keyboard would: keydown, keypress,
+ * beforeinput, the value set through the native setter, input, keyup — so React/Vue
+ * controlled inputs, input masks and keyup-driven autocompletes all see it — then one
+ * `change`. `replace` defaults to true (the field ends up holding exactly `text`; models mean
+ * "fill"); `replace: false` appends at the end. `maxlength` is honoured like a browser does
+ * (extra characters are dropped, and the result says so). Date/time/number/range/colour
+ * inputs take a normalised value in one step (see values.ts). Contenteditable editors get the
+ * text through execCommand('insertText') / beforeinput, and the text is verified to have
+ * landed. A trailing newline, or `submit: true`, presses Enter afterwards.
+ */
+import type { Ref } from '../types';
+import type { ToolArgs } from './args';
+import { waitActionable } from './actionability';
+import type { ActionContext, Handler, Outcome } from './context';
+import { ActionError, editingHost, fieldValue, inputType, isHTML, isTextField, isValueField, isVisible, tag } from './dom';
+import {
+  clearField,
+  deleteInEditable,
+  editableText,
+  fireChange,
+  fireInput,
+  insertAtCaret,
+  insertIntoEditable,
+  roomLeft,
+  selectEditable,
+  setCaret,
+  setNativeValue,
+} from './editing';
+import { fireKey } from './keyevents';
+import { keyForChar, parseKeyCombo } from './keys';
+import { pressOn } from './press';
+import { FORMAT_HINT, FORMATTED_TYPES, normaliseInputValue } from './values';
+
+type Field = HTMLInputElement | HTMLTextAreaElement;
+
+const quote = (s: string): string => `"${s.length > 80 ? `${s.slice(0, 77)}…` : s}"`;
+
+/** The element to type into: the target, its label's control, or its only editable descendant. */
+function editableTarget(el: Element, subject: string): Element {
+  if (isValueField(el) || editingHost(el)) return el;
+  const t = tag(el);
+  if (t === 'label' && (el as HTMLLabelElement).control) return editableTarget((el as HTMLLabelElement).control!, subject);
+  if (t === 'select') throw new ActionError(`${subject} is a drop-down; use select_option to choose from it.`);
+  if (t === 'input') {
+    const it = inputType(el);
+    if (it === 'checkbox' || it === 'radio') throw new ActionError(`${subject} is a ${it}; use click to change it.`);
+    if (it === 'file') throw new ActionError(`${subject} is a file upload; pagehand cannot choose files. Ask the user to pick the file.`);
+    throw new ActionError(`${subject} is a ${it} button, not a text field.`);
+  }
+  const scope: ParentNode[] = [el];
+  if (el.shadowRoot) scope.push(el.shadowRoot);
+  const inner = scope.flatMap((s) => [...s.querySelectorAll('input,textarea,[contenteditable]:not([contenteditable=false])')])
+    .filter((c) => (isValueField(c) || editingHost(c) === c) && isVisible(c));
+  if (inner.length === 1) return inner[0]!;
+  throw new ActionError(`${subject} is not a text field; type works on inputs, text areas and editable areas.`);
+}
+
+/** Types `text` into a text field character by character. Returns how many characters landed. */
+export function typeChars(el: Field, text: string): { typed: number; blocked: number; truncated: number } {
+  let typed = 0;
+  let blocked = 0;
+  let truncated = 0;
+  const chars = [...text];
+  for (let i = 0; i < chars.length; i++) {
+    const ch = chars[i]!;
+    if (roomLeft(el) < ch.length) {
+      truncated = chars.length - i;
+      break;
+    }
+    const def = keyForChar(ch);
+    const mods = { ctrl: false, shift: !!def.shifted, alt: false, meta: false };
+    let ok = fireKey(el, 'keydown', def, mods);
+    if (ok) ok = fireKey(el, 'keypress', def, mods);
+    if (ok) {
+      const lineBreak = ch === '\n';
+      ok = insertAtCaret(el, ch, lineBreak ? 'insertLineBreak' : 'insertText');
+    }
+    if (ok) typed++;
+    else blocked++;
+    if (el.isConnected) fireKey(el, 'keyup', def, mods);
+    else break;
+  }
+  return { typed, blocked, truncated };
+}
+
+function typeIntoField(el: Field, text: string, replace: boolean, subject: string): string[] {
+  const notes: string[] = [];
+  const type = inputType(el);
+  if (FORMATTED_TYPES.has(type)) {
+    const n = normaliseInputValue(type, text, { min: (el as HTMLInputElement).min, max: (el as HTMLInputElement).max });
+    if (!n.ok) throw new ActionError(`${subject}: ${n.error}`);
+    setNativeValue(el, n.value);
+    fireInput(el, 'insertReplacementText', n.value);
+    fireChange(el);
+    if (n.value !== '' && el.value === '') throw new ActionError(`${subject} rejected ${quote(n.value)}. Use ${FORMAT_HINT[type] ?? 'a valid value'}.`);
+    if (el.value !== n.value && type === 'range') notes.push(`The slider moved to ${el.value} (its nearest step).`);
+    else if (n.value !== text.trim()) notes.push(`Entered as ${quote(el.value)}.`);
+    return notes;
+  }
+  const single = tag(el) === 'input';
+  const clean = single ? text.replace(/\r?\n/g, ' ') : text.replace(/\r\n?/g, '\n');
+  if (replace) {
+    try {
+      el.select();
+    } catch {
+      /* no selection API */
+    }
+    if (clean === '' || fieldSelectionIsPartial(el)) clearField(el);
+  } else {
+    setCaret(el, el.value.length);
+  }
+  const r = typeChars(el, clean);
+  if (r.truncated) notes.push(`Only ${r.typed} characters fit (maxlength ${el.maxLength}); the last ${r.truncated} were dropped.`);
+  if (r.blocked) notes.push(`The page blocked ${r.blocked} of the characters.`);
+  if (el.isConnected) fireChange(el);
+  return notes;
+}
+
+/** Types without a selection API (email, number) cannot select all: clear first instead. */
+function fieldSelectionIsPartial(el: Field): boolean {
+  try {
+    return el.selectionStart === null || el.selectionEnd! - el.selectionStart! !== el.value.length;
+  } catch {
+    return true;
+  }
+}
+
+function typeIntoEditable(host: HTMLElement, text: string, replace: boolean, subject: string): string[] {
+  selectEditable(host, replace);
+  if (replace && text === '') {
+    deleteInEditable(host, false);
+    return [];
+  }
+  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  lines.forEach((line, i) => {
+    if (i > 0) insertIntoEditable(host, '\n');
+    for (const ch of [...line]) {
+      const def = keyForChar(ch);
+      const mods = { ctrl: false, shift: !!def.shifted, alt: false, meta: false };
+      if (fireKey(host, 'keydown', def, mods) && fireKey(host, 'keypress', def, mods)) insertIntoEditable(host, ch);
+      fireKey(host, 'keyup', def, mods);
+    }
+  });
+  const landed = editableText(host).replace(/\s+/g, ' ');
+  const want = text.replace(/\s+/g, ' ').trim();
+  if (want && !landed.includes(want)) {
+    throw new ActionError(`Typed into ${subject.replace(/^Element \[[^\]]+\] /, '')}, but the text did not appear in it (the editor may need a click first). It now shows ${quote(landed.trim())}.`);
+  }
+  return [];
+}
+
+function focusField(el: Element): void {
+  const active = el.ownerDocument.activeElement;
+  if (active !== el && isHTML(el)) el.focus({ preventScroll: true });
+}
+
+async function prepare(ref: Ref, ctx: ActionContext): Promise<{ field: Element; subject: string; label: string }> {
+  const el = ctx.resolve(ref);
+  const subject0 = ctx.subject(ref, el);
+  const field = editableTarget(el, subject0);
+  const subject = field === el ? subject0 : ctx.subject(ref, field);
+  ctx.begin(field);
+  await waitActionable(field, { timeout: ctx.options.actionTimeout, describer: ctx.describer, subject, pointer: false, editable: true });
+  return { field, subject, label: ctx.label(el) };
+}
+
+function report(field: Element, intended: string | undefined): Outcome['after'] {
+  return () => {
+    if (!field.isConnected) return;
+    const value = fieldValue(field) ?? '';
+    const masked = inputType(field) === 'password';
+    const out = { changes: { value } };
+    if (intended !== undefined && !masked && value !== intended) return { ...out, message: `The field now shows ${quote(value)}.` };
+    return out;
+  };
+}
+
+export const typeText: Handler<ToolArgs['type']> = async ({ ref, text, replace, submit }, ctx) => {
+  let body = text;
+  let enter = submit;
+  if (/\r?\n$/.test(body) && tag(ctx.resolve(ref)) !== 'textarea') {
+    body = body.replace(/\r?\n$/, '');
+    enter = true;
+  }
+  const { field, subject, label } = await prepare(ref, ctx);
+  focusField(field);
+  const host = editingHost(field);
+  const notes = host ? typeIntoEditable(host, body, replace, subject) : typeIntoField(field as Field, body, replace, subject);
+  const shown = inputType(field) === 'password' ? `${[...body].length} characters` : quote(body);
+  const parts = [`Typed ${shown} into ${label}.`, ...notes];
+  if (enter && field.isConnected) parts.push(pressOn(field, parseKeyCombo('Enter'), ctx));
+  const intended = host || FORMATTED_TYPES.has(inputType(field)) || notes.length || enter ? undefined : replace ? body : undefined;
+  return { message: parts.join(' '), after: report(field, intended) };
+};
+
+export const clear: Handler<ToolArgs['clear']> = async ({ ref }, ctx) => {
+  const { field, label } = await prepare(ref, ctx);
+  focusField(field);
+  const host = editingHost(field);
+  if (host) {
+    selectEditable(host, true);
+    deleteInEditable(host, false);
+  } else if (isTextField(field) || isValueField(field)) {
+    if (!clearField(field)) throw new ActionError(`The page refused to clear ${label}.`);
+    fireChange(field);
+  }
+  return { message: `Cleared ${label}.`, after: report(field, '') };
+};

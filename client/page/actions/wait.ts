@@ -1,0 +1,64 @@
+/**
+ * `wait {seconds?, text?}`: wait for text to appear on the page (checked whenever the DOM
+ * changes, bounded by `seconds` or 10 s), or simply for a number of seconds (at most 30).
+ */
+import { nativeClearTimeout, nativeSetTimeout } from '../settle';
+import { MAX_WAIT_SECONDS, type ToolArgs } from './args';
+import type { Handler } from './context';
+import { readableText } from './text';
+
+const DEFAULT_TEXT_WAIT_S = 10;
+/** The deep (shadow/frame-aware) text check is costlier: at most this often. */
+const DEEP_CHECK_MS = 250;
+
+function pageHasText(needle: string, deep: boolean): boolean {
+  const body = document.body;
+  if (!body) return false;
+  const hay = (body.innerText || '').toLowerCase().replace(/\s+/g, ' ');
+  if (hay.includes(needle)) return true;
+  return deep && readableText(body).toLowerCase().replace(/\s+/g, ' ').includes(needle);
+}
+
+const secs = (ms: number): string => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
+
+export const wait: Handler<ToolArgs['wait']> = async ({ seconds, text }, ctx) => {
+  const capped = seconds !== undefined && seconds > MAX_WAIT_SECONDS;
+  const limitS = Math.min(seconds ?? DEFAULT_TEXT_WAIT_S, MAX_WAIT_SECONDS);
+  ctx.begin();
+  const start = performance.now();
+  if (!text) {
+    await new Promise((r) => nativeSetTimeout(r, limitS * 1000));
+    return { message: `Waited ${limitS} s${capped ? ` (the most wait allows is ${MAX_WAIT_SECONDS} s)` : ''}.`, settle: false };
+  }
+  const needle = text.toLowerCase().replace(/\s+/g, ' ');
+  if (pageHasText(needle, true)) return { message: `The text "${text}" is already on the page.`, settle: false };
+  const found = await new Promise<boolean>((resolve) => {
+    let lastDeep = performance.now();
+    let deferred: ReturnType<typeof setTimeout> | undefined;
+    const finish = (v: boolean): void => {
+      observer.disconnect();
+      nativeClearTimeout(deadline);
+      if (deferred !== undefined) nativeClearTimeout(deferred);
+      resolve(v);
+    };
+    const check = (): void => {
+      const now = performance.now();
+      const deep = now - lastDeep >= DEEP_CHECK_MS;
+      if (deep) lastDeep = now;
+      if (pageHasText(needle, deep)) return finish(true);
+      // A change we could not check deeply yet: look again once the throttle allows.
+      if (!deep && deferred === undefined) {
+        deferred = nativeSetTimeout(() => {
+          deferred = undefined;
+          check();
+        }, DEEP_CHECK_MS);
+      }
+    };
+    const observer = new MutationObserver(check);
+    observer.observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+    const deadline = nativeSetTimeout(() => finish(pageHasText(needle, true)), limitS * 1000);
+  });
+  const took = secs(performance.now() - start);
+  if (!found) return { ok: false, message: `The text "${text}" did not appear within ${limitS} s.`, settle: false };
+  return { message: `The text "${text}" appeared after ${took}.`, settle: false };
+};

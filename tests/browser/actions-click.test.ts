@@ -1,0 +1,210 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect, open, origin, type Session } from './harness';
+import { act, appState, refAt, refOf } from './actions-helpers';
+
+let s: Session;
+beforeAll(async () => {
+  s = await connect();
+});
+afterAll(async () => {
+  await s.close();
+});
+
+describe('click on plain DOM', () => {
+  it('dispatches the full pointer/mouse sequence in browser order, at the element, once', async () => {
+    const page = await open(s, 'actions/plain.html');
+    const ref = await refOf(page, 'button', 'Plain button');
+    const r = await act(page, 'click', { ref });
+    expect(r.ok).toBe(true);
+    expect(r.message).toMatch(/^Clicked button "Plain button"\./);
+    expect(await page.textContent('#plain-count')).toBe('1');
+    const log: Array<[string, number, number, number, number, number, boolean]> = await page.evaluate(() => (window as any).__log);
+    expect(log.map((l) => l[0])).toEqual(['pointerover', 'pointerenter', 'mouseover', 'mouseenter', 'pointermove', 'mousemove', 'pointerdown', 'mousedown', 'focus', 'pointerup', 'mouseup', 'click']);
+    const box = (await page.locator('#plain').boundingBox())!;
+    for (const [type, x, y] of log) {
+      if (type === 'focus') continue;
+      expect(x, type).toBeGreaterThan(box.x);
+      expect(x, type).toBeLessThan(box.x + box.width);
+      expect(y, type).toBeGreaterThan(box.y);
+      expect(y, type).toBeLessThan(box.y + box.height);
+    }
+    const byType = Object.fromEntries(log.map((l) => [l[0], l]));
+    expect(byType.pointerdown!.slice(3, 6)).toEqual([0, 1, 1]); // button 0, buttons 1, detail 1
+    expect(byType.mouseup!.slice(3, 5)).toEqual([0, 0]);
+    expect(byType.click!.slice(3, 6)).toEqual([0, 0, 1]);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('plain');
+    await page.close();
+  });
+
+  it('works with jQuery-style delegation on the document', async () => {
+    const page = await open(s, 'actions/plain.html');
+    const ref = await refAt(page, '#list .item[data-id="2"]');
+    const r = await act(page, 'click', { ref });
+    expect(r.ok, r.message).toBe(true);
+    expect(await page.textContent('#chosen')).toBe('chose 2');
+    await page.close();
+  });
+
+  it('toggles a checkbox once through its label-for control, and radios', async () => {
+    const page = await open(s, 'actions/plain.html');
+    const terms = await refOf(page, 'checkbox', 'I accept the terms');
+    let r = await act(page, 'click', { ref: terms });
+    expect(r.ok).toBe(true);
+    expect(r.message).toContain('It is now checked.');
+    expect(r.changes.checked).toBe(true);
+    expect(await page.isChecked('#terms')).toBe(true);
+    expect(await page.evaluate(() => (window as any).__changes)).toBe(1);
+    r = await act(page, 'click', { ref: terms });
+    expect(r.message).toContain('It is now unchecked.');
+    expect(await page.isChecked('#terms')).toBe(false);
+    // A transparent input over its label (custom checkbox styling): still one toggle.
+    const fancy = await refOf(page, 'checkbox', 'Fancy option');
+    r = await act(page, 'click', { ref: fancy });
+    expect(r.ok, r.message).toBe(true);
+    expect(await page.isChecked('#fancy')).toBe(true);
+    const blue = await refOf(page, 'radio', 'Blue');
+    r = await act(page, 'click', { ref: blue });
+    expect(r.message).toContain('It is now checked.');
+    expect(await page.textContent('#colour-log')).toBe('blue;');
+    expect(await page.isChecked('input[value=red]')).toBe(false);
+    await page.close();
+  });
+
+  it('follows a link: reports the navigation and calls the before-navigate hook', async () => {
+    const page = await open(s, 'actions/plain.html');
+    // Hold the next page's response until the action has answered, so the test does not race
+    // the unload (in the product the loop runs in the page and saves state through the hook).
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    await page.route('**/next.html*', async (route) => {
+      await gate;
+      await route.continue();
+    });
+    await page.evaluate(() => (window as any).pagehand.setBeforeNavigate((info: { url: string; kind: string }) => sessionStorage.setItem('saved', JSON.stringify(info))));
+    const ref = await refOf(page, 'link', 'Next page');
+    const r = await act(page, 'click', { ref });
+    expect(r.ok).toBe(true);
+    expect(r.changes.navigation?.url).toBe(`${origin()}/fixtures/actions/next.html?from=plain`);
+    expect(r.message).toMatch(/Clicked link "Next page"\. The page is navigating to .*next\.html\?from=plain\./);
+    release();
+    await page.waitForURL(/next\.html/);
+    expect(await page.textContent('h1')).toBe('Arrived');
+    expect(JSON.parse((await page.evaluate(() => sessionStorage.getItem('saved')))!)).toEqual({ url: `${origin()}/fixtures/actions/next.html?from=plain`, kind: 'link' });
+    await page.close();
+  });
+
+  it('submits a form through its submit button exactly once', async () => {
+    const page = await open(s, 'actions/plain.html');
+    await page.evaluate(() => {
+      (window as any).__submits = 0;
+      document.getElementById('f1')!.addEventListener('submit', (e) => {
+        (window as any).__submits++;
+        e.preventDefault();
+      });
+    });
+    const r = await act(page, 'click', { ref: await refOf(page, 'button', 'Go') });
+    expect(r.ok).toBe(true);
+    expect(await page.evaluate(() => (window as any).__submits)).toBe(1);
+    await page.close();
+  });
+
+  it('names the cover when a cookie banner is over the button, and never clicks it', async () => {
+    const page = await open(s, 'actions/plain.html');
+    // The banner shows up after the model's observation (as consent banners do).
+    const buy = await refOf(page, 'button', 'Buy now');
+    await page.evaluate(() => { document.getElementById('banner')!.style.display = 'block'; });
+    const r = await act(page, 'click', { ref: buy }, { actionTimeout: 300 });
+    expect(r.ok).toBe(false);
+    expect(r.message).toMatch(/^Element \[\d+\] button "Buy now" is covered by dialog "Cookie consent"\./);
+    expect(await page.evaluate(() => (window as any).__buy)).toBe(0);
+    // Dismiss the banner, then the same ref works.
+    expect((await act(page, 'click', { ref: await refOf(page, 'button', 'Accept all') })).ok).toBe(true);
+    const again = await act(page, 'click', { ref: buy });
+    expect(again.ok, again.message).toBe(true);
+    expect(await page.evaluate(() => (window as any).__buy)).toBe(1);
+    await page.close();
+  });
+
+  it('reports disabled and hidden elements, and unknown refs, without throwing', async () => {
+    const page = await open(s, 'actions/plain.html');
+    await page.evaluate(() => { document.getElementById('disabled')!.removeAttribute('disabled'); });
+    const ref = await refOf(page, 'button', 'Unavailable');
+    await page.evaluate(() => { document.getElementById('disabled')!.setAttribute('disabled', ''); });
+    let r = await act(page, 'click', { ref }, { actionTimeout: 200 });
+    expect(r).toMatchObject({ ok: false });
+    expect(r.message).toMatch(/^Element \[\d+\] button "Unavailable" is disabled\.$/);
+    const plain = await refOf(page, 'button', 'Plain button');
+    await page.evaluate(() => { document.getElementById('plain')!.style.display = 'none'; });
+    r = await act(page, 'click', { ref: plain }, { actionTimeout: 200 });
+    expect(r.ok).toBe(false);
+    expect(r.message).toMatch(/is no longer on the page|is not visible: hidden \(display: none\)/);
+    r = await act(page, 'click', { ref: '99999' });
+    expect(r).toMatchObject({ ok: false, changes: {} });
+    expect(r.message).toMatch(/There is no element \[99999\]/);
+    r = await act(page, 'clik', { ref: '1' });
+    expect(r.message).toMatch(/Unknown action "clik"/);
+    await page.close();
+  });
+});
+
+describe('click on React 19', () => {
+  it('fires React handlers: tabs, hover menu, modal open/confirm with dialog changes', async () => {
+    const page = await open(s, 'actions/react.html');
+    let r = await act(page, 'click', { ref: await refOf(page, 'tab', 'Reviews') });
+    expect(r.ok).toBe(true);
+    expect(await page.textContent('#panel')).toBe('Reviews panel');
+
+    r = await act(page, 'hover', { ref: await refOf(page, 'button', 'Products') });
+    expect(r.ok).toBe(true);
+    expect(r.message).toMatch(/^Hovering over button "Products"\. 3 new elements appeared: menuitem "Laptops", menuitem "Phones", menuitem "Tablets"\./);
+    r = await act(page, 'click', { ref: await refOf(page, 'menuitem', 'Phones') });
+    expect(r.ok, r.message).toBe(true);
+    expect(await page.textContent('#picked')).toBe('Phones');
+
+    r = await act(page, 'click', { ref: await refOf(page, 'button', 'Delete item') });
+    expect(r.message).toBe('Clicked button "Delete item". A dialog "Delete item?" opened. 2 new elements appeared: button "Cancel", button "Confirm delete".');
+    expect(r.changes.dialogOpened).toEqual(['Delete item?']);
+    r = await act(page, 'click', { ref: await refOf(page, 'button', 'Confirm delete') });
+    expect(r.changes.dialogClosed).toEqual(['Delete item?']);
+    expect(await page.textContent('#deleted')).toBe('Item deleted');
+    await page.close();
+  });
+
+  it('gives a stale error for a node React replaced after the map, and never clicks the detached node', async () => {
+    const page = await open(s, 'actions/react.html');
+    const ref = await refOf(page, 'button', 'Buy now');
+    await page.evaluate(() => (window as any).__rerender());
+    await page.waitForFunction(() => !!document.getElementById('buy'));
+    const r = await act(page, 'click', { ref });
+    expect(r.ok).toBe(false);
+    expect(r.message).toMatch(/Element \[\d+\] button "Buy now" is no longer on the page/);
+    expect(await page.evaluate(() => (window as any).__buyClicks ?? 0)).toBe(0);
+    // After observing again, the replacement is clickable.
+    const r2 = await act(page, 'click', { ref: await refOf(page, 'button', 'Buy now') });
+    expect(r2.ok).toBe(true);
+    expect(await page.evaluate(() => [(window as any).__buyClicks, (window as any).__buyGen])).toEqual([1, 1]);
+    await page.close();
+  });
+
+  it('toggles React-controlled checkbox and radio in React state', async () => {
+    const page = await open(s, 'actions/react.html');
+    await act(page, 'click', { ref: await refOf(page, 'checkbox', 'I agree') });
+    await act(page, 'click', { ref: await refOf(page, 'radio', 'Pro') });
+    expect(await appState(page)).toMatchObject({ agree: true, plan: 'pro' });
+    await page.close();
+  });
+});
+
+describe('click on Vue 3', () => {
+  it('fires @click handlers and v-model checkboxes', async () => {
+    const page = await open(s, 'actions/vue.html');
+    const add = await refOf(page, 'button', 'Add one');
+    await act(page, 'click', { ref: add });
+    await act(page, 'click', { ref: add });
+    expect(await page.textContent('#count')).toBe('2');
+    const r = await act(page, 'click', { ref: await refOf(page, 'checkbox', 'Subscribe') });
+    expect(r.changes.checked).toBe(true);
+    expect(await appState(page)).toMatchObject({ subscribe: true });
+    await page.close();
+  });
+});

@@ -1,0 +1,38 @@
+/**
+ * Builds the framework fixture apps for the action tests with esbuild: React 19 and Vue 3
+ * (full build with the template compiler, so `v-model` and `<Teleport>` are the real runtime
+ * directives) into tests/fixtures/actions/dist/. Called from global-setup; also runnable
+ * alone: `tsx tests/browser/build-fixtures.ts`.
+ */
+import { build } from 'esbuild';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+export async function buildFixtureApps(): Promise<void> {
+  await build({
+    absWorkingDir: root,
+    entryPoints: {
+      'react-app': 'tests/fixtures/actions/src/react-app.tsx',
+      'vue-app': 'tests/fixtures/actions/src/vue-app.ts',
+    },
+    outdir: 'tests/fixtures/actions/dist',
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    target: ['chrome100'],
+    minify: true,
+    jsx: 'automatic',
+    jsxImportSource: 'react',
+    alias: { vue: 'vue/dist/vue.esm-bundler.js' },
+    define: {
+      'process.env.NODE_ENV': '"production"',
+      __VUE_OPTIONS_API__: 'true',
+      __VUE_PROD_DEVTOOLS__: 'false',
+      __VUE_PROD_HYDRATION_MISMATCH_DETAILS__: 'false',
+    },
+    logLevel: 'warning',
+  });
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await buildFixtureApps();
