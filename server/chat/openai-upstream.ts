@@ -67,7 +67,10 @@ export function openaiUpstream(provider: OpenAIProvider, redact: Redact): OpenAI
         };
       }
       const { stream, done } = passThrough(raw.body, guard, redact);
-      return { response: new Response(stream, { status: raw.status, headers: { ...headers, ...SSE_HEADERS } }), done };
+      // Some local servers ignore `stream` and answer JSON; label the bytes for what they are.
+      const json = /^application\/json/i.test(raw.headers.get('content-type') ?? '');
+      const kind = json ? { 'Content-Type': 'application/json' } : SSE_HEADERS;
+      return { response: new Response(stream, { status: raw.status, headers: { ...headers, ...kind } }), done };
     },
   };
 }

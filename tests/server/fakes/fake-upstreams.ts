@@ -143,7 +143,7 @@ async function respond(
     return;
   }
   const b = record.body as { stream?: boolean; model?: string; stream_options?: { include_usage?: boolean } };
-  const streaming = provider === 'openai' ? b?.stream === true : url.pathname.endsWith(':streamGenerateContent');
+  const streaming = !s.ignoreStream && (provider === 'openai' ? b?.stream === true : url.pathname.endsWith(':streamGenerateContent'));
   const text = s.text ?? (s.toolCalls ? '' : 'ok');
   const pieces = s.chunks ?? (text ? splitInThree(text) : []);
   const usage = s.usage ?? { prompt: 11, completion: 7 };

@@ -37,6 +37,8 @@ export interface FakeScript {
   cutAfter?: number;
   /** Stop sending, but keep the connection open, after this many chunks (a stalled stream). */
   stallAfter?: number;
+  /** Answer JSON even when a stream was asked for (as some local servers do). */
+  ignoreStream?: boolean;
 }
 
 const OPEN = '⟦fake ';

@@ -105,6 +105,14 @@ export function defineProxySuite(target: ProxyTarget): void {
       expect(sseEvents(text).at(-1)).toBe('[DONE]');
     });
 
+    it('labels a JSON answer to a streaming request as JSON, bytes unchanged', async () => {
+      const tag = newTag('oa-nostream');
+      const res = await post(ask('openai', { tag, text: 'whole', ignoreStream: true }, { stream: true }));
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(await res.text()).toBe((await only(tag)).sent);
+    });
+
     it('streams tool calls that the openai SDK assembles', async () => {
       const tag = newTag('oa-tools');
       const stream = await sdk().chat.completions.create({
