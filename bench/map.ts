@@ -239,8 +239,14 @@ function bars(results: PageResult[], modal: PageResult | undefined): Bar[] {
   }
   out.push({ name: '57k elements: pagehand median ≤ 1.5 s', pass: ph57 ? ph57.medianMs <= 1_500 : undefined, detail: ph57 ? fmtMs(ph57.medianMs) : 'not measured' });
   const phCells = [...results, ...(modal ? [modal] : [])].map((p) => ({ p, c: cell(p, 'pagehand') })).filter((x) => x.c?.score);
-  const worstTpe = Math.max(...phCells.map((x) => x.c!.tokensPerListed));
-  out.push({ name: '≤ 12 o200k tokens per listed element (every page)', pass: phCells.length ? worstTpe <= 12 : undefined, detail: `worst ${worstTpe.toFixed(1)}` });
+  // A page where nothing was listed has no tokens-per-element figure (its misses show below).
+  const tpe = phCells.map((x) => x.c!.tokensPerListed).filter((n) => !Number.isNaN(n));
+  const worstTpe = Math.max(...tpe);
+  out.push({
+    name: '≤ 12 o200k tokens per listed element (every page)',
+    pass: tpe.length ? worstTpe <= 12 : undefined,
+    detail: tpe.length ? `worst ${worstTpe.toFixed(1)}${tpe.length < phCells.length ? ` (${phCells.length - tpe.length} page(s) listed nothing)` : ''}` : 'nothing listed',
+  });
   const worstTokens = Math.max(...phCells.map((x) => x.c!.tokens));
   out.push({ name: `o200k tokens of the text ≤ budget (${TOKEN_BUDGET}) (every page)`, pass: phCells.length ? worstTokens <= TOKEN_BUDGET : undefined, detail: `most ${worstTokens}` });
   const leaks = phCells.reduce((n, x) => n + x.c!.score!.hiddenLeaked + x.c!.score!.inertBehindModalLeaked, 0);
