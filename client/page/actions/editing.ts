@@ -115,23 +115,26 @@ export function selectEditable(host: HTMLElement, all: boolean): void {
 }
 
 /**
- * Inserts text into a contenteditable editor at the selection. Prefers
- * `execCommand('insertText')` — it fires real beforeinput/input that editors (ProseMirror,
- * Lexical, Slate, Draft) listen to; falls back to a beforeinput event plus a DOM insertion.
+ * Inserts text into a contenteditable editor at the selection, as a browser does: a cancellable
+ * `beforeinput` first — model-based editors (Lexical, Slate, ProseMirror) cancel it and apply
+ * the edit themselves — and only if nobody cancelled it, the DOM edit with its `input` event,
+ * through `execCommand('insertText')` (undo stack, trusted input event) or, where that is
+ * unavailable, a direct insertion.
  */
-export function insertIntoEditable(host: HTMLElement, text: string): boolean {
+export function insertIntoEditable(host: HTMLElement, text: string): void {
   const doc = host.ownerDocument;
   const kind = text === '\n' ? 'insertParagraph' : 'insertText';
+  const data = kind === 'insertText' ? text : null;
+  if (!fireBeforeInput(host, kind, data)) return; // the editor handled it
   let done = false;
   try {
     done = kind === 'insertParagraph' ? doc.execCommand('insertParagraph') : doc.execCommand('insertText', false, text);
   } catch {
     done = false;
   }
-  if (done) return true;
-  if (!fireBeforeInput(host, kind, kind === 'insertText' ? text : null)) return true; // the editor handled it
+  if (done) return;
   const sel = doc.getSelection();
-  if (!sel || !sel.rangeCount) return false;
+  if (!sel || !sel.rangeCount) return;
   const range = sel.getRangeAt(0);
   range.deleteContents();
   const node = kind === 'insertParagraph' ? doc.createElement('br') : doc.createTextNode(text);
@@ -140,13 +143,14 @@ export function insertIntoEditable(host: HTMLElement, text: string): boolean {
   range.collapse(true);
   sel.removeAllRanges();
   sel.addRange(range);
-  fireInput(host, kind, kind === 'insertText' ? text : null);
-  return true;
+  fireInput(host, kind, data);
 }
 
-/** Deletes in a contenteditable editor (selection, or one character). */
+/** Deletes in a contenteditable editor (selection, or one character); beforeinput first. */
 export function deleteInEditable(host: HTMLElement, forward: boolean): void {
   const doc = host.ownerDocument;
+  const kind = forward ? 'deleteContentForward' : 'deleteContentBackward';
+  if (!fireBeforeInput(host, kind, null)) return;
   let done = false;
   try {
     done = doc.execCommand(forward ? 'forwardDelete' : 'delete');
@@ -154,8 +158,6 @@ export function deleteInEditable(host: HTMLElement, forward: boolean): void {
     done = false;
   }
   if (done) return;
-  const kind = forward ? 'deleteContentForward' : 'deleteContentBackward';
-  if (!fireBeforeInput(host, kind, null)) return;
   const sel = doc.getSelection();
   if (!sel || !sel.rangeCount) return;
   if (sel.isCollapsed) sel.modify?.('extend', forward ? 'forward' : 'backward', 'character');
