@@ -4,6 +4,8 @@ import { readFile } from 'node:fs/promises';
 
 export interface Child {
   proc: ChildProcess;
+  /** Lines printed by the GC probe (bench/lib/proxy-gc-probe.cjs), as JSON text. */
+  memLines: string[];
   /** The last ~1 MB the process wrote (stdout + stderr). */
   output(): string;
   /** Whether any of the `secrets` ever appeared in its output (scanned as it streams). */
@@ -11,21 +13,30 @@ export interface Child {
   stop(): Promise<void>;
 }
 
-/** Starts `node --import tsx <script>` and resolves once `ready` matches its output. */
+/** Starts `node [nodeArgs] --import tsx <script>` and resolves once `ready` matches its output. */
 export async function startChild(
   root: string,
   script: string,
   env: Record<string, string>,
   ready: RegExp,
   secrets: string[] = [],
+  nodeArgs: string[] = [],
 ): Promise<{ child: Child; match: RegExpExecArray }> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', script], {
+  const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
   let leaked = false;
+  const memLines: string[] = [];
+  let partial = '';
+  const onStderr = (d: Buffer) => {
+    // The GC probe writes whole lines to stderr; reassemble them across chunks.
+    const lines = (partial + d.toString()).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) if (line.startsWith('PAGEHAND_MEM ')) memLines.push(line.slice('PAGEHAND_MEM '.length));
+  };
   const onData = (d: Buffer) => {
     // Scan with an overlap so a key split across two chunks is still seen.
     const window = out.slice(-200) + d.toString();
@@ -36,9 +47,11 @@ export async function startChild(
   };
   proc.stdout!.on('data', onData);
   proc.stderr!.on('data', onData);
+  proc.stderr!.on('data', onStderr);
   const exited = new Promise<void>((r) => proc.once('exit', () => r()));
   const child: Child = {
     proc,
+    memLines,
     output: () => out,
     leaked: () => leaked,
     stop: async () => {
@@ -82,4 +95,19 @@ export function rssSampler(pid: number, everyMs = 20): { stop(): Promise<{ peak:
       return { peak, samples };
     },
   };
+}
+
+export interface AfterGc {
+  rssMiB: number;
+  heapUsedMiB: number;
+  externalMiB: number;
+}
+
+/** Asks a process started with the GC probe for a full GC and its memory right after. */
+export async function memoryAfterGc(child: Child): Promise<AfterGc> {
+  const before = child.memLines.length;
+  child.proc.kill('SIGUSR2');
+  for (let i = 0; i < 200 && child.memLines.length === before; i++) await new Promise((r) => setTimeout(r, 10));
+  if (child.memLines.length === before) throw new Error('the GC probe did not answer');
+  return JSON.parse(child.memLines[child.memLines.length - 1]!) as AfterGc;
 }
