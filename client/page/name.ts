@@ -327,7 +327,7 @@ function optionText(run: Run, option: Element): string {
   if (label && label.trim()) return label;
   if (isHtml(option) && option.localName === 'option') {
     run.visited.add(option);
-    return (option as HTMLOptionElement).label;
+    return (option as HTMLOptionElement).label || (option as HTMLOptionElement).value;
   }
   return textAlternative(run, option, { labelledBy: true, label: false, descendant: false, start: option, direct: true, invisibleParent: false });
 }

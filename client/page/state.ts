@@ -156,7 +156,7 @@ export function readStates(el: Element, role: string, focused: Element | null, o
     const first: string[] = [];
     for (let i = 0; i < options.length && first.length < OPTIONS_SHOWN; i++) {
       const o = options[i]!;
-      first.push(o.localName === 'option' && isHtml(o) ? clip((o as HTMLOptionElement).label, 80) : optionName(o));
+      first.push(o.localName === 'option' && isHtml(o) ? clip(optionLabel(o as HTMLOptionElement), 80) : optionName(o));
     }
     s.options = { count: options.length, first };
   }
@@ -172,6 +172,10 @@ export function readStates(el: Element, role: string, focused: Element | null, o
   }
   return s;
 }
+
+/** What an option shows: its label (label attribute or text), or its value (datalist options
+ *  are often written `<option value="Madrid">` with no text). */
+const optionLabel = (o: HTMLOptionElement): string => o.label || o.value;
 
 function matchesSafe(el: Element, selector: string): boolean {
   try {
@@ -223,7 +227,7 @@ function currentValue(el: Element, tag: string, type: string, role: string): str
   }
   if (tag === 'textarea') return clip((el as HTMLTextAreaElement).value) || undefined;
   if (tag === 'select') {
-    const chosen = [...(el as HTMLSelectElement).selectedOptions].map((o) => o.label);
+    const chosen = [...(el as HTMLSelectElement).selectedOptions].map(optionLabel);
     return chosen.length ? clip(chosen.join(', ')) : undefined;
   }
   if (tag === 'progress') {
