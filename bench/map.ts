@@ -68,6 +68,8 @@ interface CellResult {
   timedOut: boolean;
   /** Why fewer than RUNS repetitions ran, if so. */
   note?: string;
+  /** The tool threw: the message (the cell has no figures then). */
+  error?: string;
   warmupMs: number;
   ms: number[];
   medianMs: number;
@@ -139,41 +141,50 @@ async function runCell(
       tool: tool.id, runs: 0, timedOut: false, warmupMs: NaN, ms: [], medianMs: NaN, maxMs: NaN,
       longestTaskMs: [], chars: 0, tokens: 0, tokensPerListed: NaN, pageErrors,
     };
-    const warm = await withDeadline(cdp, once(), PEER_TIMEOUT_MS);
-    if (warm.timedOut || !warm.value) {
-      cell.timedOut = true;
-      cell.note = `warm-up call exceeded ${PEER_TIMEOUT_MS / 1000} s and was terminated; no runs`;
-      return { cell, census };
-    }
-    cell.warmupMs = warm.value.ms;
-    const runs = warm.value.ms * RUNS <= CELL_BUDGET_MS ? RUNS : Math.max(1, Math.floor(CELL_BUDGET_MS / warm.value.ms));
-    if (runs < RUNS) cell.note = `${runs} run(s) instead of ${RUNS}: the warm-up call took ${fmtMs(warm.value.ms)} (budget per cell ${CELL_BUDGET_MS / 1000} s)`;
-    let last: RunResult | undefined;
-    const ownMs: number[] = [];
-    for (let i = 0; i < runs; i++) {
-      const r = await withDeadline(cdp, once(), PEER_TIMEOUT_MS);
-      if (r.timedOut || !r.value) {
+    // A tool that throws (a half-built map, say) fails its cell, not the whole benchmark.
+    const measure = async (): Promise<void> => {
+      const warm = await withDeadline(cdp, once(), PEER_TIMEOUT_MS);
+      if (warm.timedOut || !warm.value) {
         cell.timedOut = true;
-        cell.note = `run ${i + 1} exceeded ${PEER_TIMEOUT_MS / 1000} s and was terminated`;
-        break;
+        cell.note = `warm-up call exceeded ${PEER_TIMEOUT_MS / 1000} s and was terminated; no runs`;
+        return;
       }
-      last = r.value;
-      cell.ms.push(r.value.ms);
-      if (r.value.ownMs !== undefined) ownMs.push(r.value.ownMs);
-      cell.longestTaskMs.push(await page.evaluate(([t0, ms]) => window.__benchProbe!.longestTask(t0, ms), [r.value.t0, r.value.ms] as const));
+      cell.warmupMs = warm.value.ms;
+      const runs = warm.value.ms * RUNS <= CELL_BUDGET_MS ? RUNS : Math.max(1, Math.floor(CELL_BUDGET_MS / warm.value.ms));
+      if (runs < RUNS) cell.note = `${runs} run(s) instead of ${RUNS}: the warm-up call took ${fmtMs(warm.value.ms)} (budget per cell ${CELL_BUDGET_MS / 1000} s)`;
+      let last: RunResult | undefined;
+      const ownMs: number[] = [];
+      for (let i = 0; i < runs; i++) {
+        const r = await withDeadline(cdp, once(), PEER_TIMEOUT_MS);
+        if (r.timedOut || !r.value) {
+          cell.timedOut = true;
+          cell.note = `run ${i + 1} exceeded ${PEER_TIMEOUT_MS / 1000} s and was terminated`;
+          break;
+        }
+        last = r.value;
+        cell.ms.push(r.value.ms);
+        if (r.value.ownMs !== undefined) ownMs.push(r.value.ownMs);
+        cell.longestTaskMs.push(await page.evaluate(([t0, ms]) => window.__benchProbe!.longestTask(t0, ms), [r.value.t0, r.value.ms] as const));
+      }
+      cell.runs = cell.ms.length;
+      if (!last) return;
+      cell.medianMs = median(cell.ms);
+      cell.maxMs = max(cell.ms);
+      if (ownMs.length) cell.ownMs = ownMs;
+      cell.ownTokens = last.ownTokens;
+      const text = await page.evaluate(() => window.__benchProbe!.lastText());
+      cell.chars = text.length;
+      cell.tokens = countTokens(text);
+      cell.score = await page.evaluate(() => window.__benchProbe!.score());
+      cell.tokensPerListed = cell.score.listed ? cell.tokens / cell.score.listed : NaN;
+      if (keepSample) cell.sample = text.slice(0, 2_000);
+    };
+    try {
+      await measure();
+    } catch (e) {
+      cell.error = e instanceof Error ? e.message.split('\n')[0] : String(e);
+      cell.note = `failed: ${cell.error}`;
     }
-    cell.runs = cell.ms.length;
-    if (!last) return { cell, census };
-    cell.medianMs = median(cell.ms);
-    cell.maxMs = max(cell.ms);
-    if (ownMs.length) cell.ownMs = ownMs;
-    cell.ownTokens = last.ownTokens;
-    const text = await page.evaluate(() => window.__benchProbe!.lastText());
-    cell.chars = text.length;
-    cell.tokens = countTokens(text);
-    cell.score = await page.evaluate(() => window.__benchProbe!.score());
-    cell.tokensPerListed = cell.score.listed ? cell.tokens / cell.score.listed : NaN;
-    if (keepSample) cell.sample = text.slice(0, 2_000);
     return { cell, census };
   } finally {
     await page.close();
@@ -194,6 +205,10 @@ function mainRows(results: PageResult[]): Cell[][] {
     for (const c of p.cells) {
       const s = c.score;
       const timedOut = c.timedOut && !c.runs;
+      if (c.error && !c.runs) {
+        rows.push([p.census.elements.toLocaleString('en-US'), toolLabel(c.tool), 0, 'error', '—', '—', '—', '—', '—', '—', '—', '—', '—', '—']);
+        continue;
+      }
       rows.push([
         p.census.elements.toLocaleString('en-US'),
         toolLabel(c.tool),
@@ -228,8 +243,8 @@ function bars(results: PageResult[], modal: PageResult | undefined): Bar[] {
   const ph20 = cell(at(20_000), 'pagehand');
   const pa20 = cell(at(20_000), 'page-agent');
   const ph57 = cell(at(57_000), 'pagehand');
-  out.push({ name: '20k elements: pagehand median ≤ 300 ms', pass: ph20 ? ph20.medianMs <= 300 : undefined, detail: ph20 ? fmtMs(ph20.medianMs) : 'not measured' });
-  if (ph20 && pa20) {
+  out.push({ name: '20k elements: pagehand median ≤ 300 ms', pass: ph20 ? ph20.runs > 0 && ph20.medianMs <= 300 : undefined, detail: ph20?.runs ? fmtMs(ph20.medianMs) : ph20 ? 'failed' : 'not run' });
+  if (ph20?.runs && pa20) {
     const ratio = pa20.runs ? pa20.medianMs / ph20.medianMs : PEER_TIMEOUT_MS / ph20.medianMs;
     out.push({
       name: '20k elements: ≥ 10× faster than page-agent default',
@@ -237,25 +252,30 @@ function bars(results: PageResult[], modal: PageResult | undefined): Bar[] {
       detail: pa20.runs ? `${ratio.toFixed(1)}× (${fmtMs(pa20.medianMs)} vs ${fmtMs(ph20.medianMs)})` : `page-agent timed out (> ${PEER_TIMEOUT_MS / 1000} s): ≥ ${ratio.toFixed(0)}×`,
     });
   }
-  out.push({ name: '57k elements: pagehand median ≤ 1.5 s', pass: ph57 ? ph57.medianMs <= 1_500 : undefined, detail: ph57 ? fmtMs(ph57.medianMs) : 'not measured' });
-  const phCells = [...results, ...(modal ? [modal] : [])].map((p) => ({ p, c: cell(p, 'pagehand') })).filter((x) => x.c?.score);
+  out.push({ name: '57k elements: pagehand median ≤ 1.5 s', pass: ph57 ? ph57.runs > 0 && ph57.medianMs <= 1_500 : undefined, detail: ph57?.runs ? fmtMs(ph57.medianMs) : ph57 ? 'failed' : 'not run' });
+  const allPages = [...results, ...(modal ? [modal] : [])];
+  const phCells = allPages.map((p) => ({ p, c: cell(p, 'pagehand') })).filter((x) => x.c?.score);
+  // "Every page" bars cannot pass on part of the pages: a page whose map failed counts against them.
+  const unmeasured = allPages.length - phCells.length;
+  const every = (ok: boolean): boolean | undefined => (unmeasured ? false : phCells.length ? ok : undefined);
+  const also = unmeasured ? `; ${unmeasured} page(s) not measured` : '';
   // A page where nothing was listed has no tokens-per-element figure (its misses show below).
   const tpe = phCells.map((x) => x.c!.tokensPerListed).filter((n) => !Number.isNaN(n));
   const worstTpe = Math.max(...tpe);
   out.push({
     name: '≤ 12 o200k tokens per listed element (every page)',
-    pass: tpe.length ? worstTpe <= 12 : undefined,
-    detail: tpe.length ? `worst ${worstTpe.toFixed(1)}${tpe.length < phCells.length ? ` (${phCells.length - tpe.length} page(s) listed nothing)` : ''}` : 'nothing listed',
+    pass: every(tpe.length > 0 && worstTpe <= 12),
+    detail: (tpe.length ? `worst ${worstTpe.toFixed(1)}${tpe.length < phCells.length ? ` (${phCells.length - tpe.length} page(s) listed nothing)` : ''}` : 'nothing listed') + also,
   });
-  const worstTokens = Math.max(...phCells.map((x) => x.c!.tokens));
-  out.push({ name: `o200k tokens of the text ≤ budget (${TOKEN_BUDGET}) (every page)`, pass: phCells.length ? worstTokens <= TOKEN_BUDGET : undefined, detail: `most ${worstTokens}` });
+  const worstTokens = Math.max(0, ...phCells.map((x) => x.c!.tokens));
+  out.push({ name: `o200k tokens of the text ≤ budget (${TOKEN_BUDGET}) (every page)`, pass: every(worstTokens <= TOKEN_BUDGET), detail: `most ${worstTokens}${also}` });
   const leaks = phCells.reduce((n, x) => n + x.c!.score!.hiddenLeaked + x.c!.score!.inertBehindModalLeaked, 0);
-  out.push({ name: 'nothing hidden leaked (every page, incl. behind the open modal)', pass: phCells.length ? leaks === 0 : undefined, detail: `${leaks} leaked` });
+  out.push({ name: 'nothing hidden leaked (every page, incl. behind the open modal)', pass: every(leaks === 0), detail: `${leaks} leaked${also}` });
   const vp = phCells.filter((x) => x.p !== modal);
   const missVp = vp.reduce((n, x) => n + x.c!.score!.inScopeViewport - x.c!.score!.foundViewport, 0);
-  out.push({ name: 'every visible interactive element in the viewport found (every size)', pass: vp.length ? missVp === 0 : undefined, detail: `${missVp} missed` });
+  out.push({ name: 'every visible interactive element in the viewport found (every size)', pass: every(missVp === 0), detail: `${missVp} missed${also}` });
   const missNear = vp.reduce((n, x) => n + x.c!.score!.inScopeNear - x.c!.score!.foundNear, 0);
-  out.push({ name: 'every visible interactive element in viewport + 1 screen found (every size)', pass: vp.length ? missNear === 0 : undefined, detail: `${missNear} missed` });
+  out.push({ name: 'every visible interactive element in viewport + 1 screen found (every size)', pass: every(missNear === 0), detail: `${missNear} missed${also}` });
   const m = cell(modal, 'pagehand');
   if (m?.score) {
     out.push({
@@ -314,7 +334,7 @@ async function main(): Promise<void> {
         if (census.elements !== result.census.elements) log(`  ! element count differs between tabs: ${census.elements} vs ${result.census.elements}`);
         result.cells.push(cell);
         log(
-          `  ${s.name.padEnd(16)} ${tool.label.padEnd(15)} ${cell.timedOut && !cell.runs ? 'timed out' : `median ${fmtMs(cell.medianMs)} over ${cell.runs}`}` +
+          `  ${s.name.padEnd(16)} ${tool.label.padEnd(15)} ${cell.error && !cell.runs ? 'error' : cell.timedOut && !cell.runs ? 'timed out' : `median ${fmtMs(cell.medianMs)} over ${cell.runs}`}` +
             `  (${((Date.now() - t) / 1000).toFixed(1)} s)${cell.note ? `  — ${cell.note}` : ''}`,
         );
         if (cell.pageErrors.length) log(`    page errors: ${cell.pageErrors.slice(0, 3).join(' | ')}`);
