@@ -152,12 +152,15 @@ async function selectAria(el: Element, wanted: string[], subject: string, ctx: A
   const chosen: string[] = [];
   for (const w of wanted) {
     let { choices, m } = findIn(opts, w);
+    const seen = choices;
+    let typed = false;
     if (!m.ok && input && !isDisabled(input)) {
       // An autocomplete: type to filter, wait for its results, look again.
       const before = visibleOptions(el.ownerDocument);
       input.focus({ preventScroll: true });
       clearField(input);
       typeChars(input, w);
+      typed = true;
       await ctx.settle();
       const near = optionsNear(el, role);
       const fresh = [...visibleOptions(el.ownerDocument)].filter((o) => !before.has(o));
@@ -165,8 +168,11 @@ async function selectAria(el: Element, wanted: string[], subject: string, ctx: A
       ({ choices, m } = findIn(opts, w));
     }
     if (!m.ok) {
-      if (!choices.length) throw new ActionError(`${subject} showed no options to choose from (after opening it${input ? ' and typing' : ''}).`);
-      const labels = (m.reason === 'ambiguous' ? m.candidates : choices).map((c) => c.label);
+      // Leave the field as it was: the model's text did not pick anything.
+      if (typed && input) clearField(input);
+      const known = choices.length ? choices : seen;
+      if (!known.length) throw new ActionError(`${subject} showed no options to choose from (after opening it${typed ? ` and typing "${w}"` : ''}).`);
+      const labels = (m.reason === 'ambiguous' ? m.candidates : known).map((c) => c.label);
       throw new ActionError(
         m.reason === 'ambiguous'
           ? `"${w}" matches several options in ${what}: ${optionList(labels)}. Use the full label.`
