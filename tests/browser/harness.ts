@@ -57,3 +57,16 @@ export async function open(session: Session, fixture: string, opts: OpenOptions 
 export async function mapText(page: Page, options: Record<string, unknown> = {}): Promise<string> {
   return page.evaluate((o) => (window as any).pagehand.map(o).text, options);
 }
+
+/** The map's text split into: header, the page-content lines, and our count lines after them. */
+export function splitMap(text: string): { header: string; body: string[]; notes: string[] } {
+  const lines = text.split('\n');
+  const start = lines.indexOf('⟪page content⟫');
+  const end = lines.indexOf('⟪/page content⟫');
+  return { header: lines[0]!, body: lines.slice(start + 1, end), notes: lines.slice(end + 1) };
+}
+
+/** The page-content lines of a fresh map. */
+export async function mapBody(page: Page, options: Record<string, unknown> = {}): Promise<string[]> {
+  return splitMap(await mapText(page, options)).body;
+}
