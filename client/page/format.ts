@@ -57,7 +57,7 @@ export function cap(s: string, max: number): string {
   if (s.length <= max) return s;
   const cut = s.slice(0, max);
   const sp = cut.lastIndexOf(' ');
-  return `${(sp > max * 0.6 ? cut.slice(0, sp) : cut).trimEnd()}…`;
+  return `${(sp > max * 0.5 ? cut.slice(0, sp) : cut).trimEnd()}…`;
 }
 
 export const quote = (s: string): string => JSON.stringify(sanitize(s));

@@ -21,6 +21,14 @@ function latinRun(run: string): number {
   return wordLike ? Math.ceil((n + 1) / 4) : Math.ceil(n * 0.75);
 }
 
+// Non-ASCII symbols that are one token; any other may cost one per UTF-8 byte.
+const COMMON_SYMBOLS = new Set('…—–↑↓←→•·€£¥°©®™“”‘’«»×'.split(''));
+
+function symbol(ch: string): number {
+  if (ch.charCodeAt(0) < 128 || COMMON_SYMBOLS.has(ch)) return 1;
+  return 3;
+}
+
 export function estimateTokens(text: string): number {
   let tokens = 0;
   for (const m of text.matchAll(PIECE)) {
@@ -28,7 +36,7 @@ export function estimateTokens(text: string): number {
     else if (m[2]) tokens += Math.ceil(m[2].length / 3);
     else if (m[3]) tokens += m[3].length;
     else if (m[4]) tokens += m[4] === ' ' ? 0 : 1;
-    else if (m[5]) tokens += m[5].length > 1 ? 2 : 1; // a surrogate pair (emoji) counts double
+    else if (m[5]) tokens += symbol(m[5]);
   }
   return tokens;
 }
