@@ -13,6 +13,7 @@ import { walk, type ElementItem, type Group, type Item, type TextItem } from './
 
 const NAME_MAX = 80;
 const TEXT_MAX = 200;
+const NEAR_TEXT_MAX = 40;
 
 /** The element that has focus, through shadow roots and same-origin frames. */
 export function deepActiveElement(doc: Document = document): Element | null {
@@ -130,6 +131,8 @@ export function buildMap(options: MapOptions = {}): PageMap {
     const d = textPlacement(it, W, H);
     if (!d || d.distance >= near) continue;
     if (names.has(it.text)) continue; // names are not repeated as text
+    // Beyond the viewport, only what orients: headings and short lines (prices, labels).
+    if (d.direction !== 'view' && !it.heading && it.text.length > NEAR_TEXT_MAX) continue;
     const body = (it.heading ? `${'#'.repeat(Math.min(it.heading, 6))} ` : '') + cap(sanitize(it.text), TEXT_MAX);
     lines.push({ order: it.order, isElement: false, body, groups: headerOf(it.groups), priority: d.direction === 'view' ? 4 : 7 + d.distance, direction: d.direction, block: it.block });
   }
