@@ -22,6 +22,7 @@
  */
 import { chromium, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { bundleForPage } from './lib/bundle-for-page';
@@ -437,6 +438,8 @@ async function main(): Promise<void> {
     cores: cpus().length,
     cpu: cpus()[0]?.model,
     node: process.version,
+    // Which map was measured: the bundle is built from the working tree, which may be ahead of HEAD.
+    pagehandBundle: { bytes: pagehandSource.length, sha256: createHash('sha256').update(pagehandSource).digest('hex').slice(0, 16) },
     pageAgentVersion: peer.version,
     viewport: VIEWPORT,
     tokenBudget: TOKEN_BUDGET,
