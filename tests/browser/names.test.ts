@@ -264,6 +264,38 @@ describe('nameAs and caching (describer API)', () => {
     expect(r).toEqual(['Email', 'Zip']);
   });
 
+  it('never calls .labels and never reads layout (the map names thousands of elements)', async () => {
+    const r = await page.evaluate((n) => {
+      const calls: string[] = [];
+      const spy = (proto: object, prop: string) => {
+        const desc = Object.getOwnPropertyDescriptor(proto, prop)!;
+        const patched: PropertyDescriptor = desc.get
+          ? { ...desc, get() { calls.push(prop); return desc.get!.call(this); } }
+          : { ...desc, value(this: unknown, ...args: unknown[]) { calls.push(prop); return (desc.value as Function).apply(this, args); } };
+        Object.defineProperty(proto, prop, patched);
+        return () => Object.defineProperty(proto, prop, desc);
+      };
+      const restore = [
+        ...[HTMLInputElement, HTMLSelectElement, HTMLTextAreaElement, HTMLButtonElement, HTMLOutputElement, HTMLMeterElement, HTMLProgressElement].map((c) => spy(c.prototype, 'labels')),
+        spy(HTMLElement.prototype, 'innerText'),
+        spy(HTMLElement.prototype, 'offsetWidth'),
+        spy(HTMLElement.prototype, 'offsetHeight'),
+        spy(Element.prototype, 'getBoundingClientRect'),
+        spy(Element.prototype, 'getClientRects'),
+      ];
+      const d = (window as any).__phDescribe.createDescriber();
+      let named = 0;
+      try {
+        for (let i = 0; i < n; i++) if (d.name((window as any).__caseTarget(i))) named++;
+      } finally {
+        restore.forEach((f) => f());
+      }
+      return { calls, named };
+    }, cases.length);
+    expect(r.named).toBeGreaterThan(100);
+    expect(r.calls).toEqual([]);
+  });
+
   it('a closed shadow root is read through the shadowRoot option', async () => {
     const r = await page.evaluate(() => {
       const host = document.createElement('div');
