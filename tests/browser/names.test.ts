@@ -193,6 +193,11 @@ const cases: (Case & { expect: string })[] = [
     setup: `sec.querySelector('.host').attachShadow({ mode: 'open' }).innerHTML = '<button>Shadow button</button>';`,
     target: `sec.querySelector('.host').shadowRoot.querySelector('button')`, expect: 'Shadow button' },
 
+  // ── same-origin iframes: labels and styles come from the frame's own document ──
+  { title: 'iframe: a <label for> inside a same-origin frame', html: `<iframe title="f"></iframe>`,
+    setup: `const doc = sec.querySelector('iframe').contentDocument; doc.body.innerHTML = '<style>.dn{display:none}</style><label for="if-x">Inner <span class="dn">hidden</span>label</label><input id="if-x">';`,
+    target: `sec.querySelector('iframe').contentDocument.getElementById('if-x')`, expect: 'Inner label' },
+
   // ── bounded content walk ──
   { title: 'cap: a link wrapping a huge text is bounded and starts with its first words', html: `<a data-t href="#"><p>${long}</p></a>`, expect: '__CAPPED__' },
 ];
