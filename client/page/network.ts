@@ -72,6 +72,16 @@ export function instrumentNetwork(win: Window & typeof globalThis = window): voi
   }
 }
 
+/** Gives a wrapper the original's `name` and `length` (minifiers rename function expressions). */
+export function mimic(wrapper: Function, original: Function): void {
+  try {
+    Object.defineProperty(wrapper, 'name', { value: original.name, configurable: true });
+    Object.defineProperty(wrapper, 'length', { value: original.length, configurable: true });
+  } catch {
+    /* cosmetic only */
+  }
+}
+
 function instrumentFetch(win: Window & typeof globalThis): void {
   const original = win.fetch;
   if (typeof original !== 'function') return;
@@ -99,14 +109,14 @@ function instrumentFetch(win: Window & typeof globalThis): void {
       },
     );
   };
-  Object.defineProperty(wrapped, 'length', { value: original.length });
+  mimic(wrapped, original);
   win.fetch = wrapped as typeof fetch;
 }
 
 function instrumentXhr(win: Window & typeof globalThis): void {
   const proto = win.XMLHttpRequest?.prototype;
   if (!proto) return;
-  const send = proto.send;
+  const nativeSend = proto.send;
   const tracked = new WeakMap<XMLHttpRequest, InFlight>();
   const done = function (this: XMLHttpRequest): void {
     const r = tracked.get(this);
@@ -126,7 +136,7 @@ function instrumentXhr(win: Window & typeof globalThis): void {
       this.addEventListener('loadend', done, { once: true });
     }
     try {
-      return (send as (...a: unknown[]) => void).apply(this, args);
+      return (nativeSend as (...a: unknown[]) => void).apply(this, args);
     } catch (e) {
       if (r) {
         this.removeEventListener('loadend', done);
@@ -136,5 +146,6 @@ function instrumentXhr(win: Window & typeof globalThis): void {
       throw e;
     }
   };
+  mimic(wrapped, nativeSend);
   Object.defineProperty(proto, 'send', { value: wrapped, writable: true, configurable: true, enumerable: true });
 }

@@ -8,7 +8,7 @@
  * `MAX_TRACKED_DELAY`, and not when scheduled from inside a tracked timer (a polling loop
  * must not keep the page "busy" forever).
  */
-import { instrumentNetwork, onNetworkActivity, pendingRequests } from './network';
+import { instrumentNetwork, mimic, onNetworkActivity, pendingRequests } from './network';
 
 /** Timers longer than this (toasts that vanish after 3 s) are not waited for. */
 export const MAX_TRACKED_DELAY = 1000;
@@ -40,7 +40,7 @@ export function instrumentTimers(win: Window & typeof globalThis = window): void
   const clear = win.clearTimeout;
   if (typeof set !== 'function' || typeof clear !== 'function') return;
   try {
-    win.setTimeout = function setTimeout(this: unknown, handler: unknown, timeout?: number): number {
+    const wrappedSet = function setTimeout(this: unknown, handler: unknown, timeout?: number): number {
       // eslint-disable-next-line prefer-rest-params
       const args = Array.prototype.slice.call(arguments) as unknown[];
       const delay = Number(timeout) || 0;
@@ -62,12 +62,16 @@ export function instrumentTimers(win: Window & typeof globalThis = window): void
       id = (set as (...a: unknown[]) => number).apply(this, args);
       pendingTimers.add(id);
       return id;
-    } as typeof setTimeout;
-    win.clearTimeout = function clearTimeout(this: unknown, id?: number): void {
+    };
+    const wrappedClear = function clearTimeout(this: unknown, id?: number): void {
       if (pendingTimers.delete(id)) timerActivity();
       // eslint-disable-next-line prefer-rest-params
       return (clear as (...a: unknown[]) => void).apply(this, arguments as unknown as unknown[]);
-    } as typeof clearTimeout;
+    };
+    mimic(wrappedSet, set);
+    mimic(wrappedClear, clear);
+    win.setTimeout = wrappedSet as typeof setTimeout;
+    win.clearTimeout = wrappedClear as typeof clearTimeout;
   } catch {
     /* frozen globals: settle relies on DOM quiet and network only */
   }
@@ -116,6 +120,7 @@ export interface ActivityWatch {
 export function watchActivity(docs: Document[] = [document]): ActivityWatch {
   const since = performance.now();
   let lastActivity = since;
+  let lastMutation = since;
   let mutations = 0;
   let stopped = false;
   let poke: (() => void) | undefined;
@@ -136,7 +141,10 @@ export function watchActivity(docs: Document[] = [document]): ActivityWatch {
       mutations++;
       counted = true;
     }
-    if (counted) activity();
+    if (counted) {
+      lastMutation = performance.now();
+      activity();
+    }
   });
   for (const d of new Set(docs)) {
     try {
@@ -180,7 +188,7 @@ export function watchActivity(docs: Document[] = [document]): ActivityWatch {
           ms: now - start,
           pendingRequests: pendingRequests(since),
           pendingTimers: pendingTimers.size,
-          domBusy: now - lastActivity < quiet,
+          domBusy: now - lastMutation < quiet,
         });
       };
       const check = (): void => {
