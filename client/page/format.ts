@@ -78,7 +78,8 @@ export function statesText(s: ElementStates): string {
   if (s.type) out.push(`type=${s.type}`);
   if (s.value !== undefined) out.push(`value=${quote(cap(s.value, 60))}`);
   if (s.format) out.push(`format=${s.format}`);
-  if (s.checked !== undefined) out.push(s.checked === 'mixed' ? 'checked=mixed' : s.checked ? 'checked' : 'unchecked');
+  // Unchecked is the default a checkbox line implies; saying it costs a token per box.
+  if (s.checked) out.push(s.checked === 'mixed' ? 'checked=mixed' : 'checked');
   if (s.pressed !== undefined) out.push(s.pressed === 'mixed' ? 'pressed=mixed' : s.pressed ? 'pressed' : 'not pressed');
   if (s.selected) out.push('selected');
   if (s.expanded !== undefined) out.push(s.expanded ? 'expanded' : 'collapsed');
@@ -90,8 +91,8 @@ export function statesText(s: ElementStates): string {
   if (s.max !== undefined) out.push(`max=${s.max}`);
   if (s.step !== undefined) out.push(`step=${s.step}`);
   if (s.options) {
-    const more = s.options.count > s.options.first.length ? ', …' : '';
-    out.push(`(${s.options.count} options: ${s.options.first.map((o) => cap(sanitize(o), 30)).join(', ')}${more})`);
+    const rest = s.options.count - s.options.first.length;
+    out.push(`options=${s.options.first.map((o) => cap(sanitize(o), 30).replace(/\|/g, '/')).join('|')}${rest > 0 ? `|…${rest} more` : ''}`);
   }
   if (s.scroll) out.push(scrollText(s.scroll));
   if (s.focused) out.push('focused');

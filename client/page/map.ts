@@ -13,7 +13,7 @@ import { walk, type ElementItem, type Group, type Item, type TextItem } from './
 
 const NAME_MAX = 80;
 const TEXT_MAX = 200;
-const NEAR_TEXT_MAX = 40;
+const IMPLIED_TYPE: Record<string, string> = { searchbox: 'search', spinbutton: 'number', slider: 'range' };
 
 /** The element that has focus, through shadow roots and same-origin frames. */
 export function deepActiveElement(doc: Document = document): Element | null {
@@ -131,8 +131,8 @@ export function buildMap(options: MapOptions = {}): PageMap {
     const d = textPlacement(it, W, H);
     if (!d || d.distance >= near) continue;
     if (names.has(it.text)) continue; // names are not repeated as text
-    // Beyond the viewport, only what orients: headings and short lines (prices, labels).
-    if (d.direction !== 'view' && !it.heading && it.text.length > NEAR_TEXT_MAX) continue;
+    // Beyond the viewport only headings, to orient; the rest is read when scrolled to (or with read).
+    if (d.direction !== 'view' && !it.heading) continue;
     const body = (it.heading ? `${'#'.repeat(Math.min(it.heading, 6))} ` : '') + cap(sanitize(it.text), TEXT_MAX);
     lines.push({ order: it.order, isElement: false, body, groups: headerOf(it.groups), priority: d.direction === 'view' ? 4 : 7 + d.distance, direction: d.direction, block: it.block });
   }
@@ -211,13 +211,11 @@ function describeItem(it: ElementItem, d: Describer, focused: Element | null) {
   const states = it.opaque ? {} : readStates(el, role, focused);
   if (it.scroll) states.scroll = it.scroll;
   // The type is shown only when the role does not already say it.
-  if (states.type === 'search' && role === 'searchbox') delete states.type;
-  // Generic clickables have no name by the spec; the model still needs to know what they say.
-  // (ARIA prohibits naming generics, so their aria-label is used here, not in the name.)
+  if (states.type && IMPLIED_TYPE[role] === states.type) delete states.type;
+  // Generic clickables have no name by the spec (not even from aria-label); the model still
+  // needs to know what they say, so they are named as the button they act as.
   let shown = name;
-  if (!shown && (it.reason === 'pointer' || it.reason === 'handler' || it.reason === 'focus')) {
-    shown = (el.getAttribute('aria-label') || el.getAttribute('title') || el.textContent || '').replace(/\s+/g, ' ').trim();
-  }
+  if (!shown && (it.reason === 'pointer' || it.reason === 'handler' || it.reason === 'focus')) shown = d.nameAs(el, 'button');
   // An editor's content is its value.
   if (it.reason === 'editable' && states.value === undefined) {
     const text = (el.textContent ?? '').replace(/\s+/g, ' ').trim();

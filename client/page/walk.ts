@@ -111,6 +111,8 @@ interface Ctx {
   collectText: boolean;
   visible: boolean;
   landmark: string;
+  /** The parent lays its children out in a row (flex row): they read as one line. */
+  rowFlex: boolean;
 }
 
 const frameIds = new WeakMap<Element, string>();
@@ -205,10 +207,13 @@ export function walk(doc: Document, opts: WalkOptions): WalkResult {
     const position = cs.position;
     if (position === 'fixed' || position === 'sticky') layered = true;
 
-    // Blocks break text lines; table cells join with a bar.
-    const isBlock = display !== 'contents' && !display.startsWith('inline') && display !== 'table-cell';
+    // Blocks break text lines; table cells join with a bar; items of a flex row read as one
+    // line, the way they sit side by side.
+    const isBlock = display !== 'contents' && !display.startsWith('inline') && display !== 'table-cell' && !parentCtx.rowFlex;
+    const rowFlex = (display === 'flex' || display === 'inline-flex') && cs.flexDirection.startsWith('row');
     if (isBlock) flush();
     else if (display === 'table-cell' && buf) buf += ' | ';
+    else if (parentCtx.rowFlex && buf) buf += ' ';
     else if (tag === 'br') buf += ' ';
     const outerBlock = block;
     const outerHeading = heading;
@@ -297,7 +302,7 @@ export function walk(doc: Document, opts: WalkOptions): WalkResult {
 
     const clickable = !!item && reason !== 'scroll' && reason !== 'opaque' && reason !== 'focus';
     const labelish = tag === 'label' || (!!item && reason !== 'scroll');
-    if (groups !== parentCtx.groups || clip !== parentCtx.clip || scroller !== parentCtx.scroller || clickable ||
+    if (groups !== parentCtx.groups || clip !== parentCtx.clip || scroller !== parentCtx.scroller || clickable || rowFlex !== parentCtx.rowFlex ||
         pointer !== parentCtx.parentPointer || visible !== parentCtx.visible || labelish || LANDMARKS.has(tag) || role === 'navigation' || role === 'main') {
       ctx = {
         frame: parentCtx.frame,
@@ -311,6 +316,7 @@ export function walk(doc: Document, opts: WalkOptions): WalkResult {
         collectText: parentCtx.collectText && !labelish,
         visible,
         landmark: LANDMARKS.has(tag) ? tag : role === 'navigation' || role === 'main' ? role : parentCtx.landmark,
+        rowFlex,
       };
     }
 
@@ -395,7 +401,7 @@ export function walk(doc: Document, opts: WalkOptions): WalkResult {
     flush();
     const frameCtx: Ctx = {
       frame, groups: [...groups, g], clip: intersect(ctx.clip, box), scroller: ctx.scroller,
-      inClickable: false, parentPointer: false, parentEditable: false, collectText: true, visible: true, landmark: '',
+      inClickable: false, parentPointer: false, parentEditable: false, collectText: true, visible: true, landmark: '', rowFlex: false,
     };
     if (inner.body) visit(inner.documentElement, frameCtx);
     flush();
@@ -403,7 +409,7 @@ export function walk(doc: Document, opts: WalkOptions): WalkResult {
 
   const top: Ctx = {
     frame: null, groups: [], clip: NO_CLIP, scroller: null, inClickable: false, parentPointer: false,
-    parentEditable: false, collectText: true, visible: true, landmark: '',
+    parentEditable: false, collectText: true, visible: true, landmark: '', rowFlex: false,
   };
   if (doc.documentElement) visit(doc.documentElement, top);
   flush();

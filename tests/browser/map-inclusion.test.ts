@@ -29,8 +29,8 @@ describe('inclusion', () => {
       'Not a link',
       '*[3]switch "Dark mode" checked',
       '*[4]textbox "Email"',
-      '*[5]checkbox "Subscribe" unchecked',
-      '*[6]combobox "Size" value="M" (2 options: S, M)',
+      '*[5]checkbox "Subscribe"',
+      '*[6]combobox "Size" value="M" options=S|M',
       '*[7]textbox "Notes"',
       '*[8]textbox value="Draft text"',
       '*[9]button "More" collapsed',
@@ -61,7 +61,7 @@ describe('inclusion', () => {
       </div>
     </body>`);
     expect(await mapBody(page)).toEqual([
-      '*[1]clickable "Row Star ⚑"',
+      '*[1]clickable "Row Star Flag"',
       '*[2]button "Star"',
       '*[3]clickable "Flag"',
     ]);

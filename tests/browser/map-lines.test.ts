@@ -32,7 +32,7 @@ describe('lines: names, roles, states', () => {
       '*[4]button "×"',
       '*[5]textbox "Search the shop"',
       '*[6]button "Submit"',
-      '*[7]spinbutton "Quantity items" type=number value="2" min=1 max=9',
+      '*[7]spinbutton "Quantity items" value="2" min=1 max=9',
     ]);
   });
 

@@ -56,7 +56,9 @@ describe('format', () => {
     expect(statesText({ focused: true, required: true, value: 'ann@x.org', type: 'email' })).toBe('type=email value="ann@x.org" required focused');
     expect(statesText({ checked: 'mixed' })).toBe('checked=mixed');
     expect(statesText({ expanded: false, disabled: true })).toBe('collapsed disabled');
-    expect(statesText({ options: { count: 3, first: ['S', 'M'] }, value: 'M' })).toBe('value="M" (3 options: S, M, …)');
+    expect(statesText({ options: { count: 3, first: ['S', 'M'] }, value: 'M' })).toBe('value="M" options=S|M|…1 more');
+    expect(statesText({ options: { count: 2, first: ['A|B', 'C'] } })).toBe('options=A/B|C');
+    expect(statesText({ checked: false })).toBe('');
     expect(statesText({ value: 'x"y' })).toBe('value="x\\"y"');
   });
 
