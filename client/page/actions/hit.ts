@@ -49,7 +49,12 @@ export function deepHit(x: number, y: number, root: Document = document): Hit | 
   return undefined;
 }
 
-/** `role "name"` (or just the role) for messages; names are shortened. */
+const ROLELESS = new Set(['generic', 'none', 'presentation', '']);
+
+/**
+ * `role "name"` for messages; names are shortened. Elements without a meaningful role (a
+ * canvas, a div) are named by tag, with their aria-label/title/id when they have one.
+ */
 export function labelOf(el: Element, describer: Describer): string {
   let role = '';
   let name = '';
@@ -58,7 +63,11 @@ export function labelOf(el: Element, describer: Describer): string {
   } catch {
     /* describe must never break an action */
   }
-  role = role || tag(el);
+  if (ROLELESS.has(role)) {
+    role = tag(el);
+    name ||= el.getAttribute('aria-label') ?? el.getAttribute('title') ?? '';
+    if (!name && el.id) return `${role}#${el.id}`;
+  }
   name = (name || '').replace(/\s+/g, ' ').trim();
   if (name.length > 60) name = `${name.slice(0, 57)}…`;
   return name ? `${role} "${name}"` : role;

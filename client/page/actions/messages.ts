@@ -11,7 +11,7 @@ export function listSample(items: string[], total: number): string {
 /** Sentences for what changed, in the order a model cares about. Empty when nothing did. */
 export function describeChanges(c: ActionChanges): string {
   const out: string[] = [];
-  if (c.navigation) out.push(`The page is navigating to ${c.navigation.url}.`);
+  if (c.navigation) out.push(c.navigation.url ? `Navigation to ${c.navigation.url} started.` : 'A navigation started.');
   else if (c.url) out.push(`The URL changed to ${c.url.to}.`);
   if (c.title) out.push(`The title is now ${quote(c.title.to)}.`);
   for (const d of c.dialogOpened ?? []) out.push(d ? `A dialog ${quote(d)} opened.` : 'A dialog opened.');

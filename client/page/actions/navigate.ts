@@ -98,6 +98,20 @@ export function watchNavigation(onStart: () => void): NavigationWatch {
   };
 }
 
+/**
+ * Starts a full navigation on the next task, so the action's result reaches its caller (the
+ * loop in the page, or a driver over CDP) before the document starts unloading.
+ */
+function later(go: () => void): void {
+  nativeSetTimeout(() => {
+    try {
+      go();
+    } catch {
+      /* a navigation blocked by the page's CSP or sandbox: nothing to report any more */
+    }
+  }, 0);
+}
+
 export const navigate: Handler<ToolArgs['navigate']> = async ({ url }, ctx) => {
   let target: URL;
   try {
@@ -116,8 +130,8 @@ export const navigate: Handler<ToolArgs['navigate']> = async ({ url }, ctx) => {
     return { message: `Went to ${target.href} (same page, another section).` };
   }
   await runBeforeNavigate({ url: target.href, kind: 'navigate' });
-  location.assign(target.href);
-  return { message: `Navigation to ${target.href} started.`, changes: { navigation: { url: target.href } }, settle: false };
+  later(() => location.assign(target.href));
+  return { message: '', changes: { navigation: { url: target.href } }, settle: false };
 };
 
 export const goBack: Handler<ToolArgs['go_back']> = async (_args, ctx) => {
@@ -129,8 +143,8 @@ export const goBack: Handler<ToolArgs['go_back']> = async (_args, ctx) => {
     if (!prev) throw new ActionError('There is no previous page in this tab\'s history.');
     if (!prev.sameDocument) {
       await runBeforeNavigate({ url: prev.url ?? '', kind: 'back' });
-      history.back();
-      return { message: `Going back to ${prev.url ?? 'the previous page'}.`, changes: { navigation: { url: prev.url ?? '' } }, settle: false };
+      later(() => history.back());
+      return { message: 'Going back.', changes: { navigation: { url: prev.url ?? '' } }, settle: false };
     }
     ctx.begin();
     history.back();

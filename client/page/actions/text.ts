@@ -74,7 +74,7 @@ export function readableText(root: Element): string {
     .join('')
     .split('\n')
     .map((l) => l.replace(/\s+/g, ' ').replace(/(\s*\|\s*)+$/, '').replace(/^\s*\|\s*/, '').trim())
-    .filter((l, i, a) => l || (i > 0 && a[i - 1]))
+    .filter(Boolean)
     .join('\n')
     .trim();
 }
