@@ -112,7 +112,7 @@ export function buildMap(options: MapOptions = {}): PageMap {
     if (it.kind === 'el') {
       const d = scoped.get(it);
       if (!d) continue;
-      const entry = describeItem(it, describer, focused);
+      const entry = safeDescribe(it, describer, focused);
       info.set(it.order, entry);
       if (entry.name) names.add(entry.name);
       const inDialog = it.groups.some((g) => g.kind === 'dialog');
@@ -200,6 +200,15 @@ function textPlacement(it: TextItem, W: number, H: number): Place | null {
   if (it.clip && !(r.x < it.clip.x + it.clip.width && r.x + r.width > it.clip.x && r.y < it.clip.y + it.clip.height && r.y + r.height > it.clip.y)) return null;
   const p = placement(r, W, H);
   return p.direction === 'left' || p.direction === 'right' ? null : p;
+}
+
+/** One odd element (a throwing getter, a half-built custom element) must not sink the map. */
+function safeDescribe(it: ElementItem, d: Describer, focused: Element | null): ReturnType<typeof describeItem> {
+  try {
+    return describeItem(it, d, focused);
+  } catch {
+    return { item: it, role: 'generic', name: '', display: `${REF_SLOT}${displayRole('', it.reason)}`, states: {} };
+  }
 }
 
 function describeItem(it: ElementItem, d: Describer, focused: Element | null) {

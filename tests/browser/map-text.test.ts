@@ -65,6 +65,17 @@ describe('text and format', () => {
     expect(await mapBody(page)).toEqual(['*[1]button "Page button"']);
   });
 
+  it('survives an element whose properties throw, and still lists it', async () => {
+    const page = await open(s, `<!doctype html><title>t</title><body>
+      <input id="x" aria-label="Trap"><button>After</button>
+      <script>Object.defineProperty(document.getElementById('x'), 'value', { get() { throw new Error('boom'); } });</script>
+    </body>`);
+    const body = await mapBody(page);
+    expect(body).toHaveLength(2);
+    expect(body[0]).toMatch(/^\*\[1\]/);
+    expect(body[1]).toBe('*[2]button "After"');
+  });
+
   it('never changes the page, and lays out at most once', async () => {
     const page = await open(s, `<!doctype html><title>t</title><body>
       ${Array.from({ length: 300 }, (_, i) => `<div style="cursor:pointer"><button>B${i}</button><a href="#${i}">L${i}</a> text ${i}</div>`).join('')}
