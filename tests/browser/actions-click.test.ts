@@ -186,6 +186,48 @@ describe('click on React 19', () => {
     await page.close();
   });
 
+  it('gives a stale error when the element name changed since the map, and does not click it', async () => {
+    const page = await open(s, 'actions/plain.html');
+    const ref = await refOf(page, 'button', 'Plain button');
+    await page.evaluate(() => { document.getElementById('plain')!.textContent = 'Delete everything'; });
+    const r = await act(page, 'click', { ref });
+    expect(r).toMatchObject({ ok: false, changes: {} });
+    expect(r.message).toBe(`Element [${ref}] changed: it was button "Plain button", now button "Delete everything". Observe again.`);
+    expect(await page.textContent('#plain-count')).toBe('0');
+    await page.close();
+  });
+
+  it('never throws into the page: bad calls, bad options, and a page that breaks DOM APIs', async () => {
+    const page = await open(s, 'actions/plain.html');
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    const results = await page.evaluate(async () => {
+      const ph = (window as any).pagehand;
+      const out: unknown[] = [];
+      for (const call of [undefined, null, 42, { name: 'click', args: 'x' }, { name: 'scroll', args: { direction: 'down', pages: -1 } }]) {
+        out.push(await ph.act(call, { settleTimeout: 'soon' }));
+      }
+      // A hostile page: layout APIs throw.
+      const ref = ph.map({}).elements.find((e: any) => e.name === 'Plain button').ref;
+      const orig = Element.prototype.getBoundingClientRect;
+      Element.prototype.getBoundingClientRect = () => { throw new Error('nope'); };
+      try {
+        out.push(await ph.act({ name: 'click', args: { ref } }));
+      } finally {
+        Element.prototype.getBoundingClientRect = orig;
+      }
+      return out as Array<{ ok: boolean; message: string }>;
+    });
+    for (const r of results) expect(r.ok).toBe(false);
+    expect(results[0]!.message).toMatch(/must be an object/);
+    expect(results[3]!.message).toBe('click: "args" must be an object, got "x".');
+    expect(results[4]!.message).toMatch(/"pages" must be between/);
+    expect(results[5]!.message).toBe('The click action failed unexpectedly: nope');
+    expect(await page.textContent('#plain-count')).toBe('0');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('toggles React-controlled checkbox and radio in React state', async () => {
     const page = await open(s, 'actions/react.html');
     await act(page, 'click', { ref: await refOf(page, 'checkbox', 'I agree') });

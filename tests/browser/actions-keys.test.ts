@@ -72,6 +72,7 @@ describe('press_key', () => {
     await page.evaluate(() => (document.activeElement as HTMLElement)?.blur());
     const r = await act(page, 'press_key', { key: 'Tab' });
     expect(r.message).toBe('Pressed Tab on the page. Focus moved to button "First stop".');
+    expect(r.changes.focused).toBe('button "First stop"');
     await act(page, 'press_key', { key: 'Tab' });
     expect(await focused()).toBe('Second stop');
     // Continue from the probe field: the next tabbables after it in tree order.

@@ -57,10 +57,25 @@ export function flatContains(ancestor: Node, node: Node | null): boolean {
   return false;
 }
 
-/** The focused element, looking into open shadow roots. */
+/** The focused element, looking into open shadow roots and same-origin frames. */
 export function deepActiveElement(doc: Document = document): Element | null {
   let a: Element | null = doc.activeElement;
-  while (a?.shadowRoot?.activeElement) a = a.shadowRoot.activeElement;
+  for (let i = 0; a && i < 32; i++) {
+    if (a.shadowRoot?.activeElement) {
+      a = a.shadowRoot.activeElement;
+      continue;
+    }
+    const t = a.localName;
+    if (t !== 'iframe' && t !== 'frame') break;
+    let inner: Document | null = null;
+    try {
+      inner = (a as HTMLIFrameElement).contentDocument;
+    } catch {
+      inner = null;
+    }
+    if (!inner?.activeElement || inner.activeElement === inner.body) break;
+    a = inner.activeElement;
+  }
   return a;
 }
 

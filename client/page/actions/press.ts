@@ -384,5 +384,13 @@ export const pressKey: Handler<ToolArgs['press_key']> = async ({ key, ref }, ctx
     ctx.begin();
     target = deepActiveElement(document) ?? document.body;
   }
-  return { message: pressOn(target, combo, ctx) };
+  const focusBefore = deepActiveElement(document);
+  return {
+    message: pressOn(target, combo, ctx),
+    after: () => {
+      const now = deepActiveElement(document);
+      if (!now || now === focusBefore || now === now.ownerDocument.body) return;
+      return { changes: { focused: ctx.label(now) } };
+    },
+  };
 };
