@@ -60,7 +60,8 @@ describe('describeChanges', () => {
     expect(describeChanges({ dialogOpened: ['Saved'] })).toBe('A dialog "Saved" opened.');
     expect(describeChanges({ newElements: 7, newSample: ['link "A"', 'link "B"'] })).toBe('7 new elements appeared: link "A", link "B", and 5 more.');
     expect(describeChanges({ url: { from: 'a', to: 'b' }, title: { from: 'x', to: 'Results' } })).toBe('The URL changed to b. The title is now "Results".');
-    expect(describeChanges({ navigation: { url: 'http://h/next' } })).toBe('The page is navigating to http://h/next.');
+    expect(describeChanges({ navigation: { url: 'http://h/next' } })).toBe('Navigation to http://h/next started.');
+    expect(describeChanges({ navigation: { url: '' } })).toBe('A navigation started.');
     expect(describeChanges({ stillLoading: { pendingRequests: 2, domBusy: false } })).toMatch(/still loading \(2 requests pending\)/);
     expect(describeChanges({ goneElements: 1 })).toBe('1 element disappeared.');
   });
