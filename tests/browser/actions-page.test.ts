@@ -122,8 +122,8 @@ describe('read', () => {
     expect(first.ok).toBe(true);
     const pages = first.changes.chunk!.pages;
     expect(pages).toBeGreaterThan(2);
-    expect(first.message).toMatch(new RegExp(`^Text of the page \\(part 1 of ${pages}\\):\\nHome About\\nThe long story\\nParagraph 1\\. word1_0 word1_1 .* word1_29\\nParagraph 2\\. `));
-    expect(first.message).toContain(`[Part 1 of ${pages}. For more, read with page 2.]`);
+    expect(first.message).toMatch(new RegExp(`^Text of the page \\(page 1 of ${pages}\\):\\nHome About\\nThe long story\\nParagraph 1\\. word1_0 word1_1 .* word1_29\\nParagraph 2\\. `));
+    expect(first.message).toContain(`[Page 1 of ${pages}. For more, read with page 2.]`);
     let all = '';
     for (let p = 1; p <= pages; p++) {
       const r = await act(page, 'read', { page: p });
@@ -139,7 +139,7 @@ describe('read', () => {
     expect(all).not.toContain('Secret hidden text');
     expect(all).not.toContain('Invisible text');
     const beyond = await act(page, 'read', { page: pages + 1 });
-    expect(beyond).toMatchObject({ ok: false, message: `There is no part ${pages + 1}: the text of the page has ${pages} parts.` });
+    expect(beyond).toMatchObject({ ok: false, message: `There is no page ${pages + 1}: the text of the page has ${pages} pages.` });
     await page.close();
   });
 

@@ -1,6 +1,6 @@
 /**
  * `read {ref?, page?}`: the text of a region (ref) or of the whole page, beyond what the map's
- * budget shows, in chunks of about 3,000 characters ("part N of M").
+ * budget shows, in chunks of about 3,000 characters ("page N of M").
  */
 import type { ToolArgs } from './args';
 import { CHUNK_CHARS, chunkText } from './chunks';
@@ -14,11 +14,11 @@ export const read: Handler<ToolArgs['read']> = async ({ ref, page }, ctx) => {
   const chunks = chunkText(readableText(root), CHUNK_CHARS);
   if (!chunks.length) return { message: `${what[0]!.toUpperCase()}${what.slice(1)} has no readable text.`, changes: { chunk: { page: 1, pages: 0 } } };
   if (page > chunks.length) {
-    throw new ActionError(`There is no part ${page}: the text of ${what} has ${chunks.length} part${chunks.length === 1 ? '' : 's'}.`);
+    throw new ActionError(`There is no page ${page}: the text of ${what} has ${chunks.length} page${chunks.length === 1 ? '' : 's'}.`);
   }
-  const more = page < chunks.length ? `\n[Part ${page} of ${chunks.length}. For more, read with page ${page + 1}.]` : chunks.length > 1 ? `\n[End of text: part ${page} of ${chunks.length}.]` : '';
+  const more = page < chunks.length ? `\n[Page ${page} of ${chunks.length}. For more, read with page ${page + 1}.]` : chunks.length > 1 ? `\n[End of text: page ${page} of ${chunks.length}.]` : '';
   return {
-    message: `Text of ${what}${chunks.length > 1 ? ` (part ${page} of ${chunks.length})` : ''}:\n${chunks[page - 1]}${more}`,
+    message: `Text of ${what}${chunks.length > 1 ? ` (page ${page} of ${chunks.length})` : ''}:\n${chunks[page - 1]}${more}`,
     changes: { chunk: { page, pages: chunks.length } },
   };
 };
