@@ -1,8 +1,8 @@
 /**
- * Builds the framework fixture apps for the action tests with esbuild: React 19 and Vue 3
- * (full build with the template compiler, so `v-model` and `<Teleport>` are the real runtime
- * directives) into tests/fixtures/actions/dist/. Called from global-setup; also runnable
- * alone: `tsx tests/browser/build-fixtures.ts`.
+ * Builds the framework fixture apps for the action tests with esbuild: React 19, the same React
+ * app again on React 18, and Vue 3 (full build with the template compiler, so `v-model` and
+ * `<Teleport>` are the real runtime directives) into tests/fixtures/actions/dist/. Called from
+ * global-setup; also runnable alone: `tsx tests/browser/build-fixtures.ts`.
  */
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +31,24 @@ export async function buildFixtureApps(): Promise<void> {
       __VUE_PROD_DEVTOOLS__: 'false',
       __VUE_PROD_HYDRATION_MISMATCH_DETAILS__: 'false',
     },
+    logLevel: 'warning',
+  });
+  // React 18 lives in its own package folder (react-dom@18 needs react@18 as a peer, which
+  // cannot sit beside the root's React 19); aliasing swaps it in so one app source serves both.
+  const react18 = './tests/fixtures/actions/react18/node_modules';
+  await build({
+    absWorkingDir: root,
+    entryPoints: { 'react18-app': 'tests/fixtures/actions/src/react18-app.tsx' },
+    outdir: 'tests/fixtures/actions/dist',
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    target: ['chrome100'],
+    minify: true,
+    jsx: 'automatic',
+    jsxImportSource: 'react',
+    alias: { react: `${react18}/react`, 'react-dom': `${react18}/react-dom` },
+    define: { 'process.env.NODE_ENV': '"production"' },
     logLevel: 'warning',
   });
 }
