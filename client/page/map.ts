@@ -4,6 +4,7 @@
  */
 import { createDescriber, type Describer } from './describe';
 import { cap, choose, quote, REF_SLOT, sanitize, scrollText, statesText, type Counts, type Direction, type GroupHeader, type Line } from './format';
+import { deepActiveElement } from './flat-tree';
 import { coverOf, layerOf } from './occlusion';
 import { assignRef, refOf, rematch, remember } from './refs';
 import { readStates } from './state';
@@ -14,26 +15,6 @@ import { walk, type ElementItem, type Group, type Item, type TextItem } from './
 const NAME_MAX = 80;
 const TEXT_MAX = 200;
 const IMPLIED_TYPE: Record<string, string> = { searchbox: 'search', spinbutton: 'number', slider: 'range' };
-
-/** The element that has focus, through shadow roots and same-origin frames. */
-export function deepActiveElement(doc: Document = document): Element | null {
-  let el: Element | null = doc.activeElement;
-  for (let i = 0; el && i < 32; i++) {
-    const inner: Element | null | undefined =
-      el.shadowRoot?.activeElement ?? (el.localName === 'iframe' ? safeDoc(el as HTMLIFrameElement)?.activeElement : undefined);
-    if (!inner || inner === el) break;
-    el = inner;
-  }
-  return el;
-}
-
-function safeDoc(f: HTMLIFrameElement): Document | null {
-  try {
-    return f.contentDocument;
-  } catch {
-    return null;
-  }
-}
 
 interface Place {
   direction: Direction;
@@ -84,9 +65,7 @@ export function buildMap(options: MapOptions = {}): PageMap {
   if (w.layered || modal) {
     for (const [it, d] of scoped) {
       if (d.direction !== 'view' || it.el === focused || it.opaque) continue;
-      const local = it.frame ? { ...it.rect, x: it.rect.x - it.frame.dx, y: it.rect.y - it.frame.dy } : it.rect;
-      const view = it.el.ownerDocument.defaultView!;
-      const cover = coverOf(it.el, local, { width: view.innerWidth, height: view.innerHeight });
+      const cover = coverOf(it.el, it.rect, { width: W, height: H });
       if (!cover) continue;
       scoped.delete(it);
       const layer = layerOf(cover);

@@ -3,39 +3,14 @@
  * (cookie banner, sticky header, modal) cover it? A few hit-tests per element, only for
  * candidates in view. Layers with `pointer-events:none` are skipped by the hit-test itself.
  */
-import { shadowRootOf } from './hooks';
-import { UI_ATTR } from './own-ui';
+import { deepHit, flatContains, flatParent } from './flat-tree';
 import type { Rect } from './types';
-
-/** The deepest element at (x, y) of `doc` (frame-local CSS px), through shadow roots, ignoring our UI. */
-export function hitTest(doc: Document, x: number, y: number): Element | null {
-  let hit = doc.elementFromPoint(x, y);
-  if (hit?.closest(`[${UI_ATTR}]`)) hit = doc.elementsFromPoint(x, y).find((e) => !e.closest(`[${UI_ATTR}]`)) ?? null;
-  for (let depth = 0; hit && depth < 32; depth++) {
-    const root = shadowRootOf(hit);
-    const inner = root?.elementFromPoint(x, y);
-    if (!inner || inner === hit) break;
-    hit = inner;
-  }
-  return hit;
-}
-
-/** Composed-tree ancestor test: is `node` inside `ancestor` (crossing shadow boundaries)? */
-export function containsComposed(ancestor: Element, node: Element): boolean {
-  for (let n: Node | null = node; n; ) {
-    if (n === ancestor) return true;
-    n = n.parentNode ?? null;
-    if (n && n.nodeType === 11) n = (n as ShadowRoot).host ?? null;
-  }
-  return false;
-}
 
 /**
  * Returns the element covering `el` at every sampled point of its visible box, or null when at
- * least one point reaches it. `rect` is in the element's own frame coordinates.
+ * least one point reaches it. `rect` and `viewport` are the top-level viewport's.
  */
 export function coverOf(el: Element, rect: Rect, viewport: { width: number; height: number }): Element | null {
-  const doc = el.ownerDocument;
   const x0 = Math.max(rect.x, 0);
   const y0 = Math.max(rect.y, 0);
   const x1 = Math.min(rect.x + rect.width, viewport.width);
@@ -48,7 +23,7 @@ export function coverOf(el: Element, rect: Rect, viewport: { width: number; heig
   ];
   let cover: Element | null = null;
   for (const [x, y] of points) {
-    const hit = hitTest(doc, x, y);
+    const hit = deepHit(x, y)?.el;
     if (!hit) continue;
     if (reaches(el, hit)) return null;
     cover ??= hit;
@@ -57,7 +32,7 @@ export function coverOf(el: Element, rect: Rect, viewport: { width: number; heig
 }
 
 function reaches(el: Element, hit: Element): boolean {
-  if (containsComposed(el, hit) || containsComposed(hit, el)) return true;
+  if (flatContains(el, hit) || flatContains(hit, el)) return true;
   // A transparent control is reached through its label.
   const label = hit.closest('label') as HTMLLabelElement | null;
   return !!label && label.control === el;
@@ -71,9 +46,8 @@ export function layerOf(hit: Element): Element {
     const pos = win?.getComputedStyle(n).position;
     const role = n.getAttribute('role');
     if (pos === 'fixed' || pos === 'sticky' || n.localName === 'dialog' || role === 'dialog' || role === 'alertdialog') layer = n;
-    const parent: Node | null = n.parentNode;
-    n = parent?.nodeType === 11 ? (parent as ShadowRoot).host : (parent as Element | null);
-    if (n && n.nodeType !== 1) n = null;
+    const parent = flatParent(n);
+    n = parent?.nodeType === 1 ? (parent as Element) : null;
   }
   return layer;
 }

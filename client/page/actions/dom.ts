@@ -4,14 +4,12 @@
  * here uses `instanceof` against the top window's classes.
  */
 
+import { contentOrigin, flatParent, type Point } from '../flat-tree';
 import { nativeSetTimeout } from '../settle';
 
-export type Win = Window & typeof globalThis;
+export { contentOrigin, deepActiveElement, flatContains, flatParent, type Point } from '../flat-tree';
 
-export interface Point {
-  x: number;
-  y: number;
-}
+export type Win = Window & typeof globalThis;
 
 export interface Box {
   left: number;
@@ -42,43 +40,6 @@ export function isHTML(el: Element): el is HTMLElement {
 
 export const tag = (el: Element): string => el.localName;
 
-/** The flat-tree parent: assigned slot, else parent, else the shadow host. */
-export function flatParent(n: Node): Node | null {
-  const slot = (n as Element).assignedSlot;
-  if (slot) return slot;
-  const p = n.parentNode;
-  if (p && p.nodeType === 11 && (p as ShadowRoot).host) return (p as ShadowRoot).host;
-  return p;
-}
-
-/** `ancestor` is `node` or contains it in the flat tree (through shadow roots and slots). */
-export function flatContains(ancestor: Node, node: Node | null): boolean {
-  for (let n: Node | null = node; n; n = flatParent(n)) if (n === ancestor) return true;
-  return false;
-}
-
-/** The focused element, looking into open shadow roots and same-origin frames. */
-export function deepActiveElement(doc: Document = document): Element | null {
-  let a: Element | null = doc.activeElement;
-  for (let i = 0; a && i < 32; i++) {
-    if (a.shadowRoot?.activeElement) {
-      a = a.shadowRoot.activeElement;
-      continue;
-    }
-    const t = a.localName;
-    if (t !== 'iframe' && t !== 'frame') break;
-    let inner: Document | null = null;
-    try {
-      inner = (a as HTMLIFrameElement).contentDocument;
-    } catch {
-      inner = null;
-    }
-    if (!inner?.activeElement || inner.activeElement === inner.body) break;
-    a = inner.activeElement;
-  }
-  return a;
-}
-
 /** The element's frame offset: its document's viewport origin in the root window's viewport. */
 export function frameOffset(win: Win): Point | undefined {
   let x = 0;
@@ -97,16 +58,6 @@ export function frameOffset(win: Win): Point | undefined {
     w = winOf(fe);
   }
   return { x, y };
-}
-
-/** Where an iframe's content viewport starts, in its owner's viewport coordinates. */
-export function contentOrigin(frame: Element): Point {
-  const r = frame.getBoundingClientRect();
-  const cs = winOf(frame).getComputedStyle(frame);
-  return {
-    x: r.left + (frame as HTMLElement).clientLeft + (parseFloat(cs.paddingLeft) || 0),
-    y: r.top + (frame as HTMLElement).clientTop + (parseFloat(cs.paddingTop) || 0),
-  };
 }
 
 /** Size of the root viewport without scrollbars. */

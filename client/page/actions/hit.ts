@@ -1,53 +1,11 @@
 /**
- * Hit-testing at a root-viewport point, the way a real pointer lands: through open shadow
- * roots and into same-origin iframes. Also names whatever covers an element, for errors like
- * `covered by dialog "Cookie consent"`.
+ * Naming what a pointer hits, for messages: `covered by dialog "Cookie consent"`. The
+ * hit-test itself (through shadow roots and same-origin frames) is `deepHit` in ../flat-tree.
  */
 import type { Describer } from '../describe';
-import { contentOrigin, flatContains, flatParent, isElement, tag, winOf, type Point } from './dom';
+import { flatContains, flatParent, isElement, tag, winOf } from './dom';
 
-export interface Hit {
-  /** The deepest element at the point. */
-  el: Element;
-  /** The point in `el`'s own viewport (client) coordinates. */
-  local: Point;
-  /** Set when the point is inside a frame whose document cannot be reached. */
-  crossOriginFrame?: Element;
-}
-
-/** The element a pointer at (x, y) of the root viewport would hit. */
-export function deepHit(x: number, y: number, root: Document = document): Hit | undefined {
-  let doc = root;
-  let lx = x;
-  let ly = y;
-  for (let depth = 0; depth < 32; depth++) {
-    let el = doc.elementFromPoint(lx, ly);
-    if (!el) return undefined;
-    for (let i = 0; i < 32 && el.shadowRoot; i++) {
-      const inner: Element | null = el.shadowRoot.elementFromPoint(lx, ly);
-      if (!inner || inner === el) break;
-      el = inner;
-    }
-    const t = tag(el);
-    if (t !== 'iframe' && t !== 'frame') return { el, local: { x: lx, y: ly } };
-    let inner: Document | null = null;
-    try {
-      inner = (el as HTMLIFrameElement).contentDocument;
-    } catch {
-      /* cross-origin */
-    }
-    if (!inner) return { el, local: { x: lx, y: ly }, crossOriginFrame: el };
-    const o = contentOrigin(el);
-    // On the frame's border/padding rather than its content: the frame element itself is hit.
-    const w = (el as HTMLIFrameElement).clientWidth;
-    const h = (el as HTMLIFrameElement).clientHeight;
-    if (lx < o.x || ly < o.y || lx >= o.x + w || ly >= o.y + h) return { el, local: { x: lx, y: ly } };
-    lx -= o.x;
-    ly -= o.y;
-    doc = inner;
-  }
-  return undefined;
-}
+export { deepHit, type Hit } from '../flat-tree';
 
 const ROLELESS = new Set(['generic', 'none', 'presentation', '']);
 

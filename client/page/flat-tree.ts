@@ -1,0 +1,109 @@
+/**
+ * The flat tree, as the user sees and the pointer reaches it: through shadow roots (open, and
+ * closed ones the document-start hooks saw), slots and same-origin frames. Shared by the map
+ * (occlusion) and the actions (actionability, click_at), so both agree on what is hit.
+ */
+import { shadowRootOf } from './hooks';
+import { UI_ATTR } from './own-ui';
+
+export interface Point {
+  x: number;
+  y: number;
+}
+
+/** The parent in the flat tree: a slotted node's slot, a shadow root's host. */
+export function flatParent(n: Node): Node | null {
+  const slot = (n as Element).assignedSlot;
+  if (slot) return slot;
+  const p = n.parentNode;
+  if (p && p.nodeType === 11 && (p as ShadowRoot).host) return (p as ShadowRoot).host;
+  return p;
+}
+
+/** `ancestor` is `node` or contains it in the flat tree. */
+export function flatContains(ancestor: Node, node: Node | null): boolean {
+  for (let n: Node | null = node; n; n = flatParent(n)) if (n === ancestor) return true;
+  return false;
+}
+
+function frameDocument(frame: Element): Document | null {
+  try {
+    return (frame as HTMLIFrameElement).contentDocument;
+  } catch {
+    return null; // cross-origin
+  }
+}
+
+/** The focused element, looking into shadow roots and same-origin frames. */
+export function deepActiveElement(doc: Document = document): Element | null {
+  let a: Element | null = doc.activeElement;
+  for (let i = 0; a && i < 32; i++) {
+    const root = shadowRootOf(a);
+    if (root?.activeElement) {
+      a = root.activeElement;
+      continue;
+    }
+    const t = a.localName;
+    if (t !== 'iframe' && t !== 'frame') break;
+    const inner = frameDocument(a);
+    if (!inner?.activeElement || inner.activeElement === inner.body) break;
+    a = inner.activeElement;
+  }
+  return a;
+}
+
+/** Where an iframe's content viewport starts, in its owner's viewport coordinates. */
+export function contentOrigin(frame: Element): Point {
+  const r = frame.getBoundingClientRect();
+  const cs = frame.ownerDocument.defaultView!.getComputedStyle(frame);
+  return {
+    x: r.left + (frame as HTMLElement).clientLeft + (parseFloat(cs.paddingLeft) || 0),
+    y: r.top + (frame as HTMLElement).clientTop + (parseFloat(cs.paddingTop) || 0),
+  };
+}
+
+export interface Hit {
+  /** The deepest element at the point. */
+  el: Element;
+  /** The point in `el`'s own viewport (client) coordinates. */
+  local: Point;
+  /** Set when the point is inside a frame whose document cannot be reached. */
+  crossOriginFrame?: Element;
+}
+
+/** The topmost element at a point of `doc`, looking through the agent's own UI (mask, overlay). */
+function pageElementAt(doc: Document, x: number, y: number): Element | null {
+  const el = doc.elementFromPoint(x, y);
+  if (!el || !el.closest(`[${UI_ATTR}]`)) return el;
+  return doc.elementsFromPoint(x, y).find((e) => !e.closest(`[${UI_ATTR}]`)) ?? null;
+}
+
+/** The element a pointer at (x, y) of the root viewport would hit. */
+export function deepHit(x: number, y: number, root: Document = document): Hit | undefined {
+  let doc = root;
+  let lx = x;
+  let ly = y;
+  for (let depth = 0; depth < 32; depth++) {
+    const top = pageElementAt(doc, lx, ly);
+    if (!top) return undefined;
+    let el: Element = top;
+    for (let i = 0; i < 32; i++) {
+      const deeper: Element | null | undefined = shadowRootOf(el)?.elementFromPoint(lx, ly);
+      if (!deeper || deeper === el) break;
+      el = deeper;
+    }
+    const t = el.localName;
+    if (t !== 'iframe' && t !== 'frame') return { el, local: { x: lx, y: ly } };
+    const inner = frameDocument(el);
+    if (!inner) return { el, local: { x: lx, y: ly }, crossOriginFrame: el };
+    const o = contentOrigin(el);
+    // On the frame's border/padding rather than its content: the frame element itself is hit.
+    const w = (el as HTMLIFrameElement).clientWidth;
+    const h = (el as HTMLIFrameElement).clientHeight;
+    if (lx < o.x || ly < o.y || lx >= o.x + w || ly >= o.y + h) return { el, local: { x: lx, y: ly } };
+    lx -= o.x;
+    ly -= o.y;
+    doc = inner;
+  }
+  return undefined;
+}
