@@ -59,6 +59,16 @@ describe('visibility', () => {
     expect(await mapBody(page)).toEqual(['*[1]button "Under a glass pane"']);
   });
 
+  it("the agent's own mask over the page does not count as a cover", async () => {
+    const page = await open(s, `<!doctype html><title>t</title><body style="margin:0">
+      <button style="position:absolute;top:20px;left:10px">Under the mask</button>
+      <div data-pagehand-ui style="position:fixed;inset:0;z-index:2147483647;background:rgba(0,0,0,.2)"></div>
+    </body>`);
+    const { body, notes } = splitMap(await mapText(page));
+    expect(body).toEqual(['*[1]button "Under the mask"']);
+    expect(notes).toEqual([]);
+  });
+
   it('offers only the open modal dialog; everything behind it is inert', async () => {
     const page = await open(s, `<!doctype html><title>t</title><body>
       <button>Behind one</button><a href="#b">Behind two</a>
