@@ -8,18 +8,20 @@ export function percentile(xs: readonly number[], p: number): number {
   return s[rank]!;
 }
 
-/** Least-squares slope of y over x. */
+/**
+ * Theil–Sen slope of y over x: the median of the slopes between every pair of samples. One
+ * odd sample (a GC landing mid-read, the OS reclaiming pages) cannot tilt it, as it can a
+ * least-squares fit over a dozen points.
+ */
 export function slope(xs: readonly number[], ys: readonly number[]): number {
-  const n = xs.length;
-  const mx = xs.reduce((a, b) => a + b, 0) / n;
-  const my = ys.reduce((a, b) => a + b, 0) / n;
-  let num = 0;
-  let den = 0;
-  for (let i = 0; i < n; i++) {
-    num += (xs[i]! - mx) * (ys[i]! - my);
-    den += (xs[i]! - mx) ** 2;
+  const slopes: number[] = [];
+  for (let i = 0; i < xs.length; i++) {
+    for (let j = i + 1; j < xs.length; j++) if (xs[j] !== xs[i]) slopes.push((ys[j]! - ys[i]!) / (xs[j]! - xs[i]!));
   }
-  return den === 0 ? 0 : num / den;
+  if (!slopes.length) return 0;
+  slopes.sort((a, b) => a - b);
+  const m = slopes.length >> 1;
+  return slopes.length % 2 ? slopes[m]! : (slopes[m - 1]! + slopes[m]!) / 2;
 }
 
 export function table(headers: string[], rows: Array<Array<string | number>>): string {
