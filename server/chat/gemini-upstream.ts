@@ -4,13 +4,13 @@
  */
 import { GoogleGenAI, type GenerateContentResponse } from '@google/genai';
 import type { GeminiProvider } from '../config';
-import { ProxyError } from '../errors';
 import type { Redact } from '../redact';
 import { chunkFromGemini, completionFromGemini, newStreamState, usageChunk } from './gemini-response';
 import { toGeminiRequest } from './gemini-request';
 import type { UpstreamResult } from './openai-upstream';
-import { SSE_DONE, SSE_HEADERS, sseData, sseError } from './sse';
+import { SSE_DONE, SSE_HEADERS, sseData } from './sse';
 import type { ResolvedChatRequest } from './types';
+import { failStream } from './stream-failure';
 import { upstreamFailure } from './upstream-errors';
 import type { UpstreamGuard } from './upstream-guard';
 
@@ -93,20 +93,8 @@ function toSse(
           }
         }
       } catch (e) {
-        const failure = upstreamFailure(e, 'gemini', guard, redact);
-        guard.dispose();
         iterator.return?.(undefined).catch(() => {});
-        const err =
-          failure.error.code === 'upstream_timeout'
-            ? failure.error
-            : new ProxyError(502, 'upstream_stream_error', 'The gemini upstream stream broke off before the end.');
-        try {
-          if (guard.cause !== 'client') controller.enqueue(sseError(err));
-          controller.close();
-        } catch {
-          // already cancelled by the page
-        }
-        settle({ ok: false, detail: failure.detail });
+        settle(failStream(controller, e, 'gemini', guard, redact));
       }
     },
     cancel() {

@@ -6,11 +6,11 @@
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParams } from 'openai/resources/chat/completions';
 import type { OpenAIProvider } from '../config';
-import { ProxyError } from '../errors';
 import type { Redact } from '../redact';
 import { passedHeaders } from './response-headers';
-import { SSE_HEADERS, sseError } from './sse';
+import { SSE_HEADERS } from './sse';
 import type { ChatMessage, ResolvedChatRequest } from './types';
+import { failStream } from './stream-failure';
 import { upstreamFailure } from './upstream-errors';
 import type { UpstreamGuard } from './upstream-guard';
 
@@ -142,19 +142,7 @@ function passThrough(
         controller.enqueue(value);
       } catch (e) {
         reader.cancel().catch(() => {});
-        const failure = upstreamFailure(e, 'openai', guard, redact);
-        guard.dispose();
-        const err =
-          failure.error.code === 'upstream_timeout'
-            ? failure.error
-            : new ProxyError(502, 'upstream_stream_error', 'The openai upstream stream broke off before the end.');
-        try {
-          if (guard.cause !== 'client') controller.enqueue(sseError(err));
-          controller.close();
-        } catch {
-          // already cancelled by the page
-        }
-        settle({ ok: false, detail: failure.detail });
+        settle(failStream(controller, e, 'openai', guard, redact));
       }
     },
     cancel() {
