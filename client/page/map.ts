@@ -6,7 +6,7 @@ import { createDescriber, type Describer } from './describe';
 import { cap, choose, quote, REF_SLOT, sanitize, scrollText, statesText, type Counts, type Direction, type GroupHeader, type Line } from './format';
 import { deepActiveElement } from './flat-tree';
 import { coverOf, layerOf } from './occlusion';
-import { assignRef, refOf, rematch, remember } from './refs';
+import { assignRef, refOf, rematch, remember, sweep } from './refs';
 import { readStates } from './state';
 import { estimateTokens } from './tokens';
 import type { MapOptions, MappedElement, PageMap, Rect, Ref } from './types';
@@ -24,6 +24,7 @@ interface Place {
 
 export function buildMap(options: MapOptions = {}): PageMap {
   const t0 = performance.now();
+  sweep();
   const maxTokens = options.maxTokens ?? 3000;
   const near = options.nearScreens ?? 1;
   const focused = deepActiveElement(document);

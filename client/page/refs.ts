@@ -91,14 +91,12 @@ export function rematch(fresh: Array<{ el: Element; fingerprint: string }>): Map
   return out;
 }
 
-/** Drops entries whose element was garbage-collected, so the table does not grow forever. */
+/**
+ * Drops entries whose element was garbage-collected, so the table does not grow forever on a
+ * long-lived single-page app. Called once per map.
+ */
 export function sweep(): void {
   for (const [ref, e] of entries) if (!e.el.deref()) entries.delete(ref);
-}
-
-/** The element a ref names right now (no validation), or undefined. */
-export function elementOf(ref: Ref): Element | undefined {
-  return entries.get(ref)?.el.deref();
 }
 
 /**
@@ -129,13 +127,3 @@ export function resolveRef(
   return el;
 }
 
-/** What the registry last recorded for a ref (for messages). */
-export function describeRef(ref: Ref): { role: string; name: string } | undefined {
-  const e = entries.get(ref);
-  return e && { role: e.role, name: e.name };
-}
-
-/** Test hook: forget everything. Refs already handed out are still never reused. */
-export function resetRefs(): void {
-  entries.clear();
-}
