@@ -145,46 +145,6 @@ describe('click on plain DOM', () => {
     expect(r.message).toMatch(/Unknown action "clik"/);
     await page.close();
   });
-});
-
-describe('click on React 19', () => {
-  it('fires React handlers: tabs, hover menu, modal open/confirm with dialog changes', async () => {
-    const page = await open(s, 'actions/react.html');
-    let r = await act(page, 'click', { ref: await refOf(page, 'tab', 'Reviews') });
-    expect(r.ok).toBe(true);
-    expect(await page.textContent('#panel')).toBe('Reviews panel');
-
-    r = await act(page, 'hover', { ref: await refOf(page, 'button', 'Products') });
-    expect(r.ok).toBe(true);
-    expect(r.message).toMatch(/^Hovering over button "Products"\. 3 new elements appeared: menuitem "Laptops", menuitem "Phones", menuitem "Tablets"\./);
-    r = await act(page, 'click', { ref: await refOf(page, 'menuitem', 'Phones') });
-    expect(r.ok, r.message).toBe(true);
-    expect(await page.textContent('#picked')).toBe('Phones');
-
-    r = await act(page, 'click', { ref: await refOf(page, 'button', 'Delete item') });
-    expect(r.message).toBe('Clicked button "Delete item". A dialog "Delete item?" opened. 2 new elements appeared: button "Cancel", button "Confirm delete".');
-    expect(r.changes.dialogOpened).toEqual(['Delete item?']);
-    r = await act(page, 'click', { ref: await refOf(page, 'button', 'Confirm delete') });
-    expect(r.changes.dialogClosed).toEqual(['Delete item?']);
-    expect(await page.textContent('#deleted')).toBe('Item deleted');
-    await page.close();
-  });
-
-  it('gives a stale error for a node React replaced after the map, and never clicks the detached node', async () => {
-    const page = await open(s, 'actions/react.html');
-    const ref = await refOf(page, 'button', 'Buy now');
-    await page.evaluate(() => (window as any).__rerender());
-    await page.waitForFunction(() => !!document.getElementById('buy'));
-    const r = await act(page, 'click', { ref });
-    expect(r.ok).toBe(false);
-    expect(r.message).toMatch(/Element \[\d+\] button "Buy now" is no longer on the page/);
-    expect(await page.evaluate(() => (window as any).__buyClicks ?? 0)).toBe(0);
-    // After observing again, the replacement is clickable.
-    const r2 = await act(page, 'click', { ref: await refOf(page, 'button', 'Buy now') });
-    expect(r2.ok).toBe(true);
-    expect(await page.evaluate(() => [(window as any).__buyClicks, (window as any).__buyGen])).toEqual([1, 1]);
-    await page.close();
-  });
 
   it('gives a stale error when the element name changed since the map, and does not click it', async () => {
     const page = await open(s, 'actions/plain.html');
@@ -225,14 +185,6 @@ describe('click on React 19', () => {
     expect(results[5]!.message).toBe('The click action failed unexpectedly: nope');
     expect(await page.textContent('#plain-count')).toBe('0');
     expect(errors).toEqual([]);
-    await page.close();
-  });
-
-  it('toggles React-controlled checkbox and radio in React state', async () => {
-    const page = await open(s, 'actions/react.html');
-    await act(page, 'click', { ref: await refOf(page, 'checkbox', 'I agree') });
-    await act(page, 'click', { ref: await refOf(page, 'radio', 'Pro') });
-    expect(await appState(page)).toMatchObject({ agree: true, plan: 'pro' });
     await page.close();
   });
 });

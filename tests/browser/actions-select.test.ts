@@ -71,28 +71,6 @@ describe('select_option on ARIA widgets', () => {
     await page.close();
   });
 
-  it('React: a combobox whose listbox is a portal — chosen into React state', async () => {
-    const page = await open(s, 'actions/react.html');
-    const ref = await refOf(page, 'combobox', 'Destination');
-    let r = await act(page, 'select_option', { ref, option: 'Greece' });
-    expect(r.ok, r.message).toBe(true);
-    expect(await appState(page)).toMatchObject({ dest: 'Greece' });
-    expect(r.changes.value).toBe('Greece');
-    r = await act(page, 'select_option', { ref, option: 'Narnia' });
-    expect(r.ok).toBe(false);
-    expect(r.message).toBe('No option matching "Narnia" in combobox "Destination"; options: France, Finland, Germany, Greece, United States, United Kingdom.');
-    expect(await appState(page)).toMatchObject({ dest: 'Greece' });
-    await page.close();
-  });
-
-  it('React: native select in a controlled form', async () => {
-    const page = await open(s, 'actions/react.html');
-    const r = await act(page, 'select_option', { ref: await refOf(page, 'combobox', 'Country'), option: 'Germany' });
-    expect(r.ok).toBe(true);
-    expect(await appState(page)).toMatchObject({ country: 'de' });
-    await page.close();
-  });
-
   it('Vue: a teleported listbox and a v-model select', async () => {
     const page = await open(s, 'actions/vue.html');
     let r = await act(page, 'select_option', { ref: await refOf(page, 'combobox', 'Fruit'), option: 'Cherry' });
