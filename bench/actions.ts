@@ -8,14 +8,27 @@
  * the one-animation-frame stable-box check), event dispatch, before/after snapshots and the
  * result. The page's own reaction time and the settle quiet window are not counted.
  *
- * Bar: median ≤ 20 ms for every action type. Prints a table; writes bench/results/actions.json.
+ * Peer: page-agent (@page-agent/page-controller, bundled at bench time by
+ * bench/lib/peer-page-agent.ts), in its own fresh tab of the same Chromium on the same page, runs
+ * the same calls for the action types it has (click → clickElement, type → inputText,
+ * select_option → selectOption, scroll → scroll; the rest are "—"), after its own indexing step
+ * (getBrowserState, untimed, like pagehand's map; its highlight overlays are then removed so both
+ * tools act on the same page). Its action methods await fixed sleeps of their
+ * own; bench/lib/actions-peer-probe.ts times those and reports the call both with them
+ * subtracted ("active", the figure comparable to pagehand's) and whole.
+ *
+ * Bar: median ≤ 20 ms for every pagehand action type. Prints tables with the ratios
+ * (page-agent / pagehand); writes bench/results/actions.json.
  * Launches Chromium: run as `flock /tmp/pagehand-chromium.lock npm run bench:actions`.
  */
 import { chromium, type Page } from 'playwright-core';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import type { PeerCall, PeerSample } from './lib/actions-peer-probe';
+import { bundleForPage } from './lib/bundle-for-page';
 import { generatePage } from './lib/generate-page';
+import { loadPageAgentPeer } from './lib/peer-page-agent';
 import { servePages } from './lib/serve-pages';
 import { median } from './lib/stats';
 import { renderTable } from './lib/table';
@@ -51,6 +64,7 @@ const PANEL = `
 interface Sample {
   overhead: number;
   settle: number;
+  total: number;
   ok: boolean;
   message: string;
 }
@@ -69,6 +83,25 @@ const STEPS: Record<string, Step> = {
   click_at: () => ({ name: 'click_at', args: { x: 0.3, y: 0.05 } }),
   read: (i) => ({ name: 'read', args: { page: (i % 3) + 1 } }),
 };
+
+/** page-agent's config: its defaults, as bench:map's "page-agent" column. */
+const PEER_CONFIG: Record<string, unknown> = {};
+/** pagehand's scroll "page" is 0.9 viewport heights; page-agent's numPages counts whole ones. */
+const PAGEHAND_SCROLL_PAGE = 0.9;
+
+/**
+ * page-agent's counterpart of a pagehand action, built from the same arguments. Missing: it has
+ * no such action (no clear — it would retype "" through input_text —, hover, keys, scroll to an
+ * element, click at a point, or paged reading).
+ */
+const PEER_CALLS: Partial<Record<keyof typeof STEPS, (args: Record<string, unknown>) => PeerCall>> = {
+  click: () => ({ kind: 'click' }),
+  type: (a) => ({ kind: 'type', text: String(a.text) }),
+  select_option: (a) => ({ kind: 'select_option', option: String(a.option) }),
+  scroll: (a) => ({ kind: 'scroll', down: a.direction === 'down', numPages: PAGEHAND_SCROLL_PAGE }),
+};
+/** The arguments PEER_CALLS reads do not involve refs. */
+const NO_REFS: Record<string, string> = {};
 
 async function refsOf(page: Page): Promise<Record<string, string>> {
   // Plain data in, lookups out here: functions defined inside evaluate() would pick up the
@@ -94,7 +127,7 @@ async function run(page: Page, step: Step, refs: Record<string, string>, i: numb
   const call = step(i, refs);
   return page.evaluate(async (c) => {
     const r = await (window as any).pagehand.act(c);
-    return { overhead: r.timing.totalMs - r.timing.settleMs, settle: r.timing.settleMs, ok: r.ok, message: r.message };
+    return { overhead: r.timing.totalMs - r.timing.settleMs, settle: r.timing.settleMs, total: r.timing.totalMs, ok: r.ok, message: r.message };
   }, call);
 }
 
@@ -103,46 +136,130 @@ function quantile(xs: number[], q: number): number {
   return s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
 }
 
+interface PagehandResult {
+  median: number;
+  p95: number;
+  max: number;
+  settleMedian: number;
+  /** Median of the whole call, settle wait included. */
+  totalMedian: number;
+  failures: number;
+  firstFailure?: string;
+}
+
+interface PeerResult {
+  /** Wall time minus page-agent's own fixed sleeps: the figure comparable to pagehand's median. */
+  activeMedian: number;
+  activeP95: number;
+  activeMax: number;
+  /** Wall time, fixed sleeps included. */
+  totalMedian: number;
+  /** Fixed sleeps each call awaited (median count, nominal and measured ms). */
+  sleeps: number;
+  sleepNominalMs: number;
+  sleptMedian: number;
+  failures: number;
+  firstFailure?: string;
+}
+
+/** pagehand: one tab, every action type, refs taken fresh per type. */
+async function measurePagehand(page: Page, bundle: string): Promise<Record<string, PagehandResult>> {
+  await page.addScriptTag({ content: bundle });
+  const results: Record<string, PagehandResult> = {};
+  for (const [name, step] of Object.entries(STEPS)) {
+    // Refs are taken fresh per action type (as the model would after observing), then reused.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const refs = await refsOf(page);
+    for (let i = 0; i < 5; i++) await run(page, step, refs, i); // warm-up
+    const samples: Sample[] = [];
+    for (let i = 0; i < RUNS; i++) samples.push(await run(page, step, refs, i));
+    const oh = samples.map((s) => s.overhead);
+    const bad = samples.filter((s) => !s.ok);
+    results[name] = {
+      median: median(oh),
+      p95: quantile(oh, 0.95),
+      max: Math.max(...oh),
+      settleMedian: median(samples.map((s) => s.settle)),
+      totalMedian: median(samples.map((s) => s.total)),
+      failures: bad.length,
+      ...(bad[0] ? { firstFailure: bad[0].message } : {}),
+    };
+  }
+  return results;
+}
+
+/**
+ * page-agent: its own fresh tab, the action types it has. It indexes the page once: its indices
+ * hold direct element references, which stay valid since the panel's elements are never replaced.
+ */
+async function measurePeer(page: Page, scripts: { peer: string; probe: string }): Promise<Record<string, PeerResult>> {
+  await page.addScriptTag({ content: scripts.peer });
+  await page.addScriptTag({ content: scripts.probe });
+  await page.evaluate((config) => window.__actionsPeer!.setup(config), PEER_CONFIG);
+  await page.evaluate(() => window.__actionsPeer!.observe());
+  const results: Record<string, PeerResult> = {};
+  for (const [name, toPeer] of Object.entries(PEER_CALLS)) {
+    if (!toPeer) continue;
+    const call = (i: number): PeerCall => toPeer(STEPS[name]!(i, NO_REFS).args);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    for (let i = 0; i < 5; i++) await page.evaluate((c) => window.__actionsPeer!.run(c), call(i)); // warm-up
+    const samples: PeerSample[] = [];
+    for (let i = 0; i < RUNS; i++) samples.push(await page.evaluate((c) => window.__actionsPeer!.run(c), call(i)));
+    const active = samples.map((s) => s.activeMs);
+    const bad = samples.filter((s) => !s.ok);
+    results[name] = {
+      activeMedian: median(active),
+      activeP95: quantile(active, 0.95),
+      activeMax: Math.max(...active),
+      totalMedian: median(samples.map((s) => s.totalMs)),
+      sleeps: median(samples.map((s) => s.sleeps)),
+      sleepNominalMs: median(samples.map((s) => s.sleepNominalMs)),
+      sleptMedian: median(samples.map((s) => s.sleptMs)),
+      failures: bad.length,
+      ...(bad[0] ? { firstFailure: bad[0].message } : {}),
+    };
+  }
+  return results;
+}
+
+const fmt = (ms: number): string => ms.toFixed(1);
+const ratio = (peer: number, own: number): string => `${(peer / own).toFixed(peer / own < 10 ? 2 : 0)}×`;
+
 async function main(): Promise<void> {
+  const startedAt = performance.now();
   const gen = generatePage({ targetElements: ELEMENTS, seed: 20_240_602, framePath: '/frame.html' });
   const html = gen.html.replace(/<body[^>]*>/, (m) => `${m}${PANEL}`);
   const server = await servePages(new Map([['/page.html', html], ['/frame.html', gen.frameHtml]]));
-  const bundle = await readFile(`${root}dist/pagehand.js`, 'utf8');
+  const [bundle, peer, probe] = await Promise.all([
+    readFile(`${root}dist/pagehand.js`, 'utf8'),
+    loadPageAgentPeer(),
+    bundleForPage({ name: 'actions-peer-probe', entry: 'bench/lib/actions-peer-probe.ts' }),
+  ]);
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
-  const results: Record<string, { median: number; p95: number; max: number; settleMedian: number; failures: number; firstFailure?: string }> = {};
+  let results: Record<string, PagehandResult>;
+  let peerResults: Record<string, PeerResult>;
   let elements = 0;
   try {
+    // Each tool gets its own freshly loaded tab: neither sees the other's DOM side effects.
     const page = await browser.newPage({ viewport: VIEWPORT });
     await page.goto(`${server.origin}/page.html`);
-    await page.addScriptTag({ content: bundle });
     elements = await page.evaluate(() => document.getElementsByTagName('*').length);
-    for (const [name, step] of Object.entries(STEPS)) {
-      // Refs are taken fresh per action type (as the model would after observing), then reused.
-      await page.evaluate(() => window.scrollTo(0, 0));
-      const refs = await refsOf(page);
-      for (let i = 0; i < 5; i++) await run(page, step, refs, i); // warm-up
-      const samples: Sample[] = [];
-      for (let i = 0; i < RUNS; i++) samples.push(await run(page, step, refs, i));
-      const oh = samples.map((s) => s.overhead);
-      const bad = samples.filter((s) => !s.ok);
-      results[name] = {
-        median: median(oh),
-        p95: quantile(oh, 0.95),
-        max: Math.max(...oh),
-        settleMedian: median(samples.map((s) => s.settle)),
-        failures: bad.length,
-        ...(bad[0] ? { firstFailure: bad[0].message } : {}),
-      };
-    }
+    results = await measurePagehand(page, bundle);
+    await page.close();
+    const peerPage = await browser.newPage({ viewport: VIEWPORT });
+    await peerPage.goto(`${server.origin}/page.html`);
+    peerResults = await measurePeer(peerPage, { peer: peer.source, probe });
+    await peerPage.close();
   } finally {
     await browser.close();
     await server.close();
   }
+
   const rows = Object.entries(results).map(([name, r]) => [
     name,
-    r.median.toFixed(1),
-    r.p95.toFixed(1),
-    r.max.toFixed(1),
+    fmt(r.median),
+    fmt(r.p95),
+    fmt(r.max),
     r.settleMedian.toFixed(0),
     r.failures,
     r.median <= BAR_MS ? 'pass' : 'FAIL',
@@ -154,13 +271,86 @@ async function main(): Promise<void> {
       rows,
     ),
   );
+
+  const NA = '—';
+  const peerRows = Object.entries(results).map(([name, r]) => {
+    const p = peerResults[name];
+    if (!p) return [name, fmt(r.median), NA, NA, fmt(r.totalMedian), NA, NA, NA, NA];
+    const sleeps = p.sleeps ? `${p.sleeps} × ${p.sleepNominalMs} ms` : 'none';
+    return [name, fmt(r.median), fmt(p.activeMedian), ratio(p.activeMedian, r.median), fmt(r.totalMedian), fmt(p.totalMedian), ratio(p.totalMedian, r.totalMedian), sleeps, p.failures];
+  });
+  console.log(`\npagehand vs page-agent ${peer.version} (@page-agent/page-controller, default config), same page, own fresh tab each, ${RUNS} calls per action; medians in ms, ratio = page-agent / pagehand\n`);
+  console.log(
+    renderTable(
+      [
+        { header: 'action' },
+        { header: 'pagehand', align: 'right' },
+        { header: 'page-agent', align: 'right' },
+        { header: 'ratio', align: 'right' },
+        { header: 'pagehand total', align: 'right' },
+        { header: 'page-agent total', align: 'right' },
+        { header: 'total ratio', align: 'right' },
+        { header: 'page-agent fixed sleeps' },
+        { header: 'page-agent failed', align: 'right' },
+      ],
+      peerRows,
+    ),
+  );
+  console.log(`
+What the numbers include:
+  pagehand          total − settle wait: argument validation, ref re-validation, actionability (incl. one
+                    animation frame of waiting for a stable box), event dispatch, before/after snapshots, the
+                    result message.
+  page-agent        wall time − its own fixed sleeps: index lookup, scroll into view, its hit test, event
+                    dispatch or value set, the result message. It takes no before/after look at the page. The
+                    sleeps are awaited inside its action methods (not configurable, not skippable); they run
+                    as in page-agent, and the time spent in them is measured and subtracted.
+  pagehand total    the whole act() call, incl. the settle wait (ends once the page has been quiet briefly).
+  page-agent total  the whole call, incl. its fixed sleeps (page-agent has no settle step; what an agent
+                    loop waits between steps is outside both).
+  —                 page-agent has no such action (clear would be input_text with "").
+  page-agent failed the call reported failure, or the panel did not show its effect (checked after the clock).
+Not counted for either: the indexing step (pagehand map per action type, page-agent getBrowserState once; its
+highlight overlays are removed again so both act on the same page), and page work after the call returns.`);
+
   const pass = Object.values(results).every((r) => r.median <= BAR_MS && r.failures === 0);
-  for (const [name, r] of Object.entries(results)) if (r.firstFailure) console.log(`\n${name} failed ${r.failures}×: ${r.firstFailure}`);
-  console.log(`\nbar: median ≤ ${BAR_MS} ms per action type, no failures → ${pass ? 'PASS' : 'FAIL'}`);
+  for (const [name, r] of Object.entries(results)) if (r.firstFailure) console.log(`\npagehand ${name} failed ${r.failures}×: ${r.firstFailure}`);
+  for (const [name, r] of Object.entries(peerResults)) if (r.firstFailure) console.log(`\npage-agent ${name} failed ${r.failures}×: ${r.firstFailure}`);
+  console.log(`\nbar: pagehand median ≤ ${BAR_MS} ms per action type, no failures → ${pass ? 'PASS' : 'FAIL'}`);
+  console.log(`(run took ${((performance.now() - startedAt) / 1000).toFixed(0)} s)`);
+
+  const ratios = Object.fromEntries(
+    Object.entries(peerResults).map(([name, p]) => [name, { active: p.activeMedian / results[name]!.median, total: p.totalMedian / results[name]!.totalMedian }]),
+  );
   await mkdir(`${root}bench/results`, { recursive: true });
   await writeFile(
     `${root}bench/results/actions.json`,
-    `${JSON.stringify({ date: new Date().toISOString(), cpus: cpus().length, elements, runs: RUNS, barMs: BAR_MS, pass, actions: results }, null, 2)}\n`,
+    `${JSON.stringify(
+      {
+        date: new Date().toISOString(),
+        cpus: cpus().length,
+        elements,
+        runs: RUNS,
+        barMs: BAR_MS,
+        pass,
+        actions: results,
+        peer: {
+          tool: 'page-agent',
+          package: '@page-agent/page-controller',
+          version: peer.version,
+          config: PEER_CONFIG,
+          measures: {
+            active: 'wall time minus the fixed sleeps page-agent awaits inside its action methods',
+            total: 'wall time of the call, fixed sleeps included',
+          },
+          unsupported: Object.keys(STEPS).filter((name) => !(name in PEER_CALLS)),
+          actions: peerResults,
+          ratios,
+        },
+      },
+      null,
+      2,
+    )}\n`,
   );
   if (!pass) process.exitCode = 1;
 }
