@@ -17,8 +17,8 @@ afterAll(async () => {
 });
 
 const reacts = [
-  { version: '19', fixture: 'actions/react.html' },
-  { version: '18', fixture: 'actions/react18.html' },
+  { version: 19, fixture: 'actions/react.html' },
+  { version: 18, fixture: 'actions/react18.html' },
 ];
 
 describe.each(reacts)('React $version', ({ version, fixture }) => {
