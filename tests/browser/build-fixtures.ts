@@ -4,26 +4,35 @@
  * `<Teleport>` are the real runtime directives) into tests/fixtures/actions/dist/. Called from
  * global-setup; also runnable alone: `tsx tests/browser/build-fixtures.ts`.
  */
-import { build } from 'esbuild';
+import { build, type BuildOptions } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
+const common: BuildOptions = {
+  absWorkingDir: root,
+  outdir: 'tests/fixtures/actions/dist',
+  bundle: true,
+  format: 'iife',
+  platform: 'browser',
+  target: ['chrome100'],
+  minify: true,
+  jsx: 'automatic',
+  jsxImportSource: 'react',
+  logLevel: 'warning',
+};
+
+// React 18 lives in its own package folder (react-dom@18 needs react@18 as a peer, which
+// cannot sit beside the root's React 19); aliasing swaps it in so one app source serves both.
+const react18 = './tests/fixtures/actions/react18/node_modules';
+
 export async function buildFixtureApps(): Promise<void> {
   await build({
-    absWorkingDir: root,
+    ...common,
     entryPoints: {
       'react-app': 'tests/fixtures/actions/src/react-app.tsx',
       'vue-app': 'tests/fixtures/actions/src/vue-app.ts',
     },
-    outdir: 'tests/fixtures/actions/dist',
-    bundle: true,
-    format: 'iife',
-    platform: 'browser',
-    target: ['chrome100'],
-    minify: true,
-    jsx: 'automatic',
-    jsxImportSource: 'react',
     alias: { vue: 'vue/dist/vue.esm-bundler.js' },
     define: {
       'process.env.NODE_ENV': '"production"',
@@ -31,25 +40,12 @@ export async function buildFixtureApps(): Promise<void> {
       __VUE_PROD_DEVTOOLS__: 'false',
       __VUE_PROD_HYDRATION_MISMATCH_DETAILS__: 'false',
     },
-    logLevel: 'warning',
   });
-  // React 18 lives in its own package folder (react-dom@18 needs react@18 as a peer, which
-  // cannot sit beside the root's React 19); aliasing swaps it in so one app source serves both.
-  const react18 = './tests/fixtures/actions/react18/node_modules';
   await build({
-    absWorkingDir: root,
+    ...common,
     entryPoints: { 'react18-app': 'tests/fixtures/actions/src/react18-app.tsx' },
-    outdir: 'tests/fixtures/actions/dist',
-    bundle: true,
-    format: 'iife',
-    platform: 'browser',
-    target: ['chrome100'],
-    minify: true,
-    jsx: 'automatic',
-    jsxImportSource: 'react',
     alias: { react: `${react18}/react`, 'react-dom': `${react18}/react-dom` },
     define: { 'process.env.NODE_ENV': '"production"' },
-    logLevel: 'warning',
   });
 }
 
