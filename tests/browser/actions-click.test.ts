@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, open, origin, type Session } from './harness';
+import { describe, expect, it } from 'vitest';
+import { open, origin, useSession } from './harness';
 import { act, appState, refAt, refOf } from './actions-helpers';
 
-let s: Session;
-beforeAll(async () => {
-  s = await connect();
-});
-afterAll(async () => {
-  await s.close();
-});
+const s = useSession();
 
 describe('click on plain DOM', () => {
   it('dispatches the full pointer/mouse sequence in browser order, at the element, once', async () => {

@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, open, origin, type Session } from './harness';
+import { describe, expect, it } from 'vitest';
+import { open, origin, useSession } from './harness';
 import { act, refOf } from './actions-helpers';
 
-let s: Session;
-beforeAll(async () => {
-  s = await connect();
-});
-afterAll(async () => {
-  await s.close();
-});
+const s = useSession();
 
 describe('scroll and scroll_to', () => {
   it('scrolls the page by pages and reports the position', async () => {

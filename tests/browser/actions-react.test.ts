@@ -3,18 +3,12 @@
  * React 18 and 19). Both fixtures are the same app (src/react-app.tsx), bundled against each
  * React by build-fixtures.ts; every test first checks the page really runs the React it names.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { connect, open, type Session } from './harness';
+import { open, useSession } from './harness';
 import { act, appState, refOf } from './actions-helpers';
 
-let s: Session;
-beforeAll(async () => {
-  s = await connect();
-});
-afterAll(async () => {
-  await s.close();
-});
+const s = useSession();
 
 const reacts = [
   { version: 19, fixture: 'actions/react.html' },

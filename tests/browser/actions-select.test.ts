@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, open, type Session } from './harness';
+import { describe, expect, it } from 'vitest';
+import { open, useSession } from './harness';
 import { act, appState, refOf } from './actions-helpers';
 
-let s: Session;
-beforeAll(async () => {
-  s = await connect();
-});
-afterAll(async () => {
-  await s.close();
-});
+const s = useSession();
 
 describe('select_option on native <select>', () => {
   it('selects by label, value, case-insensitive and unique partial label, firing input+change once', async () => {

@@ -4,7 +4,7 @@
  * document start (userscript / embed in <head>).
  */
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -69,4 +69,19 @@ export function splitMap(text: string): { header: string; body: string[]; notes:
 /** The page-content lines of a fresh map. */
 export async function mapBody(page: Page, options: Record<string, unknown> = {}): Promise<string[]> {
   return splitMap(await mapText(page, options)).body;
+}
+
+/**
+ * One browser context for the whole test file: connects before the first test, closes after
+ * the last. The returned object is filled in by `beforeAll`, so use it inside tests only.
+ */
+export function useSession(viewport?: { width: number; height: number }): Session {
+  const session = {} as Session;
+  beforeAll(async () => {
+    Object.assign(session, await connect(viewport));
+  });
+  afterAll(async () => {
+    await session.close?.();
+  });
+  return session;
 }

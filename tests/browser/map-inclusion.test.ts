@@ -2,12 +2,10 @@
  * DESIGN §2 Inclusion: which elements become lines of the map, asserted as the exact lines the
  * model reads.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, mapBody, open, type Session } from './harness';
+import { describe, expect, it } from 'vitest';
+import { mapBody, open, useSession } from './harness';
 
-let s: Session;
-beforeAll(async () => { s = await connect(); });
-afterAll(async () => { await s.close(); });
+const s = useSession();
 
 describe('inclusion', () => {
   it('lists native controls, ARIA widgets and contenteditable roots; a label is never its own line', async () => {

@@ -2,12 +2,10 @@
  * Names, roles and live states as the model reads them in the map's lines (the accname, role
  * and state modules have their own, finer tests; these pin the printed form).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, mapBody, open, type Session } from './harness';
+import { describe, expect, it } from 'vitest';
+import { mapBody, open, useSession } from './harness';
 
-let s: Session;
-beforeAll(async () => { s = await connect(); });
-afterAll(async () => { await s.close(); });
+const s = useSession();
 
 describe('lines: names, roles, states', () => {
   // A control's own value is not part of its name when its label wraps it (accname 2C applies

@@ -2,12 +2,10 @@
  * DESIGN §2 Reach: shadow roots (open, nested, closed with document-start hooks), same-origin
  * frames (refs that name the frame, rects in top-viewport coordinates), opaque regions.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, mapBody, open, type Session } from './harness';
+import { describe, expect, it } from 'vitest';
+import { mapBody, open, useSession } from './harness';
 
-let s: Session;
-beforeAll(async () => { s = await connect(); });
-afterAll(async () => { await s.close(); });
+const s = useSession();
 
 async function loaded(page: import('playwright-core').Page) {
   // Until the cross-origin frame has navigated it holds a same-origin about:blank.

@@ -2,12 +2,10 @@
  * DESIGN §2 Refs: stable for the session, never reused, re-matched by fingerprint only when
  * unique, `*` for new ones, and re-validated before use.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, mapBody, open, type Session } from './harness';
+import { describe, expect, it } from 'vitest';
+import { mapBody, open, useSession } from './harness';
 
-let s: Session;
-beforeAll(async () => { s = await connect(); });
-afterAll(async () => { await s.close(); });
+const s = useSession();
 
 describe('refs', () => {
   it('are stable across maps and marked * only when new', async () => {

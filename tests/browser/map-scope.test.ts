@@ -3,12 +3,10 @@
  * in screens, a token budget that is never exceeded.
  */
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, mapText, open, splitMap, type Session } from './harness';
+import { describe, expect, it } from 'vitest';
+import { mapText, open, splitMap, useSession } from './harness';
 
-let s: Session;
-beforeAll(async () => { s = await connect(); });
-afterAll(async () => { await s.close(); });
+const s = useSession();
 
 // 200 rows of 40px: the 800px viewport holds 20, one more screen another 20.
 const LONG = `<!doctype html><title>Long list</title><style>body{margin:0} .r{height:40px;margin:0;box-sizing:border-box}</style><body>

@@ -2,12 +2,10 @@
  * DESIGN §2 Format and text: compact lines, role first, readable text in document order,
  * page content delimited, our own UI never in the map, and the map never changes the page.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, mapBody, mapText, open, splitMap, type Session } from './harness';
+import { describe, expect, it } from 'vitest';
+import { mapBody, mapText, open, splitMap, useSession } from './harness';
 
-let s: Session;
-beforeAll(async () => { s = await connect(); });
-afterAll(async () => { await s.close(); });
+const s = useSession();
 
 describe('text and format', () => {
   it('prints headings, paragraphs, list items and table rows in document order; trailing text joins its element', async () => {

@@ -1,12 +1,10 @@
 /**
  * DESIGN §2 Visibility and occlusion: what the model can't see or reach is not offered.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, mapBody, mapText, open, splitMap, type Session } from './harness';
+import { describe, expect, it } from 'vitest';
+import { mapBody, mapText, open, splitMap, useSession } from './harness';
 
-let s: Session;
-beforeAll(async () => { s = await connect(); });
-afterAll(async () => { await s.close(); });
+const s = useSession();
 
 describe('visibility', () => {
   it('skips hidden elements and subtrees, keeps visible children of visibility:hidden', async () => {

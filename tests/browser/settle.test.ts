@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, open, type Session } from './harness';
+import { describe, expect, it } from 'vitest';
+import { open, useSession } from './harness';
 import { act, refOf } from './actions-helpers';
 
-let s: Session;
-beforeAll(async () => {
-  s = await connect();
-});
-afterAll(async () => {
-  await s.close();
-});
+const s = useSession();
 
 describe('settle detection', () => {
   it('waits for a debounced XHR search: the result shows the results, not an empty list', async () => {
