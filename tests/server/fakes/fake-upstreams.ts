@@ -23,6 +23,8 @@ const MAX_RECORDS = 500;
 export async function startFakeUpstreams(port = 0): Promise<FakeUpstreams> {
   const records: RecordedRequest[] = [];
   let seq = 0;
+  /** Requests seen per tag, for `failTimes`. */
+  const seenByTag = new Map<string, number>();
   const sockets = new Set<import('node:net').Socket>();
 
   const server = http.createServer((req, res) => {
@@ -48,7 +50,7 @@ export async function startFakeUpstreams(port = 0): Promise<FakeUpstreams> {
         res.end('{"error":{"message":"fake: unknown path"}}');
         return;
       }
-      const s = readScript(lastUserText(provider, body)) ?? {};
+      const s = failuresSpent(readScript(lastUserText(provider, body)) ?? {}, seenByTag);
       const record: RecordedRequest = {
         seq: ++seq,
         tag: s.tag,
@@ -98,6 +100,14 @@ export async function startFakeUpstreams(port = 0): Promise<FakeUpstreams> {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Counts the request under its tag; once `failTimes` requests have failed, the failure fields go. */
+function failuresSpent(s: FakeScript, seenByTag: Map<string, number>): FakeScript {
+  if (s.failTimes === undefined || !s.tag) return s;
+  const nth = (seenByTag.get(s.tag) ?? 0) + 1;
+  seenByTag.set(s.tag, nth);
+  return nth > s.failTimes ? { ...s, status: undefined, cutAfter: undefined, stallAfter: undefined } : s;
+}
+
 function lastUserText(provider: 'openai' | 'gemini', body: unknown): string {
   const b = body as { messages?: Array<{ role: string; content: unknown }>; contents?: Array<{ role: string; parts?: Array<{ text?: string }> }> };
   if (provider === 'openai') {
@@ -126,6 +136,7 @@ async function respond(
   if (s.status) {
     const key = provider === 'openai' ? (req.headers.authorization ?? '').replace(/^Bearer /, '') : String(req.headers['x-goog-api-key'] ?? '');
     const message = `${s.errorMessage ?? 'fake failure'}${s.echoKey ? ` (key used: ${key})` : ''}`;
+    const retryAfter = s.retryAfterSeconds ?? 7;
     const body =
       provider === 'openai'
         ? { error: { message, type: 'invalid_request_error', code: null } }
@@ -134,10 +145,10 @@ async function respond(
               code: s.status,
               message,
               status: s.status === 429 ? 'RESOURCE_EXHAUSTED' : 'INVALID_ARGUMENT',
-              ...(s.status === 429 ? { details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '7s' }] } : {}),
+              ...(s.status === 429 ? { details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: `${retryAfter}s` }] } : {}),
             },
           };
-    res.writeHead(s.status, { 'content-type': 'application/json', ...(s.status === 429 && provider === 'openai' ? { 'retry-after': '7' } : {}), ...extra });
+    res.writeHead(s.status, { 'content-type': 'application/json', ...(s.status === 429 && provider === 'openai' ? { 'retry-after': String(retryAfter) } : {}), ...extra });
     write(JSON.stringify(body));
     end();
     return;

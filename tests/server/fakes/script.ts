@@ -24,6 +24,8 @@ export interface FakeScript {
   usage?: { prompt: number; completion: number; thoughts?: number };
   /** Answer with this HTTP error status instead of a reply. */
   status?: number;
+  /** For a 429: the wait asked for (OpenAI's `retry-after` header, Gemini's RetryInfo). Default 7. */
+  retryAfterSeconds?: number;
   errorMessage?: string;
   /** Put the API key the fake received into the error message (to test redaction). */
   echoKey?: boolean;
@@ -39,6 +41,11 @@ export interface FakeScript {
   stallAfter?: number;
   /** Answer JSON even when a stream was asked for (as some local servers do). */
   ignoreStream?: boolean;
+  /**
+   * Apply `status`, `cutAfter` and `stallAfter` only to the first N requests carrying this
+   * script's `tag`; later ones get the normal reply (to script "fail twice, then succeed").
+   */
+  failTimes?: number;
 }
 
 const OPEN = '⟦fake ';
