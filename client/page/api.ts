@@ -1,6 +1,7 @@
 /** The public `pagehand` API of the bundle: map, describe, resolve, act. */
 import { act, setBeforeNavigate } from './actions/index';
 import { createDescriber } from './describe';
+import { find, type FindResult } from './find';
 import { buildMap } from './map';
 import { resolveRef } from './refs';
 import type { MapOptions, PageMap } from './types';
@@ -16,6 +17,8 @@ export function createPageApi() {
     describe: (el: Element): { role: string; name: string } => createDescriber().describe(el),
     /** The live element for a ref; throws RefError ('unknown' | 'stale') with a clear message. */
     resolve: (ref: string | number): Element => resolveRef(ref, (el) => createDescriber().describe(el)),
+    /** Searches the whole page (beyond the map's budget) for elements and text; hands out refs. */
+    find: (query: string): FindResult => find(String(query ?? '')),
     /** Runs one tool call (click, type, …) and reports what changed. */
     act,
     /** Sets the hook called before a full navigation (navigate, go_back, a link click). */

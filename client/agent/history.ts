@@ -1,0 +1,80 @@
+/**
+ * What the model is told about earlier steps, within the prompt budget: the last step's
+ * results in full, every earlier step as one line (goal, calls, results, what changed), the
+ * oldest left out first when the budget is short. Pure.
+ */
+import { estimateTokens } from '../page/tokens';
+
+export interface ActionRecord {
+  /** `click [12]`, `type [3] "ernesto"`. */
+  call: string;
+  ok: boolean;
+  /** The action's result sentence(s), as the model read them. */
+  result: string;
+}
+
+export interface StepRecord {
+  step: number;
+  goal?: string;
+  actions: ActionRecord[];
+  /** The page's URL when the step was planned. */
+  url: string;
+}
+
+const LINE_RESULT_MAX = 160;
+const FULL_RESULT_MAX = 4000;
+
+const oneLine = (s: string, max: number): string => {
+  const t = s.replace(/\s+/g, ' ').trim();
+  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
+};
+
+/** A short description of a call for history and messages: `click [12]`, `type [3] "ernesto" +Enter`. */
+export function describeCall(name: string, args: Record<string, unknown>): string {
+  const parts = [name];
+  if (args.ref !== undefined) parts.push(`[${String(args.ref)}]`);
+  for (const [k, v] of Object.entries(args)) {
+    if (k === 'ref' || v === undefined || v === null) continue;
+    if (k === 'submit') {
+      if (v === true || v === 'true') parts.push('+Enter');
+      continue;
+    }
+    const s = typeof v === 'string' ? JSON.stringify(oneLine(v, 60)) : JSON.stringify(v);
+    parts.push(k === 'text' || k === 'option' || k === 'query' || k === 'url' || k === 'key' ? s : `${k}=${s}`);
+  }
+  return parts.join(' ');
+}
+
+/** One line for an earlier step. */
+export function stepLine(s: StepRecord): string {
+  const acts = s.actions.map((a) => `${a.call} → ${a.ok ? '' : 'FAILED: '}${oneLine(a.result, LINE_RESULT_MAX)}`).join('; ');
+  return `${s.step}. ${s.goal ? `${oneLine(s.goal, 100)} | ` : ''}${acts || '(no action)'}`;
+}
+
+/** The last step's results, in full (bounded), one entry per call. */
+export function fullResults(s: StepRecord | undefined): string[] {
+  if (!s) return [];
+  const head = `Step ${s.step}${s.goal ? ` (goal: ${oneLine(s.goal, 160)})` : ''}:`;
+  return [head, ...s.actions.map((a) => {
+    const r = a.result.length > FULL_RESULT_MAX ? `${a.result.slice(0, FULL_RESULT_MAX)}… (cut)` : a.result;
+    return `${a.call} → ${a.ok ? 'ok' : 'FAILED'}: ${r}`;
+  })];
+}
+
+/**
+ * Earlier steps (all but the last) as lines, newest kept first, within `budget` tokens.
+ * @returns the lines oldest first, and how many were left out.
+ */
+export function fitHistory(steps: StepRecord[], budget: number): { lines: string[]; omitted: number } {
+  const earlier = steps.slice(0, -1);
+  const lines: string[] = [];
+  let used = 0;
+  for (let i = earlier.length - 1; i >= 0; i--) {
+    const line = stepLine(earlier[i]!);
+    const cost = estimateTokens(line) + 1;
+    if (used + cost > budget) return { lines: lines.reverse(), omitted: i + 1 };
+    used += cost;
+    lines.push(line);
+  }
+  return { lines: lines.reverse(), omitted: 0 };
+}

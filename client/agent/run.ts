@@ -1,0 +1,594 @@
+/**
+ * `pagehand.run(task, options)`: the observe → think → act → verify loop behind a handle.
+ *
+ * One step: map the page → ask the model (streamed) → run its calls in order through
+ * `pagehand.act` (risky ones only after the user's yes; the batch stops when the page changes)
+ * → record one history line → guards. The page is reached only through the page layer.
+ * A full navigation parks the run: its state is in sessionStorage and the next page resumes it.
+ */
+import { createModelClient } from '../llm/client';
+import { ModelError, type ChatReply, type ModelClient, type Usage } from '../llm/types';
+import { act, setBeforeNavigate, TOOL_NAMES } from '../page/actions/index';
+import type { ActionChanges } from '../page/actions/types';
+import { targetFacts } from '../page/facts';
+import { find } from '../page/find';
+import { buildMap } from '../page/map';
+import { nativeSetTimeout, watchActivity } from '../page/settle';
+import { estimateTokens } from '../page/tokens';
+import type { MappedElement, PageMap } from '../page/types';
+import { createEmitter } from './events';
+import { callsKey, newGuardState, pageKey, recordOutcome, recordStep, recordTextOnly, type Verdict } from './guards';
+import { describeCall, fitHistory, fullResults, type ActionRecord, type StepRecord } from './history';
+import { clearRun, loadRun, saveRun, type SavedRun, type StoredOptions } from './persist';
+import { stepMessage, systemPrompt } from './prompt';
+import { parseReply, type ParsedCall } from './reply';
+import { classifyRisk } from './risk';
+import { toolSpecs } from './tools';
+import type { CallTarget, ConfirmRequest, PlannedCall, RunEvents, RunHandle, RunOptions, RunResult } from './types';
+
+export const DEFAULT_MAX_STEPS = 50;
+export const DEFAULT_PROMPT_BUDGET = 12_000;
+const MAP_MAX_TOKENS = 3000;
+const MAP_MIN_TOKENS = 800;
+/** How long a parked run waits for the page to unload before it assumes the navigation did not happen. */
+const NAVIGATION_GRACE_MS = 8000;
+
+/** Where the bundle's script tag says the proxy is (read once at load by the entry). */
+export interface ScriptDefaults {
+  proxy?: string;
+  token?: string;
+  model?: string;
+  lang?: string;
+}
+
+export class RunError extends Error {
+  constructor(
+    readonly code: 'busy' | 'invalid_task',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'PagehandRunError';
+  }
+}
+
+const zeroUsage = (): Usage => ({ promptTokens: 0, completionTokens: 0 });
+const newId = (): string => Math.random().toString(36).slice(2, 10) + Date.now().toString(36);
+
+/** Changes after which the rest of a batch was planned on a page that no longer exists. */
+function pageChanged(c: ActionChanges): boolean {
+  return !!(c.navigation || c.url || c.dialogOpened?.length || c.dialogClosed?.length);
+}
+
+class Run {
+  readonly emitter = createEmitter<RunEvents>();
+  readonly instance = newId();
+  readonly abort = new AbortController();
+  ended = false;
+  readonly result: Promise<RunResult>;
+  private resolveResult!: (r: RunResult) => void;
+  private pendingAnswer: ((text: string) => void) | undefined;
+  /** The step being executed, saved as-is if the page unloads mid-step. */
+  private pending: StepRecord | undefined;
+  private client!: ModelClient;
+  private model = '';
+  private lastMap: PageMap | undefined;
+
+  constructor(
+    readonly state: SavedRun,
+    private readonly confirmFn: RunOptions['confirm'] | undefined,
+    private readonly resumed: boolean,
+    private readonly onEnd: (run: Run) => void,
+  ) {
+    this.result = new Promise((r) => (this.resolveResult = r));
+    state.owner = this.instance;
+  }
+
+  get options(): StoredOptions {
+    return this.state.options;
+  }
+
+  handle(): RunHandle {
+    const self = this;
+    return {
+      id: this.state.id,
+      task: this.state.task,
+      on: (event, fn) => this.emitter.on(event, fn),
+      stop: () => this.finish({ ok: false, summary: 'Stopped by the user.', reason: 'stopped' }),
+      answer: (text: string) => {
+        const pending = this.pendingAnswer;
+        this.pendingAnswer = undefined;
+        pending?.(String(text));
+      },
+      result: this.result,
+      get active() {
+        return !self.ended;
+      },
+    };
+  }
+
+  /** Saves the state (with the step in progress) for the next page. */
+  save(): void {
+    if (this.ended) return;
+    const history = this.pending ? [...this.state.history, this.pending] : this.state.history;
+    saveRun({ ...this.state, history });
+  }
+
+  private elapsed(): number {
+    return Date.now() - this.state.startedAt;
+  }
+
+  finish(r: Omit<RunResult, 'steps' | 'usage'>): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.abort.abort();
+    this.pendingAnswer = undefined;
+    clearRun();
+    const result: RunResult = { ...r, steps: this.state.step, usage: { ...this.state.usage } };
+    this.onEnd(this);
+    this.resolveResult(result);
+    this.emitter.emit('done', { result });
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.abort.signal.aborted) return resolve();
+      const t = nativeSetTimeout(resolve, ms);
+      this.abort.signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+    });
+  }
+
+  async start(): Promise<void> {
+    try {
+      await this.loop();
+    } catch (e) {
+      // A bug of ours must still end the run cleanly, with a reason.
+      this.emitter.emit('error', { message: String((e as Error)?.message ?? e), code: 'internal', fatal: true });
+      this.finish({ ok: false, summary: `pagehand failed: ${String((e as Error)?.message ?? e)}`, reason: 'internal' });
+    }
+  }
+
+  private async setUp(): Promise<boolean> {
+    const o = this.options;
+    if (!o.proxy) {
+      this.fatal('config', 'No proxy is configured: pass { proxy } to pagehand.run, or load the bundle from the proxy (or set data-pagehand-proxy on its script tag).');
+      return false;
+    }
+    this.client = createModelClient({ proxy: o.proxy, token: o.token });
+    this.model = o.model ?? '';
+    if (!this.model) {
+      try {
+        const info = await this.client.config(this.abort.signal);
+        this.model = info.defaultModel ?? info.models[0] ?? '';
+      } catch (e) {
+        if (this.ended) return false;
+        this.fatal(e instanceof ModelError ? e.code : 'config', `Could not read the proxy's configuration: ${(e as Error).message}`);
+        return false;
+      }
+      if (!this.model) {
+        this.fatal('config', 'The proxy offers no model to this token: configure a provider and a model on the proxy.');
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private fatal(code: string, message: string, reason = code === 'config' ? 'config' : 'model_error'): void {
+    if (this.ended) return;
+    this.emitter.emit('error', { message, code, fatal: true });
+    this.finish({ ok: false, summary: message, reason });
+  }
+
+  private async loop(): Promise<void> {
+    if (!(await this.setUp())) return;
+    if (this.resumed) {
+      await pageReady();
+      if (this.ended) return;
+      this.emitter.emit('message', { text: `Resumed on ${location.href} after the page changed.`, from: 'agent' });
+    }
+    let first = true;
+    while (!this.ended) {
+      const maxSteps = this.options.maxSteps ?? DEFAULT_MAX_STEPS;
+      if (this.state.step >= maxSteps) {
+        return this.finish({ ok: false, summary: `Stopped at the step limit (${maxSteps}) before the task was done.`, reason: 'max_steps' });
+      }
+      const step = this.state.step + 1;
+      const resumed = first && this.resumed;
+      first = false;
+      this.emitStep({ step, phase: 'start', resumed: resumed || undefined });
+
+      const map = safeMap(this.mapBudget());
+      this.lastMap = map;
+      const request = this.request(step, map);
+      let reply: ChatReply;
+      try {
+        reply = await this.client.chat(request, {
+          signal: this.abort.signal,
+          onDelta: (d) => this.emitStep({ step, phase: 'thinking', text: d.text }),
+          onRetry: (r) => this.emitter.emit('error', { message: `${r.reason} — trying again in ${Math.round(r.delayMs / 100) / 10} s.`, code: r.code, fatal: false, retryInMs: r.delayMs }),
+        });
+      } catch (e) {
+        if (this.ended) return;
+        const err = e instanceof ModelError ? e : new ModelError('network', String((e as Error)?.message ?? e));
+        return this.fatal(err.code, `The model call failed: ${err.message}`);
+      }
+      if (this.ended) return;
+      this.state.step = step;
+      if (reply.usage) {
+        this.state.usage.promptTokens += reply.usage.promptTokens;
+        this.state.usage.completionTokens += reply.usage.completionTokens;
+      }
+      const parsed = parseReply(reply);
+      if (parsed.reasoning.memory) this.state.memory = parsed.reasoning.memory;
+      this.state.notes = [];
+      this.emitStep({ step, phase: 'planned', reasoning: parsed.reasoning, calls: parsed.calls.map(({ name, args }) => ({ name, args })) });
+
+      if (!parsed.calls.length) {
+        const text = parsed.text || reply.content.trim() || '(empty reply)';
+        this.emitter.emit('message', { text, from: 'model' });
+        this.state.history.push({ step, goal: parsed.reasoning.nextGoal, actions: [{ call: 'reply', ok: false, result: `No tool call. Said: ${text}` }], url: location.href });
+        if (this.verdict(recordTextOnly(this.state.guards, true), text)) return;
+        this.save();
+        continue;
+      }
+      recordTextOnly(this.state.guards, false);
+      const loop = recordStep(this.state.guards, callsKey(parsed.calls), pageKey(map.text), parsed.calls.map((c) => describeCall(c.name, c.args)).join(', '));
+      if (this.verdict(loop)) return;
+
+      const outcome = await this.execute(step, parsed.calls, parsed.reasoning.nextGoal, map);
+      if (this.ended || outcome === 'parked') return;
+      const after = recordOutcome(this.state.guards, outcome === 'failed');
+      if (this.verdict(after)) return;
+      this.save();
+      if (after.kind === 'backoff') await this.sleep(after.ms);
+    }
+  }
+
+  /** Applies a guard's verdict; true when the run ended. */
+  private verdict(v: Verdict, lastText?: string): boolean {
+    if (v.kind === 'warn') this.state.notes.push(v.note);
+    if (v.kind === 'backoff') {
+      this.state.notes.push(v.note);
+      return false;
+    }
+    if (v.kind === 'stop') {
+      this.emitter.emit('error', { message: v.summary, code: v.reason, fatal: true });
+      this.finish({ ok: false, summary: lastText ? `${v.summary} Its last words: ${lastText}` : v.summary, reason: v.reason });
+      return true;
+    }
+    return false;
+  }
+
+  private mapBudget(): number {
+    const budget = this.options.maxPromptTokens ?? DEFAULT_PROMPT_BUDGET;
+    const fixed = estimateTokens(systemPrompt(this.options.instructions, this.options.lang)) + estimateTokens(JSON.stringify(toolSpecs()));
+    const last = this.state.history[this.state.history.length - 1];
+    const essentials = estimateTokens(`${this.state.task}\n${this.state.memory}\n${this.state.notes.join('\n')}\n${fullResults(last).join('\n')}`) + 100;
+    // Keep room for about ten history lines.
+    return Math.max(MAP_MIN_TOKENS, Math.min(MAP_MAX_TOKENS, budget - fixed - essentials - 600));
+  }
+
+  private request(step: number, map: PageMap) {
+    const o = this.options;
+    const system = systemPrompt(o.instructions, o.lang);
+    const tools = toolSpecs();
+    const budget = o.maxPromptTokens ?? DEFAULT_PROMPT_BUDGET;
+    const last = this.state.history[this.state.history.length - 1];
+    const base = {
+      task: this.state.task,
+      step,
+      maxSteps: o.maxSteps ?? DEFAULT_MAX_STEPS,
+      memory: this.state.memory,
+      lastResults: fullResults(last),
+      notes: this.state.notes,
+      map: map.text,
+    };
+    const used = estimateTokens(system) + estimateTokens(JSON.stringify(tools)) + estimateTokens(stepMessage({ ...base, history: [], omitted: 0 }));
+    const { lines, omitted } = fitHistory(this.state.history, Math.max(0, budget - used));
+    return {
+      model: this.model,
+      messages: [
+        { role: 'system' as const, content: system },
+        { role: 'user' as const, content: stepMessage({ ...base, history: lines, omitted }) },
+      ],
+      tools,
+      tool_choice: o.toolChoice ?? 'auto',
+    };
+  }
+
+  private emitStep(p: Pick<RunEvents['step'], 'step' | 'phase'> & Partial<RunEvents['step']>): void {
+    this.emitter.emit('step', {
+      maxSteps: this.options.maxSteps ?? DEFAULT_MAX_STEPS,
+      usage: { ...this.state.usage },
+      elapsedMs: this.elapsed(),
+      url: location.href,
+      ...p,
+    });
+  }
+
+  /** Runs one step's calls in order. */
+  private async execute(step: number, calls: ParsedCall[], goal: string | undefined, map: PageMap): Promise<'ok' | 'failed' | 'parked' | 'ended'> {
+    const record: StepRecord = { step, goal, actions: [], url: location.href };
+    this.pending = record;
+    const push = (a: ActionRecord): void => void record.actions.push(a);
+    let failed = false;
+    try {
+      for (let i = 0; i < calls.length; i++) {
+        if (this.ended) return 'ended';
+        const call = calls[i]!;
+        const label = describeCall(call.name, call.args);
+        if (call.error) {
+          push({ call: label, ok: false, result: `Not run: ${call.error}. Send the arguments as a JSON object.` });
+          failed = true;
+          break;
+        }
+        if (call.name === 'done' || call.name === 'fail') {
+          if (failed) break;
+          const summary = String(call.args.summary ?? call.args.reason ?? call.args.text ?? '').trim();
+          this.state.history.push(record);
+          this.pending = undefined;
+          if (call.name === 'fail') this.finish({ ok: false, summary: summary || 'The agent gave up without a reason.', reason: 'failed' });
+          else {
+            const ok = call.args.success !== false && call.args.success !== 'false';
+            this.finish({ ok, summary: summary || '(no summary)', ...(ok ? {} : { reason: 'incomplete' }) });
+          }
+          return 'ended';
+        }
+        if (call.name === 'ask_user') {
+          const answer = await this.ask(String(call.args.question ?? '').trim());
+          if (this.ended) return 'ended';
+          push({ call: label, ok: answer !== undefined, result: answer === undefined ? 'No one is there to answer. Go on with what you know, or finish with done or fail.' : `The user answered: ${answer}` });
+          continue;
+        }
+        if (call.name === 'find') {
+          const query = String(call.args.query ?? '').trim();
+          if (!query) {
+            push({ call: label, ok: false, result: 'find needs "query": words to look for.' });
+            failed = true;
+            break;
+          }
+          const target = { name: 'find', args: call.args };
+          this.emitter.emit('action', { step, phase: 'start', call: target });
+          const text = safeFind(query);
+          const result = { ok: true, message: text, changes: {} };
+          this.emitter.emit('action', { step, phase: 'end', call: target, result });
+          push({ call: label, ok: true, result: text });
+          continue;
+        }
+        if (!(TOOL_NAMES as readonly string[]).includes(call.name)) {
+          push({ call: label, ok: false, result: `Unknown tool "${call.name}". Tools: ${[...TOOL_NAMES, 'find', 'done', 'fail', 'ask_user'].join(', ')}.` });
+          failed = true;
+          break;
+        }
+        const target = targetOf(call, map);
+        const allowed = await this.allowed(call, target, goal);
+        if (this.ended) return 'ended';
+        if (allowed !== true) {
+          push({ call: label, ok: false, result: allowed });
+          this.state.notes.push(`The user did not allow ${label}. Do not try it again; go on without it or finish.`);
+          break;
+        }
+        const planned: PlannedCall = { name: call.name, args: call.args };
+        this.emitter.emit('action', { step, phase: 'start', call: planned, target });
+        const current: ActionRecord = { call: label, ok: true, result: '(the page started to navigate)' };
+        push(current);
+        const result = await act({ name: call.name, args: call.args });
+        if (this.ended) return 'ended';
+        current.ok = result.ok;
+        current.result = result.ok ? result.message : this.withRefHint(result.message);
+        this.emitter.emit('action', { step, phase: 'end', call: planned, target, result });
+        if (result.changes.navigation) return await this.park(record);
+        if (!result.ok) {
+          failed = true;
+          break;
+        }
+        const rest = calls.length - i - 1;
+        if (rest > 0 && pageChanged(result.changes)) {
+          this.state.notes.push(`The page changed after ${label}, so the ${rest} call${rest === 1 ? '' : 's'} after it did not run. Plan again from the new map.`);
+          break;
+        }
+      }
+    } finally {
+      if (this.pending === record) {
+        this.state.history.push(record);
+        this.pending = undefined;
+      }
+    }
+    return failed ? 'failed' : 'ok';
+  }
+
+  /** A rejected ref gets the refs that do exist, so the model can correct itself. */
+  private withRefHint(message: string): string {
+    if (!/no element \[|no longer on the page|changed: it was/i.test(message)) return message;
+    const refs = (this.lastMap?.elements ?? []).slice(0, 20).map((e) => e.ref);
+    return refs.length ? `${message} Refs in the last map: ${refs.join(', ')}${(this.lastMap?.elements.length ?? 0) > 20 ? ', …' : ''}; the new map is below.` : message;
+  }
+
+  /** true, or the sentence the model reads when the user (or nobody) said no. */
+  private async allowed(call: ParsedCall, target: CallTarget | undefined, goal: string | undefined): Promise<true | string> {
+    let risk;
+    try {
+      risk = classifyRisk(call, targetFacts(call), location.href);
+    } catch {
+      risk = undefined;
+    }
+    if (!risk || this.state.allowed.includes(risk.kind)) return true;
+    const request: ConfirmRequest = { kind: risk.kind, call: { name: call.name, args: call.args }, target, reason: risk.reason, goal };
+    let yes = false;
+    let asked = true;
+    if (this.confirmFn) {
+      try {
+        yes = (await this.confirmFn(request)) === true;
+      } catch {
+        yes = false;
+      }
+    } else if (this.emitter.count('confirm') > 0) {
+      yes = await new Promise<boolean>((resolve) => {
+        let answered = false;
+        const respond = (allowed: boolean, always?: boolean): void => {
+          if (answered) return;
+          answered = true;
+          if (allowed && always && !this.state.allowed.includes(risk!.kind)) this.state.allowed.push(risk!.kind);
+          resolve(allowed === true);
+        };
+        this.abort.signal.addEventListener('abort', () => respond(false), { once: true });
+        this.emitter.emit('confirm', { request, respond });
+      });
+    } else asked = false;
+    if (yes) return true;
+    return asked
+      ? `The user did not allow this: ${risk.reason}`
+      : `Not done: ${risk.reason} Such actions need the user's confirmation and no one could be asked.`;
+  }
+
+  private ask(question: string): Promise<string | undefined> {
+    if (this.emitter.count('ask') === 0) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      this.pendingAnswer = resolve;
+      this.abort.signal.addEventListener('abort', () => resolve(undefined), { once: true });
+      this.emitter.emit('ask', { question });
+    });
+  }
+
+  /**
+   * A full navigation started: the state is saved and the next page resumes the run. If the
+   * page is still here after a grace period (a download, a cancelled or 204 navigation), the
+   * run goes on here — unless another instance took it over meanwhile (back/forward cache).
+   */
+  private async park(record: StepRecord): Promise<'parked' | 'ok'> {
+    this.state.history.push(record);
+    this.pending = undefined;
+    this.save();
+    await this.sleep(NAVIGATION_GRACE_MS);
+    if (this.ended) return 'parked';
+    const saved = loadRun();
+    if (!saved || saved.owner !== this.instance) {
+      this.stepAside();
+      return 'parked';
+    }
+    return 'ok';
+  }
+
+  /** Another page took the run over: this copy stops without ending the run. */
+  stepAside(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.abort.abort();
+    this.onEnd(this);
+    this.resolveResult({ ok: false, summary: 'The run continued on another page.', reason: 'moved', steps: this.state.step, usage: { ...this.state.usage } });
+  }
+}
+
+function safeMap(maxTokens: number): PageMap {
+  try {
+    return buildMap({ maxTokens });
+  } catch (e) {
+    // A page that breaks the map still gets a step: the model can scroll, navigate or fail.
+    return { text: `page ${JSON.stringify(document.title)} ${location.href}\n(the page map failed: ${String((e as Error)?.message ?? e)})`, elements: [], stats: { visited: 0, candidates: 0, listed: 0, more: { above: 0, below: 0, left: 0, right: 0, covered: 0 }, tokens: 0, ms: 0 } };
+  }
+}
+
+function safeFind(query: string): string {
+  try {
+    return find(query).text;
+  } catch (e) {
+    return `find failed: ${String((e as Error)?.message ?? e)}`;
+  }
+}
+
+function targetOf(call: ParsedCall, map: PageMap): CallTarget | undefined {
+  const ref = call.args.ref;
+  if (ref === undefined || ref === null) return undefined;
+  const want = String(ref).replace(/^\s*\*?\[?|\]?\s*$/g, '');
+  const el: MappedElement | undefined = map.elements.find((e) => e.ref === want);
+  return el ? { ref: el.ref, role: el.role, name: el.name, rect: el.rect } : undefined;
+}
+
+/** The new page is parsed and quiet enough to read (bounded). */
+async function pageReady(): Promise<void> {
+  if (document.readyState === 'loading') await new Promise((r) => document.addEventListener('DOMContentLoaded', r, { once: true }));
+  const watch = watchActivity([document]);
+  try {
+    await watch.settle({ timeout: 3000, quiet: 150 });
+  } finally {
+    watch.stop();
+  }
+}
+
+/** The agent half of the `pagehand` API: run, current, and resuming a saved run. */
+export function createAgentApi(defaults: ScriptDefaults) {
+  let current: Run | undefined;
+  const onEnd = (r: Run): void => {
+    if (current === r) {
+      current = undefined;
+      setBeforeNavigate(undefined);
+    }
+  };
+  const adopt = (r: Run): RunHandle => {
+    current = r;
+    const h = r.handle();
+    setBeforeNavigate(() => r.save());
+    saveRun(r.state);
+    void r.start();
+    return h;
+  };
+  let currentHandle: RunHandle | undefined;
+
+  // The last chance to save a step in progress when the page goes away by other means.
+  addEventListener('pagehide', () => current?.save());
+  // A page restored from the back/forward cache may hold a stale copy of a run: resume the saved one.
+  addEventListener('pageshow', (e) => {
+    if ((e as PageTransitionEvent).persisted) resume();
+  });
+
+  function run(task: string, options: RunOptions = {}): RunHandle {
+    if (typeof task !== 'string' || !task.trim()) throw new RunError('invalid_task', 'pagehand.run(task): the task must be a non-empty string.');
+    if (current && !current.ended) {
+      throw new RunError('busy', `pagehand.run: a run is already active ("${current.state.task.slice(0, 60)}"). Stop it with pagehand.current().stop() or wait for its result.`);
+    }
+    const stored: StoredOptions = {
+      proxy: (options.proxy ?? defaults.proxy)?.replace(/\/+$/, ''),
+      token: options.token ?? defaults.token,
+      model: options.model ?? defaults.model,
+      maxSteps: positive(options.maxSteps) ?? DEFAULT_MAX_STEPS,
+      vision: options.vision ?? 'auto',
+      instructions: options.instructions,
+      ui: options.ui ?? true,
+      lang: options.lang ?? defaults.lang,
+      toolChoice: options.toolChoice === 'required' ? 'required' : 'auto',
+      maxPromptTokens: positive(options.maxPromptTokens) ?? DEFAULT_PROMPT_BUDGET,
+    };
+    const state: SavedRun = {
+      v: 1, id: newId(), task: task.trim(), options: stored, step: 0, history: [], memory: '', usage: zeroUsage(),
+      startedAt: Date.now(), guards: newGuardState(), notes: [], allowed: [], owner: '',
+    };
+    const r = new Run(state, options.confirm, false, onEnd);
+    currentHandle = adopt(r);
+    if (options.signal) {
+      if (options.signal.aborted) r.finish({ ok: false, summary: 'Stopped by the user.', reason: 'stopped' });
+      else options.signal.addEventListener('abort', () => r.finish({ ok: false, summary: 'Stopped by the user.', reason: 'stopped' }), { once: true });
+    }
+    return currentHandle;
+  }
+
+  /** Picks up a run saved before a navigation, once per page load. */
+  function resume(): RunHandle | undefined {
+    const saved = loadRun();
+    if (current && !current.ended) {
+      if (!saved || saved.owner === current.instance) return currentHandle;
+      current.stepAside(); // a stale copy from the back/forward cache
+    }
+    if (!saved) return undefined;
+    const r = new Run(saved, undefined, true, onEnd);
+    currentHandle = adopt(r);
+    return currentHandle;
+  }
+
+  return {
+    run,
+    /** The running handle (also after a resume), or undefined. */
+    current: (): RunHandle | undefined => (current && !current.ended ? currentHandle : undefined),
+    resume,
+  };
+}
+
+const positive = (n: unknown): number | undefined => (typeof n === 'number' && Number.isFinite(n) && n >= 1 ? Math.floor(n) : undefined);

@@ -1,0 +1,72 @@
+/**
+ * The model's tools, defined once: every action of `pagehand.act` with its exact name and
+ * arguments, plus `find`, `done`, `fail` and `ask_user`. Rendered to the OpenAI `tools` format
+ * (the proxy maps them to Gemini). Descriptions are terse on purpose: the whole set costs
+ * under 600 prompt tokens, and the system prompt explains how to use them.
+ */
+import type { JsonSchema, ToolSpec } from '../llm/types';
+
+const str = (description?: string): JsonSchema => (description ? { type: 'string', description } : { type: 'string' });
+const num = (description?: string): JsonSchema => (description ? { type: 'number', description } : { type: 'number' });
+const bool = (description?: string): JsonSchema => (description ? { type: 'boolean', description } : { type: 'boolean' });
+const REF = str('ref from the map');
+
+interface ToolDef {
+  description: string;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+}
+
+/** Tools that end the run or talk to the user rather than act on the page. */
+export const CONTROL_TOOLS = ['done', 'fail', 'ask_user'] as const;
+/** Tools the loop runs itself (not through `pagehand.act`). */
+export const AGENT_TOOLS = ['find', ...CONTROL_TOOLS] as const;
+
+export const TOOLS: Record<string, ToolDef> = {
+  click: { description: 'Click an element.', properties: { ref: REF }, required: ['ref'] },
+  type: {
+    description: 'Type into a field (replaces its text unless replace=false).',
+    properties: { ref: REF, text: str(), replace: bool(), submit: bool('press Enter after') },
+    required: ['ref', 'text'],
+  },
+  clear: { description: 'Empty a field.', properties: { ref: REF }, required: ['ref'] },
+  select_option: {
+    description: 'Choose option(s) in a select, combobox or listbox.',
+    properties: { ref: REF, option: { type: 'array', items: { type: 'string' }, description: 'labels or values' } },
+    required: ['ref', 'option'],
+  },
+  hover: { description: 'Move the pointer over an element (menus, tooltips).', properties: { ref: REF }, required: ['ref'] },
+  press_key: { description: 'Press a key or combo: Enter, Escape, Tab, ArrowDown, Control+a.', properties: { key: str(), ref: str('element to focus first') }, required: ['key'] },
+  scroll: {
+    description: 'Scroll the page, or a scrollable element.',
+    properties: { direction: { type: 'string', enum: ['up', 'down', 'left', 'right'] }, ref: str('scrollable, default page'), pages: num('default 1') },
+  },
+  scroll_to: { description: 'Scroll an element into view.', properties: { ref: REF }, required: ['ref'] },
+  click_at: { description: 'Click a viewport point (0–1 fractions) for canvas, maps, images.', properties: { x: num(), y: num() }, required: ['x', 'y'] },
+  read: { description: 'Read the text of the page or an element, in pages of ~3000 characters.', properties: { ref: str(), page: num('from 1') } },
+  navigate: { description: 'Open a URL in this tab.', properties: { url: str() }, required: ['url'] },
+  go_back: { description: 'Go back in history.' },
+  wait: { description: 'Wait for text to appear, or some seconds.', properties: { text: str(), seconds: num() } },
+  find: { description: 'Search the whole page, beyond the map, for elements and text; returns refs.', properties: { query: str() }, required: ['query'] },
+  done: {
+    description: 'Finish: the answer or what was done, with the facts the user needs.',
+    properties: { summary: str(), success: bool('false if only partly done') },
+    required: ['summary'],
+  },
+  fail: { description: 'Give up: the task cannot be done; say why.', properties: { reason: str() }, required: ['reason'] },
+  ask_user: { description: 'Ask the user for information only they have.', properties: { question: str() }, required: ['question'] },
+};
+
+export const TOOL_LIST = Object.keys(TOOLS);
+
+/** The tools in the OpenAI Chat Completions `tools` format. */
+export function toolSpecs(): ToolSpec[] {
+  return Object.entries(TOOLS).map(([name, t]) => ({
+    type: 'function',
+    function: {
+      name,
+      description: t.description,
+      parameters: { type: 'object', properties: t.properties ?? {}, ...(t.required ? { required: t.required } : {}) },
+    },
+  }));
+}

@@ -1,0 +1,139 @@
+/**
+ * The contract of `pagehand.run(task, options)`: its options, the handle it returns and the
+ * events the handle emits. The overlay, the headless runner, site owners and the tests all
+ * drive the agent through exactly this.
+ */
+import type { ActionResult } from '../page/actions/types';
+import type { Rect, Ref } from '../page/types';
+import type { ToolChoice, Usage } from '../llm/types';
+
+/** What a risky action is. */
+export type RiskKind = 'payment' | 'deletion' | 'sending' | 'personal_data' | 'leaving_site' | 'download';
+
+/** One tool call the model asked for, with its arguments parsed (or raw text when they were not JSON). */
+export interface PlannedCall {
+  name: string;
+  args: Record<string, unknown>;
+}
+
+/** The element a call acts on, as the map showed it. */
+export interface CallTarget {
+  ref: Ref;
+  role: string;
+  name: string;
+  /** Top-level viewport coordinates when the call was planned. */
+  rect: Rect;
+}
+
+export interface ConfirmRequest {
+  kind: RiskKind;
+  call: PlannedCall;
+  target?: CallTarget;
+  /** Why it is risky, one sentence for the user. */
+  reason: string;
+  /** The model's stated goal for this step, if it gave one. */
+  goal?: string;
+}
+
+/** The short reasoning a model turn carries; any part may be missing. */
+export interface Reasoning {
+  evaluation?: string;
+  memory?: string;
+  nextGoal?: string;
+}
+
+export interface RunResult {
+  ok: boolean;
+  /** The model's answer or summary (for `done`), or what was achieved before the run ended. */
+  summary: string;
+  /** Model turns taken. */
+  steps: number;
+  usage: Usage;
+  /**
+   * Why the run ended without success: `stopped` (stop() or the signal), `max_steps`, `failed`
+   * (the model gave up), `incomplete` (done with success: false), `model_error`, `config`,
+   * `loop`, `errors` (5 failed steps in a row), `no_tool_call`, `moved` (this copy of the run
+   * went on in another page), `internal`.
+   */
+  reason?: string;
+}
+
+export interface RunEvents {
+  /**
+   * A model turn: `start` before the model is asked, `thinking` while its reply streams
+   * (`text` so far), `planned` with its reasoning and calls. `resumed` is set on the first
+   * step after a page navigation.
+   */
+  step: {
+    step: number;
+    maxSteps: number;
+    phase: 'start' | 'thinking' | 'planned';
+    reasoning?: Reasoning;
+    calls?: PlannedCall[];
+    text?: string;
+    resumed?: boolean;
+    usage: Usage;
+    elapsedMs: number;
+    url: string;
+  };
+  /** A tool call: `start` before it runs (with its target), `end` with its result. */
+  action: {
+    step: number;
+    phase: 'start' | 'end';
+    call: PlannedCall;
+    target?: CallTarget;
+    result?: ActionResult;
+  };
+  /** Text for the user: a model reply without a tool call, a notice (resumed, retrying). */
+  message: { text: string; from: 'model' | 'agent' };
+  /** A risky action waits for a yes or no: call `respond`. `always` allows this kind for the rest of the run. */
+  confirm: { request: ConfirmRequest; respond(allowed: boolean, always?: boolean): void };
+  /** The model asked the user something: answer with `handle.answer(text)`. */
+  ask: { question: string };
+  /** The run ended (successfully or not). */
+  done: { result: RunResult };
+  /** Something went wrong. `fatal` errors end the run (a `done` follows); others are being retried. */
+  error: { message: string; code: string; fatal: boolean; retryInMs?: number };
+}
+
+export type RunEventName = keyof RunEvents;
+
+export interface RunHandle {
+  readonly id: string;
+  readonly task: string;
+  on<E extends RunEventName>(event: E, fn: (payload: RunEvents[E]) => void): () => void;
+  /** Ends the run at once, aborting the model request in flight. */
+  stop(): void;
+  /** Answers the pending `ask_user` question (ignored when none is pending). */
+  answer(text: string): void;
+  /** Never rejects. */
+  readonly result: Promise<RunResult>;
+  /** True until the run ended. */
+  readonly active: boolean;
+}
+
+export interface RunOptions {
+  /** The proxy's base URL. Default: the origin the bundle was loaded from, then `data-pagehand-proxy` on its script tag. */
+  proxy?: string;
+  /** Site token. Default: `data-pagehand-token` on the bundle's script tag. */
+  token?: string;
+  /** Default: the proxy's default model (`GET /v1/config`). */
+  model?: string;
+  /** Model turns at most. Default 50. */
+  maxSteps?: number;
+  /** Screenshots: `'auto'` (default), `true` or `false`. Text-only until screenshots land. */
+  vision?: 'auto' | boolean;
+  /** Trusted instructions from the site owner, added to the system prompt. */
+  instructions?: string;
+  /** Decides risky actions. Default: the overlay asks; with `ui: false` and no callback, risky actions are refused. */
+  confirm?: (request: ConfirmRequest) => Promise<boolean> | boolean;
+  /** Default true; `false` runs with no overlay and no mask. */
+  ui?: boolean;
+  signal?: AbortSignal;
+  /** Language for replies to the user (BCP 47, e.g. `es`). Default: the task's language. */
+  lang?: string;
+  /** `tool_choice` sent to the model. Default `'auto'` (some servers reject anything else). */
+  toolChoice?: Extract<ToolChoice, 'auto' | 'required'>;
+  /** Prompt token budget per model call. Default 12000. */
+  maxPromptTokens?: number;
+}

@@ -1,0 +1,138 @@
+/**
+ * `find {query}`: searches the whole page — beyond the map's viewport and token budget — for
+ * elements whose name, role or surrounding text match the query, and hands out refs for them
+ * so the model can act at once (actions scroll their target into view).
+ *
+ * Cheap first: one walk, then words matched against each candidate's block text; names are
+ * computed only for candidates whose text or attributes could match.
+ */
+import { createDescriber, type Describer } from './describe';
+import { deepActiveElement } from './flat-tree';
+import { cap, quote, sanitize } from './format';
+import { assignRef, remember } from './refs';
+import type { Ref } from './types';
+import { walk, type ElementItem } from './walk';
+
+export interface FoundElement {
+  ref: Ref;
+  role: string;
+  name: string;
+  /** Text of the block around the element (the row, the card), capped. */
+  context: string;
+  /** Where it is: `in view`, `2.5 screens below`. */
+  where: string;
+}
+
+export interface FindResult {
+  query: string;
+  elements: FoundElement[];
+  /** Lines of page text that match, with the ref of the nearest element after them. */
+  texts: Array<{ text: string; near?: Ref }>;
+  /** More matches than listed. */
+  more: number;
+  /** For the model, one result per line. */
+  text: string;
+}
+
+const MAX_ELEMENTS = 12;
+const MAX_TEXTS = 5;
+const STOP = new Set(['the', 'a', 'an', 'of', 'to', 'in', 'on', 'for', 'and', 'or', 'with', 'button', 'link', 'el', 'la', 'de', 'y']);
+
+/** Lower-cased words of at least two characters, minus filler words. */
+export function queryWords(query: string): string[] {
+  const words = query.toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '').split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 2 || /\d/.test(w));
+  const kept = words.filter((w) => !STOP.has(w));
+  return kept.length ? kept : words;
+}
+
+const fold = (s: string): string => s.toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
+
+/** Share of the query's words found in `hay` (0–1), with a bonus for the exact phrase. */
+export function matchScore(words: string[], phrase: string, hay: string): number {
+  if (!words.length) return 0;
+  const h = fold(hay);
+  let hits = 0;
+  for (const w of words) if (h.includes(w)) hits++;
+  const score = hits / words.length;
+  return score + (phrase.length > 2 && h.includes(phrase) ? 0.5 : 0);
+}
+
+export function find(query: string): FindResult {
+  const q = query.trim();
+  const words = queryWords(q);
+  const phrase = fold(q);
+  const w = walk(document, { focused: deepActiveElement(document), text: true });
+  const describer = createDescriber();
+  const H = window.innerHeight;
+
+  // Text per block, so a row's button is found by the row's words.
+  const blockText = new Map<Element | null, string>();
+  for (const it of w.items) if (it.kind === 'text') blockText.set(it.block, `${blockText.get(it.block) ?? ''} ${it.text}`);
+
+  const scored: Array<{ it: ElementItem; score: number; role: string; name: string }> = [];
+  for (const it of w.items) {
+    if (it.kind !== 'el' || it.clippedBy === 'hidden') continue;
+    const around = blockText.get(it.block) ?? '';
+    const attrs = ['aria-label', 'title', 'placeholder', 'alt', 'value', 'name'].map((a) => it.el.getAttribute(a) ?? '').join(' ');
+    const cheap = `${around} ${attrs} ${it.el.textContent?.slice(0, 300) ?? ''}`;
+    if (matchScore(words, phrase, cheap) === 0 && !words.some((x) => it.el.localName.includes(x))) continue;
+    let role = 'generic';
+    let name = '';
+    try {
+      ({ role, name } = describer.describe(it.el));
+      if (!name && (role === 'generic' || role === 'none')) name = describer.nameAs(it.el, 'button');
+    } catch {
+      continue;
+    }
+    const shownRole = role === 'generic' || role === 'none' || role === 'presentation' ? 'clickable' : role;
+    // The element's own name counts double: "Open" in a row about Quantum beats the row's text.
+    const score = matchScore(words, phrase, `${name} ${shownRole}`) * 2 + matchScore(words, phrase, `${around} ${attrs}`);
+    if (score >= 1 || (words.length <= 2 && score > 0.5)) scored.push({ it, score, role: shownRole, name });
+  }
+  scored.sort((a, b) => b.score - a.score || a.it.order - b.it.order);
+
+  const elements: FoundElement[] = [];
+  for (const s of scored.slice(0, MAX_ELEMENTS)) {
+    const ref = refFor(s.it, describer);
+    const around = (blockText.get(s.it.block) ?? '').replace(/\s+/g, ' ').trim();
+    elements.push({ ref, role: s.role, name: s.name, context: around === s.name ? '' : cap(around, 120), where: whereOf(s.it.rect.y, s.it.rect.height, H) });
+  }
+
+  // Text lines that match, tied to the first element after them (the thing to click near it).
+  const texts: FindResult['texts'] = [];
+  let textMatches = 0;
+  const elsInOrder = w.items.filter((it): it is ElementItem => it.kind === 'el' && it.clippedBy !== 'hidden');
+  for (const it of w.items) {
+    if (it.kind !== 'text' || matchScore(words, phrase, it.text) < 1) continue;
+    textMatches++;
+    if (texts.length >= MAX_TEXTS) continue;
+    const next = elsInOrder.find((e) => e.order > it.order);
+    texts.push({ text: cap(it.text.replace(/\s+/g, ' ').trim(), 160), near: next ? refFor(next, describer) : undefined });
+  }
+
+  const more = Math.max(0, scored.length - elements.length) + Math.max(0, textMatches - texts.length);
+  const lines = [`find ${quote(q)}: ${elements.length} element${elements.length === 1 ? '' : 's'}, ${texts.length} text match${texts.length === 1 ? '' : 'es'} on the whole page`];
+  for (const e of elements) lines.push(`[${e.ref}]${e.role}${e.name ? ` ${quote(cap(e.name, 80))}` : ''}  (${e.where})${e.context ? `  in: ${sanitize(e.context)}` : ''}`);
+  for (const t of texts) lines.push(`text: ${quote(t.text)}${t.near ? ` (next element [${t.near}])` : ''}`);
+  if (more) lines.push(`… ${more} more matches; refine the query`);
+  if (!elements.length && !texts.length) lines.push('Nothing matches. Content may not be loaded yet: scroll to load more, wait, or try other words.');
+  return { query: q, elements, texts, more, text: lines.join('\n') };
+}
+
+/** A ref the actions can resolve: recorded with the spec role and name, as the map records it. */
+function refFor(it: ElementItem, describer: Describer): Ref {
+  const { ref } = assignRef(it.el, it.frame?.id);
+  try {
+    const d = describer.describe(it.el);
+    remember(ref, it.el, d.role, d.name, `${it.frame?.id ?? ''}|${d.role}|${d.name}|${it.context}|find`);
+  } catch {
+    /* an element that cannot be described keeps no entry; acting on it reports "unknown" */
+  }
+  return ref;
+}
+
+function whereOf(y: number, h: number, H: number): string {
+  if (y + h > 0 && y < H) return 'in view';
+  const screens = y >= H ? (y - H) / H : -(y + h) / H;
+  return `${(Math.round(screens * 10) / 10).toFixed(1)} screens ${y >= H ? 'below' : 'above'}`;
+}
