@@ -25,7 +25,7 @@ export interface ParsedReply {
 }
 
 const LABELS: Array<[RegExp, keyof Reasoning]> = [
-  [/^(?:eval(?:uation)?(?:[ _]of[ _](?:the[ _])?(?:last|previous)[ _](?:step|goal))?|evaluation_previous_goal)$/i, 'evaluation'],
+  [/^eval(?:uation)?(?:[ _](?:of[ _])?(?:the[ _])?(?:last|previous)[ _](?:step|goal))?$/i, 'evaluation'],
   [/^memory$/i, 'memory'],
   [/^(?:next[ _]?)?goal$|^next[ _]?step$|^plan$/i, 'nextGoal'],
 ];
@@ -47,7 +47,7 @@ export function readReasoningLines(text: string): { reasoning: Reasoning; rest: 
     if (key) {
       current = key;
       reasoning[key] = m![2]!.replace(/^[*_]+\s*/, '').trim();
-    } else if (current && line.trim()) {
+    } else if (current && line.trim() && !/^\s*(```|[{[])/.test(line)) {
       reasoning[current] = `${reasoning[current]} ${line.trim()}`.trim();
     } else {
       current = undefined;

@@ -9,7 +9,7 @@ import type { JsonSchema, ToolSpec } from '../llm/types';
 const str = (description?: string): JsonSchema => (description ? { type: 'string', description } : { type: 'string' });
 const num = (description?: string): JsonSchema => (description ? { type: 'number', description } : { type: 'number' });
 const bool = (description?: string): JsonSchema => (description ? { type: 'boolean', description } : { type: 'boolean' });
-const REF = str('ref from the map');
+const REF = str(); // the system prompt explains refs once, instead of in every tool
 
 interface ToolDef {
   description: string;
@@ -38,16 +38,16 @@ export const TOOLS: Record<string, ToolDef> = {
   hover: { description: 'Move the pointer over an element (menus, tooltips).', properties: { ref: REF }, required: ['ref'] },
   press_key: { description: 'Press a key or combo: Enter, Escape, Tab, ArrowDown, Control+a.', properties: { key: str(), ref: str('element to focus first') }, required: ['key'] },
   scroll: {
-    description: 'Scroll the page, or a scrollable element.',
+    description: 'Scroll the page or a scrollable element.',
     properties: { direction: { type: 'string', enum: ['up', 'down', 'left', 'right'] }, ref: str('scrollable, default page'), pages: num('default 1') },
   },
   scroll_to: { description: 'Scroll an element into view.', properties: { ref: REF }, required: ['ref'] },
   click_at: { description: 'Click a viewport point (0–1 fractions) for canvas, maps, images.', properties: { x: num(), y: num() }, required: ['x', 'y'] },
-  read: { description: 'Read the text of the page or an element, in pages of ~3000 characters.', properties: { ref: str(), page: num('from 1') } },
+  read: { description: 'Read the text of the page or an element, page by page.', properties: { ref: str(), page: num('from 1') } },
   navigate: { description: 'Open a URL in this tab.', properties: { url: str() }, required: ['url'] },
   go_back: { description: 'Go back in history.' },
   wait: { description: 'Wait for text to appear, or some seconds.', properties: { text: str(), seconds: num() } },
-  find: { description: 'Search the whole page, beyond the map, for elements and text; returns refs.', properties: { query: str() }, required: ['query'] },
+  find: { description: 'Search the whole page beyond the map; returns refs.', properties: { query: str() }, required: ['query'] },
   done: {
     description: 'Finish: the answer or what was done, with the facts the user needs.',
     properties: { summary: str(), success: bool('false if only partly done') },
