@@ -3,11 +3,17 @@
  * /openai/v1 and the Gemini API under /gemini/v1beta. Replies follow the script found in the
  * last user message (see script.ts); every request is recorded for tests to inspect.
  *
+ * A `respond` policy (option) answers requests whose last user message holds no script: it
+ * gets the request normalised from either wire format (model-request.ts) and returns the
+ * script to answer with — how the agent-loop tests play a model. Those normalised requests are
+ * kept too (`modelRequests()`).
+ *
  * Node only (runs in the test process, in the workers project's globalSetup, and in the bench).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readScript, type FakeScript, type RecordedRequest } from './script';
+import { normaliseRequest, type ModelRequest, type RespondPolicy } from './model-request';
 
 export interface FakeUpstreams {
   origin: string;
@@ -15,13 +21,23 @@ export interface FakeUpstreams {
   openaiBaseURL: string;
   /** For GEMINI_BASE_URL. */
   geminiBaseUrl: string;
+  /** Every model request, normalised (oldest first; the last 500), with what `respond` answered. */
+  modelRequests(): ModelRequest[];
   close(): Promise<void>;
+}
+
+export interface FakeUpstreamsOptions {
+  port?: number;
+  /** Answers requests that carry no inline script; undefined → the default reply ("ok"). */
+  respond?: RespondPolicy;
 }
 
 const MAX_RECORDS = 500;
 
-export async function startFakeUpstreams(port = 0): Promise<FakeUpstreams> {
+export async function startFakeUpstreams(portOrOptions: number | FakeUpstreamsOptions = 0): Promise<FakeUpstreams> {
+  const { port = 0, respond: policy } = typeof portOrOptions === 'number' ? { port: portOrOptions } : portOrOptions;
   const records: RecordedRequest[] = [];
+  const modelRecords: ModelRequest[] = [];
   let seq = 0;
   /** Requests seen per tag, for `failTimes`. */
   const seenByTag = new Map<string, number>();
@@ -76,6 +92,16 @@ export async function startFakeUpstreams(port = 0): Promise<FakeUpstreams> {
         record.completed = true;
         res.end();
       };
+      const modelReq = normaliseRequest(provider, record.path, body, record.seq);
+      modelRecords.push(modelReq);
+      if (modelRecords.length > MAX_RECORDS) modelRecords.splice(0, modelRecords.length - MAX_RECORDS);
+      if (policy && !readScript(lastUserText(provider, body))) {
+        void askPolicy(policy, modelReq).then((reply) => {
+          record.tag = reply.tag;
+          return respond(provider, reply, req, res, record, url, write, end);
+        });
+        return;
+      }
       void respond(provider, s, req, res, record, url, write, end);
     });
   });
@@ -90,6 +116,7 @@ export async function startFakeUpstreams(port = 0): Promise<FakeUpstreams> {
     origin,
     openaiBaseURL: `${origin}/openai/v1`,
     geminiBaseUrl: `${origin}/gemini`,
+    modelRequests: () => [...modelRecords],
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();
@@ -99,6 +126,18 @@ export async function startFakeUpstreams(port = 0): Promise<FakeUpstreams> {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The policy's answer; a policy that throws answers a 400 naming the error (never retried, so
+ * a broken test policy ends the run with its message instead of hanging it). */
+async function askPolicy(policy: RespondPolicy, req: ModelRequest): Promise<FakeScript> {
+  try {
+    req.reply = (await policy(req)) ?? {};
+  } catch (e) {
+    req.policyError = e instanceof Error ? e.message : String(e);
+    req.reply = { status: 400, errorMessage: `fake model policy failed: ${req.policyError}` };
+  }
+  return req.reply;
+}
 
 /** Counts the request under its tag; once `failTimes` requests have failed, the failure fields go. */
 function failuresSpent(s: FakeScript, seenByTag: Map<string, number>): FakeScript {

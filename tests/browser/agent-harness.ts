@@ -1,0 +1,288 @@
+/**
+ * End-to-end harness for the agent loop: the real proxy (the app `npm start` runs) in-process
+ * between fake OpenAI/Gemini upstreams and the bundle in Chromium, and a scripted model.
+ *
+ *   const stack = await startAgentStack();
+ *   stack.setPolicy((req) => {
+ *     const map = latestMap(req);
+ *     if (!hasText(map, 'results for')) return call('type', { ref: refFor(map, 'searchbox', 'Search mail'), text: 'ernesto', submit: true });
+ *     return call('done', { summary: '…' });
+ *   });
+ *   const page = await openWithAgent(session, 'webmail/inbox.html');
+ *   // pagehand.run(task, { proxy: stack.proxyUrl, token: stack.token, model: MODELS.openai, ui: false })
+ *
+ * The fixture pages come from the static server (one origin); the proxy listens on another
+ * port, so every model call from the page is a cross-origin request with the personal
+ * any-origin token, as for a bookmarklet.
+ *
+ * The toolkit reads requests as a model would and depends on the loop's prompt only through
+ * the map's own format (its header line, the ⟪page content⟫ markers, `[ref]role "name"` lines).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { startNodeServer, type NodeServer } from '../../server/node';
+import { startFakeUpstreams, type FakeUpstreams } from '../server/fakes/fake-upstreams';
+import type { ModelMessage, ModelRequest } from '../server/fakes/model-request';
+import type { FakeScript, FakeToolCall } from '../server/fakes/script';
+import { open, type Session } from './harness';
+
+export type { ModelMessage, ModelRequest } from '../server/fakes/model-request';
+
+/** What the scripted model answers: tool calls and/or text, or any fault the fake can play
+ * (`status`, `retryAfterSeconds`, `cutAfter`, `delayMs`, … — see FakeScript). */
+export type Reply = FakeScript;
+export type Policy = (req: ModelRequest) => Reply | undefined | Promise<Reply | undefined>;
+
+/** The model names the stack allows: one per provider path. */
+export const MODELS = { openai: 'gpt-test', gemini: 'gemini-test-flash' } as const;
+
+export interface AgentStack {
+  /** The proxy's base URL (no trailing /v1): `RunOptions.proxy`. */
+  proxyUrl: string;
+  /** The personal any-origin token: `RunOptions.token`. */
+  token: string;
+  fake: FakeUpstreams;
+  proxy: NodeServer;
+  /** Installs the scripted model for the next requests (replaces the previous one). Without
+   * one, a request without an inline script is answered with a 400 saying so. */
+  setPolicy(fn: Policy | undefined): void;
+  /** Every model request the fake received (both providers), normalised, oldest first. */
+  requests(): ModelRequest[];
+  close(): Promise<void>;
+}
+
+export async function startAgentStack(): Promise<AgentStack> {
+  let policy: Policy | undefined;
+  const fake = await startFakeUpstreams({
+    respond: (req) => {
+      if (!policy) throw new Error('no model policy set (call stack.setPolicy first)');
+      return policy(req);
+    },
+  });
+  const dir = await mkdtemp(join(tmpdir(), 'pagehand-agent-'));
+  let proxy: NodeServer;
+  try {
+    proxy = await startNodeServer({
+      env: {
+        PORT: '0',
+        HOST: '127.0.0.1',
+        OPENAI_BASE_URL: fake.openaiBaseURL,
+        OPENAI_API_KEY: 'sk-test-agent-harness-0123456789abcdef',
+        GEMINI_BASE_URL: fake.geminiBaseUrl,
+        GEMINI_API_KEY: 'AIzaTEST-agent-harness-0123456789abcd',
+        PAGEHAND_MODELS: `${MODELS.openai},${MODELS.gemini}`,
+      },
+      tokenFile: join(dir, 'personal-token'),
+      log: () => {},
+    });
+  } catch (e) {
+    await fake.close();
+    await rm(dir, { recursive: true, force: true });
+    throw e;
+  }
+  if (!proxy.personalToken) throw new Error('the proxy made no personal token');
+  return {
+    proxyUrl: proxy.url,
+    token: proxy.personalToken,
+    fake,
+    proxy,
+    setPolicy: (fn) => {
+      policy = fn;
+    },
+    requests: () => fake.modelRequests(),
+    close: async () => {
+      await proxy.close();
+      await fake.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Opens a fixture under tests/fixtures/agent/ with the bundle injected. `early: true` injects
+ * it at document start on every navigation of this page (userscript-style) — what the wizard
+ * needs for a run to resume on each step.
+ */
+export function openWithAgent(session: Session, path: string, opts: { early?: boolean } = {}): Promise<Page> {
+  return open(session, `agent/${path.replace(/^\/+/, '')}`, opts);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The scripted-model toolkit.
+
+const START = '⟪page content⟫';
+const END = '⟪/page content⟫';
+
+/** A reply with one tool call (and optional text, e.g. reasoning). */
+export function call(name: string, args: Record<string, unknown> = {}, text?: string): Reply {
+  return { toolCalls: [{ name, args }], ...(text !== undefined ? { text } : {}) };
+}
+
+/** A reply with several tool calls in order. */
+export function calls(list: FakeToolCall[], text?: string): Reply {
+  return { toolCalls: list, ...(text !== undefined ? { text } : {}) };
+}
+
+/**
+ * A policy that gives the steps in order, one per request: a step is a reply or a function
+ * of the request. Past the last step it throws (so the run ends with a clear 400 naming it).
+ */
+export function sequence(...steps: Array<Reply | Policy>): Policy & { readonly used: number } {
+  let i = 0;
+  const fn = (async (req: ModelRequest) => {
+    if (i >= steps.length) throw new Error(`the scripted model ran out of replies after ${steps.length}`);
+    const step = steps[i++]!;
+    return typeof step === 'function' ? step(req) : step;
+  }) as Policy & { used: number };
+  Object.defineProperty(fn, 'used', { get: () => i });
+  return fn;
+}
+
+/** Where the last map sits in a message: the index of its header line and of its end marker. */
+function findMap(text: string): { header: number; end: number; lines: string[] } | undefined {
+  const lines = text.split('\n');
+  const start = lines.lastIndexOf(START);
+  if (start < 0) return undefined;
+  let end = lines.indexOf(END, start + 1);
+  if (end < 0) end = lines.length - 1;
+  // The header ("page "Title" url  viewport …") is the line just before the start marker.
+  const header = start > 0 && /^page /.test(lines[start - 1]!) ? start - 1 : start;
+  // The map's count lines follow the end marker, each starting with "…".
+  let last = end;
+  while (last + 1 < lines.length && lines[last + 1]!.startsWith('… ')) last++;
+  return { header, end: last, lines };
+}
+
+/**
+ * The most recent page map in the request — header line, the marked page content and the
+ * count lines after it — from the latest message that carries one (a user or a tool turn).
+ * Throws when no message holds a map.
+ */
+export function latestMap(req: ModelRequest): string {
+  for (let i = req.messages.length - 1; i >= 0; i--) {
+    const found = findMap(req.messages[i]!.text);
+    if (found) return found.lines.slice(found.header, found.end + 1).join('\n');
+  }
+  const roles = req.messages.map((m) => `${m.role}(${m.text.length} chars)`).join(', ');
+  throw new Error(`no page map (${START} … ${END}) in any message of request #${req.seq}: ${roles}`);
+}
+
+/** The map's header line: `page "Title" url  viewport …`. */
+export function mapHeader(mapText: string): string {
+  const first = mapText.split('\n')[0] ?? '';
+  return /^page /.test(first) ? first : '';
+}
+
+/** The page URL the map was taken on (from its header), or '' when the header names none. */
+export function mapUrl(mapText: string): string {
+  return /^page "(?:[^"\\]|\\.)*" (\S+)/.exec(mapHeader(mapText))?.[1] ?? '';
+}
+
+export interface MapElement {
+  /** As the tools take it: "12" or "f2:7". */
+  ref: string;
+  role: string;
+  name: string;
+  /** Marked `*` (new since the previous map). */
+  isNew: boolean;
+  /** The whole map line it is on. */
+  line: string;
+  /** Line number within the page content (0-based). */
+  index: number;
+}
+
+const ELEMENT = /(\*?)\[((?:f\d+:)?\d+)\]([\w-]+)(?: ("(?:[^"\\]|\\.)*"))?/g;
+
+/** The page-content lines of a map (between the markers). Accepts a map or a whole message. */
+function contentLines(mapText: string): string[] {
+  const found = findMap(mapText);
+  if (!found) return mapText.split('\n');
+  const start = found.lines.indexOf(START, found.header);
+  const end = found.lines.indexOf(END, start + 1);
+  return found.lines.slice(start + 1, end < 0 ? undefined : end);
+}
+
+/** Every element line of the map, parsed. */
+export function mapElements(mapText: string): MapElement[] {
+  const out: MapElement[] = [];
+  contentLines(mapText).forEach((line, index) => {
+    for (const m of line.matchAll(ELEMENT)) {
+      let name = '';
+      if (m[4]) {
+        try {
+          name = JSON.parse(m[4]) as string;
+        } catch {
+          name = m[4].slice(1, -1);
+        }
+      }
+      out.push({ ref: m[2]!, role: m[3]!, name, isNew: m[1] === '*', line, index });
+    }
+  });
+  return out;
+}
+
+const matchesName = (name: string, want: string | RegExp): boolean => (typeof want === 'string' ? name === want : want.test(name));
+
+/**
+ * The ref of the one element with this role and name (exact string, or a pattern) — what a
+ * model would pick. Throws, listing the map, unless exactly one element matches.
+ */
+export function refFor(mapText: string, role: string, name: string | RegExp): string {
+  const hits = mapElements(mapText).filter((e) => e.role === role && matchesName(e.name, name));
+  if (hits.length !== 1) {
+    throw new Error(`${hits.length} elements with role ${role} and name ${String(name)} in the map (want exactly 1):\n${mapText}`);
+  }
+  return hits[0]!.ref;
+}
+
+/**
+ * The ref of the first element with this role (and name, if given) on the first content line
+ * matching `text`, or on the lines after it — for rows of identically named buttons ("Open")
+ * told apart by the text beside them. Throws, listing the map, when there is none.
+ */
+export function refNear(mapText: string, text: string | RegExp, role: string, name?: string | RegExp): string {
+  const lines = contentLines(mapText);
+  const at = lines.findIndex((l) => (typeof text === 'string' ? l.includes(text) : text.test(l)));
+  if (at >= 0) {
+    const hit = mapElements(mapText).find((e) => e.index >= at && e.role === role && (name === undefined || matchesName(e.name, name)));
+    if (hit) return hit.ref;
+  }
+  throw new Error(`no ${role}${name === undefined ? '' : ` ${String(name)}`} at or after a line with ${String(text)} in the map:\n${mapText}`);
+}
+
+/** Whether the map's page content shows this text (substring, or a pattern). */
+export function hasText(mapText: string, pattern: string | RegExp): boolean {
+  const body = contentLines(mapText).join('\n');
+  return typeof pattern === 'string' ? body.includes(pattern) : pattern.test(body);
+}
+
+/** Cuts every page map (header, content, count lines) out of a text. */
+function withoutMaps(text: string): string {
+  let rest = text;
+  for (let found = findMap(rest); found; found = findMap(rest)) {
+    rest = [...found.lines.slice(0, found.header), ...found.lines.slice(found.end + 1)].join('\n');
+  }
+  return rest;
+}
+
+/**
+ * The task: the first user turn's text with any page map cut out. It may carry the loop's own
+ * wording around the task, so match it with a pattern (`/Ernesto/.test(taskOf(req))`).
+ */
+export function taskOf(req: ModelRequest): string {
+  const first = req.messages.find((m) => m.role === 'user');
+  return first ? withoutMaps(first.text).trim() : '';
+}
+
+/** The texts of the tool results since the model's last turn (what the loop reported about the
+ * calls it just ran), oldest first. Empty on the first step. */
+export function lastToolResults(req: ModelRequest): string[] {
+  const out: string[] = [];
+  for (let i = req.messages.length - 1; i >= 0 && req.messages[i]!.role !== 'assistant'; i--) {
+    const m: ModelMessage = req.messages[i]!;
+    if (m.role === 'tool') out.unshift(m.text);
+  }
+  return out;
+}
