@@ -6,7 +6,7 @@
  * const llm = createModelClient({ proxy: 'http://127.0.0.1:8787', token });
  * const reply = await llm.chat({ model, messages, tools }, { signal, onDelta: (d) => show(d.text) });
  */
-import { aborted, badResponse, errorFromResponse, networkError, withoutToken } from './errors';
+import { aborted, badResponse, errorFromEvent, errorFromResponse, networkError, withoutToken } from './errors';
 import { replyFromCompletion } from './reply';
 import { DEFAULT_POLICY, retryDecision, type RetryPolicy } from './retry';
 import { readReplyStream } from './stream';
@@ -29,9 +29,9 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
     if (token) headers.Authorization = `Bearer ${token}`;
     let res: Response;
     try {
-      res = await transport(`${base}${path}`, { ...init, headers, signal });
+      res = await untilAborted(transport(`${base}${path}`, { ...init, headers, signal }), signal);
     } catch (e) {
-      throw networkError(base, e);
+      throw e instanceof ModelError ? e : networkError(base, e);
     }
     if (!res.ok) throw await errorFromResponse(res);
     return res;
@@ -41,9 +41,16 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
     const res = await send('/v1/chat/completions', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body }, signal);
     if (/\bjson\b/i.test(res.headers.get('content-type') ?? '')) {
       // Some OpenAI-compatible servers ignore `stream` and answer one JSON completion.
-      const reply = replyFromCompletion(await readJson(res));
-      if (!reply) throw badResponse('JSON that is not a chat completion');
-      if (reply.content && onDelta) onDelta({ content: reply.content, text: reply.content, toolCalls: reply.toolCalls.length });
+      const json = await readJson(res);
+      const reply = replyFromCompletion(json);
+      if (!reply) throw errorFromEvent(json) ?? badResponse('JSON that is not a chat completion');
+      if (reply.content || reply.toolCalls.length) {
+        try {
+          onDelta?.({ content: reply.content, text: reply.content, toolCalls: reply.toolCalls.length });
+        } catch {
+          // a display callback must not lose the reply
+        }
+      }
       return reply;
     }
     if (!res.body) throw badResponse('an empty body');
@@ -115,6 +122,19 @@ function finalError(err: ModelError, why: 'final' | 'exhausted' | 'wait_too_long
         ? ` (the server asked to wait ${Math.ceil((err.retryAfterMs ?? 0) / 1000)} s, longer than allowed)`
         : '';
   return note ? new ModelError(err.code, err.message + note, err.status, err.retryable, err.retryAfterMs) : err;
+}
+
+/** The promise, or ModelError('aborted') the moment the signal fires — for transports (a
+ * userscript's GM_xmlhttpRequest wrapper) that do not honour the signal themselves. */
+function untilAborted<T>(p: Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (!signal) return p;
+  let onAbort!: () => void;
+  const abort = new Promise<never>((_, reject) => {
+    onAbort = () => reject(aborted());
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  return Promise.race([p, abort]).finally(() => signal.removeEventListener('abort', onAbort));
 }
 
 /** setTimeout that rejects with ModelError('aborted') the moment the signal fires. */

@@ -14,9 +14,9 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
 /** `{ error: { code, message } }` → its parts, or null when the value is not that shape. */
 function proxyError(body: unknown): { code?: string; message: string } | null {
   if (!isObj(body) || !isObj(body.error)) return null;
-  const { code, message, type } = body.error;
+  const { code, message } = body.error;
   return {
-    code: typeof code === 'string' && code ? code : typeof type === 'string' && type ? type : undefined,
+    code: typeof code === 'string' && code ? code : undefined,
     message: typeof message === 'string' && message ? message : 'The model server reported an error.',
   };
 }

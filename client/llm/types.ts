@@ -102,6 +102,8 @@ export interface RetryInfo {
 export interface ChatOptions {
   signal?: AbortSignal;
   onDelta?: (delta: ChatDelta) => void;
+  /** Before each retry. A reply that broke off mid-stream is discarded: the next `onDelta`
+   * starts again from empty `text`. */
   onRetry?: (info: RetryInfo) => void;
 }
 
