@@ -33,15 +33,16 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
     } catch (e) {
       throw e instanceof ModelError ? e : networkError(base, e);
     }
-    if (!res.ok) throw await errorFromResponse(res);
+    if (!res.ok) throw await untilAborted(errorFromResponse(res), signal);
     return res;
   }
 
   async function chatOnce(body: string, { signal, onDelta }: ChatOptions): Promise<ChatReply> {
     const res = await send('/v1/chat/completions', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body }, signal);
-    if (/\bjson\b/i.test(res.headers.get('content-type') ?? '')) {
+    const type = res.headers.get('content-type') ?? '';
+    if (/\bjson\b/i.test(type)) {
       // Some OpenAI-compatible servers ignore `stream` and answer one JSON completion.
-      const json = await readJson(res);
+      const json = await untilAborted(readJson(res), signal);
       const reply = replyFromCompletion(json);
       if (!reply) throw errorFromEvent(json) ?? badResponse('JSON that is not a chat completion');
       if (reply.content || reply.toolCalls.length) {
@@ -53,6 +54,8 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
       }
       return reply;
     }
+    // A web page where the proxy should be (wrong URL, a login portal): retrying cannot help.
+    if (/html/i.test(type)) throw badResponse(`a web page (${type}) instead of an event stream; is ${base} the pagehand proxy?`);
     if (!res.body) throw badResponse('an empty body');
     return readReplyStream(res.body, onDelta, signal);
   }
@@ -65,7 +68,8 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
     config(signal) {
       // Only a network failure is worth a retry here: a 4xx/5xx config answer will not change.
       const once = async () => {
-        const info = (await readJson(await send('/v1/config', { method: 'GET' }, signal))) as ProxyInfo;
+        const res = await send('/v1/config', { method: 'GET' }, signal);
+        const info = (await untilAborted(readJson(res), signal)) as ProxyInfo;
         if (!info || !Array.isArray(info.models)) throw badResponse('a config without a model list');
         return info;
       };

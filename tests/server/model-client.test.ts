@@ -27,9 +27,10 @@ afterAll(async () => {
   await rm(tmp, { recursive: true, force: true });
 });
 
-async function startProxy(name: string): Promise<NodeServer> {
+async function startProxy(name: string, env: Record<string, string> = {}): Promise<NodeServer> {
   const server = await startNodeServer({
     env: {
+      ...env,
       PORT: '0',
       OPENAI_BASE_URL: fake.openaiBaseURL,
       OPENAI_API_KEY: 'sk-test-OPENAI-k3y-0123456789abcdef',
@@ -291,6 +292,19 @@ describe('model client → proxy (provider-independent)', () => {
     expect(second.content).toBe('next');
     const [rec] = await recorded(fake.origin, tag);
     expect(JSON.stringify(rec!.body)).toContain('"thoughtSignature":"c2lnLTE="');
+  });
+
+  it("a stalled stream: the proxy's upstream_timeout event is retried", async () => {
+    const impatient = await startProxy('impatient', { PAGEHAND_UPSTREAM_TIMEOUT_MS: '300' });
+    const tag = newTag('stall');
+    const retries: RetryInfo[] = [];
+    const reply = await createModelClient({ proxy: impatient.url, token: impatient.personalToken, baseDelayMs: 1 }).chat(
+      ask('gpt-test', { tag, chunks: ['slow ', 'then ', 'fine'], stallAfter: 2, failTimes: 1 }),
+      { onRetry: (r) => retries.push(r) },
+    );
+    expect(reply.content).toBe('slow then fine');
+    expect(retries).toEqual([expect.objectContaining({ attempt: 1, code: 'upstream_timeout' })]);
+    expect(await recorded(fake.origin, tag)).toHaveLength(2);
   });
 
   it('config() returns what the token may use', async () => {

@@ -138,6 +138,22 @@ describe('createModelClient', () => {
     expect(reply.content).toBe('hi');
   });
 
+  it('a web page where the stream should be is a bad response naming the proxy, not retried', async () => {
+    const t = scripted(new Response('<!doctype html><title>Sign in</title>', { headers: { 'content-type': 'text/html; charset=utf-8' } }));
+    const err = (await client(t.fetch).chat(req).catch((e: unknown) => e)) as ModelError;
+    expect(err).toMatchObject({ code: 'bad_response', retryable: false });
+    expect(err.message).toContain('is http://127.0.0.1:9 the pagehand proxy?');
+    expect(t.calls).toHaveLength(1);
+  });
+
+  it('aborts at once while the body of a JSON answer never arrives', async () => {
+    const stuck = () => new Response(new ReadableStream({ start() {} }), { headers: { 'content-type': 'application/json' } });
+    const ac = new AbortController();
+    const pending = client(scripted(stuck).fetch).chat(req, { signal: ac.signal });
+    setTimeout(() => ac.abort(), 10);
+    await expect(pending).rejects.toMatchObject({ code: 'aborted' });
+  });
+
   it('JSON that is neither a completion nor an error is a bad response', async () => {
     const t = scripted(json(200, { hello: 'world' }));
     await expect(client(t.fetch).chat(req)).rejects.toMatchObject({ code: 'bad_response', retryable: false });
