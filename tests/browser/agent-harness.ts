@@ -114,6 +114,7 @@ export function openWithAgent(session: Session, path: string, opts: { early?: bo
 
 const START = '⟪page content⟫';
 const END = '⟪/page content⟫';
+const HEADER = /^page "/;
 
 /** A reply with one tool call (and optional text, e.g. reasoning). */
 export function call(name: string, args: Record<string, unknown> = {}, text?: string): Reply {
@@ -143,12 +144,15 @@ export function sequence(...steps: Array<Reply | Policy>): Policy & { readonly u
 /** Where the last map sits in a message: the index of its header line and of its end marker. */
 function findMap(text: string): { header: number; end: number; lines: string[] } | undefined {
   const lines = text.split('\n');
-  const start = lines.lastIndexOf(START);
-  if (start < 0) return undefined;
+  // The markers also fence other page data (tool results); a map's block is the one right after
+  // its header line (`page "Title" url  viewport …`). The last such block, else the last block.
+  const starts = lines.flatMap((l, i) => (l === START ? [i] : []));
+  if (!starts.length) return undefined;
+  const headed = starts.filter((i) => i > 0 && HEADER.test(lines[i - 1]!));
+  const start = headed.length ? headed[headed.length - 1]! : starts[starts.length - 1]!;
   let end = lines.indexOf(END, start + 1);
   if (end < 0) end = lines.length - 1;
-  // The header ("page "Title" url  viewport …") is the line just before the start marker.
-  const header = start > 0 && /^page /.test(lines[start - 1]!) ? start - 1 : start;
+  const header = start > 0 && HEADER.test(lines[start - 1]!) ? start - 1 : start;
   // The map's count lines follow the end marker, each starting with "…".
   let last = end;
   while (last + 1 < lines.length && lines[last + 1]!.startsWith('… ')) last++;
@@ -172,7 +176,7 @@ export function latestMap(req: ModelRequest): string {
 /** The map's header line: `page "Title" url  viewport …`. */
 export function mapHeader(mapText: string): string {
   const first = mapText.split('\n')[0] ?? '';
-  return /^page /.test(first) ? first : '';
+  return HEADER.test(first) ? first : '';
 }
 
 /** The page URL the map was taken on (from its header), or '' when the header names none. */
