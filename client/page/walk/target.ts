@@ -1,0 +1,149 @@
+/**
+ * What kind of target an element is (DESIGN §2 Inclusion), decided from what the walk has
+ * already read (tag, role, computed cursor) plus, for the rarer cases, a few attributes.
+ *
+ * Strong cues list an element on their own: native controls, interactive ARIA roles, the root of
+ * a contenteditable, opaque media, the outermost `cursor:pointer` element of a cluster. Weak
+ * cues (tabindex, on* handlers) need a second one. Inside a clickable row, children fold into it
+ * unless they are targets of their own: a handler, role or label, an icon-only control (tree
+ * toggle, chip "×", kebab menu), or one item of a list of like items (a custom select's open list).
+ */
+import { hasClickListener } from '../hooks';
+import type { Ctx, ElementItem, Reason } from './types';
+
+// ARIA widget roles that make an element a target for the model.
+const INTERACTIVE_ROLES = new Set([
+  'button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'menuitem', 'menuitemcheckbox',
+  'menuitemradio', 'option', 'combobox', 'textbox', 'searchbox', 'slider', 'spinbutton',
+  'listbox', 'treeitem', 'gridcell', 'scrollbar',
+]);
+// Roles that give an element a cue of its own (for tabindex/handler-only elements).
+const NON_CUE_ROLES = new Set(['none', 'presentation', 'generic']);
+const NATIVE_TAGS = new Set(['button', 'select', 'textarea']);
+
+/** Words in a class or id that say "this small thing is a control"; the first found names it. */
+export const CONTROL_WORDS = ['expand', 'collapse', 'close', 'remove', 'delete', 'clear', 'dismiss', 'trash', 'kebab', 'more', 'menu', 'dots', 'ellipsis', 'edit', 'cancel', 'toggle', 'hitarea'];
+const CONTROL_WORD = new RegExp(CONTROL_WORDS.join('|'), 'i');
+/** Glyphs that are controls when they stand alone: close/remove, more (vertical/horizontal dots). */
+const CONTROL_GLYPHS = /^[×✕✖✗⨯⋮⋯…︙⁝⠇]$/;
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+/** An icon target is at most this big (CSS px, each side). */
+export const ICON_MAX = 48;
+/** Text of its own at most this long makes an element a list item or listener-only target. */
+const SHORT_TEXT = 80;
+/** A listener-only target is at most this tall: taller ones are containers (delegation). */
+export const LISTENER_MAX_HEIGHT = 200;
+
+export interface Target {
+  reason: Reason;
+  opaque?: ElementItem['opaque'];
+  /** Icon-only, inside a clickable row: listed only when its box is icon-sized. */
+  icon?: boolean;
+  /** Its only cue is a click listener: listed only when its box is not a container's. */
+  listenerOnly?: boolean;
+}
+
+export function classify(el: Element, tag: string, role: string, pointer: boolean, focused: boolean, cs: CSSStyleDeclaration, parent: Ctx): Target | null {
+  const native = nativeReason(el, tag);
+  if (native) return { reason: native };
+  if (role && INTERACTIVE_ROLES.has(role)) return { reason: 'role' };
+  if (el.hasAttribute('contenteditable') && !parent.parentEditable && (el as HTMLElement).isContentEditable) return { reason: 'editable' };
+  if (tag === 'canvas' || tag === 'video' || tag === 'embed' || tag === 'object') {
+    return { reason: 'opaque', opaque: tag === 'object' ? 'embed' : (tag as 'canvas' | 'video' | 'embed') };
+  }
+  if (tag !== 'html' && tag !== 'body' && tag !== 'label') {
+    const inClickable = parent.clickable !== null;
+    const tabbable = (el as HTMLElement).tabIndex >= 0 && el.hasAttribute('tabindex');
+    const handler = hasHandler(el);
+    const signals = (tabbable ? 1 : 0) + (handler ? 1 : 0);
+    const roleCue = !!role && !NON_CUE_ROLES.has(role);
+    if (pointer && !parent.parentPointer && !(inClickable && !handler && !roleCue && !el.hasAttribute('aria-label'))) return { reason: 'pointer' };
+    if (signals > 0 && (signals > 1 || pointer || roleCue) && !(inClickable && !handler && !roleCue)) return { reason: 'handler' };
+    if (inClickable && pointer) {
+      if (isIconControl(el, tag, cs)) return { reason: 'pointer', icon: true };
+      if (isListItem(el, tag)) return { reason: 'pointer' };
+    }
+    // A listener added by the page (hooks at document start) on an element with a short text of
+    // its own is a target; delegation on body, document or big containers is not.
+    if (!inClickable && hasClickListener(el) && hasShortOwnText(el)) return { reason: 'handler', listenerOnly: true };
+  }
+  if (focused && tag !== 'body' && tag !== 'html') return { reason: 'focus' };
+  return null;
+}
+
+function nativeReason(el: Element, tag: string): Reason | null {
+  if (NATIVE_TAGS.has(tag)) return 'native';
+  if (tag === 'a') return el.hasAttribute('href') ? 'native' : null;
+  if (tag === 'input') return (el as HTMLInputElement).type === 'hidden' ? null : 'native';
+  if (tag === 'summary') return el.parentElement?.localName === 'details' && el.parentElement.querySelector(':scope > summary') === el ? 'native' : null;
+  if (tag === 'audio') return el.hasAttribute('controls') ? 'native' : null;
+  return null;
+}
+
+function hasHandler(el: Element): boolean {
+  const h = el as HTMLElement;
+  return h.onclick != null || h.onmousedown != null || h.onpointerdown != null || h.onmouseup != null || hasClickListener(el);
+}
+
+/** The class and id words of an element, as one string (SVG className is not a string). */
+export function classAndId(el: Element): string {
+  return `${el.getAttribute('class') ?? ''} ${el.id}`;
+}
+
+/**
+ * An icon-only control inside a clickable row: no letters of its own (empty, or one glyph), few
+ * children, and a cue that it is a control rather than decoration — a tooltip, a control word
+ * in its class or id, a close/more glyph, or an empty box drawn by a background image.
+ */
+export function isIconControl(el: Element, tag: string, cs: CSSStyleDeclaration): boolean {
+  if (el.childElementCount > 2) return false;
+  const text = (el.textContent ?? '').trim();
+  if (text.length > 2 || LETTER_OR_DIGIT.test(text)) return false;
+  if (el.getAttribute('title')) return true;
+  if (CONTROL_WORD.test(classAndId(el))) return true;
+  if (text && CONTROL_GLYPHS.test(text)) return true;
+  return !text && el.childElementCount === 0 && tag !== 'img' && cs.backgroundImage !== 'none';
+}
+
+/** Text of its own, short, with a letter or digit (a label, not a container of content). */
+function hasShortOwnText(el: Element): boolean {
+  if (el.childElementCount > 4) return false;
+  const text = (el.textContent ?? '').trim();
+  return text.length > 0 && text.length <= SHORT_TEXT && LETTER_OR_DIGIT.test(text);
+}
+
+/**
+ * One item of a list of like items inside a pointer wrapper (custom select lists: `li`s, or
+ * siblings sharing a class), with its own short text, in a list drawn as a popup (absolutely
+ * positioned or scrolling) — so a clickable card's feature list still reads as one card.
+ */
+export function isListItem(el: Element, tag: string): boolean {
+  if (!hasShortOwnText(el)) return false;
+  const cls = el.getAttribute('class');
+  const like = (s: Element | null): boolean => !!s && (tag === 'li' ? s.localName === 'li' : !!cls && s.getAttribute('class') === cls);
+  if (!like(el.previousElementSibling) && !like(el.nextElementSibling)) return false;
+  if (tag !== 'li' && !cls) return false;
+  let n = el.parentElement;
+  for (let i = 0; n && i < 3; i++, n = n.parentElement) {
+    const cs = n.ownerDocument.defaultView?.getComputedStyle(n);
+    if (!cs) break;
+    if (cs.position === 'absolute' || cs.position === 'fixed' || cs.overflowY === 'auto' || cs.overflowY === 'scroll') return true;
+  }
+  return false;
+}
+
+/** First token of a role attribute that names a role we know (unknown tokens are skipped). */
+export function firstRoleToken(value: string): string {
+  for (const t of value.trim().toLowerCase().split(/\s+/)) if (t && KNOWN_ROLES.has(t)) return t;
+  return '';
+}
+
+// WAI-ARIA 1.2 roles (non-abstract), for "first valid token".
+const KNOWN_ROLES = new Set(
+  ('alert alertdialog application article banner blockquote button caption cell checkbox code columnheader combobox ' +
+    'complementary contentinfo definition deletion dialog directory document emphasis feed figure form generic grid ' +
+    'gridcell group heading img insertion link list listbox listitem log main marquee math menu menubar menuitem ' +
+    'menuitemcheckbox menuitemradio meter navigation none note option paragraph presentation progressbar radio ' +
+    'radiogroup region row rowgroup rowheader scrollbar search searchbox separator slider spinbutton status strong ' +
+    'subscript superscript switch tab table tablist tabpanel term textbox time timer toolbar tooltip tree treegrid treeitem').split(' '),
+);

@@ -1,0 +1,83 @@
+/**
+ * Page text, gathered during the walk: inline content joins into one line per block, blocks
+ * break lines, table cells join with a bar, items of a flex row read as one line. Reads no
+ * layout: where a line sits is decided later, from its block's box (map/text-place.ts).
+ */
+import { NO_CLIP } from './clip';
+import type { Ctx, Item } from './types';
+
+const HEADING = /^h([1-6])$/;
+
+/** The heading level an element starts (h1–h6, role=heading), or 0. */
+export function headingLevel(el: Element, tag: string): number {
+  const h = HEADING.exec(tag);
+  if (h) return Number(h[1]);
+  return el.getAttribute('role') === 'heading' ? Number(el.getAttribute('aria-level')) || 2 : 0;
+}
+
+export interface BlockState {
+  block: Element | null;
+  heading: number;
+}
+
+export class TextBuffer {
+  private buf = '';
+  private holder: Element | null = null;
+  private ctx: Ctx | null = null;
+  /** The innermost block being walked: lines sharing it may join their element's line. */
+  block: Element | null = null;
+  private heading = 0;
+  /** The latest heading's first words: context for element fingerprints. */
+  lastHeading = '';
+
+  constructor(
+    private readonly items: Item[],
+    private readonly nextOrder: () => number,
+  ) {}
+
+  /** Appends a text node's data; `holder` is the element whose box stands for it. */
+  add(data: string, holder: Element | null, ctx: Ctx): void {
+    if (!this.holder) {
+      if (!/\S/.test(data)) return;
+      this.holder = holder;
+      this.ctx = ctx;
+    }
+    this.buf += data;
+  }
+
+  /** A separator between inline pieces, only once some text is buffered. */
+  separate(s: string): void {
+    if (this.buf) this.buf += s;
+  }
+
+  /** Ends the current line (an element line or a block boundary follows). */
+  flush(): void {
+    if (this.holder && this.ctx) {
+      const text = this.buf.replace(/\s+/g, ' ').trim();
+      if (text) {
+        const ctx = this.ctx;
+        const clip = ctx.clip === NO_CLIP ? undefined : ctx.clip;
+        this.items.push({ kind: 'text', text, order: this.nextOrder(), el: this.holder, frame: ctx.frame, groups: ctx.groups, block: this.block, heading: this.heading || undefined, clip });
+        if (this.heading) this.lastHeading = text.slice(0, 40);
+      }
+    }
+    this.buf = '';
+    this.holder = null;
+    this.ctx = null;
+  }
+
+  /** Enters a block element: breaks the line and returns what to restore on leaving. */
+  enterBlock(el: Element, tag: string): BlockState {
+    this.flush();
+    const saved = { block: this.block, heading: this.heading };
+    this.block = el;
+    this.heading = headingLevel(el, tag);
+    return saved;
+  }
+
+  leaveBlock(saved: BlockState): void {
+    this.flush();
+    this.block = saved.block;
+    this.heading = saved.heading;
+  }
+}
