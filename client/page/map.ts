@@ -3,24 +3,21 @@
  * → budget → refs → text. Reads the page, never writes to it.
  */
 import { createDescriber, type Describer } from './describe';
-import { cap, choose, quote, REF_SLOT, sanitize, scrollText, statesText, type Counts, type Direction, type GroupHeader, type Line } from './format';
+import { cap, choose, quote, REF_SLOT, sanitize, scrollText, statesText, type Counts, type GroupHeader, type Line } from './format';
 import { deepActiveElement } from './flat-tree';
+import { hintFor } from './hints';
 import { coverOf, layerOf } from './occlusion';
+import { createTextPlacer, placement, type Place } from './place';
+import { attachPopups } from './popups';
 import { assignRef, refOf, rematch, remember, sweep } from './refs';
 import { readStates } from './state';
 import { estimateTokens } from './tokens';
-import type { MapOptions, MappedElement, PageMap, Rect, Ref } from './types';
-import { walk, type ElementItem, type Group, type Item, type TextItem } from './walk';
+import type { ElementStates, MapOptions, MappedElement, PageMap, Rect, Ref } from './types';
+import { walk, type ElementItem, type Group, type Item } from './walk';
 
 const NAME_MAX = 80;
 const TEXT_MAX = 200;
 const IMPLIED_TYPE: Record<string, string> = { searchbox: 'search', spinbutton: 'number', slider: 'range' };
-
-interface Place {
-  direction: Direction;
-  /** Screens away from the viewport (0 in view). */
-  distance: number;
-}
 
 export function buildMap(options: MapOptions = {}): PageMap {
   const t0 = performance.now();
@@ -47,6 +44,9 @@ export function buildMap(options: MapOptions = {}): PageMap {
     counts.behindModal = { label: groupLabel({ ...modal, modal: false }, describer), count: behind };
   }
 
+  // Suggestion lists rendered at the end of <body> read right after their field, as options.
+  const popupOptions = attachPopups(items, focused);
+
   // Scope: viewport, then `near` screens around it; the rest is counted by direction.
   const scoped = new Map<ElementItem, Place>();
   const sx = window.scrollX;
@@ -54,9 +54,14 @@ export function buildMap(options: MapOptions = {}): PageMap {
   for (const it of items) {
     if (it.kind !== 'el' || it.clippedBy) continue;
     const r = it.rect;
+    const d = placement(r, W, H);
+    // The focused element is always offered, wherever it is (a drawer still sliding in).
+    if (it.el === focused) {
+      scoped.set(it, d);
+      continue;
+    }
     // Boxes beyond the document's origin can never be scrolled to: "visually hidden" tricks.
     if (r.x + r.width <= -sx || r.y + r.height <= -sy) continue;
-    const d = placement(r, W, H);
     if (d.direction === 'view' || (d.direction !== 'left' && d.direction !== 'right' && d.distance < near)) {
       scoped.set(it, d);
     } else counts[d.direction as 'above' | 'below' | 'left' | 'right']++;
@@ -86,13 +91,13 @@ export function buildMap(options: MapOptions = {}): PageMap {
     });
   const focusForm = focused?.closest('form') ?? null;
   const lines: Line[] = [];
-  const info = new Map<number, { item: ElementItem; role: string; name: string; display: string; states: ReturnType<typeof readStates> }>();
+  const info = new Map<number, Described>();
   const names = new Set<string>();
   for (const it of items) {
     if (it.kind === 'el') {
       const d = scoped.get(it);
       if (!d) continue;
-      const entry = safeDescribe(it, describer, focused);
+      const entry = safeDescribe(it, describer, focused, popupOptions.has(it));
       info.set(it.order, entry);
       if (entry.name) names.add(entry.name);
       const inDialog = it.groups.some((g) => g.kind === 'dialog');
@@ -106,9 +111,10 @@ export function buildMap(options: MapOptions = {}): PageMap {
       lines.push({ order: it.order, isElement: true, body: entry.display, groups: headerOf(it.groups), priority, direction: d.direction, block: it.block });
     }
   }
+  const textPlace = createTextPlacer(W, H);
   for (const it of items) {
     if (it.kind !== 'text') continue;
-    const d = textPlacement(it, W, H);
+    const d = textPlace(it);
     if (!d || d.distance >= near) continue;
     if (names.has(it.text)) continue; // names are not repeated as text
     // Beyond the viewport only headings, to orient; the rest is read when scrolled to (or with read).
@@ -133,10 +139,12 @@ export function buildMap(options: MapOptions = {}): PageMap {
     remember(ref, e.item.el, e.role, e.name, fingerprints.get(e.item)!);
     refs.set(e.item.order, (isNew ? '*' : '') + ref);
     const wasRematched = rematched.has(e.item.el);
+    // The entry says what the line shows; the spec role and name are what refs re-validate.
     elements.push({
       ref: ref as Ref,
-      role: e.role,
-      name: e.name,
+      role: e.shownRole,
+      name: e.shown,
+      ...(e.hint ? { hint: e.hint } : {}),
       rect: roundRect(e.item.rect),
       states: e.states,
       tag: e.item.el.localName,
@@ -162,36 +170,32 @@ export function buildMap(options: MapOptions = {}): PageMap {
   };
 }
 
-function placement(r: Rect, W: number, H: number): Place {
-  const inX = r.x < W && r.x + r.width > 0;
-  const inY = r.y < H && r.y + r.height > 0;
-  if (inX && inY) return { direction: 'view', distance: 0 };
-  if (!inY) {
-    if (r.y + r.height <= 0) return { direction: 'above', distance: -(r.y + r.height) / H };
-    return { direction: 'below', distance: (r.y - H) / H };
-  }
-  return r.x >= W ? { direction: 'right', distance: (r.x - W) / W } : { direction: 'left', distance: -(r.x + r.width) / W };
-}
-
-function textPlacement(it: TextItem, W: number, H: number): Place | null {
-  const r0 = it.el.getBoundingClientRect();
-  const r = it.frame ? { x: r0.x + it.frame.dx, y: r0.y + it.frame.dy, width: r0.width, height: r0.height } : r0;
-  if (r.width === 0 && r.height === 0) return null;
-  if (it.clip && !(r.x < it.clip.x + it.clip.width && r.x + r.width > it.clip.x && r.y < it.clip.y + it.clip.height && r.y + r.height > it.clip.y)) return null;
-  const p = placement(r, W, H);
-  return p.direction === 'left' || p.direction === 'right' ? null : p;
-}
-
 /** One odd element (a throwing getter, a half-built custom element) must not sink the map. */
-function safeDescribe(it: ElementItem, d: Describer, focused: Element | null): ReturnType<typeof describeItem> {
+function safeDescribe(it: ElementItem, d: Describer, focused: Element | null, asOption: boolean): Described {
   try {
-    return describeItem(it, d, focused);
+    return describeItem(it, d, focused, asOption);
   } catch {
-    return { item: it, role: 'generic', name: '', display: `${REF_SLOT}${displayRole('', it.reason)}`, states: {} };
+    const shownRole = displayRole('', it.reason);
+    return { item: it, role: 'generic', name: '', shownRole, shown: '', display: `${REF_SLOT}${shownRole}`, states: {} };
   }
 }
 
-function describeItem(it: ElementItem, d: Describer, focused: Element | null) {
+interface Described {
+  item: ElementItem;
+  /** Role and accessible name by the specs (what refs re-validate against). */
+  role: string;
+  name: string;
+  /** What the line shows: `clickable` for generic targets, a name from content, a hint. */
+  shownRole: string;
+  shown: string;
+  hint?: string;
+  display: string;
+  states: ElementStates;
+}
+
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+function describeItem(it: ElementItem, d: Describer, focused: Element | null, asOption: boolean): Described {
   const el = it.el;
   let role: string;
   if (it.opaque) role = it.opaque;
@@ -205,13 +209,19 @@ function describeItem(it: ElementItem, d: Describer, focused: Element | null) {
   // needs to know what they say, so they are named as the button they act as.
   let shown = name;
   if (!shown && (it.reason === 'pointer' || it.reason === 'handler' || it.reason === 'focus')) shown = d.nameAs(el, 'button');
+  // An icon inside a row ("×", "⋮") is better told by its tooltip than by its glyph.
+  if (it.iconIn && !LETTER_OR_DIGIT.test(shown)) shown = el.getAttribute('title')?.trim() || shown;
+  // Nameless (or glyph-only icon) targets get a hint, printed apart from the name.
+  const hint = it.opaque || it.reason === 'scroll' || (shown && !(it.iconIn && !LETTER_OR_DIGIT.test(shown))) ? '' : hintFor(el, it.iconIn);
   // An editor's content is its value.
   if (it.reason === 'editable' && states.value === undefined) {
     const text = (el.textContent ?? '').replace(/\s+/g, ' ').trim();
     if (text) states.value = text;
   }
-  const parts = [`${REF_SLOT}${displayRole(role, it.reason)}`];
+  const shownRole = asOption && (role === 'generic' || role === 'listitem' || role === 'none' || role === 'presentation') ? 'option' : displayRole(role, it.reason);
+  const parts = [`${REF_SLOT}${shownRole}`];
   if (shown) parts.push(quote(cap(shown, NAME_MAX)));
+  if (hint) parts.push(`~${sanitize(hint)}`);
   if (it.opaque) {
     parts.push(`${Math.round(it.rect.width)}x${Math.round(it.rect.height)}`);
     parts.push(it.crossOrigin ? 'cross-origin, opaque: use click_at' : 'opaque: use click_at');
@@ -219,7 +229,7 @@ function describeItem(it: ElementItem, d: Describer, focused: Element | null) {
   const st = statesText(states);
   if (st) parts.push(st);
   if (it.hiddenInside) parts.push(`(${it.hiddenInside} more inside, scroll it)`);
-  return { item: it, role, name, display: parts.join(' '), states };
+  return { item: it, role, name, shownRole, shown, ...(hint ? { hint } : {}), display: parts.join(' '), states };
 }
 
 function displayRole(role: string, reason: string): string {

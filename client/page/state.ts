@@ -11,6 +11,8 @@
  *   has interacted and the value fails validation); or a text field that holds a value which
  *   fails validation (typed or prefilled "abc" in an email field). An untouched empty
  *   required field is `required`, not `invalid` — the page has not complained yet.
+ * - expanded: aria-expanded; else a summary's details, a popover invoker's popover, or (trees
+ *   without ARIA) whether the list item's nested list is shown.
  * - value: passwords become "••••" whatever their length; long values are cut at
  *   VALUE_MAX characters with "…"; contenteditable content is not a value (it is the text).
  */
@@ -108,6 +110,10 @@ export function readStates(el: Element, role: string, focused: Element | null, o
   else {
     const target = (el as HTMLButtonElement).popoverTargetElement;
     if (target) s.expanded = matchesSafe(target, ':popover-open');
+    else if (tag !== 'input' && tag !== 'select' && tag !== 'textarea') {
+      const nested = nestedListState(el);
+      if (nested !== undefined) s.expanded = nested;
+    }
   }
 
   // disabled: :disabled covers disabled fieldsets (outside their first legend) and optgroups.
@@ -171,6 +177,21 @@ export function readStates(el: Element, role: string, focused: Element | null, o
     s.level = level;
   }
   return s;
+}
+
+/**
+ * A tree without ARIA: an element in a list item's own row (not inside its nested list) reads
+ * expanded when the item's nested list is rendered, collapsed when it is hidden.
+ */
+function nestedListState(el: Element): boolean | undefined {
+  const li = el.closest('li');
+  if (!li) return undefined;
+  for (let c = li.firstElementChild; c; c = c.nextElementSibling) {
+    if ((c.localName !== 'ul' && c.localName !== 'ol') || !c.querySelector('li')) continue;
+    if (c.contains(el)) return undefined;
+    return typeof c.checkVisibility === 'function' ? c.checkVisibility({ visibilityProperty: true }) : getComputedStyle(c).display !== 'none';
+  }
+  return undefined;
 }
 
 /** What an option shows: its label (label attribute or text), or its value (datalist options

@@ -39,10 +39,13 @@ export interface ElementStates {
   level?: number;
 }
 
+/** One listed element, as its line shows it: `role` is `clickable`/`scrollable` for generic targets. */
 export interface MappedElement {
   ref: Ref;
   role: string;
   name: string;
+  /** A clue for a target with no name (its link path, icon, id…), printed `~hint`; never a name. */
+  hint?: string;
   rect: Rect;
   states: ElementStates;
   /** Lower-case tag name. */

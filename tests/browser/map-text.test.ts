@@ -74,6 +74,27 @@ describe('text and format', () => {
     expect(body[1]).toBe('*[2]button "After"');
   });
 
+  it('places page text by its block: one box read per paragraph, not one per inline run', async () => {
+    // Boxes of inline runs inside long paragraphs are costly to compute (every line fragment);
+    // a block's box is not. 40 paragraphs, each with 6 links between bold and italic runs.
+    const para = (i: number) => `<p><b>Lead ${i}</b> ${'words '.repeat(30)}` +
+      Array.from({ length: 6 }, (_, j) => `<a href="#p${i}-${j}">link ${j}</a> <i>${'more '.repeat(20)}</i> text ${'tail '.repeat(15)}`).join('') + '</p>';
+    const page = await open(s, `<!doctype html><title>t</title><body>${Array.from({ length: 40 }, (_, i) => para(i)).join('')}</body>`);
+    const r = await page.evaluate(() => {
+      const ph = (window as any).pagehand;
+      ph.map();
+      let calls = 0;
+      const orig = Element.prototype.getBoundingClientRect;
+      Element.prototype.getBoundingClientRect = function (this: Element) { calls++; return orig.call(this); };
+      const map = ph.map();
+      Element.prototype.getBoundingClientRect = orig;
+      return { calls, first: map.text.split('\n')[2] as string };
+    });
+    expect(r.first.startsWith('Lead 0 words words')).toBe(true);
+    // 240 links (each needs its box) + 40 paragraphs + a little slack.
+    expect(r.calls).toBeLessThanOrEqual(240 + 40 + 10);
+  });
+
   it('never changes the page, and lays out at most once', async () => {
     const page = await open(s, `<!doctype html><title>t</title><body>
       ${Array.from({ length: 300 }, (_, i) => `<div style="cursor:pointer"><button>B${i}</button><a href="#${i}">L${i}</a> text ${i}</div>`).join('')}

@@ -1,0 +1,108 @@
+/**
+ * Hints for targets without a name. A hint is not an accessible name — `describe()` never
+ * returns one — but a clue the page carries anyway: a control word in the class or id, the
+ * link's path, the icon it draws (SVG `<use>`, icon-font class), an image's file name, a
+ * telling id, the form it submits, or (for icons inside a row) where it sits by the row's text.
+ * The map prints it as `~hint`, apart from the quoted name.
+ */
+import { CONTROL_WORDS, classAndId } from './walk/target';
+
+const HINT_MAX = 40;
+const ICON_CLASS = /^(?:(?:fa[srlbdt]?|bi|mdi|ion|ti|la[srb]?|glyphicon|icon|icons|ico|octicon|material-icons|svg-icon)[-_][\w-]+|[\w-]+[-_]icon)$/i;
+const GENERIC_ICON = /^(?:icon|icons|fa[srlbdt]?|glyphicon)$/i;
+
+/** Pure: the first control word in a class/id string ("hitarea expandable-hitarea" → "expand"). */
+export function controlWord(classes: string): string {
+  const lower = classes.toLowerCase();
+  for (const w of CONTROL_WORDS) if (w !== 'hitarea' && lower.includes(w)) return w;
+  return '';
+}
+
+/** Pure: the path a link goes to, when it says something ("/mes-commandes"); not "/" or "#". */
+export function hrefHint(href: string, base: string): string {
+  let u: URL;
+  try {
+    u = new URL(href, base);
+  } catch {
+    return '';
+  }
+  if (u.protocol === 'javascript:') return '';
+  const b = new URL(base);
+  let path = decodeURIComponent(u.pathname).replace(/\/+$/, '');
+  if (u.origin !== b.origin) return u.hostname + path;
+  if (path && path !== decodeURIComponent(b.pathname).replace(/\/+$/, '')) return path.length > HINT_MAX ? `…${path.slice(-HINT_MAX)}` : path;
+  return u.hash.length > 1 ? u.hash : '';
+}
+
+/** Pure: an icon class among class tokens ("fa fa-bars" → "fa-bars"). */
+export function iconClass(classes: string): string {
+  for (const t of classes.split(/\s+/)) if (t && ICON_CLASS.test(t) && !GENERIC_ICON.test(t)) return t;
+  return '';
+}
+
+/** Pure: the file name of an image URL ("/static/img/logo.svg?v=2" → "logo.svg"). */
+export function fileName(src: string): string {
+  if (!src || src.startsWith('data:')) return '';
+  const last = src.split(/[?#]/)[0]!.split('/').pop() ?? '';
+  try {
+    return decodeURIComponent(last).slice(0, HINT_MAX);
+  } catch {
+    return last.slice(0, HINT_MAX);
+  }
+}
+
+/** Pure: an id a person wrote ("hamburger-toggle"), not a generated one ("ember412", "r:3f"). */
+export function tellingId(id: string): string {
+  if (!id || id.length > HINT_MAX || !/[a-z]{3}/i.test(id) || /\d{3,}/.test(id) || /^[:_]|[:]/.test(id)) return '';
+  return /^[0-9a-f-]{12,}$/i.test(id) ? '' : id;
+}
+
+/** The hint for an unnamed element; `row` is the clickable row an icon target sits in. */
+export function hintFor(el: Element, row?: Element): string {
+  // An icon inside a row is best told by its control word; elsewhere an id is more specific.
+  const word = controlWord(classAndId(el));
+  if (word && row) return word;
+  const link = el.localName === 'a' && el.hasAttribute('href') ? hrefHint(el.getAttribute('href')!, el.ownerDocument.baseURI) : '';
+  if (link) return link;
+  const use = el.localName === 'use' ? el : el.querySelector('use');
+  const ref = use?.getAttribute('href') ?? use?.getAttribute('xlink:href');
+  if (ref && ref.includes('#')) return ref.slice(ref.indexOf('#') + 1).slice(0, HINT_MAX);
+  const icon = iconClass(el.getAttribute('class') ?? '') || [...el.querySelectorAll('[class]')].slice(0, 4).map((c) => iconClass(c.getAttribute('class') ?? '')).find(Boolean);
+  if (icon) return icon;
+  const img = el.localName === 'img' || (el.localName === 'input' && (el as HTMLInputElement).type === 'image') ? el : el.querySelector('img');
+  const file = img ? fileName(img.getAttribute('src') ?? '') : '';
+  if (file) return file;
+  const id = tellingId(el.id);
+  if (id) return id;
+  const form = formHint(el);
+  if (form) return form;
+  if (word) return word;
+  return row ? positionHint(el, row) : '';
+}
+
+/** The only submit button of a form: "search" for a search form, else "submit". */
+function formHint(el: Element): string {
+  const tag = el.localName;
+  const submit = (tag === 'button' && (el as HTMLButtonElement).type === 'submit') || (tag === 'input' && ((el as HTMLInputElement).type === 'submit' || (el as HTMLInputElement).type === 'image'));
+  const form = submit ? (el as HTMLButtonElement).form : null;
+  if (!form || form.querySelectorAll('button, input[type=submit], input[type=image]').length !== 1) return '';
+  const search = form.getAttribute('role') === 'search' || !!form.querySelector('input[type=search], input[name=q], input[name=query], input[name=search], input[name=s]') || /search|find/i.test(form.getAttribute('action') ?? '');
+  return search ? 'search' : 'submit';
+}
+
+/** Where an icon sits by its row's text: `after "Rust"`, `before "Documents"`. */
+function positionHint(el: Element, row: Element): string {
+  try {
+    const r = el.ownerDocument.createRange();
+    r.setStart(row, 0);
+    r.setEndBefore(el);
+    const before = r.toString().replace(/\s+/g, ' ').trim();
+    if (before) return `after "${before.slice(-30).trim()}"`;
+    r.setStartAfter(el);
+    r.setEnd(row, row.childNodes.length);
+    const after = r.toString().replace(/\s+/g, ' ').trim();
+    return after ? `before "${after.slice(0, 30).trim()}"` : '';
+  } catch {
+    return ''; // across a shadow boundary
+  }
+}
