@@ -55,12 +55,18 @@ const PERSONAL_WORDS: Array<[RegExp, string]> = [
 function fieldKind(el: Element): string | undefined {
   const input = el as HTMLInputElement;
   const type = el.localName === 'input' ? input.type : '';
-  if (type === 'hidden' || type === 'submit' || type === 'button' || type === 'search' || type === 'checkbox' || type === 'radio') return undefined;
+  if (type === 'submit' || type === 'button' || type === 'search' || type === 'checkbox' || type === 'radio') return undefined;
+  // Hidden fields are sent too (a wizard carries earlier steps in them): judged by name only.
+  if (type === 'hidden') return wordsKind(el);
   if (type === 'email') return 'email';
   if (type === 'tel') return 'phone';
   if (type === 'password') return 'password';
   const ac = (el.getAttribute('autocomplete') ?? '').toLowerCase().split(/\s+/).filter((t) => !/^(section-|shipping|billing|home|work|mobile|on|off)$/.test(t)).join(' ');
   for (const [re, kind] of PERSONAL_AUTOCOMPLETE) if (re.test(ac)) return kind;
+  return wordsKind(el);
+}
+
+function wordsKind(el: Element): string | undefined {
   const words = `${el.getAttribute('name') ?? ''} ${el.id}`.toLowerCase();
   for (const [re, kind] of PERSONAL_WORDS) if (re.test(words)) return kind;
   return undefined;

@@ -243,7 +243,7 @@ function openaiCompletion(model: string, text: string, s: FakeScript, usage: U) 
           role: 'assistant',
           content: text || null,
           ...(s.toolCalls
-            ? { tool_calls: s.toolCalls.map((c, i) => ({ id: `call_fake_${i}`, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.args) } })) }
+            ? { tool_calls: s.toolCalls.map((c, i) => ({ id: `call_fake_${i}`, type: 'function', function: { name: c.name, arguments: c.argumentsText ?? JSON.stringify(c.args) } })) }
             : {}),
         },
         finish_reason: s.finish ?? (s.toolCalls ? 'tool_calls' : 'stop'),
@@ -259,7 +259,7 @@ function openaiEvents(model: string, pieces: string[], s: FakeScript, usage: U, 
   const out = [ev({ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] })];
   for (const p of pieces) out.push(ev({ ...base, choices: [{ index: 0, delta: { content: p }, finish_reason: null }] }));
   (s.toolCalls ?? []).forEach((c, i) => {
-    const args = JSON.stringify(c.args);
+    const args = c.argumentsText ?? JSON.stringify(c.args);
     const half = Math.floor(args.length / 2);
     out.push(ev({ ...base, choices: [{ index: 0, delta: { tool_calls: [{ index: i, id: `call_fake_${i}`, type: 'function', function: { name: c.name, arguments: args.slice(0, half) } }] }, finish_reason: null }] }));
     out.push(ev({ ...base, choices: [{ index: 0, delta: { tool_calls: [{ index: i, function: { arguments: args.slice(half) } }] }, finish_reason: null }] }));

@@ -8,6 +8,8 @@
 export interface FakeToolCall {
   name: string;
   args: Record<string, unknown>;
+  /** OpenAI only: the arguments as raw text instead of `args` (to send malformed JSON). */
+  argumentsText?: string;
   /** Gemini only: a thought signature attached to the functionCall part. */
   thoughtSignature?: string;
 }

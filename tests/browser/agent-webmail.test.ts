@@ -1,0 +1,73 @@
+/**
+ * The loop end to end on the webmail fixture: "find the emails Ernesto sent and summarise
+ * them" — a delayed XHR search, each email opened (a full navigation, so the run resumes on
+ * every page) and the way back, then a summary naming each subject. Once through the proxy's
+ * OpenAI path and once through its Gemini path.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, latestMap, mapElements, mapUrl, MODELS, openWithAgent, refFor, startAgentStack, type AgentStack, type Policy } from './agent-harness';
+import { runLog, startRun, waitForResult } from './agent-run';
+import { useSession } from './harness';
+
+const session = useSession();
+let stack: AgentStack;
+beforeAll(async () => {
+  stack = await startAgentStack();
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+/** A scripted model that reads the map as a model would, with memory in its closure. */
+function webmailModel(): { policy: Policy; read: string[] } {
+  const read: string[] = [];
+  const policy: Policy = (req) => {
+    const map = latestMap(req);
+    const url = mapUrl(map);
+    if (url.includes('message.html')) {
+      const subject = /^# (.+)$/m.exec(map)?.[1]?.trim() ?? '?';
+      if (!read.includes(subject)) read.push(subject);
+      return call('go_back', {}, `eval: the email is open\nmemory: read ${read.join('; ')}\ngoal: back to the results`);
+    }
+    if (!url.includes('q=')) {
+      return call('type', { ref: refFor(map, 'searchbox', 'Search mail'), text: 'ernesto', submit: true }, 'goal: search for Ernesto');
+    }
+    const links = mapElements(map).filter((e) => e.role === 'link' && /^Ernesto Ruiz/.test(e.name));
+    if (!links.length) return call('wait', { text: 'Ernesto Ruiz' }, 'goal: wait for the results');
+    const next = links.find((l) => !read.some((s) => l.name.includes(s)));
+    if (next) return call('click', { ref: next.ref }, `goal: open ${next.name}`);
+    return call('done', { summary: `Ernesto Ruiz sent ${read.length} emails: ${read.join('; ')}.` });
+  };
+  return { policy, read };
+}
+
+describe.each([
+  ['OpenAI', MODELS.openai],
+  ['Gemini', MODELS.gemini],
+])('webmail task through the %s path', (_label, model) => {
+  it('searches, opens each of Ernesto\'s emails, comes back, and summarises them', async () => {
+    const m = webmailModel();
+    stack.setPolicy(m.policy);
+    const before = stack.requests().length;
+    const page = await openWithAgent(session, 'webmail/inbox.html', { early: true });
+    await page.evaluate(() => localStorage.clear());
+    await startRun(page, 'Find the emails Ernesto sent and summarise them', { proxy: stack.proxyUrl, token: stack.token, model });
+    const result = await waitForResult(page);
+    const log = await runLog(page);
+
+    expect(result.ok, JSON.stringify(log.slice(-6))).toBe(true);
+    for (const subject of ['Budget for Q3', 'Offsite agenda', 'Invoice 2291 overdue']) expect(result.summary).toContain(subject);
+    // The site's own record: every one of Ernesto's emails was opened, and no other.
+    const opened = await page.evaluate(() => JSON.parse(localStorage.getItem('mailRead') ?? '[]'));
+    expect([...opened].sort()).toEqual([11, 3, 7].sort());
+    // One model request per step, every one through the chosen provider.
+    const reqs = stack.requests().slice(before);
+    expect(reqs).toHaveLength(result.steps);
+    expect(new Set(reqs.map((r) => r.model))).toEqual(new Set([model]));
+    // Every page change resumed the run and said so in a step event.
+    const resumed = log.filter((e) => e.type === 'step' && e.phase === 'start' && e.resumed);
+    expect(resumed.length).toBeGreaterThanOrEqual(6); // 3 opens + 3 backs
+    expect(result.usage.promptTokens).toBeGreaterThan(0);
+    await page.close();
+  });
+});
