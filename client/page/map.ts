@@ -13,6 +13,7 @@ import { assignRef, refOf, rematch, remember, sweep } from './refs';
 import { readStates } from './state';
 import { estimateTokens } from './tokens';
 import type { ElementStates, MapOptions, MappedElement, PageMap, Rect, Ref } from './types';
+import { applyStandIn } from './widgets';
 import { walk, type ElementItem, type Group, type Item } from './walk';
 
 const NAME_MAX = 80;
@@ -200,8 +201,11 @@ function describeItem(it: ElementItem, d: Describer, focused: Element | null, as
   let role: string;
   if (it.opaque) role = it.opaque;
   else role = d.role(el);
-  const name = it.opaque === 'canvas' ? '' : d.name(el) || (it.opaque ? el.getAttribute('title') ?? '' : '');
+  let name = it.opaque === 'canvas' ? '' : d.name(el) || (it.opaque ? el.getAttribute('title') ?? '' : '');
   const states = it.opaque ? {} : readStates(el, role, focused);
+  // A custom select's visible stand-in reads as the hidden <select> it replaces (widgets.ts).
+  const standIn = it.opaque ? undefined : applyStandIn(el, d, states);
+  if (standIn) ({ role, name } = standIn);
   if (it.scroll) states.scroll = it.scroll;
   // The type is shown only when the role does not already say it.
   if (states.type && IMPLIED_TYPE[role] === states.type) delete states.type;

@@ -26,7 +26,29 @@ const common: BuildOptions = {
 // cannot sit beside the root's React 19); aliasing swaps it in so one app source serves both.
 const react18 = './tests/fixtures/actions/react18/node_modules';
 
+/**
+ * Component-library fixtures (select widgets that hide the native <select>, React selects,
+ * rich-text editors) in one esbuild call, into the gitignored tests/fixtures/widgets/dist/.
+ */
+function buildWidgetFixtures(): Promise<unknown> {
+  const src = 'tests/fixtures/widgets/src';
+  return build({
+    ...common,
+    outdir: 'tests/fixtures/widgets/dist',
+    entryPoints: {
+      selects: `${src}/selects.ts`,
+      'selects-style': `${src}/selects.css`,
+      'react-widgets': `${src}/react-widgets.tsx`,
+      editors: `${src}/editors.tsx`,
+      'editors-style': `${src}/editors.css`,
+    },
+    loader: { '.png': 'dataurl', '.gif': 'dataurl' },
+    define: { 'process.env.NODE_ENV': '"production"' },
+  });
+}
+
 export async function buildFixtureApps(): Promise<void> {
+  const widgets = buildWidgetFixtures();
   await build({
     ...common,
     entryPoints: {
@@ -47,6 +69,7 @@ export async function buildFixtureApps(): Promise<void> {
     alias: { react: `${react18}/react`, 'react-dom': `${react18}/react-dom` },
     define: { 'process.env.NODE_ENV': '"production"' },
   });
+  await widgets;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await buildFixtureApps();
