@@ -94,7 +94,7 @@ export function visibleBox(el: Element): { rect: DOMRect; box: Box | undefined }
 }
 
 /** Clips a box by the padding boxes of ancestors that hide overflow (scroll containers). */
-function clipByScrollers(el: Element, box: Box | undefined): Box | undefined {
+export function clipByScrollers(el: Element, box: Box | undefined): Box | undefined {
   const win = winOf(el);
   if (win.getComputedStyle(el).position === 'fixed') return box;
   for (let n = flatParent(el); n && box && isElement(n) && n !== win.document.documentElement && n !== win.document.body; n = flatParent(n)) {

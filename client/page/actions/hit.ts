@@ -8,6 +8,22 @@ import { flatContains, flatParent, isElement, tag, winOf } from './dom';
 export { deepHit, type Hit } from '../flat-tree';
 
 const ROLELESS = new Set(['generic', 'none', 'presentation', '']);
+/** Elements whose content is not text a reader sees (canvas fallback, media, frames). */
+const OPAQUE_TAGS = new Set(['canvas', 'video', 'audio', 'iframe', 'embed', 'object', 'img', 'svg']);
+/** Containers whose whole text would not name them (a list, a form, a scroll pane). */
+const CONTAINER_ROLES = new Set(['list', 'listbox', 'menu', 'tree', 'grid', 'table', 'form', 'region', 'dialog', 'main', 'navigation', 'document', 'feed', 'tabpanel', 'group']);
+const CONTENT_MAX = 60;
+
+/** The name the element would get from its content, when that is short enough to be a label. */
+function contentName(el: Element, describer: Describer): string {
+  try {
+    if (CONTAINER_ROLES.has(describer.role(el))) return '';
+    const text = describer.nameAs(el, 'button').replace(/\s+/g, ' ').trim();
+    return text.length <= CONTENT_MAX * 2 ? text : '';
+  } catch {
+    return '';
+  }
+}
 
 /**
  * `role "name"` for messages; names are shortened. Elements without a meaningful role (a
@@ -24,8 +40,10 @@ export function labelOf(el: Element, describer: Describer): string {
   if (ROLELESS.has(role)) {
     role = tag(el);
     name ||= el.getAttribute('aria-label') ?? el.getAttribute('title') ?? '';
-    if (!name && el.id) return `${role}#${el.id}`;
   }
+  // A nameless list item or clickable div is told by what it says, as the map shows it.
+  if (!name && !OPAQUE_TAGS.has(tag(el))) name = contentName(el, describer);
+  if (!name && el.id && ROLELESS.has(describer.role(el))) return `${role}#${el.id}`;
   name = (name || '').replace(/\s+/g, ' ').trim();
   if (name.length > 60) name = `${name.slice(0, 57)}…`;
   return name ? `${role} "${name}"` : role;

@@ -10,6 +10,7 @@
 import { createDescriber } from '../describe';
 import { RefError, resolveRef } from '../refs';
 import { DEFAULT_QUIET_WINDOW, DEFAULT_SETTLE_TIMEOUT, watchActivity, type ActivityWatch } from '../settle';
+import { withStandIns } from '../widgets';
 import { parseCall, type ParsedCall, type ToolArgs, type ToolName } from './args';
 import { subjectOf } from './actionability';
 import { clickAtPoint } from './click-at';
@@ -82,7 +83,8 @@ export async function act(call: ActionCall, opts?: ActOptions): Promise<ActionRe
     const { name: tool, args } = parsed.call as ParsedCall;
     name = tool;
     const o = options(opts);
-    const describer = createDescriber();
+    // Stand-ins of hidden selects read as those selects here too, as the map showed them.
+    const describer = withStandIns(createDescriber());
     let before: Snapshot | undefined;
     let settleMs = 0;
     const ctx: ActionContext = {

@@ -1,0 +1,71 @@
+/**
+ * Native `<select>`: the option is found by label, value, case-insensitive label or a unique
+ * partial label; selected; `input` and `change` fire (no events when it was already chosen).
+ */
+import { waitActionable } from './actionability';
+import type { ActionContext } from './context';
+import { ActionError, fieldValue, isDisabled, isHTML, tag } from './dom';
+import { fireChange, fireInput } from './editing';
+import { matchOption, optionList } from './match';
+
+export interface NativeChoice {
+  label: string;
+  value: string;
+  disabled: boolean;
+  o: HTMLOptionElement;
+}
+
+/** The options the model asked for, matched against the select's own options (throws with the list). */
+export function pickNativeOptions(sel: HTMLSelectElement, wanted: string[], subject: string): NativeChoice[] {
+  const what = subject.replace(/^Element \[[^\]]+\] /, '');
+  const choices: NativeChoice[] = [...sel.options].map((o) => ({ label: (o.label || o.text).replace(/\s+/g, ' ').trim(), value: o.value, disabled: o.disabled || isDisabled(o), o }));
+  if (wanted.length > 1 && !sel.multiple) throw new ActionError(`${subject} takes only one option; got ${wanted.length}.`);
+  const picked: NativeChoice[] = [];
+  for (const w of wanted) {
+    const m = matchOption(choices, w);
+    if (!m.ok) {
+      const labels = (m.reason === 'ambiguous' ? m.candidates : choices).map((c) => c.label);
+      throw new ActionError(
+        m.reason === 'ambiguous'
+          ? `"${w}" matches several options in ${what}: ${optionList(labels)}. Use the full label.`
+          : `No option matching "${w}" in ${what}; options: ${optionList(labels)}.`,
+      );
+    }
+    if (m.item.disabled) throw new ActionError(`The option "${m.item.label}" is disabled in ${what}.`);
+    picked.push(m.item);
+  }
+  return picked;
+}
+
+export function nativeSelectOf(el: Element): HTMLSelectElement | undefined {
+  const t = tag(el);
+  if (t === 'select') return el as HTMLSelectElement;
+  if (t === 'option' || t === 'optgroup') return (el.closest('select') as HTMLSelectElement | null) ?? undefined;
+  if (t === 'label' && (el as HTMLLabelElement).control && tag((el as HTMLLabelElement).control!) === 'select') {
+    return (el as HTMLLabelElement).control as HTMLSelectElement;
+  }
+  return undefined;
+}
+
+export const quoteList = (xs: string[]): string => xs.map((x) => `"${x}"`).join(', ');
+
+export async function selectNative(sel: HTMLSelectElement, wanted: string[], subject: string, ctx: ActionContext) {
+  ctx.begin(sel);
+  await waitActionable(sel, { timeout: ctx.options.actionTimeout, describer: ctx.describer, subject, pointer: false });
+  const options = [...sel.options];
+  const picked = pickNativeOptions(sel, wanted, subject);
+  const label = ctx.label(sel);
+  const already = sel.multiple
+    ? options.every((o) => o.selected === picked.some((p) => p.o === o))
+    : picked[0]!.o.selected;
+  if (isHTML(sel) && sel.ownerDocument.activeElement !== sel) sel.focus({ preventScroll: true });
+  if (already) return { message: `${quoteList(picked.map((p) => p.label))} was already selected in ${label}.` };
+  if (sel.multiple) for (const o of options) o.selected = picked.some((p) => p.o === o);
+  else picked[0]!.o.selected = true;
+  fireInput(sel, 'insertReplacementText', null);
+  fireChange(sel);
+  return {
+    message: `Selected ${quoteList(picked.map((p) => p.label))} in ${label}.`,
+    after: () => ({ changes: { value: fieldValue(sel) ?? '' } }),
+  };
+}
