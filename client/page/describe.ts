@@ -12,7 +12,7 @@
  *   const d = createDescriber();
  *   d.describe(document.querySelector('#email')!); // { role: 'textbox', name: 'Email address' }
  */
-import { accessibleName, cssContentText, type NameEnv } from './name';
+import { accessibleName, cssContent, spacingOf, type GeneratedContent, type NameEnv } from './name';
 import { getRole } from './role';
 
 export interface DescriberOptions {
@@ -24,7 +24,8 @@ export interface DescriberOptions {
 export interface Describer {
   /** ARIA role: first valid token of `role`, else implicit per html-aam. Never ''. */
   role(el: Element): string;
-  /** Accessible name per accname 1.2 + html-aam; whitespace collapsed, trimmed, not truncated
+  /** Accessible name per accname 1.2 + html-aam, as its flat string: ASCII whitespace
+   *  collapsed and trimmed, every other character (no-break spaces…) kept; not truncated
    *  (content beyond ~500 characters is not collected; see name.ts). */
   name(el: Element): string;
   describe(el: Element): { role: string; name: string };
@@ -40,7 +41,7 @@ export function createDescriber(options: DescriberOptions = {}): Describer {
   const roles = new Map<Element, string>();
   const names = new Map<Element, string>();
   const styles = new Map<Element, CSSStyleDeclaration | null>();
-  const pseudo = { '::before': new Map<Element, string>(), '::after': new Map<Element, string>() };
+  const pseudo = { '::before': new Map<Element, GeneratedContent | null>(), '::after': new Map<Element, GeneratedContent | null>() };
   const hidden = new Map<Element, boolean>();
   const labelIndexes = new Map<Node, Map<Element, Element[]>>();
   const shadowRootOf = options.shadowRoot ?? ((host: Element) => host.shadowRoot);
@@ -61,24 +62,26 @@ export function createDescriber(options: DescriberOptions = {}): Describer {
     return s;
   };
 
-  const pseudoText = (el: Element, which: '::before' | '::after'): string => {
+  /** Rendered ::before/::after text; none when the pseudo-element is display:none or not
+   *  visible (its visibility is its own, inherited from the element unless set). */
+  const pseudoContent = (el: Element, which: '::before' | '::after'): GeneratedContent | null => {
     const cache = pseudo[which];
-    let t = cache.get(el);
-    if (t === undefined) {
-      t = '';
+    let g = cache.get(el);
+    if (g === undefined) {
+      g = null;
       const view = el.ownerDocument.defaultView;
       if (view) {
         const s = view.getComputedStyle(el, which);
         const content = s.content;
-        if (content && content !== 'none' && content !== 'normal' && s.display !== 'none') {
-          t = cssContentText(content, (a) => el.getAttribute(a));
-          // A block-level pseudo-element is set apart from the text next to it.
-          if (t && s.display !== 'inline') t = ` ${t} `;
+        if (content && content !== 'none' && content !== 'normal' && s.display !== 'none' && s.visibility === 'visible') {
+          const { text, alt } = cssContent(content, (a) => el.getAttribute(a));
+          // Spaced as its display says; CSS alt text stands for a picture: a word of its own.
+          if (text) g = { text, spacing: alt ? 'apart' : spacingOf(s.display) };
         }
       }
-      cache.set(el, t);
+      cache.set(el, g);
     }
-    return t;
+    return g;
   };
 
   const flatParent = (el: Element): Element | null => {
@@ -137,7 +140,7 @@ export function createDescriber(options: DescriberOptions = {}): Describer {
     return index.get(el) ?? [];
   };
 
-  const env: NameEnv = { role, labels, style, pseudoText, hiddenDeep, shadowRoot: shadowRootOf };
+  const env: NameEnv = { role, labels, style, pseudo: pseudoContent, hiddenDeep, shadowRoot: shadowRootOf };
 
   const name = (el: Element): string => {
     let n = names.get(el);

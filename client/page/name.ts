@@ -3,25 +3,37 @@
  * HTML specifics of html-aam §"Accessible Name Computations By HTML Element".
  *
  * Each step of accname §4.3.2 is marked `// step 2X.` where it is implemented, with the step
- * letters of the current editor's draft: 2A hidden not referenced, 2B aria-labelledby,
- * 2C embedded control, 2D aria-label, 2E host language label, 2F name from content (2G text
- * node and 2H recursive name from content folded into it), 2I tooltip (title).
+ * letters of accname 1.2: 2A hidden not referenced, 2B aria-labelledby, 2C embedded control,
+ * 2D aria-label, 2E host language label, 2F name from content, 2G text node, 2H recursive
+ * name from content, 2I tooltip (title).
+ *
+ * What the name is made of:
+ * - `accessibleName` returns the spec's flat string: runs of ASCII whitespace become one space
+ *   and the ends are trimmed of ASCII whitespace. Every other character is kept as the page
+ *   wrote it — a no-break space, a zero-width space, a soft hyphen, or an aria-label's own
+ *   leading "→". That is what `pagehand.describe()` and the map's `elements[].name` return,
+ *   and what ref re-validation compares. `flatten` is the looser form for printing a line to
+ *   the model (any Unicode space collapses, invisible characters go); the map may print with it.
+ * - Word breaks follow layout: text is joined as written (so a space inside a nested inline
+ *   element stays a space), and a piece that CSS lays out as its own box (block, inline-block,
+ *   flex or grid item, table cell, list item) is set apart by spaces, as are controls and
+ *   pieces named by an attribute rather than by text (aria-label, alt, title, a value, CSS alt
+ *   text). accname leaves that spacing to CSS (accname #225); Chromium does the same.
  *
  * Deliberate choices, each for the agent's benefit and each tested:
  * - The element whose name is asked is never dropped as hidden (accname step 2A would): a
  *   control that is hidden now keeps the name it will have when shown, so a ref keeps its
  *   fingerprint across a collapse/expand. If that element is hidden, its hidden content
  *   counts, as for a hidden node referenced by aria-labelledby.
+ * - An embedded password field adds nothing to a label, not even bullets as long as the
+ *   secret (the map never tells a password's length either).
  * - Characters from the Unicode private use area (icon fonts drawn through ::before/::after)
- *   are dropped from generated content: they are glyph codes, not text.
- * - An embedded password field contributes nothing (its value is a secret).
+ *   are dropped from generated content: they are glyph codes, not text, and an icon button's
+ *   title names it instead.
  * - Content is collected up to CONTENT_CHAR_CAP characters and CONTENT_NODE_CAP elements per
  *   name, so a link wrapping a whole product card or a huge list costs little. Names under the
- *   cap are exact; longer ones are their first ~CONTENT_CHAR_CAP characters. The map shows
- *   ~80 characters anyway.
- * - Replaced elements and children named by aria-label/labelledby are set apart by spaces
- *   in content (see setApart); accname leaves inline spacing open (#225).
- * - aria-owns is not followed (content is walked in DOM/flat-tree order only).
+ *   cap are exact; longer ones are their first ~CONTENT_CHAR_CAP characters.
+ * - aria-owns is not followed (content is walked in flat-tree order only).
  */
 import { isHtml, isPresentational, isSvg } from './role';
 
@@ -44,10 +56,35 @@ export const NAME_PROHIBITED_ROLES: ReadonlySet<string> = new Set([
   'presentation', 'strong', 'subscript', 'suggestion', 'superscript',
 ]);
 
-/** Controls whose value (not their label) is what they add to another widget's label. */
-const EMBEDDED_CONTROL_ROLES: ReadonlySet<string> = new Set([
-  'textbox', 'searchbox', 'combobox', 'listbox', 'slider', 'spinbutton', 'scrollbar',
+/** Roles that step 2C reads as a value when they sit in another widget's label. */
+type EmbeddedKind = 'textbox' | 'choice' | 'range';
+const EMBEDDED_CONTROLS: ReadonlyMap<string, EmbeddedKind> = new Map([
+  ['textbox', 'textbox'], ['searchbox', 'textbox'],
+  ['combobox', 'choice'], ['listbox', 'choice'],
+  // accname: "role range (e.g., a spinbutton or slider)"; progressbar and meter are ranges too.
+  ['slider', 'range'], ['spinbutton', 'range'], ['scrollbar', 'range'], ['progressbar', 'range'], ['meter', 'range'],
 ]);
+
+/**
+ * How a piece of content meets its neighbours in a name: 'inline' pieces (text, inline
+ * elements, inline generated content) join as written; an 'apart' piece is a word of its own,
+ * with a break on each side: a box CSS lays out on its own (block, inline-block, flex or grid
+ * item, table cell, list item…), a control, or a piece named by an attribute.
+ */
+export type Spacing = 'inline' | 'apart';
+
+/** The spacing CSS gives an element or pseudo-element of this computed `display`: only inline
+ *  boxes run on with their neighbours (`display: contents` has no box: its content does). */
+export function spacingOf(display: string): Spacing {
+  return display === 'inline' || display === 'contents' || display === '' ? 'inline' : 'apart';
+}
+
+/** Generated content of one ::before / ::after pseudo-element, as the describer reads it. */
+export interface GeneratedContent {
+  text: string;
+  /** From its display; CSS alt text (`content: "→" / "Next"`) is a word of its own. */
+  spacing: Spacing;
+}
 
 /** What the name computation needs from the page, cached by the describer. */
 export interface NameEnv {
@@ -55,8 +92,8 @@ export interface NameEnv {
   /** Labels associated with a labelable element, in tree order. */
   labels(el: Element): readonly Element[];
   style(el: Element): CSSStyleDeclaration | null;
-  /** Text of the ::before or ::after pseudo-element, '' when none. */
-  pseudoText(el: Element, which: '::before' | '::after'): string;
+  /** The rendered ::before or ::after content, or null when there is none (or it is hidden). */
+  pseudo(el: Element, which: '::before' | '::after'): GeneratedContent | null;
   /** Hidden by any rule, counting ancestors (display, visibility, content-visibility, aria-hidden). */
   hiddenDeep(el: Element): boolean;
   /** The (open or hooked closed) shadow root of a host. */
@@ -67,33 +104,61 @@ export interface NameEnv {
 interface Run {
   env: NameEnv;
   root: Element;
-  /** Each node is consulted once (accname 2F "Important"), which also breaks reference loops. */
+  /** Each node is consulted once (accname 2F "Important"); each aria-labelledby reference
+   *  starts from the set as it was before the references. */
   visited: Set<Node>;
   chars: number;
   nodes: number;
 }
 
+/** How the traversal reached the current node. */
+type Traversal =
+  | 'root' // the element whose name is asked
+  | 'labelledby' // a node directly referenced by aria-labelledby
+  | 'label' // a native label (<label>, <legend>, <caption>, <figcaption>) of the root
+  | 'content'; // a rendered child, through name from content
+
 /** Where the current node was reached from. */
 interface Via {
-  /** Part of an aria-labelledby traversal (2B is not followed again). */
-  labelledBy: boolean;
-  /** Inside a native label element (<label>, <legend>, <caption>, <figcaption>). */
-  label: boolean;
-  /** Reached through name-from-content recursion. */
-  descendant: boolean;
+  how: Traversal;
+  /** Inside an aria-labelledby traversal (2B is not followed again). */
+  inLabelledBy: boolean;
+  /** Inside a native label's subtree (labels are not followed again). */
+  inLabel: boolean;
   /** The node that started this traversal: the root, a referenced node, or a label. Hidden
    *  descendants count only when it is hidden itself (step 2A). */
   start: Element;
-  /** Directly referenced by aria-labelledby: never dropped as hidden (step 2A.i). */
-  direct: boolean;
   /** The parent element is visibility:hidden, so this text node is not rendered. */
   invisibleParent: boolean;
 }
 
+/** Where a result came from: text and content join as written; the others are set apart. */
+type Source = 'content' | 'attribute' | 'control';
+
+interface Result {
+  text: string;
+  source: Source;
+}
+
+const NOTHING: Result = { text: '', source: 'content' };
+const fromAttribute = (text: string): Result => ({ text, source: 'attribute' });
+
 const ELEMENT_NODE = 1;
 const TEXT_NODE = 3;
 
-/** accname "flat string": whitespace runs become one space; zero-width and soft hyphens go. */
+/** ASCII whitespace (infra): the only whitespace accname's flat string collapses. */
+const ASCII_SPACES = /[ \t\n\r\f]+/g;
+const isBlank = (s: string | null | undefined): boolean => !s || !/[^ \t\n\r\f]/.test(s);
+const usable = (s: string | null | undefined): string | null => (isBlank(s) ? null : s!);
+
+/** accname "flat string": ASCII whitespace runs become one space, the ends are trimmed. Every
+ *  other character (no-break space, zero-width space, soft hyphen…) is kept. */
+export function flatString(s: string): string {
+  return s.replace(ASCII_SPACES, ' ').replace(/^ | $/g, '');
+}
+
+/** For printing to the model, not for the name itself: every Unicode whitespace run becomes one
+ *  space and invisible characters (zero-width space, soft hyphen) go. */
 export function flatten(s: string): string {
   return s.replace(/[\u200b\u00ad]/g, '').replace(/\s+/g, ' ').trim();
 }
@@ -104,7 +169,12 @@ export function flatten(s: string): string {
  * generated content). Private-use-area characters (icon fonts) are removed.
  */
 export function cssContentText(value: string, attr: (name: string) => string | null): string {
-  if (!value || value === 'none' || value === 'normal') return '';
+  return cssContent(value, attr).text;
+}
+
+/** cssContentText, telling also whether the text is CSS alt text (`content: … / "alt"`). */
+export function cssContent(value: string, attr: (name: string) => string | null): { text: string; alt: boolean } {
+  if (!value || value === 'none' || value === 'normal') return { text: '', alt: false };
   const parts: string[] = [];
   let alt: string[] | null = null;
   const re = /"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|attr\(\s*([^\s)]+)[^)]*\)|(\/)|url\([^)]*\)|[a-z-]+\([^)]*\)|\S+/gi;
@@ -114,8 +184,8 @@ export function cssContentText(value: string, attr: (name: string) => string | n
     else if (m[3] !== undefined) target.push(attr(m[3]) ?? '');
     else if (m[4] !== undefined) alt = [];
   }
-  const text = (alt ?? parts).join('');
-  return text.replace(/[\ue000-\uf8ff]|[\udb80-\udbff][\udc00-\udfff]/g, '');
+  const text = (alt ?? parts).join('').replace(/[\ue000-\uf8ff]|[\udb80-\udbff][\udc00-\udfff]/g, '');
+  return { text, alt: alt !== null };
 }
 
 function unescapeCss(s: string): string {
@@ -153,102 +223,131 @@ const SKIPPED_TAGS = new Set(['script', 'style', 'template', 'noscript']);
 /** Elements whose content is never rendered as text (no pseudo-elements, no children). */
 const NO_CONTENT_TAGS = new Set(['input', 'img', 'select', 'textarea', 'iframe', 'video', 'audio', 'canvas', 'object', 'embed', 'br', 'hr', 'wbr', 'area', 'meter', 'progress']);
 
+/** Form controls: a word of their own in a label even when they add no text ("Amount [ ] due"). */
+const CONTROL_TAGS = new Set(['input', 'select', 'textarea', 'button', 'meter', 'progress']);
+
 /**
- * The accessible name of `el` (not flattened-capped beyond the content cap; whitespace
- * collapsed). `asRole` computes it as if `el` had that role (for the map's clickable elements
- * whose own role is generic, e.g. a <div> with a click handler that the map lists as a button).
+ * The accessible name of `el`: a flat string (see the file comment). `asRole` computes it as if
+ * `el` had that role (for the map's clickable elements whose own role is generic, e.g. a <div>
+ * with a click handler that the map lists as a button).
  */
 export function accessibleName(env: NameEnv, el: Element, asRole?: string): string {
   const role = asRole ?? env.role(el);
   // step 1. Roles that prohibit naming have no name.
-  if (NAME_PROHIBITED_ROLES.has(role)) return '';
+  if (namingProhibited(el, role)) return '';
   const run: Run = { env, root: el, visited: new Set(), chars: 0, nodes: 0 };
-  const via: Via = { labelledBy: false, label: false, descendant: false, start: el, direct: false, invisibleParent: false };
-  return flatten(textAlternative(run, el, via, role));
+  const via: Via = { how: 'root', inLabelledBy: false, inLabel: false, start: el, invisibleParent: false };
+  return flatString(textAlternative(run, el, via, role).text);
+}
+
+/** step 1. html-aam names an <iframe> by its title although it maps to no role. */
+function namingProhibited(el: Element, role: string): boolean {
+  if (isHtml(el) && el.localName === 'iframe') return false;
+  return NAME_PROHIBITED_ROLES.has(role);
 }
 
 /** accname step 2: the text alternative of the current node. `rootRole` only for the root. */
-function textAlternative(run: Run, node: Node, via: Via, rootRole?: string): string {
-  // step 2G. A text node gives its text (unless its parent is visibility:hidden).
-  if (node.nodeType === TEXT_NODE) {
-    if (via.invisibleParent) return '';
-    let data = (node as Text).data;
-    if (!/\S/.test(data)) return data;
-    const room = CONTENT_CHAR_CAP - run.chars;
-    if (room <= 0) return '';
-    if (data.length > room) data = data.slice(0, room);
-    run.chars += data.length;
-    return data;
-  }
-  if (node.nodeType !== ELEMENT_NODE) return '';
+function textAlternative(run: Run, node: Node, via: Via, rootRole?: string): Result {
+  if (node.nodeType === TEXT_NODE) return { text: textNode(run, node as Text, via), source: 'content' };
+  if (node.nodeType !== ELEMENT_NODE) return NOTHING;
   const el = node as Element;
-  const isRoot = el === run.root;
-  if (SKIPPED_TAGS.has(el.localName)) return '';
-  if (run.visited.has(el) && !(isRoot && via.direct)) return '';
+  if (SKIPPED_TAGS.has(el.localName)) return NOTHING;
+  const isRoot = via.how === 'root';
+  const rootAgain = !isRoot && el === run.root;
+  // A node directly referenced by aria-labelledby is computed each time it is referenced
+  // ("a b a" reads a twice); anything else once (2F "Important"), which also ends loops.
+  if (run.visited.has(el) && via.how !== 'labelledby' && !rootAgain) return NOTHING;
+  // The root inside its own label adds nothing: its value is not part of its name.
+  if (rootAgain && via.inLabel) return { text: '', source: 'control' };
   run.visited.add(el);
   run.nodes++;
   const env = run.env;
 
   // step 2A. Hidden, not referenced: a hidden descendant adds nothing, unless the traversal
-  // started at a hidden node (a hidden labelledby target or label, or a hidden root).
+  // started at a hidden node (a hidden labelledby target or label, or a hidden root). A
+  // visibility:hidden node may still have visible children, so only its own text goes.
   let selfInvisible = false;
-  if (!isRoot && !via.direct) {
+  if (!isRoot && via.how !== 'labelledby') {
     const hidden = ownHidden(env, el);
     if (hidden && !env.hiddenDeep(via.start)) {
-      if (hidden === 'all') return '';
-      selfInvisible = true; // visibility:hidden: children may be visible again
+      if (hidden === 'all') return NOTHING;
+      selfInvisible = true;
     }
   }
 
   const role = isRoot ? (rootRole ?? env.role(el)) : roleIfRelevant(env, el);
 
-  // step 2C. Embedded control: a control inside the label of another widget adds its value.
-  // Checked before 2B, as Chromium and Firefox do (accname issue #125): an input embedded in a
-  // label contributes its value even when it has its own aria-labelledby.
-  if (!isRoot && (via.label || via.labelledBy || via.descendant) && role && EMBEDDED_CONTROL_ROLES.has(role)) {
-    return embeddedValue(run, el, role);
-  }
-
   // step 2B. aria-labelledby, unless already inside a labelledby traversal.
-  if (!via.labelledBy && el.hasAttribute('aria-labelledby')) {
-    const refs = labelledByTargets(el);
-    if (refs.length) {
-      // step 2B.i. Reset the accumulated text.
-      let acc = '';
-      for (const ref of refs) {
-        // step 2B.ii.a-b. Compute the referenced node from the top of step 2.
-        const result = textAlternative(run, ref, { labelledBy: true, label: false, descendant: false, start: ref, direct: true, invisibleParent: false });
-        // step 2B.ii.c. Append a space and the result.
-        acc += ' ' + result;
-      }
-      // step 2B.iii. Return it when not empty.
-      if (acc.trim()) return acc;
-    }
+  if (!via.inLabelledBy && !selfInvisible) {
+    const labelled = labelledBy(run, el);
+    if (labelled !== null) return labelled;
   }
 
-  // step 2D. aria-label (not on slots), when not blank.
-  const ariaLabel = el.localName === 'slot' ? null : el.getAttribute('aria-label');
-  if (ariaLabel && ariaLabel.trim()) return ariaLabel;
+  // step 2C. Embedded control: a control inside the label of another widget (a label, a
+  // labelledby target, or the content that names a widget) gives its value.
+  const embedded = role && !isRoot && !rootAgain && !selfInvisible ? EMBEDDED_CONTROLS.get(role) : undefined;
+  if (embedded) {
+    const value = embeddedValue(run, el, role!, embedded);
+    if (value !== null) return { text: value, source: 'control' };
+  }
 
-  // step 2E. Host language label (html-aam), unless the node is presentational.
-  if (isHtml(el) && el.localName === 'img' && el.getAttribute('alt') === '') return ''; // html-aam: decorative
-  if (!(role && isPresentational(role))) {
-    const native = hostLanguageLabel(run, el, via);
-    if (native !== null) return native;
+  if (!selfInvisible) {
+    // step 2D. aria-label (not on slots), when not blank; returned as written.
+    const ariaLabel = el.localName === 'slot' ? null : usable(el.getAttribute('aria-label'));
+    if (ariaLabel !== null) return fromAttribute(ariaLabel);
+
+    // step 2E. Host language label (html-aam), unless the node is presentational.
+    if (!(role && isPresentational(role))) {
+      const native = hostLanguageLabel(run, el, via);
+      if (native !== null) return native;
+    }
   }
 
   // step 2F. Name from content: for the root when its role allows it; for every other node
   // (referenced nodes, labels, and descendants — step 2H) always.
+  let content = '';
   if (!isRoot || NAME_FROM_CONTENT_ROLES.has(role ?? '')) {
-    const content = nameFromContent(run, el, via, selfInvisible);
-    // step 2F.iv. Return the accumulated text if not empty.
-    if (content.trim()) return content;
+    content = nameFromContent(run, el, via, selfInvisible);
+    // step 2F.iv. Return the accumulated text if it is not the empty string: a descendant's
+    // blank text is the word break between its neighbours. For the root, a blank is no name,
+    // and its title follows (html-aam: "no usable text string").
+    if (isRoot ? !isBlank(content) : content !== '') return { text: content, source: 'content' };
   }
 
-  // step 2I. Tooltip attribute.
-  const title = el.getAttribute('title');
-  if (title && title.trim() && !selfInvisible) return title;
-  return '';
+  // step 2I. Tooltip attribute — not for a decorative image (alt=""), which html-aam leaves
+  // unnamed.
+  const title = selfInvisible || isDecorativeImage(el) ? null : usable(el.getAttribute('title'));
+  if (title !== null) return fromAttribute(title);
+  return { text: content, source: isControl(el) ? 'control' : 'content' };
+}
+
+/** step 2G. A text node gives its text, as rendered (text-transform), unless its parent is
+ *  visibility:hidden. Whitespace is kept: it is the word break between its neighbours. */
+function textNode(run: Run, node: Text, via: Via): string {
+  if (via.invisibleParent) return '';
+  let data = node.data;
+  if (isBlank(data)) return data;
+  const room = CONTENT_CHAR_CAP - run.chars;
+  if (room <= 0) return '';
+  if (data.length > room) data = data.slice(0, room);
+  run.chars += data.length;
+  const parent = node.parentElement;
+  const transform = parent ? run.env.style(parent)?.textTransform : undefined;
+  return transform && transform !== 'none' ? applyTextTransform(data, transform) : data;
+}
+
+/** CSS text-transform, as a reader sees the text (and as Chromium exposes it). */
+export function applyTextTransform(text: string, transform: string): string {
+  switch (transform) {
+    case 'uppercase':
+      return text.toUpperCase();
+    case 'lowercase':
+      return text.toLowerCase();
+    case 'capitalize':
+      // The first letter of each word; a hyphen starts a word, an underscore does not.
+      return text.replace(/(^|[^\p{L}\p{N}_'’])(\p{L})/gu, (_, pre: string, ch: string) => pre + ch.toUpperCase());
+  }
+  return text;
 }
 
 /** Role of a non-root node, computed only where a step depends on it (it costs a little). */
@@ -260,6 +359,8 @@ function roleIfRelevant(env: NameEnv, el: Element): string | null {
     case 'select':
     case 'textarea':
     case 'img':
+    case 'meter':
+    case 'progress':
       return env.role(el);
   }
   return null;
@@ -273,6 +374,32 @@ function ownHidden(env: NameEnv, el: Element): 'all' | 'self' | false {
   if (st.display === 'none') return 'all';
   if (st.visibility === 'hidden' || st.visibility === 'collapse') return 'self';
   return false;
+}
+
+/**
+ * step 2B. The text of the aria-labelledby targets, or null when there are none or they say
+ * nothing. Each target is computed from the top of step 2 as part of this traversal, so its
+ * own aria-labelledby is not followed (accname example 3), and a target that points back into
+ * the chain (the root itself, or a node already read) is read by its other steps only.
+ */
+function labelledBy(run: Run, el: Element): Result | null {
+  if (!el.hasAttribute('aria-labelledby')) return null;
+  const refs = labelledByTargets(el);
+  if (!refs.length) return null;
+  // step 2B.i. Set the accumulated text to the empty string.
+  let acc = '';
+  const outer = run.visited;
+  for (const ref of refs) {
+    // step 2B.ii.a-b. The referenced node, computed from the top of step 2. Each reference is
+    // read in full, even a repeated one; loops cannot form, as 2B is not followed inside.
+    run.visited = new Set(outer);
+    const result = textAlternative(run, ref, { how: 'labelledby', inLabelledBy: true, inLabel: false, start: ref, invisibleParent: false });
+    // step 2B.ii.c. Append a space character and the result.
+    acc += ' ' + result.text;
+  }
+  run.visited = outer;
+  // step 2B.iii. Return the accumulated text if it is not empty.
+  return isBlank(acc) ? null : fromAttribute(acc);
 }
 
 /** aria-labelledby targets: element reflection when set from script, else IDREFs in the tree. */
@@ -290,31 +417,58 @@ function labelledByTargets(el: Element): Element[] {
   return out;
 }
 
-/** step 2C. The value an embedded control contributes to the label it sits in. */
-function embeddedValue(run: Run, el: Element, role: string): string {
-  const tag = isHtml(el) ? el.localName : '';
-  // step 2C textbox: its value.
-  if (role === 'textbox' || role === 'searchbox') {
-    if (tag === 'input') return (el as HTMLInputElement).type === 'password' ? '' : (el as HTMLInputElement).value;
-    if (tag === 'textarea') return (el as HTMLTextAreaElement).value;
-    return capped(el.textContent);
+/**
+ * step 2C. The value an embedded control contributes to the label it sits in, or null to go
+ * on with the next steps: an empty text field is read by its own name (aria-label, title,
+ * placeholder) instead, as Chromium does — the field's label says what goes there.
+ */
+function embeddedValue(run: Run, el: Element, role: string, kind: EmbeddedKind): string | null {
+  switch (kind) {
+    // step 2C textbox: its value.
+    case 'textbox':
+      if (isHtml(el) && (el as HTMLInputElement).type === 'password') return '';
+      return usable(textValue(el));
+    // step 2C combobox/listbox: the text alternative of the chosen option(s).
+    case 'choice':
+      return chosenOptions(run, el, role);
+    // step 2C range: aria-valuetext, aria-valuenow, then the host language value.
+    case 'range':
+      return el.getAttribute('aria-valuetext') ?? el.getAttribute('aria-valuenow') ?? hostValue(el);
   }
-  // step 2C combobox/listbox: the text alternative of the chosen option(s).
-  if (role === 'combobox' || role === 'listbox') {
-    if (tag === 'select') return [...(el as HTMLSelectElement).selectedOptions].map((o) => optionText(run, o)).join(' ');
-    if (tag === 'input') return (el as HTMLInputElement).value;
-    if (tag === 'textarea') return (el as HTMLTextAreaElement).value;
-    const chosen = el.querySelectorAll('[role=option][aria-selected=true]');
-    if (chosen.length) return [...chosen].map((o) => optionText(run, o)).join(' ');
-    return role === 'combobox' ? capped(el.textContent) : '';
+}
+
+/** A text field's value; a password field's is a secret (and so is its length): nothing. */
+function textValue(el: Element): string {
+  if (!isHtml(el)) return '';
+  if (el.localName === 'input') {
+    const input = el as HTMLInputElement;
+    return input.type === 'password' ? '' : input.value;
   }
-  // step 2C range: aria-valuetext, aria-valuenow, then the host language value.
-  const valueText = el.getAttribute('aria-valuetext');
-  if (valueText !== null) return valueText;
-  const valueNow = el.getAttribute('aria-valuenow');
-  if (valueNow !== null) return valueNow;
-  if (tag === 'input') return (el as HTMLInputElement).value;
+  if (el.localName === 'textarea') return (el as HTMLTextAreaElement).value;
+  return capped(el.textContent); // a contenteditable or role=textbox element: its text
+}
+
+function hostValue(el: Element): string {
+  if (!isHtml(el)) return '';
+  switch (el.localName) {
+    case 'input':
+      return (el as HTMLInputElement).value;
+    case 'meter':
+    case 'progress':
+      return String((el as HTMLMeterElement).value);
+  }
   return '';
+}
+
+/** The chosen option(s) of a combobox or listbox, or null to read it by its other steps. */
+function chosenOptions(run: Run, el: Element, role: string): string | null {
+  const tag = isHtml(el) ? el.localName : '';
+  if (tag === 'select') return [...(el as HTMLSelectElement).selectedOptions].map((o) => optionText(run, o)).join(' ');
+  if (tag === 'input' || tag === 'textarea') return usable((el as HTMLInputElement).value);
+  const chosen = el.querySelectorAll('[role=option][aria-selected=true]');
+  if (chosen.length) return [...chosen].map((o) => optionText(run, o)).join(' ');
+  // A select-only combobox shows its value as its text; a listbox with nothing chosen says nothing.
+  return role === 'combobox' ? capped(el.textContent) : '';
 }
 
 const capped = (s: string | null): string => (s ?? '').slice(0, CONTENT_CHAR_CAP);
@@ -323,98 +477,116 @@ const capped = (s: string | null): string => (s ?? '').slice(0, CONTENT_CHAR_CAP
  *  not rendered, so the hidden rules must not drop them). */
 function optionText(run: Run, option: Element): string {
   if (run.visited.has(option)) return '';
-  const label = option.getAttribute('aria-label');
-  if (label && label.trim()) return label;
+  const label = usable(option.getAttribute('aria-label'));
+  if (label !== null) return label;
   if (isHtml(option) && option.localName === 'option') {
     run.visited.add(option);
     return (option as HTMLOptionElement).label || (option as HTMLOptionElement).value;
   }
-  return textAlternative(run, option, { labelledBy: true, label: false, descendant: false, start: option, direct: true, invisibleParent: false });
+  return textAlternative(run, option, { how: 'labelledby', inLabelledBy: true, inLabel: false, start: option, invisibleParent: false }).text;
 }
 
 /**
  * step 2E. The text alternative the host language defines (html-aam), or null to go on with
- * name from content and title. Returns '' only where html-aam says "no name" outright.
+ * name from content and title.
  */
-function hostLanguageLabel(run: Run, el: Element, via: Via): string | null {
-  if (isSvg(el)) {
-    // svg-aam: a <title> child names its parent.
-    for (const c of el.children) if (c.localName === 'title' && isSvg(c)) return nonEmpty(c.textContent);
-    return null;
-  }
+function hostLanguageLabel(run: Run, el: Element, via: Via): Result | null {
+  if (isSvg(el)) return svgTitle(run, el);
   if (!isHtml(el)) return null;
   // html-aam: associated <label>s, concatenated in tree order, for labelable elements. Not
-  // inside another label traversal (a label inside a label is not a thing; this avoids loops).
-  if (!via.label && !via.labelledBy && isLabelable(el)) {
-    const labels = run.env.labels(el);
-    if (labels.length) {
-      let acc = '';
-      for (const label of labels) {
-        const t = textAlternative(run, label, { labelledBy: false, label: true, descendant: false, start: label, direct: false, invisibleParent: false });
-        if (t.trim()) acc += (acc ? ' ' : '') + t;
-      }
-      if (acc.trim()) return acc;
-    }
+  // inside another label or labelledby traversal (that would loop back to the root's labels).
+  if (!via.inLabel && !via.inLabelledBy && isLabelable(el)) {
+    const labels = associatedLabels(run, el);
+    if (labels !== null) return labels;
   }
-  const title = (): string | null => nonEmpty(el.getAttribute('title'));
+  const title = (): Result | null => attributeResult(el.getAttribute('title'));
   switch (el.localName) {
-    case 'input': {
-      const input = el as HTMLInputElement;
-      const type = input.type;
-      if (type === 'button' || type === 'submit' || type === 'reset') {
-        // html-aam: the value attribute; submit/reset without one get the UA's default label.
-        const value = input.getAttribute('value');
-        if (value !== null) return nonEmpty(value);
-        if (type === 'submit') return 'Submit';
-        if (type === 'reset') return 'Reset';
-        return null;
-      }
-      if (type === 'image') return nonEmpty(input.getAttribute('alt')) ?? title() ?? 'Submit';
-      if (TEXT_INPUT_TYPES.has(type)) return title() ?? placeholder(el);
+    case 'img':
+      // html-aam: alt, even empty (then the image is decorative: no name, not even a title).
+      if (el.hasAttribute('alt')) return fromAttribute(el.getAttribute('alt')!);
       return null;
-    }
+    case 'input':
+      return inputLabel(el as HTMLInputElement, title);
     case 'textarea':
       return title() ?? placeholder(el);
-    case 'img':
-      // html-aam: alt, even empty (handled before), else title.
-      return el.hasAttribute('alt') ? nonEmpty(el.getAttribute('alt')) : null;
     case 'area':
-      return nonEmpty(el.getAttribute('alt'));
+      return attributeResult(el.getAttribute('alt'));
     // Inside content recursion (a link wrapping a figure card) these fall through to their
     // whole content, which holds the legend/caption anyway plus what else the user sees.
     case 'fieldset':
-      return via.descendant ? null : childLabel(run, el, 'legend', via);
+      return via.how === 'content' ? null : childLabel(run, el, 'legend', via);
     case 'figure':
-      return via.descendant ? null : childLabel(run, el, 'figcaption', via);
+      return via.how === 'content' ? null : childLabel(run, el, 'figcaption', via);
     case 'table':
-      return via.descendant ? null : childLabel(run, el, 'caption', via);
+      return via.how === 'content' ? null : childLabel(run, el, 'caption', via);
     case 'optgroup':
+      return attributeResult(el.getAttribute('label'));
     case 'option':
-      return nonEmpty(el.getAttribute('label'));
+      // An option of a <select> or <datalist> is not laid out: its label attribute, else its
+      // text as HTML gives it (`option.label`: whitespace collapsed, no boxes to space).
+      return el.parentElement?.closest('select, datalist') ? attributeResult((el as HTMLOptionElement).label) : attributeResult(el.getAttribute('label'));
   }
   // Non-native text fields: aria-placeholder as a last resort (html-aam does the same with
   // placeholder for native ones).
   const role = el.hasAttribute('role') || el.hasAttribute('contenteditable') ? run.env.role(el) : '';
-  if (role === 'textbox' || role === 'searchbox' || role === 'combobox') return title() ?? nonEmpty(el.getAttribute('aria-placeholder'));
+  if (role === 'textbox' || role === 'searchbox' || role === 'combobox') return title() ?? attributeResult(el.getAttribute('aria-placeholder'));
   return null;
 }
 
-function placeholder(el: Element): string | null {
-  return nonEmpty(el.getAttribute('placeholder')) ?? nonEmpty(el.getAttribute('aria-placeholder'));
+/** html-aam input rules: button values and default labels, image alt, text field title and
+ *  placeholder. */
+function inputLabel(input: HTMLInputElement, title: () => Result | null): Result | null {
+  const type = input.type;
+  if (type === 'button' || type === 'submit' || type === 'reset') {
+    // The value attribute; submit/reset with no value attribute get the UA's default label;
+    // an empty value is no usable text, so the title follows.
+    const value = input.getAttribute('value');
+    if (value !== null) return attributeResult(value) ?? title();
+    if (type === 'submit') return fromAttribute('Submit');
+    if (type === 'reset') return fromAttribute('Reset');
+    return title();
+  }
+  if (type === 'image') return attributeResult(input.getAttribute('alt')) ?? title() ?? fromAttribute('Submit');
+  if (TEXT_INPUT_TYPES.has(type)) return title() ?? placeholder(input);
+  return null;
+}
+
+/** The root's associated <label>s, each computed as a label traversal, joined by spaces. */
+function associatedLabels(run: Run, el: Element): Result | null {
+  const labels = run.env.labels(el);
+  if (!labels.length) return null;
+  let acc = '';
+  for (const label of labels) {
+    const t = textAlternative(run, label, { how: 'label', inLabelledBy: false, inLabel: true, start: label, invisibleParent: false }).text;
+    if (!isBlank(t)) acc += (acc ? ' ' : '') + t;
+  }
+  return isBlank(acc) ? null : fromAttribute(acc);
+}
+
+/** svg-aam: a <title> child names its parent (unless content-visibility hides the children). */
+function svgTitle(run: Run, el: Element): Result | null {
+  if (run.env.style(el)?.contentVisibility === 'hidden') return null;
+  for (const c of el.children) if (c.localName === 'title' && isSvg(c)) return attributeResult(c.textContent);
+  return null;
+}
+
+function placeholder(el: Element): Result | null {
+  return attributeResult(el.getAttribute('placeholder')) ?? attributeResult(el.getAttribute('aria-placeholder'));
+}
+
+function attributeResult(s: string | null | undefined): Result | null {
+  const text = usable(s);
+  return text === null ? null : fromAttribute(text);
 }
 
 /** fieldset/legend, figure/figcaption, table/caption: the first such child names the parent. */
-function childLabel(run: Run, el: Element, tag: string, via: Via): string | null {
+function childLabel(run: Run, el: Element, tag: string, via: Via): Result | null {
   for (const c of el.children) {
     if (c.localName !== tag) continue;
-    const t = textAlternative(run, c, { labelledBy: via.labelledBy, label: true, descendant: false, start: c, direct: false, invisibleParent: false });
-    return nonEmpty(t);
+    const t = textAlternative(run, c, { how: 'label', inLabelledBy: via.inLabelledBy, inLabel: true, start: c, invisibleParent: false }).text;
+    return attributeResult(t);
   }
   return null;
-}
-
-function nonEmpty(s: string | null | undefined): string | null {
-  return s && s.trim() ? s : null;
 }
 
 /** step 2F. Name from content: generated content, then each rendered child, in order. */
@@ -422,53 +594,66 @@ function nameFromContent(run: Run, el: Element, via: Via, selfInvisible: boolean
   const env = run.env;
   if (isHtml(el) && NO_CONTENT_TAGS.has(el.localName)) return '';
   // step 2F.i. Name from content reset.
-  let acc = '';
-  // step 2F.ii. Generated content: ::before prepended, ::after appended.
-  const before = selfInvisible ? '' : env.pseudoText(el, '::before');
-  // Determine child nodes: the shadow root's, a slot's assigned nodes, or the element's own.
-  const shadow = env.shadowRoot(el);
-  let children: ArrayLike<Node> = el.childNodes;
-  if (shadow) children = shadow.childNodes;
-  else if (el.localName === 'slot') {
-    const assigned = (el as HTMLSlotElement).assignedNodes();
-    if (assigned.length) children = assigned;
-  }
-  const st = env.style(el);
-  if (st && st.contentVisibility === 'hidden' && !env.hiddenDeep(via.start)) children = [];
-  const childVia: Via = {
-    labelledBy: via.labelledBy,
-    label: via.label,
-    descendant: true,
-    start: via.start,
-    direct: false,
-    invisibleParent: selfInvisible,
-  };
-  // step 2F.iii. Each child: compute from the top of step 2 (a-b) and append (c). Children
-  // that are not laid out inline are set apart by spaces (accname #225; what browsers do).
+  const acc = new WordJoiner();
+  // step 2F.ii. Generated content: ::before is prepended, without a space of its own.
+  if (!selfInvisible) acc.add(env.pseudo(el, '::before'));
+  // step 2F.iii. Each rendered child: compute it from the top of step 2 (a-b), append it (c).
+  const childVia: Via = { how: 'content', inLabelledBy: via.inLabelledBy, inLabel: via.inLabel, start: via.start, invisibleParent: selfInvisible };
+  const children = renderedChildren(env, el, via);
   for (let i = 0; i < children.length; i++) {
     if (run.chars >= CONTENT_CHAR_CAP || run.nodes >= CONTENT_NODE_CAP) break;
     const child = children[i]!;
     if (child.nodeName === 'BR') {
-      acc += ' '; // a line break separates words
+      acc.add({ text: '', spacing: 'apart' }); // a line break separates words
       continue;
     }
     const result = textAlternative(run, child, childVia);
-    if (!result) continue;
-    acc += child.nodeType === ELEMENT_NODE && setApart(env, child as Element) ? ` ${result} ` : result;
+    acc.add({ text: result.text, spacing: child.nodeType === ELEMENT_NODE ? spacingOfChild(env, child as Element, result) : 'inline' });
   }
-  const after = selfInvisible ? '' : env.pseudoText(el, '::after');
-  return before + acc + after;
+  // step 2F.ii. ::after is appended, without a space of its own.
+  if (!selfInvisible) acc.add(env.pseudo(el, '::after'));
+  return acc.text;
+}
+
+/** step 2F.iii "rendered child nodes": a shadow root's children, a slot's assigned nodes, or
+ *  the element's own children; none under content-visibility:hidden. */
+function renderedChildren(env: NameEnv, el: Element, via: Via): ArrayLike<Node> {
+  const st = env.style(el);
+  if (st && st.contentVisibility === 'hidden' && !env.hiddenDeep(via.start)) return [];
+  const shadow = env.shadowRoot(el);
+  if (shadow) return shadow.childNodes;
+  if (el.localName === 'slot') {
+    const assigned = (el as HTMLSlotElement).assignedNodes();
+    if (assigned.length) return assigned;
+  }
+  return el.childNodes;
+}
+
+/** Joins the pieces of a name from content (see Spacing). Extra spaces are harmless: the
+ *  final flat string collapses them. */
+class WordJoiner {
+  text = '';
+  add(piece: { text: string; spacing: Spacing } | null): void {
+    if (!piece) return;
+    this.text += piece.spacing === 'apart' ? ` ${piece.text} ` : piece.text;
+  }
 }
 
 /**
- * Whether a child's text is set apart from its neighbours by spaces: when it is not laid out
- * inline (accname #225, what browsers do), and — our choice, so words never fuse — when it is
- * a replaced element (img, input, svg…) or named by aria-label/labelledby rather than text:
- * `<a><img alt="Logo">Home</a>` reads "Logo Home", not "LogoHome".
+ * How a child's text meets its siblings: as CSS lays it out (see spacingOf); a form control is
+ * a word of its own even when it adds no text ("Amount [  ] due"), and so is text from an
+ * attribute rather than from text (aria-label, alt, title, a value): `<a><img alt="Logo">Home</a>`
+ * reads "Logo Home".
  */
-function setApart(env: NameEnv, el: Element): boolean {
-  if (el.localName === 'svg' || NO_CONTENT_TAGS.has(el.localName)) return true;
-  if (el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby')) return true;
-  const display = env.style(el)?.display ?? 'inline';
-  return display !== 'inline' && display !== 'contents';
+function spacingOfChild(env: NameEnv, el: Element, result: Result): Spacing {
+  if (!result.text) return result.source === 'control' ? 'apart' : 'inline';
+  if (result.source !== 'content' || isControl(el) || el.localName === 'svg') return 'apart';
+  return spacingOf(env.style(el)?.display ?? 'inline');
+}
+
+const isDecorativeImage = (el: Element): boolean => isHtml(el) && el.localName === 'img' && el.getAttribute('alt') === '';
+
+function isControl(el: Element): boolean {
+  if (!isHtml(el) || !CONTROL_TAGS.has(el.localName)) return false;
+  return el.localName !== 'input' || (el as HTMLInputElement).type !== 'hidden';
 }

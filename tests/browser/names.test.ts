@@ -21,6 +21,14 @@ const css = `
 .dn { display: none; }
 .cv { content-visibility: hidden; }
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+.tot-eur::before { content: "Total"; }
+.tot-eur::after { content: "EUR"; }
+.tot::before { content: "Total"; }
+.eur-block::after { content: "EUR"; display: block; }
+.eur-ib::after { content: "EUR"; display: inline-block; }
+.pvh::before { content: "gone"; visibility: hidden; }
+.upper { text-transform: uppercase; }
+.ct { display: contents; }
 .offscreen { position: absolute; left: -10000px; }
 `;
 
@@ -148,7 +156,7 @@ const cases: (Case & { expect: string })[] = [
   { title: '2F: dialog does not take content', html: `<div data-t role="dialog">Some dialog text</div>`, expect: '' },
   { title: '2F: nav does not take content (title only)', html: `<nav data-t title="Main menu"><a href="#">Home</a></nav>`, expect: 'Main menu' },
   { title: '2F: textbox role does not take content', html: `<div data-t role="textbox">typed</div>`, expect: '' },
-  { title: '2F: whitespace is collapsed and trimmed', html: `<button data-t>\n   Save\t\u00a0 and\n\n  close   </button>`, expect: 'Save and close' },
+  { title: '2F: ASCII whitespace is collapsed and trimmed (flat string); a no-break space is kept', html: `<button data-t>\n   Save\t\u00a0 and\n\n  close   </button>`, expect: 'Save \u00a0 and close' },
   { title: '2F: names are not truncated', html: `<button data-t>${long300}</button>`, expect: long300 },
   { title: '2F: a presentational descendant still gives its text', html: `<a data-t href="#"><span role="presentation">Inside</span> link</a>`, expect: 'Inside link' },
   { title: '2F: title of an empty descendant is used (2I on the child)', html: `<a data-t href="#"><span class="icon-home" title="Home"></span></a>`, expect: 'Home' },
@@ -159,10 +167,62 @@ const cases: (Case & { expect: string })[] = [
   { title: '2F.ii: ::after text is appended', html: `<a data-t class="ext" href="#">Docs</a>`, expect: 'Docs (external)' },
   { title: '2F.ii: ::before of a descendant counts', html: `<button data-t><span class="star"></span>Star</button>`, expect: '★ Star' },
   { title: '2F.ii: attr() in content', html: `<button data-t class="from-attr" data-label="Step 2">Pay</button>`, expect: 'Step 2: Pay' },
-  { title: '2F.ii: CSS alt text for generated content', html: `<button data-t class="alt-text">page</button>`, expect: 'Nextpage' },
+  { title: '2F.ii: CSS alt text for generated content is a word of its own', html: `<button data-t class="alt-text">page</button>`, expect: 'Next page' },
   { title: '2F.ii: a block ::before is set apart', html: `<button data-t class="block-before">One</button>`, expect: 'Step One' },
   { title: '2F.ii: display:none ::before adds nothing', html: `<button data-t class="none-before">Shown</button>`, expect: 'Shown' },
   { title: 'choice: icon-font glyphs (private use area) are dropped', html: `<button data-t><i class="icon"></i> Profile</button>`, expect: 'Profile' },
+
+  // ── issue 10: word breaks a reader sees (2F.iii/2G text joins as written; boxes are words) ──
+  { title: '2G: a space inside a nested inline element is kept (button)', html: `<button data-t>Save<span><span> </span></span>draft</button>`, expect: 'Save draft' },
+  { title: '2G: a space inside a nested inline element is kept (link)', html: `<a data-t href="#">Save<span><span> </span></span>draft</a>`, expect: 'Save draft' },
+  { title: '2G: a space inside a nested inline element is kept (heading)', html: `<h2 data-t>Save<span><span> </span></span>draft</h2>`, expect: 'Save draft' },
+  { title: '2G: a space inside a nested inline element is kept (role=button)', html: `<div data-t role="button" tabindex="0">Save<span><span> </span></span>draft</div>`, expect: 'Save draft' },
+  { title: '2G: a newline inside an inline element is a space', html: `<button data-t>Save<b>\n</b>draft</button>`, expect: 'Save draft' },
+  { title: '2G: a space inside a nested inline element of a label is kept', html: `<label for="ws-l">Post<span><span> </span></span>code</label><input data-t id="ws-l">`, expect: 'Post code' },
+  { title: '2G: a space in a hidden element is not a break', html: `<button data-t>Save<span class="vh"> </span>draft</button>`, expect: 'Savedraft' },
+  { title: '2F.iii: display:contents has no box: its text runs on', html: `<button data-t><span class="ct">Save</span>draft</button>`, expect: 'Savedraft' },
+  { title: '2F.iii: a decorative image between words adds no break', html: `<button data-t>Save<img alt="" src="data:,">draft</button>`, expect: 'Savedraft' },
+  { title: '2F.iii: a control is a word of its own even without a value', html: `<label>Amount<input data-t>due</label>`, expect: 'Amount due' },
+  { title: '2G: text is read as rendered (text-transform)', html: `<button data-t><span class="upper">Save</span> draft</button>`, expect: 'SAVE draft' },
+
+  // ── issue 10: generated content keeps the breaks its layout gives ──
+  { title: '2F.ii: inline ::before/::after around a label\'s input read as two words', html: `<label class="tot-eur"><input data-t></label>`, expect: 'Total EUR' },
+  { title: '2F.ii: inline ::before/::after join their neighbours without a space', html: `<label class="tot-eur">Amount<input data-t>due</label>`, expect: 'TotalAmount dueEUR' },
+  { title: '2F.ii: an inline ::before is prepended without a space', html: `<button data-t class="tot">Amount</button>`, expect: 'TotalAmount' },
+  { title: '2F.ii: a block ::after is a word of its own', html: `<button data-t class="eur-block">Amount</button>`, expect: 'Amount EUR' },
+  { title: '2F.ii: an inline-block ::after is a word of its own', html: `<button data-t class="eur-ib">Amount</button>`, expect: 'Amount EUR' },
+  { title: '2F.ii: a visibility:hidden ::before adds nothing', html: `<button data-t class="pvh">Shown</button>`, expect: 'Shown' },
+
+  // ── issue 10: describe() keeps what accname keeps (the flat string only folds ASCII whitespace) ──
+  { title: '2D: aria-label keeps its no-break spaces at the ends', html: `<button data-t aria-label="\u00a0Close\u00a0">x</button>`, expect: '\u00a0Close\u00a0' },
+  { title: '2D: aria-label keeps a run of no-break spaces', html: `<button data-t aria-label="Close\u00a0\u00a0dialog">x</button>`, expect: 'Close\u00a0\u00a0dialog' },
+  { title: '2D: aria-label keeps a leading zero-width space and a soft hyphen', html: `<button data-t aria-label="\u200bClo\u00adse">x</button>`, expect: '\u200bClo\u00adse' },
+  { title: '2D: aria-label keeps its leading symbol', html: `<a data-t href="#" aria-label="→ Next">x</a>`, expect: '→ Next' },
+  { title: '2D: aria-label: ASCII whitespace is collapsed and trimmed', html: `<button data-t aria-label="  Close\n  dialog  ">x</button>`, expect: 'Close dialog' },
+  { title: '2G: content keeps a no-break space between words', html: `<button data-t>Save&nbsp;draft</button>`, expect: 'Save\u00a0draft' },
+  { title: '2I: a title keeps its no-break spaces', html: `<button data-t title="\u00a0Tip\u00a0"></button>`, expect: '\u00a0Tip\u00a0' },
+
+  // ── issue 10: embedded controls in a label (2C) ──
+  { title: '2C: a menu button in a label is a button: its text', html: `<label><input data-t type="checkbox"> Remind me <button aria-haspopup="menu">weekly</button></label>`, expect: 'Remind me weekly' },
+  { title: '2C: a combobox input in a label gives its value', html: `<label><input data-t type="checkbox"> Ship to <input role="combobox" value="Paris" aria-label="City"></label>`, expect: 'Ship to Paris' },
+  { title: '2C: a select-only combobox gives the text it shows', html: `<label><input data-t type="checkbox"> Sort by <span role="combobox" tabindex="0">Newest</span></label>`, expect: 'Sort by Newest' },
+  { title: '2C: a listbox with nothing chosen adds nothing', html: `<label><input data-t type="checkbox"> Colour <span role="listbox"><span role="option">red</span><span role="option">blue</span></span></label>`, expect: 'Colour' },
+  { title: '2C: a multiple select gives every chosen option', html: `<label><input data-t type="checkbox"> Colours <select multiple><option selected>red</option><option>green</option><option selected>blue</option></select></label>`, expect: 'Colours red blue' },
+  { title: '2C: an empty text field is read by its own label', html: `<label><input data-t type="checkbox"> Flash <input aria-label="number of"> times</label>`, expect: 'Flash number of times' },
+  { title: '2C: a progress bar is a range: its value', html: `<label><input data-t type="checkbox"> Step <progress value="3" max="10">30%</progress> of ten</label>`, expect: 'Step 3 of ten' },
+  { title: '2C: a menu is not an embedded control: its items are content', html: `<label><input data-t type="checkbox"> Edit <span role="menu"><span role="menuitem">Cut</span> <span role="menuitem">Copy</span></span></label>`, expect: 'Edit Cut Copy' },
+
+  // ── issue 10: aria-labelledby chains and references back into them (2B) ──
+  { title: '2B: a repeated IDREF is read each time', html: `<button data-t aria-labelledby="rep-a rep-a">x</button><span id="rep-a"><b>Bold</b> text</span>`, expect: 'Bold text Bold text' },
+  { title: '2B: the root inside its own labelledby target is read by its content', html: `<div id="back-t">Name <span data-t role="button" tabindex="0" aria-labelledby="back-t">own</span></div>`, expect: 'Name own' },
+  { title: '2B: a text field inside its own labelledby target adds nothing', html: `<div id="back-i">Name <input data-t aria-labelledby="back-i" value="typed"></div>`, expect: 'Name' },
+  { title: '2B: a labelledby inside a target points back into the chain and is not followed', html: `<button data-t aria-labelledby="ch-a ch-b">x</button><span id="ch-a">First <span aria-labelledby="ch-b">Inner</span></span><span id="ch-b">Second</span>`, expect: 'First Inner Second' },
+  { title: '2B: a target labelled by aria-label gives its aria-label', html: `<button data-t aria-labelledby="ch-l">x</button><span id="ch-l" aria-label="Aria name">Text</span>`, expect: 'Aria name' },
+  { title: '2B: an empty text field referenced directly is read by its aria-label', html: `<button data-t aria-labelledby="ch-e">x</button><input id="ch-e" aria-label="Quantity">`, expect: 'Quantity' },
+
+  // ── issue 10: title names what has no other name (2I, html-aam) ──
+  { title: 'html-aam: an iframe is named by its title', html: `<iframe data-t title="Payment form" width="10" height="10"></iframe>`, expect: 'Payment form' },
+  { title: '2I: a visibility:hidden image adds no alt to a link', html: `<a data-t href="#"><img class="vh" alt="Logo" src="data:,"> Home</a>`, expect: 'Home' },
 
   // ── step 2A: hidden content ──
   { title: '2A: display:none descendants are left out', html: `<button data-t>Save <span class="dn">draft</span></button>`, expect: 'Save' },
