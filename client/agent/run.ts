@@ -138,6 +138,8 @@ class Run {
   }
 
   async start(): Promise<void> {
+    // Let the caller attach listeners first: even an immediate failure arrives as events.
+    await Promise.resolve();
     try {
       await this.loop();
     } catch (e) {
