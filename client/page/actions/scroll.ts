@@ -10,12 +10,14 @@
  */
 import type { Direction, ToolArgs } from './args';
 import type { Handler } from './context';
-import { ActionError, flatParent, isElement, viewportSize, winOf } from './dom';
+import { ActionError, flatParent, isElement, nextFrame, viewportSize, winOf } from './dom';
 import { deepHit, labelOf } from './hit';
 import { describeScroll } from './messages';
 import type { ScrollReport } from './types';
 
 const PAGE_FRACTION = 0.9;
+/** labelOf's answer for an element without a role: a bare tag, maybe with a name. */
+const ROLELESS_TAG = /^(div|span|ul|ol|section)\b/;
 
 type Axis = 'x' | 'y';
 const axisOf = (d: Direction): Axis => (d === 'up' || d === 'down' ? 'y' : 'x');
@@ -90,12 +92,66 @@ function position(r: ScrollReport, axis: Axis): string {
   return r.percentX === 0 ? 'at the left edge' : r.percentX === 100 ? 'at the right edge' : `${r.percentX}% across`;
 }
 
+/** The nearest ancestor-or-self that has more content than it shows but hides the overflow. */
+function hiddenOverflow(from: Element, axis: Axis, stop: Element | undefined): Element | undefined {
+  for (let n: Node | null = from; n && isElement(n) && n !== stop; n = flatParent(n)) {
+    const el = n as Element;
+    if (isRoot(el)) break;
+    const more = axis === 'y' ? el.scrollHeight > el.clientHeight + 1 : el.scrollWidth > el.clientWidth + 1;
+    const o = winOf(el).getComputedStyle(el)[axis === 'y' ? 'overflowY' : 'overflowX'];
+    if (more && (o === 'hidden' || o === 'clip')) return el;
+  }
+  return undefined;
+}
+
+/**
+ * A wheel over the element, as a user's wheel sends first. Virtualised lists (Ant Design's
+ * Select, rc-virtual-list) hide their overflow and move themselves on wheel, cancelling it; then
+ * their own movement is the scroll. Returns undefined when nobody took the wheel.
+ */
+async function wheelOver(el: Element, axis: Axis, direction: Direction, pages: number, scroller: Element | undefined, ctx: Parameters<Handler<unknown>>[1]) {
+  const list = hiddenOverflow(el, axis, scroller);
+  if (!list) return undefined;
+  const size = axis === 'y' ? list.clientHeight : list.clientWidth;
+  const delta = Math.round(size * PAGE_FRACTION * pages) * (direction === 'up' || direction === 'left' ? -1 : 1);
+  const win = winOf(el);
+  const r = el.getBoundingClientRect();
+  const pos = () => (axis === 'y' ? list.scrollTop : list.scrollLeft);
+  const firstBox = () => list.firstElementChild?.firstElementChild?.getBoundingClientRect()[axis] ?? 0;
+  const before = [pos(), firstBox()];
+  ctx.begin(el);
+  const wheel = new win.WheelEvent('wheel', {
+    bubbles: true, cancelable: true, composed: true, view: win, deltaMode: 0,
+    deltaX: axis === 'x' ? delta : 0, deltaY: axis === 'y' ? delta : 0,
+    clientX: r.left + r.width / 2, clientY: r.top + r.height / 2,
+  });
+  if (el.dispatchEvent(wheel)) return undefined; // not taken: scroll natively
+  // Wheel handlers commonly apply the offset on the next frame.
+  await nextFrame(win);
+  await nextFrame(win);
+  const moved = pos() !== before[0] || firstBox() !== before[1];
+  return { list, moved };
+}
+
 export const scroll: Handler<ToolArgs['scroll']> = async ({ direction, ref, pages }, ctx) => {
   const axis = axisOf(direction);
   let scroller: Element | undefined;
   if (ref) {
     const el = ctx.resolve(ref);
     scroller = scrollerFor(el, axis);
+    const wheeled = await wheelOver(el, axis, direction, pages, scroller, ctx);
+    if (wheeled) {
+      // A role-less list is named by the row the model pointed at.
+      const own = labelOf(wheeled.list, ctx.describer);
+      const name = ROLELESS_TAG.test(own) ? `the list around ${labelOf(el, ctx.describer)}` : own;
+      const amount = pages === 1 ? '1 page' : `${pages} pages`;
+      return {
+        message: wheeled.moved
+          ? `Scrolled ${name} ${direction} by ${amount} (it moves itself on the wheel).`
+          : `${name[0]!.toUpperCase()}${name.slice(1)} did not move: it is already ${direction === 'down' ? 'at the bottom' : direction === 'up' ? 'at the top' : `at the ${direction} edge`}.`,
+        after: () => ({ changes: { scroll: scrollReport(wheeled.list, name) } }),
+      };
+    }
     if (!scroller) throw new ActionError(`Neither ${ctx.subject(ref, el).replace(/^Element /, 'element ')} nor the page around it can scroll ${direction}.`);
   } else {
     scroller = pageScroller(axis);
