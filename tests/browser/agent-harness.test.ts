@@ -18,6 +18,7 @@ import {
   openWithAgent,
   refFor,
   refNear,
+  runAgent,
   sequence,
   startAgentStack,
   taskOf,
@@ -213,7 +214,8 @@ describe('each happy path can be driven with pagehand.act', () => {
         plan: 'pro',
         terms: 'yes',
       });
-      expect(fields).toHaveLength(7);
+      expect(fields.map(([k]) => k)).toEqual(['name', 'email', 'street', 'city', 'country', 'plan', 'terms']);
+      expect(new URL(page.url()).searchParams.get('email')).toBe('ana.souza@harbourline.example');
     });
   });
 
@@ -364,6 +366,52 @@ describe('the scripted model answers through the real proxy', () => {
     expect(gem!.stream).toBe(true);
     expect(gem!.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
     expect(gem!.messages[1]!.toolCalls).toEqual([{ name: 'click', args: { ref: '1' } }]);
+  });
+
+  it('lastToolResults reads results fenced in the user turn, never the map', () => {
+    const map = 'page "P" http://x/  viewport 1x1  scroll 0.0↑ 0.0↓ screens\n⟪page content⟫\n[1]button "Go"\n⟪/page content⟫';
+    const req = {
+      messages: [
+        { role: 'system', text: 'rules' },
+        { role: 'user', text: `# Task\nGo.\n\n# Results\n⟪page content⟫\nClicked button "Go".\n⟪/page content⟫\n\n# Page\n${map}` },
+      ],
+    } as ModelRequest;
+    expect(lastToolResults(req)).toEqual(['Clicked button "Go".']);
+    expect(latestMap(req)).toBe(map);
+    expect(taskOf(req)).toBe('# Task\nGo.\n\n# Results\n⟪page content⟫\nClicked button "Go".\n⟪/page content⟫\n\n# Page');
+  });
+
+  it('runAgent follows a run across a navigation and asks Node to confirm', async () => {
+    await isolated(async (s) => {
+      const page = await openWithAgent(s, 'shop/index.html', { early: true });
+      stack.setPolicy((req) => {
+        const map = latestMap(req);
+        if (/index\.html$/.test(mapUrl(map))) {
+          if (hasText(map, 'Cart (0)')) return call('click', { ref: refFor(map, 'button', 'Add LED desk lamp to cart') });
+          return call('click', { ref: refFor(map, 'link', 'Checkout') });
+        }
+        if (!hasText(map, /Order #\d+ placed/)) return call('click', { ref: refFor(map, 'button', 'Place order') });
+        return call('done', { summary: 'Ordered the LED desk lamp.' });
+      });
+      const asked: string[] = [];
+      const run = await runAgent(page, stack, 'Buy the LED desk lamp', {
+        model: MODELS.gemini,
+        confirm: (r) => {
+          asked.push(`${r.call.name} ${r.target?.name}`);
+          return true;
+        },
+      });
+      const result = await run.result;
+      expect(result, JSON.stringify(run.events.filter((e) => e.event !== 'step'), null, 1).slice(0, 3000)).toMatchObject({ ok: true, summary: 'Ordered the LED desk lamp.' });
+      expect(asked).toEqual(['click Place order']);
+      const orders = JSON.parse((await storage(page, 'shopOrders'))!);
+      expect(orders.map((o: { lines: Array<{ name: string }> }) => o.lines.map((l) => l.name))).toEqual([['LED desk lamp']]);
+      // Events arrived from both pages, the confirm request among them.
+      const pages = new Set(run.events.map((e) => new URL(e.url).pathname.split('/').pop()));
+      expect([...pages].sort()).toEqual(['checkout.html', 'index.html']);
+      expect(run.events.filter((e) => e.event === 'confirm')).toHaveLength(1);
+      expect(run.events.at(-1)!.event).toBe('done');
+    });
   });
 
   it('an inline script still wins over the policy; a failing policy is a 400 that names its error', async () => {

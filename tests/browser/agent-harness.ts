@@ -8,8 +8,9 @@
  *     if (!hasText(map, 'results for')) return call('type', { ref: refFor(map, 'searchbox', 'Search mail'), text: 'ernesto', submit: true });
  *     return call('done', { summary: '…' });
  *   });
- *   const page = await openWithAgent(session, 'webmail/inbox.html');
- *   // pagehand.run(task, { proxy: stack.proxyUrl, token: stack.token, model: MODELS.openai, ui: false })
+ *   const page = await openWithAgent(session, 'webmail/inbox.html', { early: true });
+ *   const run = await runAgent(page, stack, 'Find the emails Ernesto sent', { confirm: () => true });
+ *   expect(await run.result).toMatchObject({ ok: true });
  *
  * The fixture pages come from the static server (one origin); the proxy listens on another
  * port, so every model call from the page is a cross-origin request with the personal
@@ -22,6 +23,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import type { ConfirmRequest, RunOptions, RunResult } from '../../client/agent/types';
 import { startNodeServer, type NodeServer } from '../../server/node';
 import { startFakeUpstreams, type FakeUpstreams } from '../server/fakes/fake-upstreams';
 import type { ModelMessage, ModelRequest } from '../server/fakes/model-request';
@@ -110,6 +112,117 @@ export function openWithAgent(session: Session, path: string, opts: { early?: bo
 }
 
 // ---------------------------------------------------------------------------------------------
+// Driving a run from Node, across full page navigations.
+
+/** One event of a run as Node saw it (functions dropped), with the page it came from. */
+export interface RunEventRecord {
+  event: 'step' | 'action' | 'message' | 'confirm' | 'ask' | 'done' | 'error';
+  payload: any;
+  url: string;
+}
+
+export interface AgentRunOptions extends Omit<RunOptions, 'confirm' | 'signal' | 'proxy' | 'token'> {
+  /** Answers risky actions from Node (also on pages the run resumed on). Without it nobody is
+   * asked, so the loop refuses them. */
+  confirm?: (request: ConfirmRequest) => boolean | Promise<boolean>;
+  /** Answers `ask_user` questions from Node. Without it the question goes unanswered. */
+  answer?: (question: string) => string | Promise<string>;
+  /** Give up (reject, listing events and model requests) after this long. Default 60 s. */
+  timeoutMs?: number;
+}
+
+export interface AgentRun {
+  /** The `done` event's result, from whichever page the run ended on. Rejects only on timeout. */
+  result: Promise<RunResult>;
+  /** Every event so far, in order. */
+  events: RunEventRecord[];
+}
+
+interface Reporter {
+  listener?: (e: RunEventRecord) => void;
+  confirm?: AgentRunOptions['confirm'];
+  answer?: AgentRunOptions['answer'];
+}
+const reporters = new WeakMap<Page, Reporter>();
+
+/** Subscribes to the run handle on this page (the current one, or `h`), once per handle. */
+const SUBSCRIBE = `(() => {
+  const seen = new WeakSet();
+  const plain = (v) => { try { return JSON.parse(JSON.stringify(v ?? null)); } catch { return null; } };
+  window.__pagehandSubscribe = (h) => {
+    h = h || (window.pagehand && window.pagehand.current && window.pagehand.current());
+    if (!h || seen.has(h)) return;
+    seen.add(h);
+    for (const ev of ['step', 'action', 'message', 'ask', 'done', 'error']) h.on(ev, (p) => window.__pagehandReport(ev, plain(p)));
+    h.on('ask', (p) => { window.__pagehandAnswer(p.question).then((a) => { if (typeof a === 'string') h.answer(a); }); });
+    // After every init script has run, so the flag from the latest runAgent call counts. Only
+    // with a Node decider is anyone listening, else the loop refuses risky actions itself.
+    setTimeout(() => {
+      if (!window.__pagehandHasConfirm) return;
+      h.on('confirm', (p) => {
+        window.__pagehandReport('confirm', plain(p.request));
+        window.__pagehandConfirm(plain(p.request)).then((ok) => p.respond(ok === true), () => p.respond(false));
+      });
+    }, 0);
+  };
+  window.__pagehandSubscribe();
+})();`;
+
+/**
+ * Starts `pagehand.run(task)` on the page against the stack's proxy (`ui: false`, model
+ * `MODELS.openai` unless given) and follows it across full navigations: open the page with
+ * `openWithAgent(…, { early: true })` for runs that leave the page, so the bundle — and the
+ * saved run — come back on every page. One run at a time per page.
+ */
+export async function runAgent(page: Page, stack: AgentStack, task: string, options: AgentRunOptions = {}): Promise<AgentRun> {
+  const { confirm, answer, timeoutMs = 60_000, ...runOptions } = options;
+  const events: RunEventRecord[] = [];
+  let rep = reporters.get(page);
+  if (!rep) {
+    const r: Reporter = {};
+    reporters.set(page, (rep = r));
+    await page.exposeBinding('__pagehandReport', (source, event: RunEventRecord['event'], payload: unknown) => {
+      r.listener?.({ event, payload, url: source.frame.url() });
+    });
+    await page.exposeBinding('__pagehandConfirm', async (_source, request: ConfirmRequest) => (r.confirm ? (await r.confirm(request)) === true : false));
+    await page.exposeBinding('__pagehandAnswer', async (_source, question: string) => (r.answer ? r.answer(question) : null));
+    await page.addInitScript({ content: SUBSCRIBE });
+  }
+  rep.confirm = confirm;
+  rep.answer = answer;
+  await page.addInitScript({ content: `window.__pagehandHasConfirm = ${confirm ? 'true' : 'false'};` });
+
+  let settle!: (r: RunResult) => void;
+  let fail!: (e: Error) => void;
+  const result = new Promise<RunResult>((res, rej) => {
+    settle = res;
+    fail = rej;
+  });
+  rep.listener = (e) => {
+    events.push(e);
+    // A stale copy that stepped aside for the page the run moved to is not the end of it.
+    if (e.event === 'done' && e.payload?.result?.reason !== 'moved') settle(e.payload.result as RunResult);
+  };
+  const timer = setTimeout(() => {
+    const log = events.map((e) => `${e.event} ${JSON.stringify(e.payload).slice(0, 200)}`).join('\n');
+    const calls = stack.requests().map((r) => `#${r.seq} ${r.provider} → ${JSON.stringify(r.reply ?? null).slice(0, 160)}${r.policyError ? ` (policy error: ${r.policyError})` : ''}`).join('\n');
+    fail(new Error(`run "${task}" did not finish in ${timeoutMs} ms.\nEvents:\n${log}\nModel requests:\n${calls}`));
+  }, timeoutMs);
+  void result.then(() => clearTimeout(timer), () => clearTimeout(timer));
+
+  await page.evaluate(
+    ([t, o, sub, hasConfirm]) => {
+      (window as any).__pagehandHasConfirm = hasConfirm;
+      if (!(window as any).__pagehandSubscribe) (0, eval)(sub);
+      const h = (window as any).pagehand.run(t, o);
+      (window as any).__pagehandSubscribe(h);
+    },
+    [task, { model: MODELS.openai, ui: false, ...runOptions, proxy: stack.proxyUrl, token: stack.token }, SUBSCRIBE, !!confirm] as const,
+  );
+  return { result, events };
+}
+
+// ---------------------------------------------------------------------------------------------
 // The scripted-model toolkit.
 
 const START = '⟪page content⟫';
@@ -142,13 +255,14 @@ export function sequence(...steps: Array<Reply | Policy>): Policy & { readonly u
 }
 
 /** Where the last map sits in a message: the index of its header line and of its end marker. */
-function findMap(text: string): { header: number; end: number; lines: string[] } | undefined {
+function findMap(text: string, headedOnly = false): { header: number; end: number; lines: string[] } | undefined {
   const lines = text.split('\n');
   // The markers also fence other page data (tool results); a map's block is the one right after
   // its header line (`page "Title" url  viewport …`). The last such block, else the last block.
   const starts = lines.flatMap((l, i) => (l === START ? [i] : []));
   if (!starts.length) return undefined;
   const headed = starts.filter((i) => i > 0 && HEADER.test(lines[i - 1]!));
+  if (headedOnly && !headed.length) return undefined;
   const start = headed.length ? headed[headed.length - 1]! : starts[starts.length - 1]!;
   let end = lines.indexOf(END, start + 1);
   if (end < 0) end = lines.length - 1;
@@ -265,7 +379,7 @@ export function hasText(mapText: string, pattern: string | RegExp): boolean {
 /** Cuts every page map (header, content, count lines) out of a text. */
 function withoutMaps(text: string): string {
   let rest = text;
-  for (let found = findMap(rest); found; found = findMap(rest)) {
+  for (let found = findMap(rest, true); found; found = findMap(rest, true)) {
     rest = [...found.lines.slice(0, found.header), ...found.lines.slice(found.end + 1)].join('\n');
   }
   return rest;
@@ -280,13 +394,26 @@ export function taskOf(req: ModelRequest): string {
   return first ? withoutMaps(first.text).trim() : '';
 }
 
-/** The texts of the tool results since the model's last turn (what the loop reported about the
- * calls it just ran), oldest first. Empty on the first step. */
+/**
+ * What the loop reported about the calls it just ran, oldest first; empty on the first step.
+ * Either the tool turns since the model's last turn, or — for a loop that reports results in
+ * its user message — the marker-fenced blocks of the latest user turn other than the map.
+ */
 export function lastToolResults(req: ModelRequest): string[] {
   const out: string[] = [];
-  for (let i = req.messages.length - 1; i >= 0 && req.messages[i]!.role !== 'assistant'; i--) {
+  let i = req.messages.length - 1;
+  for (; i >= 0 && req.messages[i]!.role !== 'assistant'; i--) {
     const m: ModelMessage = req.messages[i]!;
     if (m.role === 'tool') out.unshift(m.text);
+  }
+  if (out.length) return out;
+  const user = [...req.messages].reverse().find((m) => m.role === 'user');
+  if (!user) return [];
+  const lines = user.text.split('\n');
+  for (let at = lines.indexOf(START); at >= 0; at = lines.indexOf(START, at + 1)) {
+    if (at > 0 && HEADER.test(lines[at - 1]!)) continue; // the map
+    const end = lines.indexOf(END, at + 1);
+    out.push(lines.slice(at + 1, end < 0 ? undefined : end).join('\n'));
   }
   return out;
 }
