@@ -70,6 +70,8 @@ class Run {
   /** The step being executed, saved as-is if the page unloads mid-step. */
   private pending: StepRecord | undefined;
   private client!: ModelClient;
+  paused = false;
+  private unpause: (() => void) | undefined;
   private model = '';
   private lastMap: PageMap | undefined;
 
@@ -94,6 +96,11 @@ class Run {
       task: this.state.task,
       on: (event, fn) => this.emitter.on(event, fn),
       stop: () => this.finish({ ok: false, summary: 'Stopped by the user.', reason: 'stopped' }),
+      pause: () => this.setPaused(true),
+      resume: () => this.setPaused(false),
+      get paused() {
+        return self.paused;
+      },
       answer: (text: string) => {
         const pending = this.pendingAnswer;
         this.pendingAnswer = undefined;
@@ -104,6 +111,26 @@ class Run {
         return !self.ended;
       },
     };
+  }
+
+  setPaused(paused: boolean): void {
+    if (this.ended || this.paused === paused) return;
+    this.paused = paused;
+    if (!paused) {
+      const go = this.unpause;
+      this.unpause = undefined;
+      go?.();
+    }
+    this.emitter.emit('pause', { paused });
+  }
+
+  /** Holds while the user has taken over; resolves at once otherwise (or when the run ends). */
+  private untilResumed(): Promise<void> {
+    if (!this.paused) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.unpause = resolve;
+      this.abort.signal.addEventListener('abort', () => resolve(), { once: true });
+    });
   }
 
   /** Saves the state (with the step in progress) for the next page. */
@@ -193,6 +220,8 @@ class Run {
       if (this.state.step >= maxSteps) {
         return this.finish({ ok: false, summary: `Stopped at the step limit (${maxSteps}) before the task was done.`, reason: 'max_steps' });
       }
+      await this.untilResumed();
+      if (this.ended) return;
       const step = this.state.step + 1;
       const resumed = first && this.resumed;
       first = false;

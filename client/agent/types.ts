@@ -92,6 +92,8 @@ export interface RunEvents {
   ask: { question: string };
   /** The run ended (successfully or not). */
   done: { result: RunResult };
+  /** The user took over (`paused: true`) or handed back (`false`). */
+  pause: { paused: boolean };
   /** Something went wrong. `fatal` errors end the run (a `done` follows); others are being retried. */
   error: { message: string; code: string; fatal: boolean; retryInMs?: number };
 }
@@ -104,6 +106,13 @@ export interface RunHandle {
   on<E extends RunEventName>(event: E, fn: (payload: RunEvents[E]) => void): () => void;
   /** Ends the run at once, aborting the model request in flight. */
   stop(): void;
+  /**
+   * "Take over": the run holds before its next step (an action in progress finishes first)
+   * until `resume()`, which goes on with a fresh look at the page.
+   */
+  pause(): void;
+  resume(): void;
+  readonly paused: boolean;
   /** Answers the pending `ask_user` question (ignored when none is pending). */
   answer(text: string): void;
   /** Never rejects. */

@@ -83,6 +83,29 @@ describe('recovered faults', () => {
     expect(userOf(reqs[1]!)).toMatch(/called no tool/);
   });
 
+  it('a call written as JSON in the text is run', async () => {
+    const { result } = await runOn(sequence({ text: 'eval: ok\n```json\n{"name": "done", "arguments": {"summary": "from the text"}}\n```' }));
+    expect(result).toMatchObject({ ok: true, summary: 'from the text', steps: 1 });
+  });
+
+  it('take over holds the run before its next step; resume goes on', async () => {
+    stack.setPolicy(sequence((req) => ({ ...call('click', { ref: refFor(latestMap(req), 'button', 'Add one') }), delayMs: 400 }), doneReply));
+    const before = stack.requests().length;
+    const page = await open(session, PAGE);
+    await startRun(page, 'Add one', { proxy: stack.proxyUrl, token: stack.token, model: MODELS.openai });
+    // Take over while the model thinks about step 1: step 1 still finishes, step 2 waits.
+    await page.evaluate(() => (window as any).pagehand.current().pause());
+    await page.waitForFunction(() => document.getElementById('n')?.textContent === 'Count: 1');
+    await new Promise((r) => setTimeout(r, 700));
+    expect(stack.requests().length - before).toBe(1);
+    expect(await page.evaluate(() => (window as any).pagehand.current().paused)).toBe(true);
+    await page.evaluate(() => (window as any).pagehand.current().resume());
+    const result = await waitForResult(page);
+    expect(result).toMatchObject({ ok: true, steps: 2 });
+    expect((await runLog(page)).filter((e) => e.type === 'pause').map((e) => e.paused)).toEqual([true, false]);
+    await page.close();
+  });
+
   it('several calls run in order in one step', async () => {
     const { result, reqs } = await runOn((req) => {
       const map = latestMap(req);
