@@ -30,6 +30,19 @@ describe('click on plain DOM', () => {
     await page.close();
   });
 
+  it('names a target that has no accessible name by what it says: Clicked listitem "Python".', async () => {
+    const page = await open(
+      s,
+      `<style>li{cursor:pointer}</style><ul><li>Python</li><li>Rust</li></ul><p id="out"></p>
+       <script>document.querySelector('ul').addEventListener('click', (e) => { document.getElementById('out').textContent = e.target.textContent; });</script>`,
+    );
+    const ref = await refAt(page, 'li:first-child');
+    const r = await act(page, 'click', { ref });
+    expect(r.message).toMatch(/^Clicked listitem "Python"\./);
+    expect(await page.textContent('#out')).toBe('Python');
+    await page.close();
+  });
+
   it('works with jQuery-style delegation on the document', async () => {
     const page = await open(s, 'actions/plain.html');
     const ref = await refAt(page, '#list .item[data-id="2"]');
