@@ -12,8 +12,9 @@
  *   and the ends are trimmed of ASCII whitespace. Every other character is kept as the page
  *   wrote it — a no-break space, a zero-width space, a soft hyphen, or an aria-label's own
  *   leading "→". That is what `pagehand.describe()` and the map's `elements[].name` return,
- *   and what ref re-validation compares. `flatten` is the looser form for printing a line to
- *   the model (any Unicode space collapses, invisible characters go); the map may print with it.
+ *   and what ref re-validation compares. `flatten` is the looser form for a line printed to
+ *   the model (any Unicode space collapses, invisible characters go): the map's printed line
+ *   may fold a name with it; the name itself is never folded further.
  * - Word breaks follow layout: text is joined as written (so a space inside a nested inline
  *   element stays a space), and a piece that CSS lays out as its own box (block, inline-block,
  *   flex or grid item, table cell, list item) is set apart by spaces, as are controls and
@@ -157,8 +158,8 @@ export function flatString(s: string): string {
   return s.replace(ASCII_SPACES, ' ').replace(/^ | $/g, '');
 }
 
-/** For printing to the model, not for the name itself: every Unicode whitespace run becomes one
- *  space and invisible characters (zero-width space, soft hyphen) go. */
+/** For a line printed to the model, never for the name itself: every Unicode whitespace run
+ *  becomes one space and invisible characters (zero-width space, soft hyphen) go. */
 export function flatten(s: string): string {
   return s.replace(/[\u200b\u00ad]/g, '').replace(/\s+/g, ' ').trim();
 }
@@ -261,59 +262,69 @@ function textAlternative(run: Run, node: Node, via: Via, rootRole?: string): Res
   if (rootAgain && via.inLabel) return { text: '', source: 'control' };
   run.visited.add(el);
   run.nodes++;
-  const env = run.env;
 
-  // step 2A. Hidden, not referenced: a hidden descendant adds nothing, unless the traversal
-  // started at a hidden node (a hidden labelledby target or label, or a hidden root). A
-  // visibility:hidden node may still have visible children, so only its own text goes.
-  let selfInvisible = false;
-  if (!isRoot && via.how !== 'labelledby') {
-    const hidden = ownHidden(env, el);
-    if (hidden && !env.hiddenDeep(via.start)) {
-      if (hidden === 'all') return NOTHING;
-      selfInvisible = true;
-    }
-  }
-
-  const role = isRoot ? (rootRole ?? env.role(el)) : roleIfRelevant(env, el);
-
-  // step 2B. aria-labelledby, unless already inside a labelledby traversal.
-  if (!via.inLabelledBy && !selfInvisible) {
-    const labelled = labelledBy(run, el);
-    if (labelled !== null) return labelled;
-  }
-
-  // step 2C. Embedded control: a control inside the label of another widget (a label, a
-  // labelledby target, or the content that names a widget) gives its value.
-  const embedded = role && !isRoot && !rootAgain && !selfInvisible ? EMBEDDED_CONTROLS.get(role) : undefined;
-  if (embedded) {
-    const value = embeddedValue(run, el, role!, embedded);
-    if (value !== null) return { text: value, source: 'control' };
-  }
+  // step 2A. Hidden, not referenced.
+  const visibility = isRoot || via.how === 'labelledby' ? 'shown' : hiddenForName(run.env, el, via);
+  if (visibility === 'hidden') return NOTHING;
+  const selfInvisible = visibility === 'children only';
+  const role = isRoot ? (rootRole ?? run.env.role(el)) : roleIfRelevant(run.env, el);
 
   if (!selfInvisible) {
-    // step 2D. aria-label (not on slots), when not blank; returned as written.
-    const ariaLabel = el.localName === 'slot' ? null : usable(el.getAttribute('aria-label'));
-    if (ariaLabel !== null) return fromAttribute(ariaLabel);
+    // step 2B. aria-labelledby, unless already inside a labelledby traversal.
+    const labelled = via.inLabelledBy ? null : labelledBy(run, el);
+    if (labelled !== null) return labelled;
 
-    // step 2E. Host language label (html-aam), unless the node is presentational.
-    if (!(role && isPresentational(role))) {
-      const native = hostLanguageLabel(run, el, via);
-      if (native !== null) return native;
-    }
+    // step 2C. Embedded control: a control inside the label of another widget (a label, a
+    // labelledby target, or the content that names a widget) gives its value.
+    const kind = role && !isRoot && !rootAgain ? EMBEDDED_CONTROLS.get(role) : undefined;
+    const value = kind ? embeddedValue(run, el, kind) : null;
+    if (value !== null) return { text: value, source: 'control' };
+
+    // steps 2D-2E. aria-label, then the host language's label.
+    const own = ownLabel(run, el, via, role);
+    if (own !== null) return own;
   }
+  // steps 2F-2I. Content, then the tooltip.
+  return contentOrTooltip(run, el, via, isRoot ? role : null, selfInvisible);
+}
 
-  // step 2F. Name from content: for the root when its role allows it; for every other node
-  // (referenced nodes, labels, and descendants — step 2H) always.
+/**
+ * step 2A for a node reached through content or a label: 'hidden' drops it with its subtree
+ * (display:none, aria-hidden); 'children only' when it is visibility:hidden (its children may
+ * be visible again, its own text and attributes are not). Hidden nodes count when the
+ * traversal started at a hidden node (a hidden labelledby target or label, or a hidden root).
+ */
+function hiddenForName(env: NameEnv, el: Element, via: Via): 'shown' | 'hidden' | 'children only' {
+  const hidden = ownHidden(env, el);
+  if (!hidden || env.hiddenDeep(via.start)) return 'shown';
+  return hidden === 'all' ? 'hidden' : 'children only';
+}
+
+/** steps 2D-2E: aria-label (returned as written), else the host language label, or null. */
+function ownLabel(run: Run, el: Element, via: Via, role: string | null): Result | null {
+  // step 2D. aria-label (not on slots), when not blank.
+  const ariaLabel = el.localName === 'slot' ? null : usable(el.getAttribute('aria-label'));
+  if (ariaLabel !== null) return fromAttribute(ariaLabel);
+  // step 2E. Host language label (html-aam), unless the node is presentational.
+  if (role && isPresentational(role)) return null;
+  return hostLanguageLabel(run, el, via);
+}
+
+/**
+ * steps 2F-2I. Name from content — for the root when its role allows it (`rootRole`), for
+ * every other node (referenced nodes, labels and descendants: step 2H) always — then the
+ * tooltip.
+ */
+function contentOrTooltip(run: Run, el: Element, via: Via, rootRole: string | null, selfInvisible: boolean): Result {
+  const isRoot = via.how === 'root';
   let content = '';
-  if (!isRoot || NAME_FROM_CONTENT_ROLES.has(role ?? '')) {
+  if (!isRoot || NAME_FROM_CONTENT_ROLES.has(rootRole ?? '')) {
     content = nameFromContent(run, el, via, selfInvisible);
     // step 2F.iv. Return the accumulated text if it is not the empty string: a descendant's
     // blank text is the word break between its neighbours. For the root, a blank is no name,
     // and its title follows (html-aam: "no usable text string").
     if (isRoot ? !isBlank(content) : content !== '') return { text: content, source: 'content' };
   }
-
   // step 2I. Tooltip attribute — not for a decorative image (alt=""), which html-aam leaves
   // unnamed.
   const title = selfInvisible || isDecorativeImage(el) ? null : usable(el.getAttribute('title'));
@@ -366,7 +377,8 @@ function roleIfRelevant(env: NameEnv, el: Element): string | null {
   return null;
 }
 
-/** 'all': hides the subtree (display:none, aria-hidden); 'self': visibility:hidden only. */
+/** 'all': hides the subtree (display:none, aria-hidden); 'self': visibility:hidden only.
+ *  (content-visibility:hidden hides a node's children, not the node: see renderedChildren.) */
 function ownHidden(env: NameEnv, el: Element): 'all' | 'self' | false {
   if (el.getAttribute('aria-hidden') === 'true') return 'all';
   const st = env.style(el);
@@ -422,7 +434,7 @@ function labelledByTargets(el: Element): Element[] {
  * on with the next steps: an empty text field is read by its own name (aria-label, title,
  * placeholder) instead, as Chromium does — the field's label says what goes there.
  */
-function embeddedValue(run: Run, el: Element, role: string, kind: EmbeddedKind): string | null {
+function embeddedValue(run: Run, el: Element, kind: EmbeddedKind): string | null {
   switch (kind) {
     // step 2C textbox: its value.
     case 'textbox':
@@ -430,7 +442,7 @@ function embeddedValue(run: Run, el: Element, role: string, kind: EmbeddedKind):
       return usable(textValue(el));
     // step 2C combobox/listbox: the text alternative of the chosen option(s).
     case 'choice':
-      return chosenOptions(run, el, role);
+      return chosenOptions(run, el);
     // step 2C range: aria-valuetext, aria-valuenow, then the host language value.
     case 'range':
       return el.getAttribute('aria-valuetext') ?? el.getAttribute('aria-valuenow') ?? hostValue(el);
@@ -461,14 +473,14 @@ function hostValue(el: Element): string {
 }
 
 /** The chosen option(s) of a combobox or listbox, or null to read it by its other steps. */
-function chosenOptions(run: Run, el: Element, role: string): string | null {
+function chosenOptions(run: Run, el: Element): string | null {
   const tag = isHtml(el) ? el.localName : '';
   if (tag === 'select') return [...(el as HTMLSelectElement).selectedOptions].map((o) => optionText(run, o)).join(' ');
   if (tag === 'input' || tag === 'textarea') return usable((el as HTMLInputElement).value);
   const chosen = el.querySelectorAll('[role=option][aria-selected=true]');
   if (chosen.length) return [...chosen].map((o) => optionText(run, o)).join(' ');
   // A select-only combobox shows its value as its text; a listbox with nothing chosen says nothing.
-  return role === 'combobox' ? capped(el.textContent) : '';
+  return run.env.role(el) === 'combobox' ? capped(el.textContent) : '';
 }
 
 const capped = (s: string | null): string => (s ?? '').slice(0, CONTENT_CHAR_CAP);
