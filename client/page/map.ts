@@ -26,7 +26,7 @@ export function buildMap(options: MapOptions = {}): PageMap {
   const maxTokens = options.maxTokens ?? 3000;
   const near = options.nearScreens ?? 1;
   const focused = deepActiveElement(document);
-  const w = walk(document, { focused, text: options.text !== false });
+  const w = walk(document, { focused, text: options.text !== false, exactScreens: near + 1 });
   const W = window.innerWidth;
   const H = window.innerHeight;
   const describer = createDescriber();

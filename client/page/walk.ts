@@ -39,11 +39,24 @@ export function walk(doc: Document, opts: WalkOptions): WalkResult {
   const text = new TextBuffer(items, () => order++);
   const topWin = doc.defaultView;
   const viewport = { width: topWin?.innerWidth ?? 0, height: topWin?.innerHeight ?? 0 };
+  const exact = opts.exactScreens === undefined ? null : { top: -opts.exactScreens * viewport.height, bottom: (1 + opts.exactScreens) * viewport.height };
+  const blockBoxes = new Map<Element, Rect>();
 
   const rectOf = (el: Element, ctx: Ctx): Rect => {
     const r = el.getBoundingClientRect();
     const f = ctx.frame;
     return f ? { x: r.x + f.dx, y: r.y + f.dy, width: r.width, height: r.height } : { x: r.x, y: r.y, width: r.width, height: r.height };
+  };
+
+  /** A candidate's box; an inline one in a block far from the viewport takes the block's. */
+  const candidateRect = (el: Element, ctx: Ctx, inline: boolean): Rect => {
+    const block = text.block;
+    if (exact && inline && block) {
+      let b = blockBoxes.get(block);
+      if (!b) blockBoxes.set(block, (b = rectOf(block, ctx)));
+      if (b.y > exact.bottom || b.y + b.height < exact.top) return b;
+    }
+    return rectOf(el, ctx);
   };
 
   const visitChildren = (parent: Element | ShadowRoot | DocumentFragment, ctx: Ctx): void => {
@@ -80,11 +93,16 @@ export function walk(doc: Document, opts: WalkOptions): WalkResult {
     const display = cs.display;
     if (display === 'none') return;
     const focused = el === opts.focused;
-    const position = cs.position;
+    // Most elements of a text-heavy page are inline runs (links, emphasis, footnote marks). For
+    // them the walk reads only what applies to inline boxes: an inline box is never absolutely
+    // positioned or fixed (those are blockified), so neither `clip` nor the "visually hidden"
+    // clip-path trick (used with position:absolute) nor overflow nor content-visibility apply.
+    const inline = display === 'inline';
+    const position = inline ? 'static' : cs.position;
 
     // "Visually hidden" clipping hides the subtree. Transparent subtrees are invisible, except a
     // transparent form control stands for its visible label (custom checkboxes, file pickers).
-    if (!focused && clippedAway(cs, position)) return;
+    if (!focused && !inline && clippedAway(cs, position)) return;
     if (cs.opacity === '0' && !focused) {
       if ((tag === 'input' || tag === 'select') && parentCtx.visible) {
         const label = labelBoxFor(el);
@@ -128,7 +146,7 @@ export function walk(doc: Document, opts: WalkOptions): WalkResult {
     let item: ElementItem | null = null;
     if (target) {
       candidates++;
-      const rect = rectOf(el, parentCtx);
+      const rect = candidateRect(el, parentCtx, inline);
       // Zero-size and 1px "visually hidden" boxes are hidden, unless focused. An icon target is
       // icon-sized; a listener-only target is not a container.
       const shown = (rect.width > 1 && rect.height > 1) || focused;
@@ -144,8 +162,8 @@ export function walk(doc: Document, opts: WalkOptions): WalkResult {
     let clip = parentCtx.clip;
     let scroller = parentCtx.scroller;
     if (position === 'fixed') clip = parentCtx.frame ? parentCtx.clip : NO_CLIP;
-    const ox = cs.overflowX;
-    const oy = cs.overflowY;
+    const ox = inline ? 'visible' : cs.overflowX;
+    const oy = inline ? 'visible' : cs.overflowY;
     if ((ox !== 'visible' || oy !== 'visible') && tag !== 'html' && tag !== 'body') {
       const box = item?.rect ?? rectOf(el, parentCtx);
       clip = intersect(clip, box);
@@ -192,7 +210,7 @@ export function walk(doc: Document, opts: WalkOptions): WalkResult {
 
     // Content that is not rendered: closed <details> shows only its summary; content-visibility
     // hidden skips the subtree; form fields' insides are their value, not content.
-    if (LEAF_TAGS.has(tag) || cs.contentVisibility === 'hidden') {
+    if (LEAF_TAGS.has(tag) || (!inline && cs.contentVisibility === 'hidden')) {
       if (outer) text.leaveBlock(outer);
       return;
     }

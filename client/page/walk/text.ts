@@ -4,7 +4,8 @@
  * layout: where a line sits is decided later, from its block's box (map/text-place.ts).
  */
 import { NO_CLIP } from './clip';
-import type { Ctx, Item } from './types';
+import type { Rect } from '../types';
+import type { Ctx, FrameInfo, Group, Item, TextItem } from './types';
 
 const HEADING = /^h([1-6])$/;
 
@@ -13,6 +14,36 @@ export function headingLevel(el: Element, tag: string): number {
   const h = HEADING.exec(tag);
   if (h) return Number(h[1]);
   return el.getAttribute('role') === 'heading' ? Number(el.getAttribute('aria-level')) || 2 : 0;
+}
+
+/**
+ * A line of text. Its whitespace is collapsed only when read: most lines of a long article lie
+ * far from the viewport and are never printed.
+ */
+class TextLine implements TextItem {
+  readonly kind = 'text';
+  readonly frame: FrameInfo | null;
+  groups: readonly Group[];
+  readonly heading?: number;
+  readonly clip?: Rect;
+  private raw: string | null;
+  private normal = '';
+
+  constructor(raw: string, public order: number, public el: Element, ctx: Ctx, public block: Element | null, heading: number, clip: Rect | undefined) {
+    this.raw = raw;
+    this.frame = ctx.frame;
+    this.groups = ctx.groups;
+    if (heading) this.heading = heading;
+    if (clip) this.clip = clip;
+  }
+
+  get text(): string {
+    if (this.raw !== null) {
+      this.normal = this.raw.replace(/\s+/g, ' ').trim();
+      this.raw = null;
+    }
+    return this.normal;
+  }
 }
 
 export interface BlockState {
@@ -53,13 +84,12 @@ export class TextBuffer {
   /** Ends the current line (an element line or a block boundary follows). */
   flush(): void {
     if (this.holder && this.ctx) {
-      const text = this.buf.replace(/\s+/g, ' ').trim();
-      if (text) {
-        const ctx = this.ctx;
-        const clip = ctx.clip === NO_CLIP ? undefined : ctx.clip;
-        this.items.push({ kind: 'text', text, order: this.nextOrder(), el: this.holder, frame: ctx.frame, groups: ctx.groups, block: this.block, heading: this.heading || undefined, clip });
-        if (this.heading) this.lastHeading = text.slice(0, 40);
-      }
+      // The buffer starts with a non-space character, so the line is never empty.
+      const ctx = this.ctx;
+      const clip = ctx.clip === NO_CLIP ? undefined : ctx.clip;
+      const line = new TextLine(this.buf, this.nextOrder(), this.holder, ctx, this.block, this.heading, clip);
+      this.items.push(line);
+      if (this.heading) this.lastHeading = line.text.slice(0, 40);
     }
     this.buf = '';
     this.holder = null;

@@ -46,7 +46,8 @@ export interface ElementItem {
 
 export interface TextItem {
   kind: 'text';
-  text: string;
+  /** Whitespace-collapsed and trimmed; never empty. */
+  readonly text: string;
   order: number;
   /** The element whose box stands for the text's position when its block's box can't. */
   el: Element;
@@ -72,6 +73,12 @@ export interface WalkResult {
 export interface WalkOptions {
   focused: Element | null;
   text: boolean;
+  /**
+   * Inline candidates whose block lies farther than this many screens from the viewport take
+   * their block's box instead of their own (enough to count them by direction; the box of an
+   * inline run inside a long paragraph is costly). Default: every box is exact.
+   */
+  exactScreens?: number;
 }
 
 /** What a parent hands down to its children. */
