@@ -5,7 +5,9 @@
  * per tool: median and max time over 5 runs after one warm-up, the longest main-thread task,
  * characters and o200k tokens of the observation text, visible interactive elements found against
  * the generator's ground truth (viewport, viewport + 1 screen, whole page) and hidden ones leaked.
- * A small extra page with an open modal dialog checks that only the dialog is listed.
+ * A small extra page with an open modal dialog checks that only the dialog is listed, and a long
+ * encyclopedia-style article (5k+ elements of long paragraphs dense with inline links) checks
+ * that page text costs about what the element walk costs.
  *
  * Tools:
  *   pagehand              `pagehand.map()` from dist/pagehand.js (defaults: ~3k-token budget)
@@ -27,7 +29,7 @@ import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { bundleForPage } from './lib/bundle-for-page';
 import { countTokens } from './lib/count-tokens';
-import { generatePage } from './lib/generate-page';
+import { generateArticle, generatePage } from './lib/generate-page';
 import type { Census, RunResult, Score } from './lib/page-probe';
 import { loadPageAgentPeer } from './lib/peer-page-agent';
 import { servePages } from './lib/serve-pages';
@@ -38,6 +40,9 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 /** Page sizes (elements). `BENCH_SIZES=1000,5000` runs a subset while developing. */
 const SIZES = process.env.BENCH_SIZES ? process.env.BENCH_SIZES.split(',').map(Number) : [1_000, 5_000, 20_000, 57_000];
 const MODAL_SIZE = 1_000;
+const ARTICLE_SIZE = 5_500;
+/** The longest main-thread task a map call may cause (the Long Tasks API threshold). */
+const TASK_BAR_MS = 50;
 const SEED = 20_240_602;
 const RUNS = 5;
 const VIEWPORT = { width: 1280, height: 800 };
@@ -237,7 +242,7 @@ interface Bar {
   detail: string;
 }
 
-function bars(results: PageResult[], modal: PageResult | undefined): Bar[] {
+function bars(results: PageResult[], modal: PageResult | undefined, article: PageResult | undefined): Bar[] {
   const cell = (p: PageResult | undefined, t: ToolId): CellResult | undefined => p?.cells.find((c) => c.tool === t);
   const at = (n: number): PageResult | undefined => results.find((r) => r.targetElements === n);
   const out: Bar[] = [];
@@ -254,7 +259,21 @@ function bars(results: PageResult[], modal: PageResult | undefined): Bar[] {
     });
   }
   out.push({ name: '57k elements: pagehand median ≤ 1.5 s', pass: ph57 ? ph57.runs > 0 && ph57.medianMs <= 1_500 : undefined, detail: ph57?.runs ? fmtMs(ph57.medianMs) : ph57 ? 'failed' : 'not run' });
-  const allPages = [...results, ...(modal ? [modal] : [])];
+  const art = cell(article, 'pagehand');
+  out.push({
+    name: `long article (${article ? article.census.elements.toLocaleString('en-US') : '—'} elements, with page text): pagehand median ≤ 100 ms`,
+    pass: art ? art.runs > 0 && art.medianMs <= 100 : undefined,
+    detail: art?.runs ? `${fmtMs(art.medianMs)} (longest task ${max(art.longestTaskMs) ? fmtMs(max(art.longestTaskMs)) : `< ${TASK_BAR_MS} ms`})` : art ? 'failed' : 'not run',
+  });
+  const allPages = [...results, ...(modal ? [modal] : []), ...(article ? [article] : [])];
+  // The Long Tasks API reports tasks of 50 ms and more; 0 means none.
+  const longTasks = allPages.map((p) => ({ p, c: cell(p, 'pagehand') })).filter((x) => x.c?.runs);
+  const over = longTasks.filter((x) => max(x.c!.longestTaskMs) > TASK_BAR_MS);
+  out.push({
+    name: `no map task over ${TASK_BAR_MS} ms (every page)`,
+    pass: longTasks.length ? over.length === 0 : undefined,
+    detail: over.length ? `over on ${over.map((x) => `${x.p.name} (${fmtMs(max(x.c!.longestTaskMs))})`).join(', ')}` : `none over on ${longTasks.length} page(s)`,
+  });
   const phCells = allPages.map((p) => ({ p, c: cell(p, 'pagehand') })).filter((x) => x.c?.score);
   // "Every page" bars cannot pass on part of the pages: a page whose map failed counts against them.
   const unmeasured = allPages.length - phCells.length;
@@ -263,7 +282,7 @@ function bars(results: PageResult[], modal: PageResult | undefined): Bar[] {
   // Per-element cost is judged on the sized pages: the open-modal page lists a handful of
   // controls, so its fixed page header dominates the ratio (its figure is printed with it).
   // A page where nothing was listed has no figure (its misses show below).
-  const tpe = phCells.filter((x) => x.p !== modal).map((x) => x.c!.tokensPerListed).filter((n) => !Number.isNaN(n));
+  const tpe = phCells.filter((x) => x.p !== modal && x.p !== article).map((x) => x.c!.tokensPerListed).filter((n) => !Number.isNaN(n));
   const worstTpe = Math.max(...tpe);
   out.push({
     name: '≤ 12 o200k tokens per listed element (every size)',
@@ -274,7 +293,7 @@ function bars(results: PageResult[], modal: PageResult | undefined): Bar[] {
   out.push({ name: `o200k tokens of the text ≤ budget (${TOKEN_BUDGET}) (every page)`, pass: every(worstTokens <= TOKEN_BUDGET), detail: `most ${worstTokens}${also}` });
   const leaks = phCells.reduce((n, x) => n + x.c!.score!.hiddenLeaked + x.c!.score!.inertBehindModalLeaked, 0);
   out.push({ name: 'nothing hidden leaked (every page, incl. behind the open modal)', pass: every(leaks === 0), detail: `${leaks} leaked${also}` });
-  const vp = phCells.filter((x) => x.p !== modal);
+  const vp = phCells.filter((x) => x.p !== modal && x.p !== article);
   const missVp = vp.reduce((n, x) => n + x.c!.score!.inScopeViewport - x.c!.score!.foundViewport, 0);
   out.push({ name: 'every visible interactive element in the viewport found (every size)', pass: every(missVp === 0), detail: `${missVp} missed${also}` });
   const missNear = vp.reduce((n, x) => n + x.c!.score!.inScopeNear - x.c!.score!.foundNear, 0);
@@ -302,11 +321,14 @@ async function main(): Promise<void> {
   const specs = [
     ...SIZES.map((n) => ({ name: `${n / 1000}k`, target: n, modalOpen: false })),
     { name: `${MODAL_SIZE / 1000}k, modal open`, target: MODAL_SIZE, modalOpen: true },
+    { name: 'long article', target: ARTICLE_SIZE, modalOpen: false, article: true },
   ];
   const generated = specs.map((s, i) => {
     const path = `/page-${i}.html`;
     const framePath = `/page-${i}-frame.html`;
-    const g = generatePage({ targetElements: s.target, seed: SEED, modalOpen: s.modalOpen, framePath });
+    const g = 'article' in s
+      ? { ...generateArticle({ targetElements: s.target, seed: SEED }), frameHtml: '', cards: 0 }
+      : generatePage({ targetElements: s.target, seed: SEED, modalOpen: s.modalOpen, framePath });
     pages.set(path, g.html);
     pages.set(framePath, g.frameHtml);
     return { ...s, path, g };
@@ -320,6 +342,7 @@ async function main(): Promise<void> {
 
   const results: PageResult[] = [];
   let modal: PageResult | undefined;
+  let article: PageResult | undefined;
   try {
     log(`pagehand map benchmark — Chromium ${chromiumVersion}, ${cpus().length} cores, page-agent page-controller ${peer.version}`);
     for (const s of generated) {
@@ -344,6 +367,7 @@ async function main(): Promise<void> {
       }
       if (result.census.inconsistencies.length) log(`  ! ground truth inconsistencies:\n    ${result.census.inconsistencies.join('\n    ')}`);
       if (s.modalOpen) modal = result;
+      else if ('article' in s) article = result;
       else results.push(result);
     }
   } finally {
@@ -373,10 +397,10 @@ async function main(): Promise<void> {
     { header: 'found page', align: 'right' },
     { header: 'hidden leaked', align: 'right' },
   ];
-  log(renderTable(columns, mainRows(results)));
+  log(renderTable(columns, mainRows([...results, ...(article ? [article] : [])])));
   log('');
   log('Ratios (page-agent median / pagehand median):');
-  for (const p of results) {
+  for (const p of [...results, ...(article ? [article] : [])]) {
     const ph = p.cells.find((c) => c.tool === 'pagehand');
     const parts = (['page-agent', 'page-agent-vp0'] as const).map((id) => {
       const c = p.cells.find((x) => x.tool === id);
@@ -388,7 +412,7 @@ async function main(): Promise<void> {
   }
   log('');
   log('pagehand token estimate (stats.tokens) vs o200k count of its text:');
-  for (const p of [...results, ...(modal ? [modal] : [])]) {
+  for (const p of [...results, ...(modal ? [modal] : []), ...(article ? [article] : [])]) {
     const ph = p.cells.find((c) => c.tool === 'pagehand');
     if (ph?.runs) log(`  ${p.name.padEnd(14)} estimate ${String(ph.ownTokens ?? '—').padStart(5)}, o200k ${String(ph.tokens).padStart(5)}, budget ${TOKEN_BUDGET}${ph.tokens > TOKEN_BUDGET ? '  OVER BUDGET' : ''}`);
   }
@@ -418,7 +442,7 @@ async function main(): Promise<void> {
     log('pagehand: examples of in-viewport controls not found:');
     for (const m of missed.slice(0, 2)) log(m);
   }
-  const notes = [...results, ...(modal ? [modal] : [])].flatMap((p) => p.cells.filter((c) => c.note).map((c) => `  ${p.name} ${toolLabel(c.tool)}: ${c.note}`));
+  const notes = [...results, ...(modal ? [modal] : []), ...(article ? [article] : [])].flatMap((p) => p.cells.filter((c) => c.note).map((c) => `  ${p.name} ${toolLabel(c.tool)}: ${c.note}`));
   if (notes.length) {
     log('');
     log('Notes:');
@@ -429,7 +453,7 @@ async function main(): Promise<void> {
   for (const t of TOOLS) log(`  ${t.label.padEnd(15)} ${t.claims}`);
   log('');
   log('Bar:');
-  const barList = bars(results, modal);
+  const barList = bars(results, modal, article);
   for (const b of barList) log(`  ${b.pass === undefined ? 'N/A ' : b.pass ? 'PASS' : 'FAIL'}  ${b.name} — ${b.detail}`);
 
   const out = {
@@ -450,6 +474,7 @@ async function main(): Promise<void> {
     tools: TOOLS.map(({ id, label, claims, pageAgentConfig }) => ({ id, label, claims, pageAgentConfig })),
     pages: results,
     modal,
+    article,
     bars: barList,
     totalSeconds: Math.round((Date.now() - started) / 1000),
   };

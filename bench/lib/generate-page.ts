@@ -369,3 +369,82 @@ export function generatePage(spec: PageSpec): GeneratedPage {
   for (const k of Object.keys(frame.gt) as GroundTruth[]) groundTruth[k] += frame.gt[k];
   return { html, frameHtml, elements: b.count + frame.count, groundTruth, cards: cards.length };
 }
+
+const ARTICLE_CSS = `
+body{margin:0;font:16px/1.6 Georgia,serif;color:#202122;background:#fff}
+.top{display:flex;gap:14px;align-items:center;height:48px;padding:0 16px;border-bottom:1px solid #ccc;font-family:system-ui}
+.layout{display:flex;gap:24px;padding:0 16px}
+.toc{flex:0 0 200px;font:13px/1.5 system-ui}
+.toc ol{padding-left:16px}
+article{flex:1;min-width:0;max-width:880px}
+.infobox{float:right;width:260px;margin:0 0 12px 16px;border:1px solid #aaa;font:13px system-ui;border-collapse:collapse}
+.infobox td,.infobox th{padding:2px 6px;border-top:1px solid #ddd;text-align:left}
+figure{float:right;clear:right;width:240px;margin:0 0 12px 16px;font:13px system-ui}
+figure .img{height:140px;background:linear-gradient(135deg,#cde,#dcb)}
+sup{line-height:0}
+.refs{font-size:13px}
+`;
+
+/**
+ * A long encyclopedia-style article (the shape reading tasks meet): long paragraphs dense with
+ * inline links, emphasis and footnote markers, a table of contents, an infobox, figures and a
+ * references list. Same ground-truth marks as `generatePage`; every link is visible.
+ */
+export function generateArticle(spec: { targetElements: number; seed: number }): { html: string; elements: number; groundTruth: Record<GroundTruth, number>; sections: number } {
+  const rnd = prng(spec.seed);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
+  const words = (n: number): string => Array.from({ length: n }, () => pick(WORDS)).join(' ');
+  const title = (n: number): string => {
+    const w = words(n);
+    return w[0]!.toUpperCase() + w.slice(1);
+  };
+  const b = new Builder();
+  const el = b.el.bind(b);
+  const vis = (): Attrs => b.mark('visible');
+  let refNo = 0;
+
+  /** ~200 words with a dozen inline elements, the way article prose is marked up. */
+  const paragraph = (): string => {
+    const parts: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      parts.push(`${words(10 + Math.floor(rnd() * 8))} `);
+      const k = rnd();
+      if (k < 0.5) parts.push(el('a', { href: `#wiki-${words(1)}`, title: title(2), ...vis() }, words(1 + Math.floor(rnd() * 3))), ' ');
+      else if (k < 0.65) parts.push(el('b', {}, words(2)), ' ');
+      else if (k < 0.8) parts.push(el('i', {}, words(2)), ' ');
+      else parts.push(el('sup', { class: 'reference' }, el('a', { href: `#cite-${++refNo}`, ...vis() }, `[${refNo}]`)), ' ');
+    }
+    return el('p', {}, ...parts, `${words(6)}.`);
+  };
+
+  const sections: string[] = [];
+  const tocItems: string[] = [];
+  let n = 0;
+  // + 6 for html, body, layout div, article, refs section and its list, built last.
+  while (b.count + 6 + refNo * 2 < spec.targetElements || n === 0) {
+    const heading = title(2);
+    const id = `s-${n}`;
+    tocItems.push(el('li', {}, el('a', { href: `#${id}`, ...vis() }, heading)));
+    const body: string[] = [el('h2', { id }, heading)];
+    if (n % 3 === 1) body.push(el('figure', {}, el('div', { class: 'img', role: 'img', 'aria-label': title(3) }), el('figcaption', {}, `${title(8)}.`)));
+    for (let p = 0; p < 4; p++) body.push(paragraph());
+    if (n % 4 === 2) {
+      body.push(el('table', {}, el('tbody', {}, ...Array.from({ length: 4 }, () => el('tr', {}, el('th', {}, title(1)), el('td', {}, words(3)), el('td', {}, (rnd() * 1000).toFixed(0)))))));
+    }
+    sections.push(el('section', {}, ...body));
+    n++;
+  }
+  const refs = el('ol', { class: 'refs' }, ...Array.from({ length: refNo }, (_, i) => el('li', { id: `cite-${i + 1}` }, `${title(5)}. `, el('a', { href: `#src-${i}`, ...vis() }, 'Archived'))));
+  const infobox = el('table', { class: 'infobox' }, el('tbody', {}, ...Array.from({ length: 8 }, () => el('tr', {}, el('th', {}, title(1)), el('td', {}, words(2))))));
+  const header = el(
+    'header',
+    { class: 'top' },
+    el('strong', {}, 'Bench Encyclopedia'),
+    el('form', { role: 'search', style: 'margin-left:auto' }, el('input', { type: 'search', 'aria-label': 'Search the encyclopedia', ...vis() }), el('button', { ...vis() }, 'Search')),
+  );
+  const toc = el('nav', { class: 'toc', 'aria-label': 'Contents' }, el('h2', {}, 'Contents'), el('ol', {}, ...tocItems));
+  const article = el('article', {}, el('h1', {}, title(3)), infobox, el('p', {}, el('b', {}, title(3)), ` ${words(40)}.`), ...sections, el('h2', {}, 'References'), refs);
+  const head = el('head', {}, el('meta', { charset: 'utf-8' }), el('title', {}, 'Bench Encyclopedia'), el('style', {}, ARTICLE_CSS));
+  const html = '<!doctype html>' + el('html', { lang: 'en' }, head, el('body', {}, header, el('div', { class: 'layout' }, toc, article)));
+  return { html, elements: b.count, groundTruth: { ...b.gt }, sections: n };
+}
