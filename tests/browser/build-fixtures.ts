@@ -5,6 +5,8 @@
  * global-setup; also runnable alone: `tsx tests/browser/build-fixtures.ts`.
  */
 import { build, type BuildOptions } from 'esbuild';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -30,18 +32,39 @@ const react18 = './tests/fixtures/actions/react18/node_modules';
  * Component-library fixtures (select widgets that hide the native <select>, React selects,
  * rich-text editors) in one esbuild call, into the gitignored tests/fixtures/widgets/dist/.
  */
-function buildWidgetFixtures(): Promise<unknown> {
-  const src = 'tests/fixtures/widgets/src';
-  return build({
+const widgetSrc = 'tests/fixtures/widgets/src';
+const widgetDist = 'tests/fixtures/widgets/dist';
+const widgetEntries: Record<string, string> = {
+  selects: `${widgetSrc}/selects.ts`,
+  'selects-style': `${widgetSrc}/selects.css`,
+  'react-widgets': `${widgetSrc}/react-widgets.tsx`,
+  editors: `${widgetSrc}/editors.tsx`,
+  'editors-style': `${widgetSrc}/editors.css`,
+};
+
+/**
+ * The widget bundles take seconds (Ant Design and MUI are large) and their inputs rarely change:
+ * rebuild only when a source, the installed versions (package-lock.json) or this file is newer.
+ */
+function widgetsUpToDate(): boolean {
+  const mtime = (f: string) => statSync(join(root, f)).mtimeMs;
+  try {
+    const outputs = Object.entries(widgetEntries).map(([name, src]) => mtime(`${widgetDist}/${name}${src.endsWith('.css') ? '.css' : '.js'}`));
+    const inputs = [...readdirSync(join(root, widgetSrc)).map((f) => `${widgetSrc}/${f}`), 'package-lock.json', 'tests/browser/build-fixtures.ts'].map(mtime);
+    return Math.min(...outputs) > Math.max(...inputs);
+  } catch {
+    return false; // an output is missing
+  }
+}
+
+async function buildWidgetFixtures(): Promise<void> {
+  if (widgetsUpToDate()) return;
+  await build({
     ...common,
-    outdir: 'tests/fixtures/widgets/dist',
-    entryPoints: {
-      selects: `${src}/selects.ts`,
-      'selects-style': `${src}/selects.css`,
-      'react-widgets': `${src}/react-widgets.tsx`,
-      editors: `${src}/editors.tsx`,
-      'editors-style': `${src}/editors.css`,
-    },
+    outdir: widgetDist,
+    entryPoints: widgetEntries,
+    // Lexical ships separate development and production builds, chosen by this condition.
+    conditions: ['production'],
     loader: { '.png': 'dataurl', '.gif': 'dataurl' },
     define: { 'process.env.NODE_ENV': '"production"' },
   });
