@@ -108,9 +108,10 @@ export function isEditingHost(el: Element): boolean {
 const SECTIONING_SCOPE =
   'article,aside,main,nav,section,[role=article],[role=complementary],[role=main],[role=navigation],[role=region]';
 
-/** html-aam maps form and section to landmarks only when they have an author-given name. */
+/** html-aam maps form and section to landmarks only when they have an author-given name
+ *  (blank means ASCII whitespace only, as accname says: a no-break space is a name). */
 function hasAuthorName(el: Element): boolean {
-  return ['aria-label', 'aria-labelledby', 'title'].some((a) => (el.getAttribute(a) ?? '').trim() !== '');
+  return ['aria-label', 'aria-labelledby', 'title'].some((a) => /[^ \t\n\r\f]/.test(el.getAttribute(a) ?? ''));
 }
 
 /** The explicit role of `el`, ignoring role="none|presentation" when ARIA says to (§9.2). */

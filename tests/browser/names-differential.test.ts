@@ -65,6 +65,7 @@ const css = `
 .li { display: list-item; }
 .pre { white-space: pre; }
 .upper { text-transform: uppercase; }
+.cap { text-transform: capitalize; }
 `;
 
 /** Content fragments: what sits inside an element named from its content. */
@@ -102,6 +103,7 @@ const CONTENTS: Record<string, string> = {
   'pre whitespace': '<span class="pre">Save   draft</span>',
   'leading and trailing whitespace': '\n   Save draft   \n',
   'text-transform uppercase': '<span class="upper">Save</span> draft',
+  'text-transform capitalize': '<span class="cap">save my-draft now_please</span>',
   'inline ::before and ::after': '<span class="pb pa">x</span>',
   'inline ::before next to text': 'Save<span class="pb"></span>draft',
   'block ::before': '<span class="pbb">x</span>',
@@ -235,6 +237,7 @@ function ariaLabelCases(): NameCase[] {
     'zero-width space': '&#8203;Close',
     'soft hyphen': 'Clo&shy;se',
     'arrow': '→ Next',
+    'only a no-break space': '&nbsp;',
     'blank': '   ',
     'empty': '',
   };
@@ -489,13 +492,43 @@ function hostLabelCases(): NameCase[] {
   return out;
 }
 
+/** Rendered child nodes (2F.iii): a shadow root's children and a slot's assigned nodes. */
+function shadowCases(): NameCase[] {
+  const shapes: Record<string, { light: string; shadow: string }> = {
+    'shadow text': { light: '', shadow: 'Save draft' },
+    'shadow nested inline space': { light: '', shadow: 'Save<span><span> </span></span>draft' },
+    'slot with a text': { light: 'Save draft', shadow: '<slot></slot>' },
+    'slot between shadow words': { light: '<b>my</b>', shadow: 'Save <slot></slot> draft' },
+    'slotted space between shadow words': { light: ' ', shadow: 'Save<slot></slot>draft' },
+    'slot glued to shadow text': { light: 'my', shadow: 'Save<slot></slot>draft' },
+    'slot fallback': { light: '', shadow: '<slot>Fallback text</slot>' },
+    'block in the shadow root': { light: '', shadow: '<div>Save</div><div>draft</div>' },
+    'hidden part of the shadow root': { light: '', shadow: 'Save <span hidden>secret</span>draft' },
+    'slot with a hidden light child': { light: 'Save <span class="dn">secret</span>draft', shadow: '<slot></slot>' },
+  };
+  const hosts: Record<string, (light: string) => string> = {
+    'role=button host': (light) => `<div data-t role="button" tabindex="0" class="host">${light}</div>`,
+    'host inside a link': (light) => `<a data-t href="#"><span class="host">${light}</span></a>`,
+    'host inside a label': (light) => `<label for="sh§"><span class="host">${light}</span></label><input data-t id="sh§">`,
+  };
+  const out: NameCase[] = [];
+  for (const [hname, host] of Object.entries(hosts))
+    for (const [sname, { light, shadow }] of Object.entries(shapes))
+      out.push({
+        title: `shadow/${hname}/${sname}`,
+        html: host(light),
+        setup: `sec.querySelector('.host').attachShadow({ mode: 'open' }).innerHTML = ${JSON.stringify(shadow)};`,
+      });
+  return out;
+}
+
 function allCases(): NameCase[] {
   const cases = [
     ...contentCases(), ...roleCases(), ...ariaLabelCases(), ...tooltipCases(), ...labelledByCases(),
-    ...embeddedCases(), ...hiddenCases(), ...generatedContentCases(), ...hostLabelCases(),
+    ...embeddedCases(), ...hiddenCases(), ...generatedContentCases(), ...hostLabelCases(), ...shadowCases(),
   ];
   // `§` → the case number, so every case has its own ids.
-  return cases.map((c, i) => ({ ...c, html: c.html.replace(/§/g, String(i)) }));
+  return cases.map((c, i) => ({ ...c, html: c.html.replace(/§/g, String(i)), setup: c.setup?.replace(/§/g, String(i)) }));
 }
 
 // ─── known deviations of Chromium from accname 1.2 ────────────────────────────────────────
@@ -512,8 +545,8 @@ interface Deviation {
  */
 const KNOWN_DEVIATIONS: Deviation[] = [
   {
-    cases: /^content\/[^/]+\/display contents glued$/,
-    why: 'A display:contents element has no box, so its text runs on with its neighbours ("Savedraft" is what a reader sees); Chromium adds a space because it has no layout object to compare.',
+    cases: /^content\/[^/]+\/display contents glued$|^shadow\/[^/]+\/slot glued to shadow text$/,
+    why: 'A display:contents element (a <slot> too) has no box, so its text runs on with its neighbours ("Savedraft" is what a reader sees); Chromium adds a space because it has no layout object to compare.',
   },
   {
     cases: /^content\/[^/]+\/wbr$/,

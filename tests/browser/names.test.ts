@@ -198,6 +198,7 @@ const cases: (Case & { expect: string })[] = [
   { title: '2D: aria-label keeps a run of no-break spaces', html: `<button data-t aria-label="Close\u00a0\u00a0dialog">x</button>`, expect: 'Close\u00a0\u00a0dialog' },
   { title: '2D: aria-label keeps a leading zero-width space and a soft hyphen', html: `<button data-t aria-label="\u200bClo\u00adse">x</button>`, expect: '\u200bClo\u00adse' },
   { title: '2D: aria-label keeps its leading symbol', html: `<a data-t href="#" aria-label="→ Next">x</a>`, expect: '→ Next' },
+  { title: '2D: an aria-label of a no-break space is not blank (and names a section, so it is a region)', html: `<section data-t aria-label="\u00a0">x</section>`, expect: '\u00a0' },
   { title: '2D: aria-label: ASCII whitespace is collapsed and trimmed', html: `<button data-t aria-label="  Close\n  dialog  ">x</button>`, expect: 'Close dialog' },
   { title: '2G: content keeps a no-break space between words', html: `<button data-t>Save&nbsp;draft</button>`, expect: 'Save\u00a0draft' },
   { title: '2I: a title keeps its no-break spaces', html: `<button data-t title="\u00a0Tip\u00a0"></button>`, expect: '\u00a0Tip\u00a0' },
