@@ -2,14 +2,17 @@
  * The injected bundle's entry. It defines exactly one global, `pagehand`, and nothing else.
  * Loading it twice keeps the first instance (a bookmarklet clicked again must not reset refs).
  */
+import { loadRun } from './agent/persist';
 import { createAgentApi, type ScriptDefaults } from './agent/run';
+import type { RunOptions } from './agent/types';
 import { createPageApi } from './page/api';
 import { installHooks } from './page/hooks';
 import { installActivityHooks } from './page/settle';
+import { createUi } from './ui/index';
 
 declare global {
   interface Window {
-    pagehand?: ReturnType<typeof createPageApi> & ReturnType<typeof createAgentApi>;
+    pagehand?: ReturnType<typeof createPageApi> & Pick<ReturnType<typeof createAgentApi>, 'run' | 'current'> & Pick<ReturnType<typeof createUi>, 'open' | 'close'>;
   }
 }
 
@@ -32,13 +35,23 @@ if (!window.pagehand) {
   installHooks();
   // Counts the page's fetch/XHR (and short timers during actions) for settle detection.
   installActivityHooks();
-  const agent = createAgentApi(scriptDefaults());
+  const defaults = scriptDefaults();
+  const agent = createAgentApi(defaults);
+  // Runs with `ui` (the default) are shown by the overlay, which also answers their confirmations.
+  const run = (task: string, options: RunOptions = {}) => {
+    const h = agent.run(task, options);
+    if (options.ui !== false) ui.attach(h);
+    return h;
+  };
+  const ui = createUi({ run, current: agent.current, lang: defaults.lang });
   Object.defineProperty(window, 'pagehand', {
-    value: Object.freeze({ ...createPageApi(), run: agent.run, current: agent.current }),
+    value: Object.freeze({ ...createPageApi(), run, current: agent.current, open: ui.open, close: ui.close }),
     configurable: true,
     enumerable: false,
     writable: false,
   });
-  // A run saved before a navigation goes on here.
-  agent.resume();
+  // A run saved before a navigation goes on here (in the overlay, unless it was started with ui: false).
+  const showResumed = loadRun()?.options.ui !== false;
+  const resumed = agent.resume();
+  if (resumed && showResumed) ui.attach(resumed, true);
 }

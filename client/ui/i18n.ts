@@ -1,0 +1,131 @@
+/**
+ * Every string the overlay shows, in English and Spanish. One table so a translation is one
+ * place to edit; functions where a number or a name goes inside the sentence.
+ */
+import type { RiskKind } from '../agent/types';
+
+export type Lang = 'en' | 'es';
+
+const en = {
+  title: 'pagehand',
+  taskLabel: 'What should I do on this page?',
+  taskHint: 'Enter sends, Shift+Enter adds a line.',
+  send: 'Send',
+  stop: 'Stop',
+  takeOver: 'Take over',
+  resume: 'Resume',
+  collapse: 'Minimise',
+  expand: 'Open pagehand',
+  close: 'Close',
+  move: 'Move the panel (arrow keys)',
+  log: 'Agent steps',
+  step: (k: number, max: number) => `Step ${k} of ${max}`,
+  tokens: (n: number) => `${n.toLocaleString('en')} tokens`,
+  thinking: 'Thinking…',
+  details: 'Details',
+  evaluation: 'Evaluation',
+  memory: 'Memory',
+  nextGoal: 'Next goal',
+  result: 'Result',
+  askTitle: 'The agent asks you',
+  answer: 'Your answer',
+  confirmTitle: 'Allow this action?',
+  action: 'Action',
+  element: 'Element',
+  why: 'Why it needs you',
+  goal: 'Goal',
+  allow: 'Allow',
+  deny: 'Deny',
+  allowKind: (kind: string) => `Allow every ${kind.toLowerCase()} action this run`,
+  kinds: {
+    payment: 'Payment',
+    deletion: 'Deletion',
+    sending: 'Sending',
+    personal_data: 'Personal data',
+    leaving_site: 'Leaving the site',
+    download: 'Download',
+  } satisfies Record<RiskKind, string>,
+  done: 'Done',
+  notDone: 'Not finished',
+  copy: 'Copy',
+  copied: 'Copied',
+  error: 'Something went wrong',
+  retry: 'Retry',
+  stopped: 'Stopped.',
+  resumed: 'The page changed; the task goes on here.',
+  dismiss: 'Dismiss',
+  history: 'Earlier tasks on this site',
+  paused: 'You have control. The agent waits until you resume.',
+  working: 'The agent is working; the page is locked.',
+  retrying: (s: number) => `Trying again in ${s} s`,
+  you: 'You',
+  agent: 'Agent',
+};
+
+export type Strings = typeof en;
+
+const es: Strings = {
+  title: 'pagehand',
+  taskLabel: '¿Qué hago en esta página?',
+  taskHint: 'Intro envía, Mayús+Intro añade una línea.',
+  send: 'Enviar',
+  stop: 'Detener',
+  takeOver: 'Tomar el control',
+  resume: 'Reanudar',
+  collapse: 'Minimizar',
+  expand: 'Abrir pagehand',
+  close: 'Cerrar',
+  move: 'Mover el panel (flechas)',
+  log: 'Pasos del agente',
+  step: (k, max) => `Paso ${k} de ${max}`,
+  tokens: (n) => `${n.toLocaleString('es')} tokens`,
+  thinking: 'Pensando…',
+  details: 'Detalles',
+  evaluation: 'Evaluación',
+  memory: 'Memoria',
+  nextGoal: 'Siguiente objetivo',
+  result: 'Resultado',
+  askTitle: 'El agente te pregunta',
+  answer: 'Tu respuesta',
+  confirmTitle: '¿Permitir esta acción?',
+  action: 'Acción',
+  element: 'Elemento',
+  why: 'Por qué te lo pide',
+  goal: 'Objetivo',
+  allow: 'Permitir',
+  deny: 'Denegar',
+  allowKind: (kind) => `Permitir toda acción de tipo «${kind.toLowerCase()}» en esta tarea`,
+  kinds: {
+    payment: 'Pago',
+    deletion: 'Borrado',
+    sending: 'Envío',
+    personal_data: 'Datos personales',
+    leaving_site: 'Salir del sitio',
+    download: 'Descarga',
+  },
+  done: 'Hecho',
+  notDone: 'Sin terminar',
+  copy: 'Copiar',
+  copied: 'Copiado',
+  error: 'Algo salió mal',
+  retry: 'Reintentar',
+  stopped: 'Detenido.',
+  resumed: 'La página cambió; la tarea sigue aquí.',
+  dismiss: 'Cerrar aviso',
+  history: 'Tareas anteriores en este sitio',
+  paused: 'Tienes el control. El agente espera a que reanudes.',
+  working: 'El agente está trabajando; la página está bloqueada.',
+  retrying: (s) => `Reintento en ${s} s`,
+  you: 'Tú',
+  agent: 'Agente',
+};
+
+const tables: Record<Lang, Strings> = { en, es };
+
+/** The `lang` option wins; else the browser's language; English for anything we lack. */
+export function pickLang(option?: string, browser: string = typeof navigator === 'undefined' ? 'en' : navigator.language): Lang {
+  const tag = (option || browser || 'en').toLowerCase();
+  return tag.startsWith('es') ? 'es' : 'en';
+}
+
+export const strings = (lang: Lang): Strings => tables[lang];

@@ -1,0 +1,207 @@
+/**
+ * The overlay: one `<pagehand-ui data-pagehand-ui>` host with an open shadow root holding the
+ * panel, the launcher and the mask. It is a view of run handles: it starts runs through the
+ * same `run` the page calls, renders their events through the reducer, and answers `confirm`
+ * and `ask` with the user's choice. `createUi` is called once by the entry.
+ */
+import { render } from 'preact';
+import type { RunHandle, RunOptions } from '../agent/types';
+import { UI_ATTR } from '../page/own-ui';
+import { pickLang, strings } from './i18n';
+import { Mask } from './mask';
+import { Panel, type PanelActions } from './panel';
+import { reduce, type RunView, type UiEvent } from './state';
+import { loadHistory, loadLayout, placeIn, recordTask, saveLayout, type HistoryItem, type Layout } from './storage';
+import { adoptStyles } from './styles';
+
+/** `pagehand.open(options)`: how runs started from the panel are made, and how it looks. */
+export interface OpenOptions extends Pick<RunOptions, 'proxy' | 'token' | 'model' | 'maxSteps' | 'instructions' | 'vision' | 'toolChoice'> {
+  /** `en` or `es`; default the browser's language. Also the language the agent replies in. */
+  lang?: string;
+  /** Default `auto` (prefers-color-scheme). */
+  theme?: 'auto' | 'light' | 'dark';
+}
+
+export interface UiDeps {
+  run(task: string, options?: RunOptions): RunHandle;
+  current(): RunHandle | undefined;
+  /** From the script tag (`data-lang`). */
+  lang?: string;
+}
+
+export function createUi(deps: UiDeps) {
+  let host: HTMLElement | undefined;
+  let root: ShadowRoot | undefined;
+  let visible = false;
+  let options: OpenOptions = {};
+  let layout: Layout = loadLayout();
+  let history: HistoryItem[] = loadHistory();
+  let view: RunView | undefined;
+  let handle: RunHandle | undefined;
+  let unsubscribe: Array<() => void> = [];
+  let notice: string | undefined;
+  /** What to focus after the next render (the launcher after collapsing, and back). */
+  let focusNext: string | undefined;
+
+  const dispatch = (ev: UiEvent): void => {
+    view = reduce(view, ev);
+    paint();
+  };
+
+  function mount(): void {
+    if (!host) {
+      host = document.createElement('pagehand-ui');
+      host.setAttribute(UI_ATTR, '');
+      root = host.attachShadow({ mode: 'open' });
+      adoptStyles(root);
+    }
+    // A page that rebuilds its DOM may have dropped us: put the host back.
+    if (!host.isConnected) (document.documentElement ?? document).appendChild(host);
+  }
+
+  const runOptions = (): RunOptions => {
+    const { theme: _theme, ...o } = options;
+    return o;
+  };
+
+  function start(task: string): void {
+    notice = undefined;
+    try {
+      // Through the page's own `run`, which hands the new handle to attach().
+      attach(deps.run(task, runOptions()));
+    } catch (e) {
+      notice = String((e as Error)?.message ?? e);
+      paint();
+    }
+  }
+
+  const act: PanelActions = {
+    send: start,
+    stop: () => handle?.stop(),
+    pause: () => handle?.pause(),
+    resume: () => handle?.resume(),
+    answer: (text) => {
+      handle?.answer(text);
+      dispatch({ type: 'answered', text });
+    },
+    confirm: (allowed, always) => {
+      view?.confirm?.respond(allowed, always);
+      dispatch({ type: 'confirmed' });
+    },
+    retry: () => view && start(view.task),
+    dismissResume: () => dispatch({ type: 'dismissResume' }),
+    collapse: () => {
+      setLayout({ ...layout, collapsed: true });
+      focusNext = '.launcher';
+      paint();
+    },
+    close,
+    move: (dx, dy, done) => {
+      const box = placeIn(layout, innerWidth, innerHeight);
+      layout = { ...layout, x: box.x + dx, y: box.y + dy };
+      const placed = placeIn(layout, innerWidth, innerHeight);
+      layout = { ...layout, x: placed.x, y: placed.y };
+      if (done) saveLayout(layout);
+      paint();
+    },
+  };
+
+  function setLayout(l: Layout): void {
+    layout = l;
+    saveLayout(l);
+  }
+
+  function paint(): void {
+    const uiRun = view?.status === 'running' && !view.paused;
+    if (!visible && !uiRun) {
+      if (root) render(null, root);
+      return;
+    }
+    mount();
+    const t = strings(pickLang(options.lang ?? deps.lang));
+    const theme = options.theme && options.theme !== 'auto' ? ` ${options.theme}` : '';
+    const box = placeIn(layout, innerWidth, innerHeight);
+    render(
+      <div class={`ph${theme}`} lang={pickLang(options.lang ?? deps.lang)}>
+        {uiRun && <Mask host={host!} acting={view!.acting} t={t} onTakeOver={act.pause} onStop={act.stop} />}
+        {visible &&
+          (layout.collapsed ? (
+            <button
+              type="button"
+              class="launcher"
+              aria-label={t.expand}
+              title={t.expand}
+              style={{ left: `${box.x + box.width - 48}px`, top: `${box.y + box.height - 48}px` }}
+              onClick={() => {
+                setLayout({ ...layout, collapsed: false });
+                focusNext = '[data-collapse]';
+                paint();
+              }}
+            >
+              <span aria-hidden="true">ph</span>
+              {view?.status === 'running' && <span class="dot on" aria-hidden="true" />}
+            </button>
+          ) : (
+            <Panel view={view} t={t} history={history} notice={notice} box={box} act={act} onResize={(width, height) => setLayout({ ...layout, width, height })} />
+          ))}
+      </div>,
+      root!,
+    );
+    if (focusNext) {
+      (root!.querySelector(focusNext) as HTMLElement | null)?.focus();
+      focusNext = undefined;
+    }
+  }
+
+  /** Shows a run in the overlay and answers its confirmations and questions. */
+  function attach(h: RunHandle, resumed = false): void {
+    if (h === handle || !h.active) return;
+    for (const off of unsubscribe) off();
+    handle = h;
+    dispatch({ type: 'attach', id: h.id, task: h.task, paused: h.paused, resumed, now: Date.now() });
+    history = recordTask({ task: h.task, at: Date.now() });
+    unsubscribe = [
+      h.on('step', (p) => dispatch({ type: 'step', p, now: Date.now() })),
+      h.on('action', (p) => dispatch({ type: 'action', p })),
+      h.on('message', (p) => dispatch({ type: 'message', p })),
+      h.on('pause', (p) => dispatch({ type: 'pause', p })),
+      h.on('error', (p) => dispatch({ type: 'error', p })),
+      // The user must see what they are asked: open the panel, expanded.
+      h.on('confirm', (p) => {
+        reveal();
+        dispatch({ type: 'confirm', p });
+      }),
+      h.on('ask', (p) => {
+        reveal();
+        dispatch({ type: 'ask', p });
+      }),
+      h.on('done', (p) => {
+        if (p.result.reason !== 'moved') history = recordTask({ task: h.task, ok: p.result.ok, at: Date.now() });
+        dispatch({ type: 'done', p, now: Date.now() });
+      }),
+    ];
+    reveal();
+  }
+
+  function reveal(): void {
+    visible = true;
+    if (layout.collapsed) setLayout({ ...layout, collapsed: false });
+  }
+
+  function open(o: OpenOptions = {}): void {
+    options = { ...options, ...o };
+    reveal();
+    const h = deps.current();
+    if (h) attach(h);
+    if (!view || view.status !== 'running') focusNext = '[data-task]';
+    paint();
+  }
+
+  function close(): void {
+    visible = false;
+    paint();
+  }
+
+  addEventListener('resize', () => visible && paint());
+  return { open, close, attach };
+}

@@ -1,0 +1,335 @@
+/**
+ * The chat panel: the task box, the step log, progress, and the cards that need the user
+ * (confirm, ask, the end of a run). It renders a RunView and calls back; no agent logic.
+ */
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { Strings } from './i18n';
+import { callLabel, targetLabel } from './labels';
+import type { HistoryItem } from './storage';
+import type { Entry, RunView, StepView } from './state';
+
+export interface PanelActions {
+  send(task: string): void;
+  stop(): void;
+  pause(): void;
+  resume(): void;
+  answer(text: string): void;
+  confirm(allowed: boolean, always?: boolean): void;
+  retry(): void;
+  dismissResume(): void;
+  collapse(): void;
+  close(): void;
+  move(dx: number, dy: number, done?: boolean): void;
+}
+
+interface Props {
+  view?: RunView;
+  t: Strings;
+  history: HistoryItem[];
+  /** A run that could not start (busy, no task). */
+  notice?: string;
+  box: { x: number; y: number; width: number; height: number };
+  act: PanelActions;
+  onResize(width: number, height: number): void;
+}
+
+const clock = (ms: number): string => {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+};
+
+/** Re-renders once a second while `on`, for the elapsed-time clock. */
+function useNow(on: boolean): number {
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    if (!on) return;
+    const id = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(id);
+  }, [on]);
+  return now;
+}
+
+export function Panel({ view, t, history, notice, box, act, onResize }: Props) {
+  const running = view?.status === 'running';
+  const now = useNow(running);
+  const ref = useRef<HTMLElement>(null);
+  const logRef = useRef<HTMLDivElement>(null);
+  const [draft, setDraft] = useState('');
+
+  // The size the user gives it by the resize corner is remembered.
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(() => {
+      const w = el.offsetWidth;
+      const h = el.offsetHeight;
+      if (Math.abs(w - box.width) > 2 || Math.abs(h - box.height) > 2) onResize(w, h);
+    });
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [box.width, box.height]);
+
+  // The log follows the newest entry.
+  const count = view ? view.entries.length + (view.entries.at(-1)?.kind === 'step' ? (view.entries.at(-1) as StepView).actions.length : 0) : 0;
+  useEffect(() => {
+    const el = logRef.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, [count, view?.status]);
+
+  return (
+    <section ref={ref} class="panel" aria-label={t.title} style={{ left: `${box.x}px`, top: `${box.y}px`, width: `${box.width}px`, height: `${box.height}px` }}>
+      <Header t={t} running={running} act={act} />
+      {view && view.step > 0 && (
+        <div class="bar" data-progress>
+          <span>{t.step(view.step, view.maxSteps)}</span>
+          <span>{clock(running ? now - view.startedAt : view.elapsedMs)}</span>
+          <span>{t.tokens(view.tokens)}</span>
+        </div>
+      )}
+      {view?.resumed && running && (
+        <div class="banner" data-resumed role="status">
+          <p>{t.resumed}</p>
+          <button type="button" class="icon" aria-label={t.dismiss} onClick={act.dismissResume}>
+            <span aria-hidden="true">×</span>
+          </button>
+        </div>
+      )}
+      <div class="log" role="log" aria-label={t.log} ref={logRef} tabIndex={0}>
+        {view && <p class="task">{view.task}</p>}
+        {view?.entries.map((e, i) => <EntryView key={i} e={e} t={t} />)}
+        {!view && history.length > 0 && <History t={t} items={history} pick={setDraft} />}
+      </div>
+      {view?.confirm && <ConfirmCard view={view} t={t} act={act} />}
+      {view?.ask !== undefined && running && <AskCard question={view.ask} t={t} act={act} />}
+      {view && !running && <EndCard view={view} t={t} act={act} />}
+      <footer class="foot">
+        {running ? (
+          <div class="row">
+            {view!.paused ? (
+              <button type="button" class="primary" onClick={act.resume}>{t.resume}</button>
+            ) : (
+              <button type="button" onClick={act.pause}>{t.takeOver}</button>
+            )}
+            <button type="button" class="danger" onClick={act.stop}>{t.stop}</button>
+            {view!.paused && <span class="hint">{t.paused}</span>}
+          </div>
+        ) : (
+          <TaskBox t={t} send={act.send} text={draft} setText={setDraft} />
+        )}
+        {notice && <p class="err" role="alert">{notice}</p>}
+      </footer>
+    </section>
+  );
+}
+
+function Header({ t, running, act }: { t: Strings; running: boolean; act: PanelActions }) {
+  // Dragging by the header; the move button does the same from the keyboard.
+  const drag = useRef<{ x: number; y: number } | undefined>();
+  const down = (e: PointerEvent): void => {
+    if ((e.target as Element).closest('button') || e.button !== 0) return;
+    drag.current = { x: e.clientX, y: e.clientY };
+    (e.currentTarget as Element).setPointerCapture(e.pointerId);
+  };
+  const moveTo = (e: PointerEvent, done = false): void => {
+    const d = drag.current;
+    if (!d) return;
+    act.move(e.clientX - d.x, e.clientY - d.y, done);
+    drag.current = done ? undefined : { x: e.clientX, y: e.clientY };
+  };
+  const key = (e: KeyboardEvent): void => {
+    const step = e.shiftKey ? 64 : 16;
+    const d = ({ ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] } as Record<string, [number, number]>)[e.key];
+    if (!d) return;
+    e.preventDefault();
+    act.move(d[0], d[1], true);
+  };
+  return (
+    <header onPointerDown={down} onPointerMove={(e) => moveTo(e)} onPointerUp={(e) => moveTo(e, true)} onPointerCancel={(e) => moveTo(e, true)}>
+      <h2>
+        <span class={running ? 'dot on' : 'dot'} aria-hidden="true" />
+        {t.title}
+      </h2>
+      <button type="button" class="icon" aria-label={t.move} title={t.move} onKeyDown={key} data-move>
+        <span aria-hidden="true">✥</span>
+      </button>
+      <button type="button" class="icon" aria-label={t.collapse} title={t.collapse} onClick={act.collapse} data-collapse>
+        <span aria-hidden="true">–</span>
+      </button>
+      <button type="button" class="icon" aria-label={t.close} title={t.close} onClick={act.close} data-close>
+        <span aria-hidden="true">×</span>
+      </button>
+    </header>
+  );
+}
+
+function EntryView({ e, t }: { e: Entry; t: Strings }) {
+  if (e.kind === 'message') {
+    return (
+      <p class={`entry msg ${e.from}`}>
+        <span class="sr">{e.from === 'user' ? t.you : t.agent}: </span>
+        {e.text}
+      </p>
+    );
+  }
+  if (e.kind === 'error') {
+    return (
+      <p class="entry err">
+        {e.message}
+        {e.retryInMs ? ` (${t.retrying(Math.round(e.retryInMs / 100) / 10)})` : ''}
+      </p>
+    );
+  }
+  const r = e.reasoning;
+  const results = e.actions.filter((a) => a.result);
+  return (
+    <div class="entry" data-step={e.step}>
+      <div class="k">{`#${e.step}`}</div>
+      {e.thinking !== undefined && !r && <p class="think" aria-hidden="true">{e.thinking.slice(-240) || t.thinking}</p>}
+      {!r && e.thinking === undefined && <p class="think">{t.thinking}</p>}
+      {r?.nextGoal && <p class="entry">{r.nextGoal}</p>}
+      {e.actions.map((a, i) => (
+        <span key={i} class={a.result && !a.result.ok ? 'act fail' : 'act'}>
+          {a.result ? (a.result.ok ? '✓ ' : '✗ ') : '… '}
+          {callLabel(a.call, a.target)}
+        </span>
+      ))}
+      {(r?.evaluation || r?.memory || r?.nextGoal || results.length > 0) && (
+        <details>
+          <summary>{t.details}</summary>
+          <dl>
+            {r?.evaluation && [<dt key="e">{t.evaluation}</dt>, <dd key="e2">{r.evaluation}</dd>]}
+            {r?.memory && [<dt key="m">{t.memory}</dt>, <dd key="m2">{r.memory}</dd>]}
+            {r?.nextGoal && [<dt key="g">{t.nextGoal}</dt>, <dd key="g2">{r.nextGoal}</dd>]}
+            {results.map((a, i) => [<dt key={`r${i}`}>{t.result}</dt>, <dd key={`d${i}`}>{a.result!.message}</dd>])}
+          </dl>
+        </details>
+      )}
+    </div>
+  );
+}
+
+function ConfirmCard({ view, t, act }: { view: RunView; t: Strings; act: PanelActions }) {
+  const req = view.confirm!.request;
+  const first = useRef<HTMLButtonElement>(null);
+  useEffect(() => first.current?.focus(), [view.confirm]);
+  const kind = t.kinds[req.kind] ?? req.kind;
+  return (
+    <div
+      class="card confirm"
+      role="alertdialog"
+      aria-modal="false"
+      aria-labelledby="ph-confirm-title"
+      aria-describedby="ph-confirm-why"
+      data-confirm
+      onKeyDown={(e) => e.key === 'Escape' && (e.preventDefault(), act.confirm(false))}
+    >
+      <h3 id="ph-confirm-title">{`${t.confirmTitle} — ${kind}`}</h3>
+      <dl>
+        <dt>{t.action}</dt>
+        <dd>{callLabel(req.call)}</dd>
+        {req.target && [<dt key="e">{t.element}</dt>, <dd key="e2">{targetLabel(req.target)}</dd>]}
+        <dt>{t.why}</dt>
+        <dd id="ph-confirm-why">{req.reason}</dd>
+        {req.goal && [<dt key="g">{t.goal}</dt>, <dd key="g2">{req.goal}</dd>]}
+      </dl>
+      <div class="row">
+        <button type="button" class="primary" onClick={() => act.confirm(true)} data-allow>{t.allow}</button>
+        <button type="button" ref={first} onClick={() => act.confirm(false)} data-deny>{t.deny}</button>
+        <button type="button" onClick={() => act.confirm(true, true)} data-allow-kind>{t.allowKind(kind)}</button>
+      </div>
+    </div>
+  );
+}
+
+function AskCard({ question, t, act }: { question: string; t: Strings; act: PanelActions }) {
+  const [text, setText] = useState('');
+  const box = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => box.current?.focus(), [question]);
+  const send = (): void => {
+    if (text.trim()) act.answer(text.trim());
+  };
+  return (
+    <div class="card" data-ask role="group" aria-labelledby="ph-ask-q">
+      <h3>{t.askTitle}</h3>
+      <p id="ph-ask-q">{question}</p>
+      <label class="sr" for="ph-answer">{t.answer}</label>
+      <textarea id="ph-answer" ref={box} rows={2} value={text} onInput={(e) => setText((e.target as HTMLTextAreaElement).value)} onKeyDown={(e) => enterSends(e, send)} />
+      <div class="row">
+        <button type="button" class="primary" onClick={send}>{t.send}</button>
+      </div>
+    </div>
+  );
+}
+
+function EndCard({ view, t, act }: { view: RunView; t: Strings; act: PanelActions }) {
+  const [copied, setCopied] = useState(false);
+  const r = view.result;
+  if (view.status === 'stopped') return <p class="card" data-end="stopped">{t.stopped}</p>;
+  const ok = view.status === 'done';
+  const text = ok ? r?.summary ?? '' : view.error ?? r?.summary ?? '';
+  const copy = async (): Promise<void> => {
+    try {
+      await navigator.clipboard.writeText(text);
+      setCopied(true);
+    } catch {
+      setCopied(false);
+    }
+  };
+  return (
+    <div class={ok ? 'card ok' : 'card bad'} data-end={view.status} role="status">
+      <h3>{ok ? t.done : view.error ? t.error : t.notDone}</h3>
+      <p data-summary>{text}</p>
+      <div class="row">
+        {ok ? (
+          <button type="button" onClick={copy} data-copy>{copied ? t.copied : t.copy}</button>
+        ) : (
+          <button type="button" class="primary" onClick={act.retry} data-retry>{t.retry}</button>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function enterSends(e: KeyboardEvent, send: () => void): void {
+  if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+    e.preventDefault();
+    send();
+  }
+}
+
+function TaskBox({ t, send, text, setText }: { t: Strings; send(task: string): void; text: string; setText(s: string): void }) {
+  const go = (): void => {
+    const task = text.trim();
+    if (!task) return;
+    setText('');
+    send(task);
+  };
+  return (
+    <>
+      <label for="ph-task">{t.taskLabel}</label>
+      <textarea id="ph-task" data-task rows={2} value={text} aria-describedby="ph-task-hint" onInput={(e) => setText((e.target as HTMLTextAreaElement).value)} onKeyDown={(e) => enterSends(e, go)} />
+      <div class="row">
+        <p class="hint" id="ph-task-hint" style={{ flex: '1' }}>{t.taskHint}</p>
+        <button type="button" class="primary" onClick={go} data-send>{t.send}</button>
+      </div>
+    </>
+  );
+}
+
+function History({ t, items, pick }: { t: Strings; items: HistoryItem[]; pick(task: string): void }) {
+  return (
+    <nav class="hist" aria-label={t.history} data-history>
+      <span class="k">{t.history}</span>
+      <ul>
+        {items.map((i) => (
+          <li key={i.task}>
+            <button type="button" title={i.task} onClick={(e) => (pick(i.task), ((e.currentTarget as Element).getRootNode() as ShadowRoot).getElementById?.('ph-task')?.focus())}>
+              {i.ok === true ? '✓ ' : i.ok === false ? '✗ ' : ''}
+              {i.task}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}

@@ -1,0 +1,92 @@
+/**
+ * What the overlay remembers: where the panel sits and how big it is (localStorage, one
+ * `pagehand:ui` key, so every page of the site opens it in the same place) and the last few
+ * tasks (sessionStorage `pagehand:history`, this tab and site only). Storage that throws
+ * (disabled, full, sandboxed) only loses the memory.
+ */
+export const LAYOUT_KEY = 'pagehand:ui';
+export const HISTORY_KEY = 'pagehand:history';
+export const HISTORY_MAX = 8;
+
+export interface Layout {
+  /** Top-left corner in viewport pixels; undefined means the default corner. */
+  x?: number;
+  y?: number;
+  width: number;
+  height: number;
+  collapsed: boolean;
+}
+
+export interface HistoryItem {
+  task: string;
+  /** How it ended; absent while it runs. */
+  ok?: boolean;
+  at: number;
+}
+
+export const DEFAULT_LAYOUT: Layout = { width: 380, height: 540, collapsed: false };
+
+function store(kind: 'localStorage' | 'sessionStorage'): Storage | undefined {
+  try {
+    return window[kind];
+  } catch {
+    return undefined;
+  }
+}
+
+function read<T>(kind: 'localStorage' | 'sessionStorage', key: string): T | undefined {
+  try {
+    const raw = store(kind)?.getItem(key);
+    return raw ? (JSON.parse(raw) as T) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function write(kind: 'localStorage' | 'sessionStorage', key: string, value: unknown): void {
+  try {
+    store(kind)?.setItem(key, JSON.stringify(value));
+  } catch {
+    /* the memory is lost, nothing else */
+  }
+}
+
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+
+export function loadLayout(): Layout {
+  const s = read<Partial<Layout>>('localStorage', LAYOUT_KEY) ?? {};
+  return {
+    x: num(s.x),
+    y: num(s.y),
+    width: num(s.width) ?? DEFAULT_LAYOUT.width,
+    height: num(s.height) ?? DEFAULT_LAYOUT.height,
+    collapsed: s.collapsed === true,
+  };
+}
+
+export const saveLayout = (l: Layout): void => write('localStorage', LAYOUT_KEY, l);
+
+/**
+ * The panel's box in a viewport: the saved place, kept whole on screen (a smaller window, a
+ * phone at 360 px); the default is the bottom-right corner with a 12 px margin.
+ */
+export function placeIn(l: Layout, vw: number, vh: number): { x: number; y: number; width: number; height: number } {
+  const m = 8;
+  const width = Math.max(240, Math.min(l.width, vw - 2 * m));
+  const height = Math.max(200, Math.min(l.height, vh - 2 * m));
+  const x = Math.min(Math.max(l.x ?? vw - width - 12, m), Math.max(m, vw - width - m));
+  const y = Math.min(Math.max(l.y ?? vh - height - 12, m), Math.max(m, vh - height - m));
+  return { x, y, width, height };
+}
+
+export const loadHistory = (): HistoryItem[] => {
+  const h = read<HistoryItem[]>('sessionStorage', HISTORY_KEY);
+  return Array.isArray(h) ? h.filter((i) => i && typeof i.task === 'string') : [];
+};
+
+/** Newest first, one line per task text, at most HISTORY_MAX. */
+export function recordTask(item: HistoryItem): HistoryItem[] {
+  const list = [item, ...loadHistory().filter((i) => i.task !== item.task)].slice(0, HISTORY_MAX);
+  write('sessionStorage', HISTORY_KEY, list);
+  return list;
+}
