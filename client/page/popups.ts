@@ -20,10 +20,15 @@ function isTextField(el: Element): boolean {
   return !!role && FIELD_ROLES.has(role);
 }
 
-/** The list a field names by aria-controls / aria-owns. */
+/**
+ * The list a field names by aria-controls / aria-owns — only for a field that says it has a
+ * popup (a combobox, autocomplete): a filter box may name the whole results table it controls.
+ */
 function linkedPopup(field: Element): Element | null {
   const ids = field.getAttribute('aria-controls') || field.getAttribute('aria-owns');
   if (!ids) return null;
+  const popupField = field.getAttribute('role') === 'combobox' || field.hasAttribute('aria-autocomplete') || field.hasAttribute('aria-haspopup') || field.hasAttribute('aria-expanded');
+  if (!popupField) return null;
   const root = field.getRootNode() as Document | ShadowRoot;
   if (typeof root.getElementById !== 'function') return null;
   for (const id of ids.split(/\s+/)) {

@@ -13,7 +13,7 @@ import { isExcluded } from './own-ui';
 import type { Rect } from './types';
 import { clippedAway, intersect, NO_CLIP, overlaps, scrollAxes, scrollScreens } from './walk/clip';
 import { groupKind, isOpenModal } from './walk/groups';
-import { classify, firstRoleToken, ICON_MAX, LISTENER_MAX_HEIGHT } from './walk/target';
+import { classify, firstRoleToken, LISTENER_MAX_HEIGHT } from './walk/target';
 import { TextBuffer } from './walk/text';
 import type { Ctx, ElementItem, FrameInfo, Group, Item, Reason, WalkOptions, WalkResult } from './walk/types';
 
@@ -150,7 +150,7 @@ export function walk(doc: Document, opts: WalkOptions): WalkResult {
       // Zero-size and 1px "visually hidden" boxes are hidden, unless focused. An icon target is
       // icon-sized; a listener-only target is not a container.
       const shown = (rect.width > 1 && rect.height > 1) || focused;
-      const fits = target.icon ? rect.width <= ICON_MAX && rect.height <= ICON_MAX : target.listenerOnly ? rect.height <= LISTENER_MAX_HEIGHT : true;
+      const fits = target.icon ? rect.width <= target.icon && rect.height <= target.icon : target.listenerOnly ? rect.height <= LISTENER_MAX_HEIGHT : true;
       if (shown && fits) {
         item = pushEl(el, target.reason, rect, { ...parentCtx, groups });
         if (target.opaque) item.opaque = target.opaque;

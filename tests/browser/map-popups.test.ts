@@ -33,6 +33,15 @@ describe('suggestion lists', () => {
     ]);
   });
 
+  it('leaves in place a list a plain filter field controls (not a popup)', async () => {
+    const page = await open(s, `<!doctype html><title>t</title><body>
+      <input aria-label="Filter" aria-controls="results">
+      <p>Intro</p>
+      <ul id="results"><li><a href="#1">First result</a></li><li><a href="#2">Second result</a></li></ul>
+    </body>`);
+    expect(await mapBody(page)).toEqual(['*[1]textbox "Filter"', 'Intro', '*[2]link "First result"', '*[3]link "Second result"']);
+  });
+
   it('finds the list of a focused field by geometry when nothing links them', async () => {
     const page = await open(s, `<!doctype html><title>t</title><style>.sugg{position:absolute;background:#fff;width:240px} .sugg div{cursor:pointer;padding:2px}</style><body>
       <input id="q" aria-label="Search" style="margin:10px;width:240px">

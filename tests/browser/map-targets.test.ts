@@ -23,6 +23,7 @@ describe('targets', () => {
       <div class="row" onclick="void 0"><span>Invoice 42</span><span class="kebab"><svg width="16" height="16"><circle cx="8" cy="8" r="2"/></svg></span></div>
       <div class="row" onclick="void 0"><span>Report</span><span class="ico"></span></div>
       <div class="row" onclick="void 0"><svg width="16" height="16"><circle cx="8" cy="8" r="4"/></svg><span>Settings</span></div>
+      <div class="row" onclick="void 0"><div style="width:40px;height:40px;border-radius:50%;background-image:url(${GIF})"></div><span>Ana Pérez</span></div>
       <script>document.getElementById('tree').addEventListener('click', () => {})</script>
     </body>`);
     expect(await mapBody(page)).toEqual([
@@ -36,8 +37,9 @@ describe('targets', () => {
       '*[8]clickable ~kebab',
       '*[9]clickable "Report"',
       '*[10]clickable ~after "Report"',
-      // A decorative icon without any cue stays part of its row.
+      // A decorative icon without any cue, or an avatar, stays part of its row.
       '*[11]clickable "Settings"',
+      '*[12]clickable "Ana Pérez"',
     ]);
   });
 
@@ -47,8 +49,9 @@ describe('targets', () => {
       <section id="big" style="height:500px"><p>${'A long paragraph of article text. '.repeat(4)}</p><p>More text</p></section>
       <div id="l" style="cursor:pointer">listener</div>
       <div id="n" tabindex="0">listener and tabindex</div>
+      <div id="w">Buy <button>Now</button></div>
       <script>
-        for (const id of ['a', 'big', 'l', 'n']) document.getElementById(id).addEventListener('click', () => {});
+        for (const id of ['a', 'big', 'l', 'n', 'w']) document.getElementById(id).addEventListener('click', () => {});
         document.addEventListener('click', () => {});
         document.body.addEventListener('mousedown', () => {});
       </script>
@@ -61,9 +64,12 @@ describe('targets', () => {
       'More text',
       '*[2]clickable "listener"',
       '*[3]clickable "listener and tabindex"',
+      // A listener on an element that holds a target of its own is delegation.
+      'Buy',
+      '*[4]button "Now"',
     ]);
     const late = await open(s, html);
-    expect(await mapBody(late)).toEqual(['Open details', long, 'More text', '*[1]clickable "listener"', 'listener and tabindex']);
+    expect(await mapBody(late)).toEqual(['Open details', long, 'More text', '*[1]clickable "listener"', 'listener and tabindex', 'Buy', '*[2]button "Now"']);
   });
 
   it('lists pointer items with their own text inside a pointer wrapper (custom select lists)', async () => {
@@ -83,6 +89,15 @@ describe('targets', () => {
     expect(body).toHaveLength(5);
     expect(body[0]).toMatch(/^\*\[1\]clickable /);
     expect(body.slice(1)).toEqual(['*[2]listitem "Small"', '*[3]listitem "Medium"', '*[4]listitem "Large"', '*[5]listitem "X-Large"']);
+  });
+
+  it('does not list items that hold a target of their own (a menu of links) as list items', async () => {
+    const page = await open(s, `<!doctype html><title>t</title><body>
+      <ul style="list-style:none"><li style="cursor:pointer;position:relative">Products
+        <ul style="position:absolute;top:100%;left:0"><li><a href="#shoes">Shoes</a></li><li><a href="#hats">Hats</a></li></ul>
+      </li></ul>
+    </body>`);
+    expect(await mapBody(page)).toEqual(['*[1]listitem "Products Shoes Hats" expanded', '*[2]link "Shoes"', '*[3]link "Hats"']);
   });
 
   it('reads a list item whose nested list is hidden as collapsed, and expanded when shown', async () => {

@@ -29,6 +29,11 @@ const CONTROL_GLYPHS = /^[×✕✖✗⨯⋮⋯…︙⁝⠇]$/;
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 /** An icon target is at most this big (CSS px, each side). */
 export const ICON_MAX = 48;
+/** An empty box drawn only by a background image is an icon up to this size; bigger ones are
+ *  avatars and thumbnails (decoration of the row). */
+export const BACKGROUND_ICON_MAX = 24;
+/** Targets of their own: an element holding one is a container, not a list item or label. */
+const HOLDS_TARGET = 'a[href],button,input,select,textarea,[role=button],[role=link],[role=option],[role=menuitem],[role=checkbox],[tabindex]:not([tabindex="-1"])';
 /** Text of its own at most this long makes an element a list item or listener-only target. */
 const SHORT_TEXT = 80;
 /** A listener-only target is at most this tall: taller ones are containers (delegation). */
@@ -37,8 +42,8 @@ export const LISTENER_MAX_HEIGHT = 200;
 export interface Target {
   reason: Reason;
   opaque?: ElementItem['opaque'];
-  /** Icon-only, inside a clickable row: listed only when its box is icon-sized. */
-  icon?: boolean;
+  /** Icon-only, inside a clickable row: listed only when its box is icon-sized (this many px). */
+  icon?: number;
   /** Its only cue is a click listener: listed only when its box is not a container's. */
   listenerOnly?: boolean;
 }
@@ -60,12 +65,13 @@ export function classify(el: Element, tag: string, role: string, pointer: boolea
     if (pointer && !parent.parentPointer && !(inClickable && !handler && !roleCue && !el.hasAttribute('aria-label'))) return { reason: 'pointer' };
     if (signals > 0 && (signals > 1 || pointer || roleCue) && !(inClickable && !handler && !roleCue)) return { reason: 'handler' };
     if (inClickable && pointer) {
-      if (isIconControl(el, tag, cs)) return { reason: 'pointer', icon: true };
+      const icon = iconControl(el, tag, cs);
+      if (icon) return { reason: 'pointer', icon };
       if (isListItem(el, tag)) return { reason: 'pointer' };
     }
     // A listener added by the page (hooks at document start) on an element with a short text of
     // its own is a target; delegation on body, document or big containers is not.
-    if (!inClickable && hasClickListener(el) && hasShortOwnText(el)) return { reason: 'handler', listenerOnly: true };
+    if (!inClickable && hasClickListener(el) && hasShortOwnText(el) && !el.querySelector(HOLDS_TARGET)) return { reason: 'handler', listenerOnly: true };
   }
   if (focused && tag !== 'body' && tag !== 'html') return { reason: 'focus' };
   return null;
@@ -93,16 +99,15 @@ export function classAndId(el: Element): string {
 /**
  * An icon-only control inside a clickable row: no letters of its own (empty, or one glyph), few
  * children, and a cue that it is a control rather than decoration — a tooltip, a control word
- * in its class or id, a close/more glyph, or an empty box drawn by a background image.
+ * in its class or id, a close/more glyph, or a small empty box drawn by a background image.
+ * Returns the largest box (px each side) such an icon may have, or 0 when it is not one.
  */
-export function isIconControl(el: Element, tag: string, cs: CSSStyleDeclaration): boolean {
-  if (el.childElementCount > 2) return false;
+export function iconControl(el: Element, tag: string, cs: CSSStyleDeclaration): number {
+  if (el.childElementCount > 2) return 0;
   const text = (el.textContent ?? '').trim();
-  if (text.length > 2 || LETTER_OR_DIGIT.test(text)) return false;
-  if (el.getAttribute('title')) return true;
-  if (CONTROL_WORD.test(classAndId(el))) return true;
-  if (text && CONTROL_GLYPHS.test(text)) return true;
-  return !text && el.childElementCount === 0 && tag !== 'img' && cs.backgroundImage !== 'none';
+  if (text.length > 2 || LETTER_OR_DIGIT.test(text)) return 0;
+  if (el.getAttribute('title') || CONTROL_WORD.test(classAndId(el)) || (text && CONTROL_GLYPHS.test(text))) return ICON_MAX;
+  return !text && el.childElementCount === 0 && tag !== 'img' && cs.backgroundImage !== 'none' ? BACKGROUND_ICON_MAX : 0;
 }
 
 /** Text of its own, short, with a letter or digit (a label, not a container of content). */
@@ -118,7 +123,7 @@ function hasShortOwnText(el: Element): boolean {
  * positioned or scrolling) — so a clickable card's feature list still reads as one card.
  */
 export function isListItem(el: Element, tag: string): boolean {
-  if (!hasShortOwnText(el)) return false;
+  if (!hasShortOwnText(el) || el.querySelector(HOLDS_TARGET)) return false;
   const cls = el.getAttribute('class');
   const like = (s: Element | null): boolean => !!s && (tag === 'li' ? s.localName === 'li' : !!cls && s.getAttribute('class') === cls);
   if (!like(el.previousElementSibling) && !like(el.nextElementSibling)) return false;
