@@ -71,6 +71,7 @@ class Run {
   private pending: StepRecord | undefined;
   private client!: ModelClient;
   paused = false;
+  private fixed: number | undefined;
   private unpause: (() => void) | undefined;
   private model = '';
   private lastMap: PageMap | undefined;
@@ -227,9 +228,11 @@ class Run {
       first = false;
       this.emitStep({ step, phase: 'start', resumed: resumed || undefined });
 
+      const t0 = performance.now();
       const map = safeMap(this.mapBudget());
       this.lastMap = map;
       const request = this.request(step, map);
+      const t1 = performance.now();
       let reply: ChatReply;
       try {
         reply = await this.client.chat(request, {
@@ -243,6 +246,7 @@ class Run {
         return this.fatal(err.code, `The model call failed: ${err.message}`);
       }
       if (this.ended) return;
+      const timing = { observeMs: t1 - t0, modelMs: performance.now() - t1 };
       this.state.step = step;
       if (reply.usage) {
         this.state.usage.promptTokens += reply.usage.promptTokens;
@@ -251,7 +255,7 @@ class Run {
       const parsed = parseReply(reply);
       if (parsed.reasoning.memory) this.state.memory = parsed.reasoning.memory;
       this.state.notes = [];
-      this.emitStep({ step, phase: 'planned', reasoning: parsed.reasoning, calls: parsed.calls.map(({ name, args }) => ({ name, args })) });
+      this.emitStep({ step, phase: 'planned', reasoning: parsed.reasoning, calls: parsed.calls.map(({ name, args }) => ({ name, args })), timing });
 
       if (!parsed.calls.length) {
         const text = parsed.text || reply.content.trim() || '(empty reply)';
@@ -289,9 +293,14 @@ class Run {
     return false;
   }
 
+  /** Tokens of the system prompt and the tools: the same every step. */
+  private fixedTokens(): number {
+    return (this.fixed ??= estimateTokens(systemPrompt(this.options.instructions, this.options.lang)) + estimateTokens(JSON.stringify(toolSpecs())));
+  }
+
   private mapBudget(): number {
     const budget = this.options.maxPromptTokens ?? DEFAULT_PROMPT_BUDGET;
-    const fixed = estimateTokens(systemPrompt(this.options.instructions, this.options.lang)) + estimateTokens(JSON.stringify(toolSpecs()));
+    const fixed = this.fixedTokens();
     const last = this.state.history[this.state.history.length - 1];
     const essentials = estimateTokens(`${this.state.task}\n${this.state.memory}\n${this.state.notes.join('\n')}\n${fullResults(last).join('\n')}`) + 100;
     // Keep room for about ten history lines.
@@ -313,7 +322,7 @@ class Run {
       notes: this.state.notes,
       map: map.text,
     };
-    const used = estimateTokens(system) + estimateTokens(JSON.stringify(tools)) + estimateTokens(stepMessage({ ...base, history: [], omitted: 0 }));
+    const used = this.fixedTokens() + estimateTokens(stepMessage({ ...base, history: [], omitted: 0 }));
     const { lines, omitted } = fitHistory(this.state.history, Math.max(0, budget - used));
     return {
       model: this.model,

@@ -75,6 +75,8 @@ export interface RunEvents {
     usage: Usage;
     elapsedMs: number;
     url: string;
+    /** On `planned`: ms spent mapping the page and waiting for the model in this step. */
+    timing?: { observeMs: number; modelMs: number };
   };
   /** A tool call: `start` before it runs (with its target), `end` with its result. */
   action: {

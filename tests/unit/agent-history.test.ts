@@ -4,7 +4,7 @@ import { stepMessage, systemPrompt } from '../../client/agent/prompt';
 import { TOOL_NAMES } from '../../client/page/actions/args';
 import { CONTENT_END, CONTENT_START } from '../../client/page/format';
 import { toolSpecs, TOOLS } from '../../client/agent/tools';
-import { countTokens, countToolTokens } from '../../bench/lib/count-tokens';
+import { countTokens, countToolTokens, renderToolsForModel } from '../../bench/lib/count-tokens';
 
 const step = (n: number, result = 'Clicked button "Next".'): StepRecord => ({ step: n, goal: `goal ${n}`, actions: [{ call: `click [${n}]`, ok: true, result }], url: 'https://x/' });
 
@@ -52,7 +52,9 @@ describe('prompt', () => {
 
   it('fixed cost within the bar: system ≤ 1.5k tokens, tools ≤ 0.6k tokens', () => {
     expect(countTokens(systemPrompt())).toBeLessThanOrEqual(1500);
+    // As the model reads them (OpenAI's documented count, and the rendered namespace).
     expect(countToolTokens(toolSpecs())).toBeLessThanOrEqual(600);
+    expect(countTokens(renderToolsForModel(toolSpecs()))).toBeLessThanOrEqual(600);
   });
 
   it('offers every action of pagehand.act plus find, done, fail, ask_user', () => {

@@ -1,0 +1,274 @@
+/**
+ * `npm run bench:loop` — what the agent loop itself costs, apart from the model.
+ *
+ * 1. Non-LLM time per step on a generated 5k-element page (the map bench's page, plus a
+ *    counter button): the real loop (dist/pagehand.js, injected after load as a bookmarklet
+ *    is) runs 40 steps against the real proxy and a scripted fake model that answers at once.
+ *    Per step: wall time from one step's start to the next, minus the time spent waiting for
+ *    the model (`timing.modelMs`): observe (the map), prompt and history bookkeeping, the risk
+ *    check, the action, saving the state. Shown with and without the page's settle wait.
+ * 2. Prompt tokens per step on the webmail task ("find the emails Ernesto sent and summarise
+ *    them"), counted with the o200k tokenizer: system prompt + user message + tool schemas
+ *    rendered as OpenAI's chat models read them (a TypeScript-like namespace; the same renderer
+ *    for both agents, since page-agent sends one tool with nested schemas and pagehand one tool
+ *    per action; their raw JSON sizes are shown too). page-agent 1.12.4 (@page-agent/core, bundled at bench
+ *    time) is given the same task on the same inbox page in the same Chromium; its first model
+ *    request is captured and counted the same way.
+ *
+ * Bar: non-LLM time ≤ 100 ms median per step; fixed prompt cost ≤ 1.5k system + 0.6k tools.
+ * Writes bench/results/loop.json. Launches Chromium.
+ */
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startNodeServer } from '../server/node';
+import { startStaticServer } from '../tests/browser/static-server';
+import { startFakeUpstreams } from '../tests/server/fakes/fake-upstreams';
+import type { ModelRequest } from '../tests/server/fakes/model-request';
+import type { FakeScript } from '../tests/server/fakes/script';
+import { bundleForPage } from './lib/bundle-for-page';
+import { countTokens, renderToolsForModel } from './lib/count-tokens';
+import { generatePage } from './lib/generate-page';
+import { servePages } from './lib/serve-pages';
+import { median } from './lib/stats';
+import { renderTable } from './lib/table';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const STEPS = Number(process.env.BENCH_STEPS) || 40;
+const BAR_MS = 100;
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const MODEL = 'gpt-test';
+
+const p95 = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil(0.95 * s.length) - 1)] ?? NaN;
+};
+const ms = (n: number): string => n.toFixed(1);
+
+/** The counter the scripted model clicks on the 5k page; each click changes the page. */
+const COUNTER = `<section aria-label="Bench counter" style="position:relative;z-index:5;background:#fff;padding:6px">
+<button id="add" type="button">Add one</button> <span id="n">Count: 0</span></section>
+<script>let n = 0; document.getElementById('add').addEventListener('click', () => { document.getElementById('n').textContent = 'Count: ' + (++n); });</script>`;
+
+type Policy = (req: ModelRequest) => FakeScript;
+
+/** The fake model and the real proxy in this process; the policy is swapped per phase. */
+async function startStack() {
+  let policy: Policy = () => ({ status: 400, errorMessage: 'no policy' });
+  const fake = await startFakeUpstreams({ respond: (req) => policy(req) });
+  const dir = await mkdtemp(join(tmpdir(), 'pagehand-bench-loop-'));
+  const proxy = await startNodeServer({
+    env: { PORT: '0', HOST: '127.0.0.1', OPENAI_BASE_URL: fake.openaiBaseURL, OPENAI_API_KEY: 'sk-bench-0123456789abcdef', PAGEHAND_MODELS: MODEL },
+    tokenFile: join(dir, 'token'),
+    log: () => {},
+  });
+  return {
+    fake,
+    proxy,
+    setPolicy: (p: Policy) => void (policy = p),
+    close: async () => {
+      await proxy.close();
+      await fake.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+const mapOf = (req: ModelRequest): string => {
+  const user = req.messages.filter((m) => m.role === 'user').map((m) => m.text).join('\n');
+  return user.slice(user.lastIndexOf('# Current page'));
+};
+const refOf = (map: string, role: string, name: RegExp): string | undefined => {
+  for (const m of map.matchAll(/\*?\[((?:f\d+:)?\d+)\]([\w-]+) ("(?:[^"\\]|\\.)*")/g)) if (m[2] === role && name.test(JSON.parse(m[3]!))) return m[1];
+  return undefined;
+};
+const tool = (name: string, args: Record<string, unknown>): FakeScript => ({ toolCalls: [{ name, args }] });
+
+interface StepSample {
+  total: number;
+  model: number;
+  settle: number;
+  /** Mapping the page and building the prompt. */
+  observe: number;
+  /** The actions, settle wait included. */
+  act: number;
+}
+
+/** Runs the loop in the page and collects per-step timings from its events. */
+async function timedRun(page: Page, proxy: string, token: string, task: string, maxSteps: number): Promise<{ samples: StepSample[]; ok: boolean; steps: number }> {
+  return page.evaluate(
+    ({ proxy, token, task, maxSteps, model }) =>
+      new Promise((resolve) => {
+        const ph = (window as any).pagehand;
+        const h = ph.run(task, { proxy, token, model, maxSteps, ui: false });
+        const starts: number[] = [];
+        const modelMs: number[] = [];
+        const settle: number[] = [];
+        const observe: number[] = [];
+        const act: number[] = [];
+        h.on('step', (e: any) => {
+          if (e.phase === 'start') starts.push(performance.now());
+          if (e.phase === 'planned') {
+            modelMs.push(e.timing?.modelMs ?? 0);
+            observe.push(e.timing?.observeMs ?? 0);
+          }
+        });
+        h.on('action', (e: any) => {
+          if (e.phase !== 'end') return;
+          const i = starts.length - 1;
+          settle[i] = (settle[i] ?? 0) + (e.result?.timing?.settleMs ?? 0);
+          act[i] = (act[i] ?? 0) + (e.result?.timing?.totalMs ?? 0);
+        });
+        h.on('done', (e: any) => {
+          const end = performance.now();
+          const samples = starts.map((t, i) => ({ total: (starts[i + 1] ?? end) - t, model: modelMs[i] ?? 0, settle: settle[i] ?? 0, observe: observe[i] ?? 0, act: act[i] ?? 0 }));
+          resolve({ samples, ok: e.result.ok, steps: e.result.steps });
+        });
+      }),
+    { proxy, token, task, maxSteps, model: MODEL },
+  );
+}
+
+/** Prompt tokens of one request: every message's text plus the tools as the model reads them. */
+function promptTokens(body: { messages?: Array<{ content: unknown }>; tools?: unknown[] }): { system: number; user: number; tools: number; toolsJson: number; total: number } {
+  const text = (c: unknown): string => (typeof c === 'string' ? c : Array.isArray(c) ? c.map((p: any) => p.text ?? '').join('') : '');
+  const msgs = body.messages ?? [];
+  const system = msgs.filter((m: any) => m.role === 'system').reduce((n, m) => n + countTokens(text(m.content)), 0);
+  const user = msgs.filter((m: any) => m.role !== 'system').reduce((n, m) => n + countTokens(text(m.content)), 0);
+  const list = (body.tools ?? []) as Parameters<typeof renderToolsForModel>[0];
+  const tools = list.length ? countTokens(renderToolsForModel(list)) : 0;
+  // 3 tokens per message of chat framing, as OpenAI documents.
+  return { system, user, tools, toolsJson: countTokens(JSON.stringify(body.tools ?? [])), total: system + user + tools + 3 * msgs.length + 3 };
+}
+
+async function main(): Promise<void> {
+  const bundle = await readFile(join(root, 'dist/pagehand.js'), 'utf8');
+  const stack = await startStack();
+  const statics = await startStaticServer();
+  const page5k = generatePage({ targetElements: 5_000, seed: 7, framePath: '/frame.html' });
+  const pages = await servePages(new Map([
+    ['/5k.html', page5k.html.replace('<body>', `<body>${COUNTER}`)],
+    ['/frame.html', page5k.frameHtml],
+  ]));
+  const browser: Browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const token = stack.proxy.personalToken!;
+  try {
+    // 1. Non-LLM time per step on the 5k page.
+    stack.setPolicy((req) => {
+      const ref = refOf(mapOf(req), 'button', /^Add one$/);
+      return ref ? tool('click', { ref }) : tool('scroll', { direction: 'up', pages: 20 });
+    });
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await ctx.newPage();
+    await page.goto(`${pages.origin}/5k.html`);
+    await page.addScriptTag({ content: bundle });
+    const elements = await page.evaluate(() => document.querySelectorAll('*').length);
+    const run = await timedRun(page, stack.proxy.url, token, 'Click "Add one" again and again', STEPS);
+    await ctx.close();
+    const steps = run.samples.slice(1); // the first step pays for warm-up (JIT, first map)
+    const nonLlm = steps.map((s) => s.total - s.model);
+    const nonLlmNoSettle = steps.map((s) => s.total - s.model - s.settle);
+    const observeMs = steps.map((s) => s.observe);
+    const actMs = steps.map((s) => s.act - s.settle);
+    const restMs = steps.map((s) => s.total - s.model - s.observe - s.act);
+
+    // 2. Prompt tokens per step on the webmail task.
+    const read: string[] = [];
+    stack.setPolicy((req) => {
+      const map = mapOf(req);
+      if (map.includes('message.html')) {
+        const subject = /^# (.+)$/m.exec(map)?.[1] ?? '?';
+        if (!read.includes(subject)) read.push(subject);
+        return tool('go_back', {});
+      }
+      if (!/inbox\.html\?q=/.test(map)) return tool('type', { ref: refOf(map, 'searchbox', /Search mail/), text: 'ernesto', submit: true });
+      const links = [...map.matchAll(/\[(\d+)\]link "(Ernesto Ruiz[^"]*)"/g)];
+      const next = links.find((l) => !read.some((s) => l[2]!.includes(s)));
+      return next ? tool('click', { ref: next[1] }) : tool('done', { summary: `Ernesto sent: ${read.join('; ')}` });
+    });
+    const mailCtx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await mailCtx.addInitScript({ content: bundle });
+    // The run ends on whichever page it reached: each page records the result of a resumed run.
+    await mailCtx.addInitScript({ content: "window.pagehand?.current()?.on('done', (e) => sessionStorage.setItem('bench-result', JSON.stringify(e.result)))" });
+    const before = stack.fake.modelRequests().length;
+    const mail = await mailCtx.newPage();
+    await mail.goto(`${statics.origin}/fixtures/agent/webmail/inbox.html`);
+    await mail.evaluate(({ proxy, token, model }) => {
+      const h = (window as any).pagehand.run('Find the emails Ernesto sent and summarise them', { proxy, token, model, ui: false });
+      h.on('done', (e: any) => sessionStorage.setItem('bench-result', JSON.stringify(e.result)));
+    }, { proxy: stack.proxy.url, token, model: MODEL });
+    let mailResult: { ok: boolean; steps: number } | undefined;
+    for (let i = 0; i < 600 && !mailResult; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      const raw = await mail.evaluate(() => sessionStorage.getItem('bench-result')).catch(() => null);
+      if (raw) mailResult = JSON.parse(raw);
+    }
+    await mailCtx.close();
+    const ours = stack.fake.modelRequests().slice(before).map((r) => promptTokens(r.body as never));
+
+    // page-agent, same page, same task: its first request, captured before it leaves the page.
+    const peerSource = await bundleForPage({
+      name: 'page-agent-core-peer',
+      contents: "import { PageAgentCore } from '@page-agent/core';\nimport { PageController } from '@page-agent/page-controller';\n(window as any).__pageAgentCore = { PageAgentCore, PageController };\n",
+    });
+    const peerVersion = (JSON.parse(await readFile(join(root, 'node_modules/page-agent/package.json'), 'utf8')) as { version: string }).version;
+    const peerCtx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const peerPage = await peerCtx.newPage();
+    const captured: unknown[] = [];
+    await peerPage.route(`${statics.origin}/__peer-llm/**`, async (route) => {
+      captured.push(JSON.parse(route.request().postData() ?? '{}'));
+      await route.fulfill({ status: 400, contentType: 'application/json', body: '{"error":{"message":"bench: captured"}}' });
+    });
+    await peerPage.goto(`${statics.origin}/fixtures/agent/webmail/inbox.html`);
+    await peerPage.addScriptTag({ content: peerSource });
+    await peerPage.evaluate(async ({ baseURL, model }) => {
+      const { PageAgentCore, PageController } = (window as any).__pageAgentCore;
+      const agent = new PageAgentCore({ baseURL, model, apiKey: 'bench', maxRetries: 0, maxSteps: 1, pageController: new PageController({ enableMask: false }) });
+      await Promise.race([agent.execute('Find the emails Ernesto sent and summarise them').catch(() => undefined), new Promise((r) => setTimeout(r, 15_000))]);
+    }, { baseURL: `${statics.origin}/__peer-llm/v1`, model: MODEL });
+    await peerCtx.close();
+    const peer = captured.length ? promptTokens(captured[0] as never) : undefined;
+
+    // Report.
+    const timeRows = [
+      ['non-LLM per step', ms(median(nonLlm)), ms(p95(nonLlm)), ms(Math.max(...nonLlm))],
+      ['  without settle wait', ms(median(nonLlmNoSettle)), ms(p95(nonLlmNoSettle)), ms(Math.max(...nonLlmNoSettle))],
+      ['  observe (map + prompt)', ms(median(observeMs)), ms(p95(observeMs)), ms(Math.max(...observeMs))],
+      ['  act (without settle)', ms(median(actMs)), ms(p95(actMs)), ms(Math.max(...actMs))],
+      ['  the rest (risk check, events, save)', ms(median(restMs)), ms(p95(restMs)), ms(Math.max(...restMs))],
+    ];
+    console.log(`\nbench:loop — ${elements.toLocaleString('en')} elements, ${steps.length} steps timed (of ${run.steps}), ${cpus().length} cores\n`);
+    console.log(renderTable([{ header: 'per step (ms)' }, { header: 'median', align: 'right' }, { header: 'p95', align: 'right' }, { header: 'max', align: 'right' }], timeRows));
+    const first = ours[0]!;
+    const tokRows = [
+      ['pagehand step 1', first.system, `${first.tools} (${first.toolsJson})`, first.user, first.total],
+      ['pagehand median step', '', '', median(ours.map((o) => o.user)), median(ours.map((o) => o.total))],
+      ['pagehand largest step', '', '', Math.max(...ours.map((o) => o.user)), Math.max(...ours.map((o) => o.total))],
+      peer ? [`page-agent ${peerVersion} step 1`, peer.system, `${peer.tools} (${peer.toolsJson})`, peer.user, peer.total] : ['page-agent', 'no request captured', '', '', ''],
+    ];
+    console.log(`\nPrompt tokens, webmail task (${ours.length} steps, ${mailResult?.ok ? 'done' : 'NOT done'}):`);
+    console.log(renderTable([{ header: 'run' }, { header: 'system', align: 'right' }, { header: 'tools (JSON)', align: 'right' }, { header: 'user/page', align: 'right' }, { header: 'total', align: 'right' }], tokRows));
+    const pass = (b: boolean) => (b ? 'PASS' : 'FAIL');
+    const verdicts = [
+      `${pass(median(nonLlm) <= BAR_MS)} non-LLM median ≤ ${BAR_MS} ms (${ms(median(nonLlm))} ms)`,
+      `${pass(first.system <= 1500)} system ≤ 1.5k tokens (${first.system})`,
+      `${pass(first.tools <= 600)} tools ≤ 0.6k tokens (${first.tools})`,
+    ];
+    if (peer) verdicts.push(`ratio page-agent/pagehand, step 1 total: ${(peer.total / first.total).toFixed(2)}×; fixed (system + tools): ${((peer.system + peer.tools) / (first.system + first.tools)).toFixed(2)}×`);
+    console.log(`\n${verdicts.join('\n')}`);
+    await mkdir(join(root, 'bench/results'), { recursive: true });
+    await writeFile(
+      join(root, 'bench/results/loop.json'),
+      `${JSON.stringify({ date: new Date().toISOString(), cores: cpus().length, elements, stepsTimed: steps.length, nonLlmMs: { median: median(nonLlm), p95: p95(nonLlm), max: Math.max(...nonLlm) }, nonLlmWithoutSettleMs: { median: median(nonLlmNoSettle), p95: p95(nonLlmNoSettle) }, samples: steps, webmail: { ok: mailResult?.ok ?? false, steps: ours.length, perStep: ours }, pageAgent: peer ? { version: peerVersion, step1: peer } : null, verdicts }, null, 2)}\n`,
+    );
+  } finally {
+    await browser.close();
+    await pages.close();
+    await statics.close();
+    await stack.close();
+  }
+}
+
+await main();
