@@ -57,11 +57,22 @@ export function tellingId(id: string): string {
   return /^[0-9a-f-]{12,}$/i.test(id) ? '' : id;
 }
 
-/** The hint for an unnamed element; `row` is the clickable row an icon target sits in. */
+/**
+ * The hint for an unnamed element. `row` is the clickable row an icon target sits in: its hint
+ * also says where it sits by the nearest text (`remove before "Blue"`), as rows often hold
+ * several alike icons (one × per chip).
+ */
 export function hintFor(el: Element, row?: Element): string {
-  // An icon inside a row is best told by its control word; elsewhere an id is more specific.
+  if (!row) return clueFor(el);
   const word = controlWord(classAndId(el));
-  if (word && row) return word;
+  const clue = word || clueFor(el);
+  const pos = positionHint(el, row);
+  return clue && pos ? `${clue} ${pos}` : clue || pos;
+}
+
+function clueFor(el: Element): string {
+  // Elsewhere than in a row, an id is more specific than a control word.
+  const word = controlWord(classAndId(el));
   const link = el.localName === 'a' && el.hasAttribute('href') ? hrefHint(el.getAttribute('href')!, el.ownerDocument.baseURI) : '';
   if (link) return link;
   const use = el.localName === 'use' ? el : el.querySelector('use');
@@ -76,8 +87,7 @@ export function hintFor(el: Element, row?: Element): string {
   if (id) return id;
   const form = formHint(el);
   if (form) return form;
-  if (word) return word;
-  return row ? positionHint(el, row) : '';
+  return word;
 }
 
 /** The only submit button of a form: "search" for a search form, else "submit". */
@@ -90,16 +100,27 @@ function formHint(el: Element): string {
   return search ? 'search' : 'submit';
 }
 
-/** Where an icon sits by its row's text: `after "Rust"`, `before "Documents"`. */
+/**
+ * Where an icon sits by the nearest text in its row: `after "Rust"`, `before "Documents"`. The
+ * text is looked for in the icon's closest ancestor (up to the row) that has any besides it.
+ */
 function positionHint(el: Element, row: Element): string {
+  const own = (el.textContent ?? '').trim().length;
+  let box: Element = row;
+  for (let n = el.parentElement; n && n !== row; n = n.parentElement) {
+    if ((n.textContent ?? '').trim().length > own) {
+      box = n;
+      break;
+    }
+  }
   try {
     const r = el.ownerDocument.createRange();
-    r.setStart(row, 0);
+    r.setStart(box, 0);
     r.setEndBefore(el);
     const before = r.toString().replace(/\s+/g, ' ').trim();
     if (before) return `after "${before.slice(-30).trim()}"`;
     r.setStartAfter(el);
-    r.setEnd(row, row.childNodes.length);
+    r.setEnd(box, box.childNodes.length);
     const after = r.toString().replace(/\s+/g, ' ').trim();
     return after ? `before "${after.slice(0, 30).trim()}"` : '';
   } catch {

@@ -28,13 +28,13 @@ describe('targets', () => {
     </body>`);
     expect(await mapBody(page)).toEqual([
       '*[1]clickable "Documents"',
-      '*[2]clickable ~expand',
+      '*[2]clickable ~expand before "Documents"',
       '*[3]clickable "Python ×"',
       '*[4]clickable "Remove Python"',
       '*[5]clickable "Rust ×"',
       '*[6]clickable "×" ~after "Rust"',
       '*[7]clickable "Invoice 42"',
-      '*[8]clickable ~kebab',
+      '*[8]clickable ~kebab after "Invoice 42"',
       '*[9]clickable "Report"',
       '*[10]clickable ~after "Report"',
       // A decorative icon without any cue, or an avatar, stays part of its row.
@@ -158,11 +158,11 @@ describe('hints for unnamed targets', () => {
     </body>`);
     const map = await page.evaluate(() => (window as any).pagehand.map());
     expect(map.text).toContain('[1]clickable "--"');
-    expect(map.text).toContain('[3]clickable ~close');
+    expect(map.text).toContain('[3]clickable ~close after "Report"');
     expect(map.elements.map((e: any) => ({ role: e.role, name: e.name, hint: e.hint }))).toEqual([
       { role: 'clickable', name: '--', hint: undefined },
       { role: 'clickable', name: 'Report', hint: undefined },
-      { role: 'clickable', name: '', hint: 'close' },
+      { role: 'clickable', name: '', hint: 'close after "Report"' },
     ]);
   });
 });

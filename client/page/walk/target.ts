@@ -65,7 +65,7 @@ export function classify(el: Element, tag: string, role: string, pointer: boolea
     if (pointer && !parent.parentPointer && !(inClickable && !handler && !roleCue && !el.hasAttribute('aria-label'))) return { reason: 'pointer' };
     if (signals > 0 && (signals > 1 || pointer || roleCue) && !(inClickable && !handler && !roleCue)) return { reason: 'handler' };
     if (inClickable && pointer) {
-      const icon = iconControl(el, tag, cs);
+      const icon = iconControl(el, tag, cs, parent.clickable!);
       if (icon) return { reason: 'pointer', icon };
       if (isListItem(el, tag)) return { reason: 'pointer' };
     }
@@ -102,13 +102,18 @@ export function classAndId(el: Element): string {
  * in its class or id, a close/more glyph, or a small empty box drawn by a background image.
  * Returns the largest box (px each side) such an icon may have, or 0 when it is not one.
  */
-export function iconControl(el: Element, tag: string, cs: CSSStyleDeclaration): number {
+export function iconControl(el: Element, tag: string, cs: CSSStyleDeclaration, row: Element): number {
   if (el.childElementCount > 2) return 0;
   const text = (el.textContent ?? '').trim();
   if (text.length > 2 || LETTER_OR_DIGIT.test(text)) return 0;
-  if (el.getAttribute('title') || CONTROL_WORD.test(classAndId(el)) || (text && CONTROL_GLYPHS.test(text))) return ICON_MAX;
+  if (el.getAttribute('title') || (text && CONTROL_GLYPHS.test(text))) return ICON_MAX;
+  // The arrow drawn inside a select-like trigger (combobox, popup button) is the trigger itself.
+  const trigger = row.hasAttribute('aria-haspopup') || SELECT_ROLES.has(row.getAttribute('role') ?? '');
+  if (trigger) return 0;
+  if (CONTROL_WORD.test(classAndId(el))) return ICON_MAX;
   return !text && el.childElementCount === 0 && tag !== 'img' && cs.backgroundImage !== 'none' ? BACKGROUND_ICON_MAX : 0;
 }
+const SELECT_ROLES = new Set(['combobox', 'listbox', 'option']);
 
 /** Text of its own, short, with a letter or digit (a label, not a container of content). */
 function hasShortOwnText(el: Element): boolean {
