@@ -42,13 +42,23 @@ export function createUi(deps: UiDeps) {
   let notice: string | undefined;
   /** What to focus after the next render (the launcher after collapsing, and back). */
   let focusNext: string | undefined;
+  let waiting = false;
 
   const dispatch = (ev: UiEvent): void => {
     view = reduce(view, ev);
     paint();
   };
 
-  function mount(): void {
+  /** False while the document has no body yet (bundle run at document start): paints on DOMContentLoaded. */
+  function mount(): boolean {
+    if (!document.body) {
+      // Appending before the parser made <html> would make us the document element.
+      if (!waiting) {
+        waiting = true;
+        document.addEventListener('DOMContentLoaded', () => paint(), { once: true });
+      }
+      return false;
+    }
     if (!host) {
       host = document.createElement('pagehand-ui');
       host.setAttribute(UI_ATTR, '');
@@ -56,7 +66,8 @@ export function createUi(deps: UiDeps) {
       adoptStyles(root);
     }
     // A page that rebuilds its DOM may have dropped us: put the host back.
-    if (!host.isConnected) (document.documentElement ?? document).appendChild(host);
+    if (!host.isConnected) document.documentElement.appendChild(host);
+    return true;
   }
 
   const runOptions = (): RunOptions => {
@@ -117,7 +128,7 @@ export function createUi(deps: UiDeps) {
       if (root) render(null, root);
       return;
     }
-    mount();
+    if (!mount()) return;
     const t = strings(pickLang(options.lang ?? deps.lang));
     const theme = options.theme && options.theme !== 'auto' ? ` ${options.theme}` : '';
     const box = placeIn(layout, innerWidth, innerHeight);
@@ -138,7 +149,9 @@ export function createUi(deps: UiDeps) {
                 paint();
               }}
             >
-              <span aria-hidden="true">ph</span>
+              <svg width="24" height="24" viewBox="0 0 22 22" aria-hidden="true">
+                <path d="M4 3l14 8.5-6.5 1.5L8 19z" fill="currentColor" />
+              </svg>
               {view?.status === 'running' && <span class="dot on" aria-hidden="true" />}
             </button>
           ) : (

@@ -39,19 +39,18 @@ const clock = (ms: number): string => {
 };
 
 /** Re-renders once a second while `on`, for the elapsed-time clock. */
-function useNow(on: boolean): number {
-  const [now, setNow] = useState(Date.now());
+function useTick(on: boolean): void {
+  const [, setN] = useState(0);
   useEffect(() => {
     if (!on) return;
-    const id = setInterval(() => setNow(Date.now()), 1000);
+    const id = setInterval(() => setN((n) => n + 1), 1000);
     return () => clearInterval(id);
   }, [on]);
-  return now;
 }
 
 export function Panel({ view, t, history, notice, box, act, onResize }: Props) {
   const running = view?.status === 'running';
-  const now = useNow(running);
+  useTick(running);
   const ref = useRef<HTMLElement>(null);
   const logRef = useRef<HTMLDivElement>(null);
   const [draft, setDraft] = useState('');
@@ -82,7 +81,7 @@ export function Panel({ view, t, history, notice, box, act, onResize }: Props) {
       {view && view.step > 0 && (
         <div class="bar" data-progress>
           <span>{t.step(view.step, view.maxSteps)}</span>
-          <span>{clock(running ? now - view.startedAt : view.elapsedMs)}</span>
+          <span>{clock(running ? Date.now() - view.startedAt : view.elapsedMs)}</span>
           <span>{t.tokens(view.tokens)}</span>
         </div>
       )}
@@ -96,7 +95,8 @@ export function Panel({ view, t, history, notice, box, act, onResize }: Props) {
       )}
       <div class="log" role="log" aria-label={t.log} ref={logRef} tabIndex={0}>
         {view && <p class="task">{view.task}</p>}
-        {view?.entries.map((e, i) => <EntryView key={i} e={e} t={t} />)}
+        {view?.entries.map((e, i) => <EntryView key={i} e={e} t={t} running={running} />)}
+        {!view && <p class="hint intro">{t.intro}</p>}
         {!view && history.length > 0 && <History t={t} items={history} pick={setDraft} />}
       </div>
       {view?.confirm && <ConfirmCard view={view} t={t} act={act} />}
@@ -162,7 +162,7 @@ function Header({ t, running, act }: { t: Strings; running: boolean; act: PanelA
   );
 }
 
-function EntryView({ e, t }: { e: Entry; t: Strings }) {
+function EntryView({ e, t, running }: { e: Entry; t: Strings; running: boolean }) {
   if (e.kind === 'message') {
     return (
       <p class={`entry msg ${e.from}`}>
@@ -184,8 +184,8 @@ function EntryView({ e, t }: { e: Entry; t: Strings }) {
   return (
     <div class="entry" data-step={e.step}>
       <div class="k">{`#${e.step}`}</div>
-      {e.thinking !== undefined && !r && <p class="think" aria-hidden="true">{e.thinking.slice(-240) || t.thinking}</p>}
-      {!r && e.thinking === undefined && <p class="think">{t.thinking}</p>}
+      {e.thinking !== undefined && !r && (e.thinking || running) && <p class="think" aria-hidden="true">{e.thinking.slice(-240) || t.thinking}</p>}
+      {!r && e.thinking === undefined && running && <p class="think">{t.thinking}</p>}
       {r?.nextGoal && <p class="entry">{r.nextGoal}</p>}
       {e.actions.map((a, i) => (
         <span key={i} class={a.result && !a.result.ok ? 'act fail' : 'act'}>
@@ -242,18 +242,19 @@ function ConfirmCard({ view, t, act }: { view: RunView; t: Strings; act: PanelAc
 }
 
 function AskCard({ question, t, act }: { question: string; t: Strings; act: PanelActions }) {
-  const [text, setText] = useState('');
   const box = useRef<HTMLTextAreaElement>(null);
   useEffect(() => box.current?.focus(), [question]);
+  // Read from the field itself: the last keystroke may not have re-rendered yet.
   const send = (): void => {
-    if (text.trim()) act.answer(text.trim());
+    const text = box.current?.value.trim();
+    if (text) act.answer(text);
   };
   return (
     <div class="card" data-ask role="group" aria-labelledby="ph-ask-q">
       <h3>{t.askTitle}</h3>
       <p id="ph-ask-q">{question}</p>
       <label class="sr" for="ph-answer">{t.answer}</label>
-      <textarea id="ph-answer" ref={box} rows={2} value={text} onInput={(e) => setText((e.target as HTMLTextAreaElement).value)} onKeyDown={(e) => enterSends(e, send)} />
+      <textarea id="ph-answer" ref={box} rows={2} onKeyDown={(e) => enterSends(e, send)} />
       <div class="row">
         <button type="button" class="primary" onClick={send}>{t.send}</button>
       </div>
@@ -298,16 +299,18 @@ function enterSends(e: KeyboardEvent, send: () => void): void {
 }
 
 function TaskBox({ t, send, text, setText }: { t: Strings; send(task: string): void; text: string; setText(s: string): void }) {
+  const box = useRef<HTMLTextAreaElement>(null);
   const go = (): void => {
-    const task = text.trim();
+    const task = (box.current?.value ?? text).trim();
     if (!task) return;
     setText('');
+    if (box.current) box.current.value = '';
     send(task);
   };
   return (
     <>
       <label for="ph-task">{t.taskLabel}</label>
-      <textarea id="ph-task" data-task rows={2} value={text} aria-describedby="ph-task-hint" onInput={(e) => setText((e.target as HTMLTextAreaElement).value)} onKeyDown={(e) => enterSends(e, go)} />
+      <textarea id="ph-task" ref={box} data-task rows={2} value={text} aria-describedby="ph-task-hint" onInput={(e) => setText((e.target as HTMLTextAreaElement).value)} onKeyDown={(e) => enterSends(e, go)} />
       <div class="row">
         <p class="hint" id="ph-task-hint" style={{ flex: '1' }}>{t.taskHint}</p>
         <button type="button" class="primary" onClick={go} data-send>{t.send}</button>

@@ -54,6 +54,7 @@ dd{margin:0;white-space:pre-wrap;overflow-wrap:anywhere}
 .foot{padding:8px 10px 10px;border-top:1px solid var(--line);display:flex;flex-direction:column;gap:6px;flex:none}
 .foot label{font-weight:600}
 .hint{font-size:12px;color:var(--mute);margin:0}
+.intro{font-size:13.5px;line-height:1.5}
 .hist{font-size:13px}
 .hist ul{list-style:none;margin:4px 0 0;padding:0;display:flex;flex-direction:column;gap:2px}
 .hist button{width:100%;text-align:left;background:transparent;border-color:transparent;padding:4px 6px;min-height:28px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}

@@ -1,0 +1,196 @@
+/**
+ * Helpers for the overlay's browser tests: open the panel against the agent stack, reach into
+ * its shadow root, save a PNG of the viewport as a test artifact (.tmp/ui-shots/, gitignored)
+ * and check it, and run axe-core on the panel.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { inflateSync } from 'node:zlib';
+import type { Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
+import type { AgentStack } from './agent-harness';
+import { MODELS } from './agent-harness';
+
+export const SHOTS = fileURLToPath(new URL('../../.tmp/ui-shots/', import.meta.url));
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** Playwright's CSS engine pierces open shadow roots, so these reach inside the host. */
+export const panel = (page: Page): Locator => page.locator('pagehand-ui section.panel');
+export const inUi = (page: Page, sel: string): Locator => page.locator(`pagehand-ui ${sel}`);
+
+/** `pagehand.open()` with the stack's proxy, as a bookmarklet configured for it would. */
+export async function openPanel(page: Page, stack: AgentStack, extra: Record<string, unknown> = {}): Promise<void> {
+  await page.evaluate((o) => (window as any).pagehand.open(o), { proxy: stack.proxyUrl, token: stack.token, model: MODELS.openai, ...extra });
+  await panel(page).waitFor();
+}
+
+/** Types a task into the panel and presses Enter, as a person would. */
+export async function sendTask(page: Page, task: string): Promise<void> {
+  await inUi(page, '[data-task]').click();
+  await page.keyboard.type(task);
+  await page.keyboard.press('Enter');
+}
+
+export interface Png {
+  width: number;
+  height: number;
+  /** RGBA, row by row. */
+  rgba: Uint8Array;
+}
+
+/** A minimal PNG reader (8-bit RGB/RGBA, not interlaced: what Chromium's screenshots are). */
+export function decodePng(buf: Buffer): Png {
+  let at = 8;
+  let width = 0;
+  let height = 0;
+  let channels = 4;
+  const idat: Buffer[] = [];
+  while (at < buf.length) {
+    const len = buf.readUInt32BE(at);
+    const type = buf.toString('ascii', at + 4, at + 8);
+    const data = buf.subarray(at + 8, at + 8 + len);
+    if (type === 'IHDR') {
+      width = data.readUInt32BE(0);
+      height = data.readUInt32BE(4);
+      if (data[8] !== 8 || data[12] !== 0) throw new Error('unsupported PNG (bit depth or interlace)');
+      channels = data[9] === 6 ? 4 : data[9] === 2 ? 3 : 0;
+      if (!channels) throw new Error(`unsupported PNG colour type ${data[9]}`);
+    } else if (type === 'IDAT') idat.push(data);
+    at += 12 + len;
+  }
+  const raw = inflateSync(Buffer.concat(idat));
+  const stride = width * channels;
+  const out = new Uint8Array(width * height * 4);
+  const prev = new Uint8Array(stride);
+  const cur = new Uint8Array(stride);
+  for (let y = 0; y < height; y++) {
+    const filter = raw[y * (stride + 1)]!;
+    const line = raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1));
+    for (let i = 0; i < stride; i++) {
+      const a = i >= channels ? cur[i - channels]! : 0;
+      const b = prev[i]!;
+      const c = i >= channels ? prev[i - channels]! : 0;
+      const x = line[i]!;
+      let v = x;
+      if (filter === 1) v = x + a;
+      else if (filter === 2) v = x + b;
+      else if (filter === 3) v = x + ((a + b) >> 1);
+      else if (filter === 4) {
+        const p = a + b - c;
+        const pa = Math.abs(p - a);
+        const pb = Math.abs(p - b);
+        const pc = Math.abs(p - c);
+        v = x + (pa <= pb && pa <= pc ? a : pb <= pc ? b : c);
+      }
+      cur[i] = v & 255;
+    }
+    for (let x = 0; x < width; x++) {
+      const o = (y * width + x) * 4;
+      out[o] = cur[x * channels]!;
+      out[o + 1] = cur[x * channels + 1]!;
+      out[o + 2] = cur[x * channels + 2]!;
+      out[o + 3] = channels === 4 ? cur[x * channels + 3]! : 255;
+    }
+    prev.set(cur);
+  }
+  return { width, height, rgba: out };
+}
+
+export const pixel = (png: Png, x: number, y: number): [number, number, number] => {
+  const o = (Math.round(y) * png.width + Math.round(x)) * 4;
+  return [png.rgba[o]!, png.rgba[o + 1]!, png.rgba[o + 2]!];
+};
+
+/** How many different colours a box holds (a blank box has one or two). */
+export function colours(png: Png, box: { x: number; y: number; width: number; height: number }): number {
+  const seen = new Set<number>();
+  for (let y = Math.max(0, Math.floor(box.y)); y < Math.min(png.height, box.y + box.height); y += 1) {
+    for (let x = Math.max(0, Math.floor(box.x)); x < Math.min(png.width, box.x + box.width); x += 1) {
+      const [r, g, b] = pixel(png, x, y);
+      seen.add((r << 16) | (g << 8) | b);
+    }
+  }
+  return seen.size;
+}
+
+export interface Shot {
+  png: Png;
+  file: string;
+  /** The box of the element checked (panel or launcher), in viewport pixels. */
+  box: { x: number; y: number; width: number; height: number };
+}
+
+/**
+ * Saves the viewport as .tmp/ui-shots/NAME.png and checks it: a real image of the viewport's
+ * size, the given part of the overlay inside the viewport, and drawn (not a blank box: its
+ * pixels hold text, so many colours) with the theme's background at its top-left inside.
+ */
+export async function shot(page: Page, name: string, opts: { of?: Locator; background?: [number, number, number] } = {}): Promise<Shot> {
+  mkdirSync(SHOTS, { recursive: true });
+  const file = `${SHOTS}${name}.png`;
+  const buf = await page.screenshot({ path: undefined, animations: 'disabled' });
+  writeFileSync(file, buf);
+  expect(buf.length, `${name}.png size`).toBeGreaterThan(5000);
+  const png = decodePng(buf);
+  const vp = page.viewportSize()!;
+  expect([png.width, png.height]).toEqual([vp.width, vp.height]);
+  const box = (await (opts.of ?? panel(page)).boundingBox())!;
+  expect(box, `${name}: the overlay is on screen`).not.toBeNull();
+  expect(box.x).toBeGreaterThanOrEqual(0);
+  expect(box.y).toBeGreaterThanOrEqual(0);
+  expect(box.x + box.width).toBeLessThanOrEqual(vp.width + 0.5);
+  expect(box.y + box.height).toBeLessThanOrEqual(vp.height + 0.5);
+  expect(colours(png, box), `${name}: the overlay's pixels are not blank`).toBeGreaterThan(30);
+  if (opts.background) {
+    // Just inside the top-left corner, under the header's left padding.
+    const [r, g, b] = pixel(png, box.x + 3, box.y + box.height / 2);
+    const [er, eg, eb] = opts.background;
+    expect(Math.abs(r - er) + Math.abs(g - eg) + Math.abs(b - eb), `${name}: background ${[r, g, b]} vs ${opts.background}`).toBeLessThan(12);
+  }
+  return { png, file, box };
+}
+
+export const LIGHT_BG: [number, number, number] = [255, 255, 255];
+export const DARK_BG: [number, number, number] = [0x1c, 0x1f, 0x26];
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: Array<{ target: unknown; failureSummary?: string }>;
+}
+
+/** axe-core inside the page, on the overlay's host (axe follows open shadow roots): serious and critical violations. */
+export async function axeSerious(page: Page): Promise<AxeViolation[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: axeSource });
+  const violations: AxeViolation[] = await page.evaluate(async () => {
+    const axe = (window as any).axe;
+    const r = await axe.run({ include: [['pagehand-ui']] }, { resultTypes: ['violations'] });
+    return r.violations.map((v: any) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n: any) => ({ target: n.target, failureSummary: n.failureSummary })) }));
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/** Checks a state: its screenshot and axe. */
+export async function checkState(page: Page, name: string, opts: Parameters<typeof shot>[2] = {}): Promise<Shot> {
+  const s = await shot(page, name, opts);
+  const bad = await axeSerious(page);
+  expect(bad, `${name}: axe\n${JSON.stringify(bad, null, 1)}`).toEqual([]);
+  return s;
+}
+
+/** Waits for an overlay element; on timeout the error carries the panel's text and a PNG of the page. */
+export async function waitIn(page: Page, sel: string, timeout = 30_000): Promise<Locator> {
+  const loc = inUi(page, sel);
+  try {
+    await loc.first().waitFor({ timeout });
+  } catch (e) {
+    mkdirSync(SHOTS, { recursive: true });
+    const file = `${SHOTS}failed-wait.png`;
+    await page.screenshot({ path: file }).catch(() => {});
+    const text = await page.evaluate(() => document.querySelector('pagehand-ui')?.shadowRoot?.textContent ?? '(no overlay)').catch(() => '?');
+    throw new Error(`${String(e)}\nurl: ${page.url()}\noverlay: ${text}\nscreenshot: ${file}`);
+  }
+  return loc;
+}

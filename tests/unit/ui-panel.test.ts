@@ -1,0 +1,255 @@
+// @vitest-environment happy-dom
+/**
+ * The overlay's controller with a fake run handle: open/close mount one shadow-rooted host,
+ * handle events show up in the panel, the user's choices go back through the handle, and the
+ * task box sends on Enter (not Shift+Enter).
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createEmitter } from '../../client/agent/events';
+import type { RunEvents, RunHandle, RunOptions } from '../../client/agent/types';
+import { createUi } from '../../client/ui/index';
+import { LAYOUT_KEY } from '../../client/ui/storage';
+
+interface FakeHandle extends RunHandle {
+  emit<E extends keyof RunEvents>(e: E, p: RunEvents[E]): void;
+  calls: string[];
+}
+
+function fakeHandle(task: string): FakeHandle {
+  const em = createEmitter<RunEvents>();
+  const calls: string[] = [];
+  let active = true;
+  let paused = false;
+  return {
+    id: `id-${task}`,
+    task,
+    on: em.on,
+    emit: (e, p) => {
+      if (e === 'done') active = false;
+      if (e === 'pause') paused = (p as RunEvents['pause']).paused;
+      em.emit(e, p);
+    },
+    calls,
+    stop: () => calls.push('stop'),
+    pause: () => calls.push('pause'),
+    resume: () => calls.push('resume'),
+    answer: (t) => calls.push(`answer:${t}`),
+    get paused() {
+      return paused;
+    },
+    get active() {
+      return active;
+    },
+    result: new Promise(() => {}),
+  };
+}
+
+let handles: FakeHandle[];
+let runs: Array<{ task: string; options?: RunOptions }>;
+let ui: ReturnType<typeof createUi>;
+
+function setup(lang?: string): void {
+  handles = [];
+  runs = [];
+  ui = createUi({
+    run: (task, options) => {
+      runs.push({ task, options });
+      const h = fakeHandle(task);
+      handles.push(h);
+      return h;
+    },
+    current: () => handles.find((h) => h.active),
+    lang,
+  });
+}
+
+const hosts = (): Element[] => [...document.querySelectorAll('pagehand-ui')];
+const shadow = (): ShadowRoot => hosts()[0]!.shadowRoot!;
+const $ = (sel: string): HTMLElement | null => shadow().querySelector(sel);
+const text = (): string => shadow().textContent ?? '';
+const usage = { promptTokens: 10, completionTokens: 5 };
+/** Lets Preact run its scheduled re-render (hook state changes render on a later tick). */
+const tick = (): Promise<void> => new Promise((r) => setTimeout(r, 0));
+
+function type(el: HTMLElement, value: string): void {
+  (el as HTMLTextAreaElement).value = value;
+  el.dispatchEvent(new Event('input', { bubbles: true }));
+}
+const key = (el: HTMLElement, k: string, shiftKey = false): boolean => el.dispatchEvent(new KeyboardEvent('keydown', { key: k, shiftKey, bubbles: true, cancelable: true }));
+
+beforeEach(() => {
+  localStorage.clear();
+  sessionStorage.clear();
+  document.documentElement.querySelectorAll('pagehand-ui').forEach((e) => e.remove());
+  setup();
+});
+afterEach(() => {
+  ui.close();
+});
+
+describe('overlay controller', () => {
+  it('open() mounts one marked host with an open shadow root and adopted styles; close() empties it', () => {
+    ui.open();
+    ui.open();
+    expect(hosts()).toHaveLength(1);
+    expect(hosts()[0]!.hasAttribute('data-pagehand-ui')).toBe(true);
+    expect(shadow().adoptedStyleSheets.length).toBe(1);
+    expect(document.head.querySelector('style')).toBeNull();
+    expect($('section[aria-label="pagehand"]')).not.toBeNull();
+    ui.close();
+    expect($('section')).toBeNull();
+  });
+
+  it('Enter sends the task with the open() options; Shift+Enter does not', () => {
+    ui.open({ proxy: 'http://proxy.test', token: 'tok', theme: 'dark' });
+    const box = $('[data-task]')!;
+    type(box, 'Find the invoice');
+    key(box, 'Enter', true);
+    expect(runs).toHaveLength(0);
+    expect(key(box, 'Enter')).toBe(false); // default prevented: no new line
+    expect(runs).toEqual([{ task: 'Find the invoice', options: { proxy: 'http://proxy.test', token: 'tok' } }]);
+    expect($('.ph.dark')).not.toBeNull();
+  });
+
+  it('shows steps, progress, the reasoning under a disclosure, and action results', () => {
+    ui.open();
+    const box = $('[data-task]')!;
+    type(box, 'Search');
+    key(box, 'Enter');
+    const h = handles[0]!;
+    h.emit('step', { step: 1, maxSteps: 20, phase: 'start', usage, elapsedMs: 0, url: '' });
+    h.emit('step', { step: 1, maxSteps: 20, phase: 'planned', usage, elapsedMs: 0, url: '', reasoning: { evaluation: 'Page loaded', memory: 'nothing yet', nextGoal: 'Type into search' } });
+    const call = { name: 'type', args: { ref: '4', text: 'ernesto' } };
+    h.emit('action', { step: 1, phase: 'start', call });
+    h.emit('action', { step: 1, phase: 'end', call, result: { ok: true, message: 'Typed "ernesto".', changes: {} } });
+    expect($('[role="log"]')).not.toBeNull();
+    expect($('[data-progress]')!.textContent).toContain('Step 1 of 20');
+    expect($('[data-progress]')!.textContent).toContain('15 tokens');
+    expect(text()).toContain('Type into search');
+    const details = $('[data-step="1"] details')!;
+    expect(details.textContent).toContain('Page loaded');
+    expect(details.textContent).toContain('nothing yet');
+    expect(details.textContent).toContain('Typed "ernesto".');
+    expect($('[data-step="1"] .act')!.textContent).toContain('✓ type [4] — ernesto');
+  });
+
+  it('a confirm event opens a dialog card; Allow, Deny and "allow this kind" answer through respond', () => {
+    const h = fakeHandle('Pay');
+    ui.attach(h); // a run from code with ui: true opens the panel
+    const respond = vi.fn();
+    const target = { ref: '9', role: 'button', name: 'Place order', rect: { x: 0, y: 0, width: 1, height: 1 } };
+    const ask = () => h.emit('confirm', { request: { kind: 'payment', call: { name: 'click', args: { ref: '9' } }, target, reason: 'It places an order.', goal: 'pay' }, respond });
+    ask();
+    const card = $('[role="alertdialog"]')!;
+    expect(card.getAttribute('aria-labelledby')).toBe('ph-confirm-title');
+    expect(card.textContent).toContain('[9] button "Place order"');
+    expect(card.textContent).toContain('It places an order.');
+    $('[data-allow]')!.click();
+    expect(respond).toHaveBeenLastCalledWith(true, undefined);
+    expect($('[role="alertdialog"]')).toBeNull();
+    ask();
+    $('[data-allow-kind]')!.click();
+    expect(respond).toHaveBeenLastCalledWith(true, true);
+    ask();
+    $('[data-deny]')!.click();
+    expect(respond).toHaveBeenLastCalledWith(false, undefined);
+    ask();
+    key($('[data-confirm]')!, 'Escape');
+    expect(respond).toHaveBeenLastCalledWith(false, undefined);
+  });
+
+  it('ask: the answer box answers through handle.answer; Stop, Take over and Resume call the handle', () => {
+    const h = fakeHandle('Book');
+    ui.attach(h);
+    h.emit('ask', { question: 'Which date?' });
+    expect($('[data-ask]')!.textContent).toContain('Which date?');
+    const box = $('#ph-answer')!;
+    type(box, 'Friday');
+    key(box, 'Enter');
+    expect(h.calls).toEqual(['answer:Friday']);
+    expect($('[data-ask]')).toBeNull();
+    const button = (label: string) => [...shadow().querySelectorAll('footer button')].find((b) => b.textContent === label) as HTMLElement;
+    button('Take over').click();
+    h.emit('pause', { paused: true });
+    button('Resume').click();
+    button('Stop').click();
+    expect(h.calls.slice(1)).toEqual(['pause', 'resume', 'stop']);
+  });
+
+  it('the mask shows while the run acts, not while paused; it highlights the target with its ref', () => {
+    const h = fakeHandle('Click');
+    ui.attach(h);
+    expect($('[data-mask]')).not.toBeNull();
+    const target = { ref: '7', role: 'link', name: 'Inbox', rect: { x: 100, y: 200, width: 80, height: 20 } };
+    h.emit('action', { step: 1, phase: 'start', call: { name: 'click', args: { ref: '7' } }, target });
+    const hl = $('[data-highlight]')!;
+    expect(hl.textContent).toContain('[7] link "Inbox"');
+    expect(hl.style.left).toBe('97px');
+    ui.close(); // the mask stays while the run acts: the user can still take over
+    expect($('[data-mask]')).not.toBeNull();
+    h.emit('pause', { paused: true });
+    expect($('[data-mask]')).toBeNull();
+    h.emit('pause', { paused: false });
+    expect($('[data-mask]')).not.toBeNull();
+    h.emit('done', { result: { ok: true, summary: 's', steps: 1, usage } });
+    expect($('[data-mask]')).toBeNull();
+  });
+
+  it('done: the summary with a copy button; a failure with Retry re-runs the same task; history is kept', () => {
+    ui.open();
+    const box = $('[data-task]')!;
+    type(box, 'Summarise');
+    key(box, 'Enter');
+    handles[0]!.emit('done', { result: { ok: true, summary: 'Three emails.', steps: 2, usage } });
+    expect($('[data-end="done"] [data-summary]')!.textContent).toBe('Three emails.');
+    expect($('[data-copy]')).not.toBeNull();
+    type($('[data-task]')!, 'Pay the bill');
+    key($('[data-task]')!, 'Enter');
+    handles[1]!.emit('error', { message: 'The model call failed: 500', code: 'http_500', fatal: true });
+    handles[1]!.emit('done', { result: { ok: false, summary: 'The model call failed: 500', reason: 'model_error', steps: 0, usage } });
+    expect($('[data-end="failed"]')!.textContent).toContain('The model call failed: 500');
+    $('[data-retry]')!.click();
+    expect(runs.map((r) => r.task)).toEqual(['Summarise', 'Pay the bill', 'Pay the bill']);
+    expect(JSON.parse(sessionStorage.getItem('pagehand:history')!).map((i: { task: string }) => i.task)).toEqual(['Pay the bill', 'Summarise']);
+  });
+
+  it('history shows when idle; picking one fills the task box', async () => {
+    sessionStorage.setItem('pagehand:history', JSON.stringify([{ task: 'Old task', ok: true, at: 1 }]));
+    setup();
+    ui.open();
+    const item = $('[data-history] button')!;
+    expect(item.textContent).toContain('Old task');
+    item.click();
+    await tick();
+    expect(($('[data-task]') as HTMLTextAreaElement).value).toBe('Old task');
+  });
+
+  it('collapse and expand are remembered under pagehand:ui; the move button moves it by keyboard', () => {
+    ui.open();
+    $('[data-collapse]')!.click();
+    expect($('section')).toBeNull();
+    expect($('.launcher')).not.toBeNull();
+    expect(JSON.parse(localStorage.getItem(LAYOUT_KEY)!).collapsed).toBe(true);
+    $('.launcher')!.click();
+    expect($('section')).not.toBeNull();
+    const left = parseFloat($('section')!.style.left);
+    key($('[data-move]')!, 'ArrowLeft');
+    expect(parseFloat($('section')!.style.left)).toBe(left - 16);
+    expect(JSON.parse(localStorage.getItem(LAYOUT_KEY)!).x).toBe(left - 16);
+  });
+
+  it('Spanish from the lang option', () => {
+    setup('es');
+    ui.open();
+    expect($('[data-send]')!.textContent).toBe('Enviar');
+    expect($('.ph')!.getAttribute('lang')).toBe('es');
+  });
+
+  it('open() shows the run already going (pagehand.current())', () => {
+    const h = fakeHandle('Running from code');
+    handles.push(h);
+    ui.open();
+    expect(text()).toContain('Running from code');
+    expect($('[data-mask]')).not.toBeNull();
+  });
+});
