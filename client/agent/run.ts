@@ -23,7 +23,7 @@ import { clearRun, loadRun, saveRun, type SavedRun, type StoredOptions } from '.
 import { stepMessage, systemPrompt } from './prompt';
 import { parseReply, type ParsedCall } from './reply';
 import { classifyRisk } from './risk';
-import { toolSpecs } from './tools';
+import { toolSpecs, toolTokens } from './tools';
 import type { CallTarget, ConfirmRequest, PlannedCall, RunEvents, RunHandle, RunOptions, RunResult } from './types';
 
 export const DEFAULT_MAX_STEPS = 50;
@@ -295,7 +295,7 @@ class Run {
 
   /** Tokens of the system prompt and the tools: the same every step. */
   private fixedTokens(): number {
-    return (this.fixed ??= estimateTokens(systemPrompt(this.options.instructions, this.options.lang)) + estimateTokens(JSON.stringify(toolSpecs())));
+    return (this.fixed ??= estimateTokens(systemPrompt(this.options.instructions, this.options.lang)) + toolTokens(toolSpecs(), estimateTokens));
   }
 
   private mapBudget(): number {

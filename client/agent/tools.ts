@@ -70,3 +70,25 @@ export function toolSpecs(): ToolSpec[] {
     },
   }));
 }
+
+/**
+ * Prompt tokens the tools cost, by the method OpenAI documents for its chat models (per
+ * function: 7 + "name:description"; per parameter: 3 + "name:type:description", enums 3 per
+ * item; 12 for the block): the model reads a rendering of the tools, not their JSON.
+ * `count` is a tokenizer (the bench's real one) or the bundle's estimate.
+ */
+export function toolTokens(tools: ToolSpec[], count: (text: string) => number): number {
+  let n = 12;
+  for (const t of tools) {
+    const f = t.function;
+    n += 7 + count(`${f.name}:${(f.description ?? '').replace(/\.$/, '')}`);
+    const props = Object.entries(f.parameters?.properties ?? {});
+    if (props.length) n += 3;
+    for (const [key, p] of props) {
+      n += 3;
+      if (p.enum) n += p.enum.reduce<number>((sum, item) => sum + 3 + count(String(item)), -3);
+      n += count(`${key}:${Array.isArray(p.type) ? p.type.join('|') : String(p.type ?? '')}:${(p.description ?? '').replace(/\.$/, '')}`);
+    }
+  }
+  return n;
+}

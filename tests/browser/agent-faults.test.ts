@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { countTokens, countToolTokens } from '../../bench/lib/count-tokens';
 import { waitForRecord } from '../server/fakes/script';
 import { call, latestMap, MODELS, refFor, sequence, startAgentStack, type AgentStack, type ModelRequest, type Policy } from './agent-harness';
 import { runLog, startRun, waitForResult } from './agent-run';
@@ -115,6 +116,28 @@ describe('recovered faults', () => {
     });
     expect(result).toMatchObject({ ok: true, steps: 2 });
     expect(reqs).toHaveLength(2);
+  });
+});
+
+describe('the prompt budget', () => {
+  it('every request fits maxPromptTokens; the oldest steps are left out first', async () => {
+    const budget = 2500;
+    const { result, reqs } = await runOn((req) => {
+      const map = latestMap(req);
+      if (/Count: 14/.test(map)) return doneReply;
+      // Long results and goals make the history outgrow the budget quickly.
+      return call('click', { ref: refFor(map, 'button', 'Add one') }, `goal: ${'add one more to the counter, carefully, '.repeat(4)}`);
+    }, { maxPromptTokens: budget });
+    expect(result).toMatchObject({ ok: true, steps: 15 });
+    for (const r of reqs) {
+      const body = r.body as { messages: Array<{ content: string }>; tools: Parameters<typeof countToolTokens>[0] };
+      // Tools as the model is billed for them (see bench/lib/count-tokens.ts).
+      const tokens = body.messages.reduce((n, m) => n + countTokens(m.content), 0) + countToolTokens(body.tools);
+      expect(tokens).toBeLessThanOrEqual(budget);
+    }
+    const last = userOf(reqs.at(-1)!);
+    expect(last).toMatch(/\(\d+ earlier steps? left out\)/);
+    expect(last).toMatch(/^13\. /m); // the newest earlier step is kept
   });
 });
 
