@@ -19,13 +19,16 @@
  *   element stays a space), and a piece that CSS lays out as its own box (block, inline-block,
  *   flex or grid item, table cell, list item) is set apart by spaces, as are controls and
  *   pieces named by an attribute rather than by text (aria-label, alt, title, a value, CSS alt
- *   text). accname leaves that spacing to CSS (accname #225); Chromium does the same.
+ *   text). accname leaves that spacing open (accname #225); Chromium spaces much the same way,
+ *   and tests/browser/names-differential.test.ts lists where it does not.
  *
  * Deliberate choices, each for the agent's benefit and each tested:
  * - The element whose name is asked is never dropped as hidden (accname step 2A would): a
  *   control that is hidden now keeps the name it will have when shown, so a ref keeps its
  *   fingerprint across a collapse/expand. If that element is hidden, its hidden content
  *   counts, as for a hidden node referenced by aria-labelledby.
+ * - An embedded text field with no value is read by its own name (aria-label, title,
+ *   placeholder), as Chromium reads it, rather than adding nothing: "Flash [number of] times".
  * - An embedded password field adds nothing to a label, not even bullets as long as the
  *   secret (the map never tells a password's length either).
  * - Characters from the Unicode private use area (icon fonts drawn through ::before/::after)

@@ -7,12 +7,15 @@
  * content, 2I tooltip) crossed with roles, hidden states, CSS display and whitespace.
  *
  * Comparison: both names go through the normalisation Chromium applies to names — runs of
- * ASCII whitespace become one space and the ends are trimmed of ASCII whitespace. Nothing else
- * is folded: a no-break space, a zero-width space or a soft hyphen must match exactly.
+ * ASCII whitespace become one space, and the ends are trimmed (Chromium leaves at most one
+ * space at an end, from an aria-label that has them). Nothing else is folded: a no-break
+ * space, a zero-width space or a soft hyphen must match exactly.
  *
- * Where Chromium deviates from accname 1.2, the case is listed in KNOWN_DEVIATIONS with the
- * reason; the test asserts that every other case agrees and that every listed case still
- * disagrees (so the list cannot rot). The agreement rate is printed; rerun with
+ * Where Chromium deviates from accname 1.2 / html-aam, the case is listed in KNOWN_DEVIATIONS
+ * with the reason, and our own deliberate departures in OUR_CHOICES; the test asserts that
+ * every other case agrees and that every listed case still disagrees (so the lists cannot
+ * rot). It also checks the names the map gives the elements it lists. The agreement rate
+ * (cases agreeing / all cases) is printed; rerun with
  * `npx vitest run --project browser tests/browser/names-differential.test.ts`
  * (with NAMES_DIFF_DUMP=/some/file.json it also writes every case and both names there).
  */
@@ -22,7 +25,7 @@ import { open, useSession } from './harness';
 import { casesPage, type Case } from './describe-harness';
 
 interface NameCase extends Case {
-  /** Stable id: group and variant names (used by KNOWN_DEVIATIONS). */
+  /** Stable id: group/container/variant (what the deviation lists match). */
   title: string;
 }
 
