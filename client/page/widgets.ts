@@ -40,16 +40,25 @@ function shows(el: Element): boolean {
   return el.checkVisibility?.({ opacityProperty: true, visibilityProperty: true }) ?? true;
 }
 
-/** The select is out of sight: not rendered, 1px-clipped, or inside a zero-size clipping box. */
+/**
+ * The select alone is out of sight — not rendered, 1px-clipped, or in a zero-size clipping
+ * wrapper — while the place it sits in is shown. A select inside a hidden section is just
+ * hidden, not replaced.
+ */
 function isHiddenSelect(sel: Element): boolean {
-  if (!shows(sel)) return true;
-  let n: Element | null = sel.parentElement;
-  for (let i = 0; n && i < LEVELS; i++, n = n.parentElement) {
-    const r = n.getBoundingClientRect();
-    const s = styleOf(n);
-    if ((r.width < 2 || r.height < 2) && s && s.overflow !== 'visible') return true;
+  const parent = sel.parentElement;
+  if (!parent) return false;
+  if (!shows(sel)) return shows(parent) || clippedToNothing(parent);
+  for (let n: Element | null = parent, i = 0; n && i < LEVELS; i++, n = n.parentElement) {
+    if (clippedToNothing(n)) return !!n.parentElement && shows(n.parentElement);
   }
   return false;
+}
+
+/** A zero-size box that hides its overflow (the selectric pattern's hiding wrapper). */
+function clippedToNothing(el: Element): boolean {
+  const r = el.getBoundingClientRect();
+  return (r.width < 2 || r.height < 2) && styleOf(el)?.overflow !== 'visible' && el.checkVisibility?.() !== false;
 }
 
 function roleOf(el: Element, d: Describer): string {

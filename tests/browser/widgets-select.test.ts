@@ -64,13 +64,15 @@ describe('the map reads a stand-in as the hidden select it replaces', () => {
     await page.close();
   });
 
-  it('leaves a hidden select followed by an unrelated button alone', async () => {
+  it('leaves a hidden select followed by an unrelated button alone, and a select in a hidden section', async () => {
     const page = await open(
       s,
-      `<label for="h">Region</label><select id="h" hidden><option>North</option><option selected>South</option></select><button>Continue</button>`,
+      `<label for="h">Region</label><select id="h" hidden><option>North</option><option selected>South</option></select><button>Continue</button>
+       <div><div style="visibility:hidden"><select aria-label="Sort"><option>Newest</option></select></div><span style="cursor:pointer" onclick="">Newest</span></div>`,
     );
     await find(page, 'button', 'Continue');
-    expect((await mapped(page)).some((e) => e.name === 'Region')).toBe(false);
+    const all = await mapped(page);
+    expect(all.filter((e) => e.name === 'Region' || e.name === 'Sort'), JSON.stringify(all)).toEqual([]);
     await page.close();
   });
 });
@@ -103,7 +105,7 @@ describe('select_option picks through the widget; the hidden select gets the val
     expect(r.message).not.toMatch(/directly/);
     expect(await page.$eval('#ch-colours', (sel) => [...(sel as HTMLSelectElement).selectedOptions].map((o) => o.value).sort())).toEqual(['Blue', 'Purple', 'Red']);
     expect(await page.$$eval('.choices__list--multiple .choices__item', (els) => els.map((e) => e.getAttribute('data-value')))).toEqual(['Blue', 'Purple', 'Red']);
-    expect(await log(page)).toMatch(/^native:ch-size=l;native:ch-colours=Blue,Purple;native:ch-colours=(Blue,Purple,Red|Red,Blue,Purple|Purple,Red,Blue|.*);$/);
+    expect(await log(page)).toBe('native:ch-size=l;native:ch-colours=Blue,Purple;native:ch-colours=Red,Blue,Purple;');
     await page.close();
   });
 

@@ -1,13 +1,15 @@
 /**
  * `select_option {ref, option}`.
  *
- * Native `<select>`: the option is found by label, value, case-insensitive label or a unique
- * partial label; selected; `input` and `change` fire (no events when it was already chosen).
- * ARIA comboboxes, listboxes and menu buttons: the popup is opened with a real click, the
- * options are found where the widget points (aria-controls/aria-owns) or wherever new ones
- * appeared (portals at the end of body); an editable combobox with no options yet gets the
- * text typed to filter (and waits for its request to finish). The option is clicked, and the
- * result reports what the widget shows afterwards.
+ * Native `<select>`: see native-select.ts. A custom select that hides its native select
+ * (select2, Choices.js, chosen…): picked through the widget, see select-standin.ts.
+ * ARIA comboboxes, listboxes and menu buttons, and role-less dropdowns: the list is opened with
+ * a real click and searched only where it belongs to the target (popup.ts: what it points at,
+ * its own subtree, what changed as it opened — never another widget's options). Its rows are
+ * the rendered options, or the visible role-less rows of a virtualised list; an option not
+ * there yet is typed to filter when the widget has an input that accepts text, else the list is
+ * wheeled until it shows. Several options are picked one by one, the list found again after
+ * each pick (multi-selects close or re-render it). The result reports what the widget shows.
  */
 import type { ToolArgs } from './args';
 import { waitActionable } from './actionability';
@@ -32,13 +34,14 @@ function editableInput(el: Element): HTMLInputElement | undefined {
 
 const MAX_WHEELS = 60;
 
+const toChoices = (rows: Row[]) => rows.map((r) => ({ label: r.label, value: r.el.getAttribute('data-value') ?? undefined, disabled: isDisabled(r.el), r }));
+
 /**
  * An option a virtualised list has not rendered yet: wheel the list down (it handles wheel
  * itself and hides its overflow) until the option shows or the list stops moving.
  */
 async function scrollToOption(list: OpenList, el: Element, w: string, seen: Map<string, Row>, ctx: ActionContext, own: () => Element[]) {
-  const toChoices = (rows: Row[]) => rows.map((r) => ({ label: r.label, value: r.el.getAttribute('data-value') ?? undefined, disabled: isDisabled(r.el), r }));
-  for (let i = 0; i < MAX_WHEELS; i++) {
+    for (let i = 0; i < MAX_WHEELS; i++) {
     const scroller = listScroller(list.rows);
     if (!scroller) break;
     const changes = watchChanges(el.ownerDocument);
@@ -59,8 +62,7 @@ async function selectAria(el: Element, wanted: string[], subject: string, ctx: A
   const own = () => ownContainers(el, role);
   ctx.begin(el);
   const input = editableInput(el);
-  const toChoices = (rows: Row[]) => rows.map((r) => ({ label: r.label, value: r.el.getAttribute('data-value') ?? undefined, disabled: isDisabled(r.el), r }));
-  const chosen: string[] = [];
+    const chosen: string[] = [];
   let list: OpenList | undefined;
   for (const w of wanted) {
     // A multi-select re-renders (or closes) its menu after each pick: find it again.
