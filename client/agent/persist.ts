@@ -34,38 +34,63 @@ export interface SavedRun {
   owner: string;
 }
 
-export function saveRun(state: SavedRun, storage: Storage | undefined = sessionStorageOrUndefined()): boolean {
-  try {
-    storage?.setItem(STORAGE_KEY, JSON.stringify(state));
-    return !!storage;
-  } catch {
-    return false;
-  }
+/** Where a run's state lives between pages: sessionStorage by default, GM storage in the userscript. */
+export interface RunStore {
+  load(): SavedRun | undefined;
+  /** False when nothing could be saved (the run then cannot resume after a navigation). */
+  save(state: SavedRun): boolean;
+  clear(): void;
 }
 
-export function loadRun(storage: Storage | undefined = sessionStorageOrUndefined()): SavedRun | undefined {
-  try {
-    const raw = storage?.getItem(STORAGE_KEY);
-    if (!raw) return undefined;
-    const s = JSON.parse(raw) as SavedRun;
-    return s && s.v === 1 && typeof s.task === 'string' && Array.isArray(s.history) ? s : undefined;
-  } catch {
-    return undefined;
-  }
+/** A key-value backend: `sessionStorage`, or GM_getValue/GM_setValue in a userscript. */
+export interface KeyValue {
+  get(key: string): string | null | undefined;
+  set(key: string, value: string): void;
+  remove(key: string): void;
 }
 
-export function clearRun(storage: Storage | undefined = sessionStorageOrUndefined()): void {
-  try {
-    storage?.removeItem(STORAGE_KEY);
-  } catch {
-    /* nothing saved then */
-  }
+/** A store over any key-value backend; a backend that throws (disabled, full) only loses the resume. */
+export function createRunStore(kv: () => KeyValue | undefined): RunStore {
+  return {
+    save(state) {
+      try {
+        const b = kv();
+        b?.set(STORAGE_KEY, JSON.stringify(state));
+        return !!b;
+      } catch {
+        return false;
+      }
+    },
+    load() {
+      try {
+        const raw = kv()?.get(STORAGE_KEY);
+        if (!raw) return undefined;
+        const s = JSON.parse(raw) as SavedRun;
+        return s && s.v === 1 && typeof s.task === 'string' && Array.isArray(s.history) ? s : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    clear() {
+      try {
+        kv()?.remove(STORAGE_KEY);
+      } catch {
+        /* nothing saved then */
+      }
+    },
+  };
 }
 
-function sessionStorageOrUndefined(): Storage | undefined {
-  try {
-    return window.sessionStorage;
-  } catch {
-    return undefined; // sandboxed frames and some privacy modes throw on access
-  }
-}
+/** The default: this tab's sessionStorage (same origin only). */
+export const sessionRunStore = (): RunStore =>
+  createRunStore(() => {
+    try {
+      const s = window.sessionStorage;
+      return { get: (k) => s.getItem(k), set: (k, v) => s.setItem(k, v), remove: (k) => s.removeItem(k) };
+    } catch {
+      return undefined; // sandboxed frames and some privacy modes throw on access
+    }
+  });
+
+/** The run saved in this tab's sessionStorage, if any. */
+export const loadRun = (): SavedRun | undefined => sessionRunStore().load();

@@ -16,10 +16,11 @@ import { buildMap } from '../page/map';
 import { nativeSetTimeout, watchActivity } from '../page/settle';
 import { estimateTokens } from '../page/tokens';
 import type { MappedElement, PageMap } from '../page/types';
+import { agentEnv, type AgentEnv } from './env';
 import { createEmitter } from './events';
 import { callsKey, newGuardState, pageKey, recordOutcome, recordStep, recordTextOnly, type Verdict } from './guards';
 import { describeCall, fitHistory, fullResults, type ActionRecord, type StepRecord } from './history';
-import { clearRun, loadRun, saveRun, type SavedRun, type StoredOptions } from './persist';
+import { sessionRunStore, type RunStore, type SavedRun, type StoredOptions } from './persist';
 import { stepMessage, systemPrompt } from './prompt';
 import { parseReply, type ParsedCall } from './reply';
 import { classifyRisk } from './risk';
@@ -81,6 +82,8 @@ class Run {
     private readonly confirmFn: RunOptions['confirm'] | undefined,
     private readonly resumed: boolean,
     private readonly onEnd: (run: Run) => void,
+    private readonly store: RunStore,
+    private readonly transport: typeof fetch | undefined,
   ) {
     this.result = new Promise((r) => (this.resolveResult = r));
     state.owner = this.instance;
@@ -138,7 +141,7 @@ class Run {
   save(): void {
     if (this.ended) return;
     const history = this.pending ? [...this.state.history, this.pending] : this.state.history;
-    saveRun({ ...this.state, history });
+    this.store.save({ ...this.state, history });
   }
 
   private elapsed(): number {
@@ -150,7 +153,7 @@ class Run {
     this.ended = true;
     this.abort.abort();
     this.pendingAnswer = undefined;
-    clearRun();
+    this.store.clear();
     const result: RunResult = { ...r, steps: this.state.step, usage: { ...this.state.usage } };
     this.onEnd(this);
     this.resolveResult(result);
@@ -183,7 +186,7 @@ class Run {
       this.fatal('config', 'No proxy is configured: pass { proxy } to pagehand.run, or load the bundle from the proxy (or set data-pagehand-proxy on its script tag).');
       return false;
     }
-    this.client = createModelClient({ proxy: o.proxy, token: o.token });
+    this.client = createModelClient({ proxy: o.proxy, token: o.token, ...(this.transport ? { fetch: this.transport } : {}) });
     this.model = o.model ?? '';
     if (!this.model) {
       try {
@@ -500,7 +503,7 @@ class Run {
     this.save();
     await this.sleep(NAVIGATION_GRACE_MS);
     if (this.ended) return 'parked';
-    const saved = loadRun();
+    const saved = this.store.load();
     if (!saved || saved.owner !== this.instance) {
       this.stepAside();
       return 'parked';
@@ -555,7 +558,8 @@ async function pageReady(): Promise<void> {
 }
 
 /** The agent half of the `pagehand` API: run, current, and resuming a saved run. */
-export function createAgentApi(defaults: ScriptDefaults) {
+export function createAgentApi(defaults: ScriptDefaults, env: AgentEnv = agentEnv()) {
+  const store = env.store ?? sessionRunStore();
   let current: Run | undefined;
   const onEnd = (r: Run): void => {
     if (current === r) {
@@ -567,7 +571,7 @@ export function createAgentApi(defaults: ScriptDefaults) {
     current = r;
     const h = r.handle();
     setBeforeNavigate(() => r.save());
-    saveRun(r.state);
+    store.save(r.state);
     void r.start();
     return h;
   };
@@ -601,7 +605,7 @@ export function createAgentApi(defaults: ScriptDefaults) {
       v: 1, id: newId(), task: task.trim(), options: stored, step: 0, history: [], memory: '', usage: zeroUsage(),
       startedAt: Date.now(), guards: newGuardState(), notes: [], allowed: [], owner: '',
     };
-    const r = new Run(state, options.confirm, false, onEnd);
+    const r = new Run(state, options.confirm, false, onEnd, store, env.fetch);
     currentHandle = adopt(r);
     if (options.signal) {
       if (options.signal.aborted) r.finish({ ok: false, summary: 'Stopped by the user.', reason: 'stopped' });
@@ -612,13 +616,13 @@ export function createAgentApi(defaults: ScriptDefaults) {
 
   /** Picks up a run saved before a navigation, once per page load. */
   function resume(): RunHandle | undefined {
-    const saved = loadRun();
+    const saved = store.load();
     if (current && !current.ended) {
       if (!saved || saved.owner === current.instance) return currentHandle;
       current.stepAside(); // a stale copy from the back/forward cache
     }
     if (!saved) return undefined;
-    const r = new Run(saved, undefined, true, onEnd);
+    const r = new Run(saved, undefined, true, onEnd, store, env.fetch);
     currentHandle = adopt(r);
     return currentHandle;
   }

@@ -1,0 +1,22 @@
+/**
+ * What the embedding supplies to the agent: the userscript swaps the transport for
+ * GM_xmlhttpRequest (strict-CSP pages) and the store for GM storage (cross-origin
+ * navigations). Set before the entry creates the API: an entry imports a module that calls
+ * `setAgentEnv`, then `./index`.
+ */
+import type { RunStore } from './persist';
+
+export interface AgentEnv {
+  /** Transport for model calls; default the page's fetch. */
+  fetch?: typeof fetch;
+  /** Where the run's state survives a page load; default sessionStorage. */
+  store?: RunStore;
+}
+
+let current: AgentEnv = {};
+
+export function setAgentEnv(env: AgentEnv): void {
+  current = { ...current, ...env };
+}
+
+export const agentEnv = (): AgentEnv => current;
