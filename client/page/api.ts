@@ -4,6 +4,7 @@ import { createDescriber } from './describe';
 import { find, type FindResult } from './find';
 import { buildMap } from './map';
 import { resolveRef } from './refs';
+import { screenshot } from './screenshot';
 import type { MapOptions, PageMap } from './types';
 
 export const VERSION = '0.1.0';
@@ -19,6 +20,8 @@ export function createPageApi() {
     resolve: (ref: string | number): Element => resolveRef(ref, (el) => createDescriber().describe(el)),
     /** Searches the whole page (beyond the map's budget) for elements and text; hands out refs. */
     find: (query: string): FindResult => find(String(query ?? '')),
+    /** A JPEG of the viewport, with Set-of-Marks on request; `{ dataUrl: null, reason }` instead of failing. */
+    screenshot,
     /** Runs one tool call (click, type, …) and reports what changed. */
     act,
     /** Sets the hook called before a full navigation (navigate, go_back, a link click). */

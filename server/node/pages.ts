@@ -55,17 +55,21 @@ export function mountNodePages(app: Hono<any>, opts: NodePagesOptions): void {
     );
   });
 
-  app.get('/pagehand.js', async (c) => {
-    const file = await readOrNull(join(opts.distDir, 'pagehand.js'));
-    if (file === null) {
-      return c.text('pagehand: dist/pagehand.js is not built yet. Run `npm run build` (or `npm start`, which builds first).\n', 404);
-    }
-    return c.body(file, 200, {
-      'Content-Type': 'text/javascript; charset=utf-8',
-      'Cache-Control': 'no-cache',
-      'Access-Control-Allow-Origin': '*',
+  // The bundle, and the screenshot module it imports on first use from next to itself (a
+  // cross-origin module import needs the CORS header).
+  for (const name of ['pagehand.js', 'pagehand-screenshot.js']) {
+    app.get(`/${name}`, async (c) => {
+      const file = await readOrNull(join(opts.distDir, name));
+      if (file === null) {
+        return c.text(`pagehand: dist/${name} is not built yet. Run \`npm run build\` (or \`npm start\`, which builds first).\n`, 404);
+      }
+      return c.body(file, 200, {
+        'Content-Type': 'text/javascript; charset=utf-8',
+        'Cache-Control': 'no-cache',
+        'Access-Control-Allow-Origin': '*',
+      });
     });
-  });
+  }
 
   app.get('/pagehand.user.js', async (c) => {
     const file = await readOrNull(join(opts.distDir, 'pagehand.user.js'));
