@@ -22,6 +22,8 @@ export interface OpenOptions extends Pick<RunOptions, 'proxy' | 'token' | 'model
   theme?: 'auto' | 'light' | 'dark';
 }
 
+const SHIELDED = ['keydown', 'keyup', 'keypress', 'input', 'beforeinput', 'mousedown', 'mouseup', 'click', 'dblclick', 'pointerdown', 'pointerup', 'contextmenu', 'focusin', 'focusout', 'wheel'];
+
 export interface UiDeps {
   run(task: string, options?: RunOptions): RunHandle;
   current(): RunHandle | undefined;
@@ -64,6 +66,9 @@ export function createUi(deps: UiDeps) {
       host.setAttribute(UI_ATTR, '');
       root = host.attachShadow({ mode: 'open' });
       adoptStyles(root);
+      // Typing and clicking in the panel is not the page's business: keys typed in the task
+      // box must not fire the site's keyboard shortcuts (their bubbling listeners see our host).
+      for (const type of SHIELDED) host.addEventListener(type, (e) => e.stopPropagation());
     }
     // A page that rebuilds its DOM may have dropped us: put the host back.
     if (!host.isConnected) document.documentElement.appendChild(host);
@@ -134,7 +139,7 @@ export function createUi(deps: UiDeps) {
     const box = placeIn(layout, innerWidth, innerHeight);
     render(
       <div class={`ph${theme}`} lang={pickLang(options.lang ?? deps.lang)}>
-        {uiRun && <Mask host={host!} acting={view!.acting} t={t} onTakeOver={act.pause} onStop={act.stop} />}
+        {uiRun && <Mask host={host!} acting={view!.confirm ? { call: view!.confirm.request.call, target: view!.confirm.request.target } : view!.acting} t={t} onTakeOver={act.pause} onStop={act.stop} />}
         {visible &&
           (layout.collapsed ? (
             <button
@@ -203,6 +208,8 @@ export function createUi(deps: UiDeps) {
 
   function open(o: OpenOptions = {}): void {
     options = { ...options, ...o };
+    // Another page of the site may have moved it since this one loaded.
+    if (!visible) layout = loadLayout();
     reveal();
     const h = deps.current();
     if (h) attach(h);

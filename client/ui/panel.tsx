@@ -181,6 +181,9 @@ function EntryView({ e, t, running }: { e: Entry; t: Strings; running: boolean }
   }
   const r = e.reasoning;
   const results = e.actions.filter((a) => a.result);
+  // Planned calls that emit no action events: the end of the run, a question.
+  const quiet = (e.calls ?? []).filter((c) => !e.actions.some((a) => a.call.name === c.name));
+  if (!running && !r && !e.thinking && !e.actions.length) return null;
   return (
     <div class="entry" data-step={e.step}>
       <div class="k">{`#${e.step}`}</div>
@@ -192,6 +195,9 @@ function EntryView({ e, t, running }: { e: Entry; t: Strings; running: boolean }
           {a.result ? (a.result.ok ? '✓ ' : '✗ ') : '… '}
           {callLabel(a.call, a.target)}
         </span>
+      ))}
+      {quiet.map((c, i) => (
+        <span key={`q${i}`} class="act">{`→ ${callLabel(c)}`}</span>
       ))}
       {(r?.evaluation || r?.memory || r?.nextGoal || results.length > 0) && (
         <details>
@@ -226,7 +232,7 @@ function ConfirmCard({ view, t, act }: { view: RunView; t: Strings; act: PanelAc
       <h3 id="ph-confirm-title">{`${t.confirmTitle} — ${kind}`}</h3>
       <dl>
         <dt>{t.action}</dt>
-        <dd>{callLabel(req.call)}</dd>
+        <dd>{callLabel(req.target ? { name: req.call.name, args: { ...req.call.args, ref: undefined } } : req.call)}</dd>
         {req.target && [<dt key="e">{t.element}</dt>, <dd key="e2">{targetLabel(req.target)}</dd>]}
         <dt>{t.why}</dt>
         <dd id="ph-confirm-why">{req.reason}</dd>

@@ -18,6 +18,8 @@ export interface StepView {
   /** The model's streamed text while it thinks; dropped once the step is planned. */
   thinking?: string;
   reasoning?: Reasoning;
+  /** What the model asked for; calls that never run as actions (done, ask_user) show from here. */
+  calls?: PlannedCall[];
   actions: ActionView[];
 }
 
@@ -100,6 +102,7 @@ export function reduce(view: RunView | undefined, ev: UiEvent): RunView | undefi
       if (p.phase === 'planned') {
         s.thinking = undefined;
         s.reasoning = p.reasoning;
+        s.calls = p.calls;
       }
       return {
         ...view, entries, step: p.step, maxSteps: p.maxSteps, startedAt: ev.now - p.elapsedMs, elapsedMs: p.elapsedMs,

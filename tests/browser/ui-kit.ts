@@ -21,6 +21,8 @@ export const inUi = (page: Page, sel: string): Locator => page.locator(`pagehand
 
 /** `pagehand.open()` with the stack's proxy, as a bookmarklet configured for it would. */
 export async function openPanel(page: Page, stack: AgentStack, extra: Record<string, unknown> = {}): Promise<void> {
+  // Each test starts from the default place (tests on one origin share localStorage).
+  await page.evaluate(() => localStorage.removeItem('pagehand:ui'));
   await page.evaluate((o) => (window as any).pagehand.open(o), { proxy: stack.proxyUrl, token: stack.token, model: MODELS.openai, ...extra });
   await panel(page).waitFor();
 }
@@ -181,7 +183,7 @@ export async function checkState(page: Page, name: string, opts: Parameters<type
 }
 
 /** Waits for an overlay element; on timeout the error carries the panel's text and a PNG of the page. */
-export async function waitIn(page: Page, sel: string, timeout = 30_000): Promise<Locator> {
+export async function waitIn(page: Page, sel: string, timeout = 15_000): Promise<Locator> {
   const loc = inUi(page, sel);
   try {
     await loc.first().waitFor({ timeout });
