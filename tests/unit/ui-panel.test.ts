@@ -6,6 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createEmitter } from '../../client/agent/events';
+import type { Ref } from '../../client/page/types';
 import type { RunEvents, RunHandle, RunOptions } from '../../client/agent/types';
 import { createUi } from '../../client/ui/index';
 import { LAYOUT_KEY } from '../../client/ui/storage';
@@ -67,6 +68,8 @@ const hosts = (): Element[] => [...document.querySelectorAll('pagehand-ui')];
 const shadow = (): ShadowRoot => hosts()[0]!.shadowRoot!;
 const $ = (sel: string): HTMLElement | null => shadow().querySelector(sel);
 const text = (): string => shadow().textContent ?? '';
+/** Refs are branded strings in the contract. */
+const ref = (r: string): Ref => r as Ref;
 const usage = { promptTokens: 10, completionTokens: 5 };
 /** Lets Preact run its scheduled re-render (hook state changes render on a later tick). */
 const tick = (): Promise<void> => new Promise((r) => setTimeout(r, 0));
@@ -137,7 +140,7 @@ describe('overlay controller', () => {
     const h = fakeHandle('Pay');
     ui.attach(h); // a run from code with ui: true opens the panel
     const respond = vi.fn();
-    const target = { ref: '9', role: 'button', name: 'Place order', rect: { x: 0, y: 0, width: 1, height: 1 } };
+    const target = { ref: ref('9'), role: 'button', name: 'Place order', rect: { x: 0, y: 0, width: 1, height: 1 } };
     const ask = () => h.emit('confirm', { request: { kind: 'payment', call: { name: 'click', args: { ref: '9' } }, target, reason: 'It places an order.', goal: 'pay' }, respond });
     ask();
     const card = $('[role="alertdialog"]')!;
@@ -180,7 +183,7 @@ describe('overlay controller', () => {
     const h = fakeHandle('Click');
     ui.attach(h);
     expect($('[data-mask]')).not.toBeNull();
-    const target = { ref: '7', role: 'link', name: 'Inbox', rect: { x: 100, y: 200, width: 80, height: 20 } };
+    const target = { ref: ref('7'), role: 'link', name: 'Inbox', rect: { x: 100, y: 200, width: 80, height: 20 } };
     h.emit('action', { step: 1, phase: 'start', call: { name: 'click', args: { ref: '7' } }, target });
     const hl = $('[data-highlight]')!;
     expect(hl.textContent).toContain('[7] link "Inbox"');

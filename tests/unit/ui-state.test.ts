@@ -5,6 +5,7 @@
  * sessionStorage).
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Ref } from '../../client/page/types';
 import type { RunEvents, RunResult } from '../../client/agent/types';
 import { pickLang, strings } from '../../client/ui/i18n';
 import { callLabel } from '../../client/ui/labels';
@@ -12,6 +13,8 @@ import { pointFor } from '../../client/ui/mask';
 import { reduce, type RunView, type UiEvent } from '../../client/ui/state';
 import { HISTORY_KEY, HISTORY_MAX, LAYOUT_KEY, loadHistory, loadLayout, placeIn, recordTask, saveLayout } from '../../client/ui/storage';
 
+/** Refs are branded strings in the contract. */
+const ref = (r: string): Ref => r as Ref;
 const usage = { promptTokens: 100, completionTokens: 20 };
 const step = (p: Partial<RunEvents['step']>): UiEvent => ({ type: 'step', now: 10_000, p: { step: 1, maxSteps: 50, phase: 'start', usage, elapsedMs: 1500, url: 'https://x.test/', ...p } });
 const result = (r: Partial<RunResult>): RunResult => ({ ok: true, summary: 'ok', steps: 2, usage, ...r });
@@ -39,7 +42,7 @@ describe('reducer: run events → panel view', () => {
   });
 
   it('an action: start marks what the mask highlights, end fills in the result under the same step', () => {
-    const target = { ref: '12', role: 'button', name: 'Place order', rect: { x: 10, y: 20, width: 100, height: 30 } };
+    const target = { ref: ref('12'), role: 'button', name: 'Place order', rect: { x: 10, y: 20, width: 100, height: 30 } };
     const call = { name: 'click', args: { ref: '12' } };
     let v = run(step({}), { type: 'action', p: { step: 1, phase: 'start', call, target } });
     expect(v.acting).toEqual({ call, target, result: undefined });
@@ -111,14 +114,14 @@ describe('reducer: run events → panel view', () => {
 
 describe('labels and the pointer', () => {
   it('a call reads as tool, ref, role, name and its main argument', () => {
-    const target = { ref: '4', role: 'searchbox', name: 'Search mail', rect: { x: 0, y: 0, width: 10, height: 10 } };
+    const target = { ref: ref('4'), role: 'searchbox', name: 'Search mail', rect: { x: 0, y: 0, width: 10, height: 10 } };
     expect(callLabel({ name: 'type', args: { ref: '4', text: 'ernesto' } }, target)).toBe('type [4] searchbox "Search mail" — ernesto');
     expect(callLabel({ name: 'navigate', args: { url: '/inbox' } })).toBe('navigate — /inbox');
   });
 
   it('the pointer goes to the middle of the target, or click_at\'s point', () => {
     const rect = { x: 10, y: 20, width: 100, height: 40 };
-    expect(pointFor({ call: { name: 'click', args: {} }, target: { ref: '1', role: 'button', name: '', rect } })).toEqual({ x: 60, y: 40 });
+    expect(pointFor({ call: { name: 'click', args: {} }, target: { ref: ref('1'), role: 'button', name: '', rect } })).toEqual({ x: 60, y: 40 });
     expect(pointFor({ call: { name: 'click_at', args: { x: 5, y: 7 } } })).toEqual({ x: 5, y: 7 });
     expect(pointFor({ call: { name: 'wait', args: {} } })).toBeUndefined();
   });
