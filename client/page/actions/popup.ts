@@ -15,8 +15,10 @@ import { clickAt } from './pointer';
 
 export const OPTION_ROLES = '[role=option],[role=menuitem],[role=menuitemradio],[role=menuitemcheckbox],[role=treeitem]';
 const ROW_TEXT_MAX = 120;
-/** A changed ancestor of the trigger counts as its popup only this close to it (a widget wrapper). */
+/** A changed ancestor of the trigger counts as its popup only this close to it (a widget wrapper)… */
 const WRAPPER_LEVELS = 3;
+/** …and only this small: larger wrappers are page sections. */
+const SCOPE_MAX = 600;
 
 export interface Row {
   el: Element;
@@ -85,7 +87,8 @@ export function popupCandidates(changed: Element[], target: Element): Element[] 
   for (let a = target.parentElement, i = 0; a && i < WRAPPER_LEVELS; a = a.parentElement, i++) near.add(a);
   for (const c of outermost(changed)) {
     if (c.contains(target)) {
-      if (near.has(c)) wrappers.push(c);
+      // A big section whose class flipped is a page state, not this widget's popup.
+      if (near.has(c) && c.getElementsByTagName('*').length <= SCOPE_MAX) wrappers.push(c);
     } else if (target.contains(c)) inside.push(c);
     else apart.push(c);
   }
@@ -98,9 +101,6 @@ export function popupCandidates(changed: Element[], target: Element): Element[] 
   return [...inside, ...wrappers, ...apart];
 }
 
-/** Elements at most this many in the trigger's close wrapper are checked for being shown before it opens. */
-const SCOPE_MAX = 600;
-
 /**
  * What is shown around the trigger before it opens (its close wrapper, without reaching the
  * body): a list that the widget shows by a class flip on its wrapper is told apart from what
@@ -112,9 +112,8 @@ export function shownAround(target: Element): Set<Element> {
     if (tag(a) === 'body' || tag(a) === 'html' || a.getElementsByTagName('*').length > SCOPE_MAX) break;
     scope = a;
   }
-  const out = new Set<Element>();
-  for (const e of scope.querySelectorAll('*')) if (isShown(e)) out.add(e);
-  return out;
+  // Only what could be a row matters, and rowsIn checks just those for being shown.
+  return new Set(rowsIn([scope], () => '', undefined, true).map((r) => r.el));
 }
 
 function outermost(els: Element[]): Element[] {
@@ -135,14 +134,14 @@ export function renderedContainer(c: Element): Element {
 }
 
 /** Pickable rows inside the containers, in document order, deduplicated. */
-export function rowsIn(containers: Element[], labelOf: (el: Element) => string, trigger?: Element): Row[] {
+export function rowsIn(containers: Element[], labelOf: (el: Element) => string, trigger?: Element, bothKinds = false): Row[] {
   const out = new Map<Element, Row>();
   const isTrigger = (e: Element) => !!trigger && e.contains(trigger);
   for (const c of outermost(containers)) {
     const aria = [...(c.matches(OPTION_ROLES) ? [c] : []), ...c.querySelectorAll(OPTION_ROLES)].filter((o) => !isTrigger(o) && isShown(o));
     for (const o of aria) out.set(o, { el: o, label: labelOf(o) });
     // Role-less rows, unless this list has rendered ARIA options (then those are the rows).
-    if (aria.length) continue;
+    if (aria.length && !bothKinds) continue;
     const win = winOf(c);
     const pointer = (e: Element) => win.getComputedStyle(e).cursor === 'pointer';
     for (const e of c.querySelectorAll('*')) {
