@@ -19,7 +19,8 @@ import type { ActionContext, Outcome } from './context';
 import { isValueField, tag, winOf } from './dom';
 import { clearField, fireChange, fireInput } from './editing';
 import { pickNativeOptions, quoteList } from './native-select';
-import { isShown, openList, optionLabel, ownContainers, popupCandidates, rowsIn, watchChanges, widgetParts, type OpenList, type Row } from './popup';
+import { openList, optionLabel, ownContainers, widgetParts, type OpenList } from './open-list';
+import { isShown, popupCandidates, rowsIn, watchChanges, type Row } from './popup';
 import { typeChars } from './type';
 import { clickAt } from './pointer';
 

@@ -20,7 +20,8 @@ import { typeChars } from './type';
 import { clickAt } from './pointer';
 import { matchOption, optionList, type Choice, type MatchResult } from './match';
 import { nativeSelectOf, quoteList, selectNative } from './native-select';
-import { isShown, listScroller, openList, ownContainers, refind, widgetParts, wheelScroll, watchChanges, type OpenList, type Row } from './popup';
+import { openList, ownContainers, refind, widgetParts, type OpenList } from './open-list';
+import { isShown, listScroller, wheelScroll, watchChanges, type Row } from './popup';
 import { selectViaStandIn } from './select-standin';
 import { standInFor } from '../widgets';
 
