@@ -54,7 +54,8 @@ if (!window.pagehand) {
   };
   const ui = createUi({ run, current: agent.current, lang: defaults.lang });
   Object.defineProperty(window, 'pagehand', {
-    value: Object.freeze({ ...createPageApi(), run, current: agent.current, open: ui.open, close: ui.close }),
+    // init: the site owner's configuration for every run on this page (tools, deny zones, …).
+    value: Object.freeze({ ...createPageApi(), run, current: agent.current, init: agent.configure, open: ui.open, close: ui.close }),
     configurable: true,
     enumerable: false,
     writable: false,

@@ -11,7 +11,7 @@ import type { RiskKind, RunOptions } from './types';
 export const STORAGE_KEY = 'pagehand:run';
 
 /** The options that survive a navigation (callbacks and signals cannot). */
-export type StoredOptions = Pick<RunOptions, 'proxy' | 'token' | 'model' | 'maxSteps' | 'vision' | 'instructions' | 'ui' | 'lang' | 'toolChoice' | 'maxPromptTokens'>;
+export type StoredOptions = Pick<RunOptions, 'proxy' | 'token' | 'model' | 'maxSteps' | 'vision' | 'instructions' | 'ui' | 'lang' | 'toolChoice' | 'maxPromptTokens' | 'allowedActions'>;
 
 export interface SavedRun {
   v: 1;

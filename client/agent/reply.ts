@@ -103,7 +103,19 @@ function balancedEnd(s: string, start: number): number {
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
-const known = (name: unknown): name is string => typeof name === 'string' && Object.hasOwn(TOOLS, name.trim().toLowerCase());
+/** Tool names by their lower-cased form: models vary the case ("Click", "addtocart"). */
+type Names = ReadonlyMap<string, string>;
+const BUILT_IN: Names = new Map(Object.keys(TOOLS).map((n) => [n, n]));
+
+function namesWith(extra: readonly string[]): Names {
+  if (!extra.length) return BUILT_IN;
+  const m = new Map(BUILT_IN);
+  for (const n of extra) m.set(n.toLowerCase(), n);
+  return m;
+}
+
+/** The tool's own spelling, or undefined when no tool has that name. */
+const canonical = (name: unknown, names: Names): string | undefined => (typeof name === 'string' ? names.get(name.trim().toLowerCase()) : undefined);
 
 function argsOf(v: unknown): Record<string, unknown> {
   if (typeof v === 'string') {
@@ -118,24 +130,25 @@ function argsOf(v: unknown): Record<string, unknown> {
 }
 
 /** Calls in the shapes models write: {name, arguments}, {tool, args}, {function: {…}}, {click: {…}}, {action: [...]}, arrays. */
-export function callsFromJson(v: unknown): PlannedCall[] {
-  if (Array.isArray(v)) return v.flatMap(callsFromJson);
+export function callsFromJson(v: unknown, names: Names = BUILT_IN): PlannedCall[] {
+  if (Array.isArray(v)) return v.flatMap((x) => callsFromJson(x, names));
   if (!isObject(v)) return [];
-  for (const key of ['tool_calls', 'calls', 'actions']) if (Array.isArray(v[key])) return callsFromJson(v[key]);
-  if (Array.isArray(v.action)) return callsFromJson(v.action);
-  if (isObject(v.function)) return callsFromJson(v.function);
-  const name = v.name ?? v.tool ?? v.tool_name ?? (typeof v.action === 'string' ? v.action : undefined);
-  if (known(name)) {
+  for (const key of ['tool_calls', 'calls', 'actions']) if (Array.isArray(v[key])) return callsFromJson(v[key], names);
+  if (Array.isArray(v.action)) return callsFromJson(v.action, names);
+  if (isObject(v.function)) return callsFromJson(v.function, names);
+  const name = canonical(v.name ?? v.tool ?? v.tool_name ?? (typeof v.action === 'string' ? v.action : undefined), names);
+  if (name) {
     const args = v.arguments ?? v.args ?? v.parameters ?? v.input;
-    if (args !== undefined) return [{ name: name.trim().toLowerCase(), args: argsOf(args) }];
+    if (args !== undefined) return [{ name, args: argsOf(args) }];
     // {"action": "click", "ref": "12"}: the rest of the object is the arguments.
     const rest = Object.fromEntries(Object.entries(v).filter(([k]) => !['name', 'tool', 'tool_name', 'action'].includes(k)));
-    return [{ name: name.trim().toLowerCase(), args: rest }];
+    return [{ name, args: rest }];
   }
   // {"click": {"ref": "12"}} — one key naming a tool.
-  const keys = Object.keys(v).filter(known);
-  if (keys.length) return keys.map((k) => ({ name: k.toLowerCase(), args: argsOf(v[k]) }));
-  return [];
+  return Object.keys(v).flatMap((k) => {
+    const n = canonical(k, names);
+    return n ? [{ name: n, args: argsOf(v[k]) }] : [];
+  });
 }
 
 function reasoningFromJson(v: unknown): Reasoning {
@@ -149,12 +162,14 @@ function reasoningFromJson(v: unknown): Reasoning {
   return r;
 }
 
-export function parseReply(reply: Pick<ChatReply, 'content' | 'toolCalls'>): ParsedReply {
+/** `extra`: the site's own tool names, recognised in any case and in JSON written as text too. */
+export function parseReply(reply: Pick<ChatReply, 'content' | 'toolCalls'>, extra: readonly string[] = []): ParsedReply {
+  const names = namesWith(extra);
   const content = reply.content ?? '';
   const { reasoning, rest } = readReasoningLines(content);
   if (reply.toolCalls.length) {
     const calls = reply.toolCalls.map((tc): ParsedCall => {
-      const name = tc.name.trim().toLowerCase();
+      const name = canonical(tc.name, names) ?? tc.name.trim();
       if (!tc.arguments.trim()) return { name, args: {} };
       try {
         const parsed = JSON.parse(tc.arguments) as unknown;
@@ -172,7 +187,7 @@ export function parseReply(reply: Pick<ChatReply, 'content' | 'toolCalls'>): Par
   let calls: PlannedCall[] = [];
   let text = rest;
   for (const block of jsonBlocks(rest)) {
-    const found = callsFromJson(block.value);
+    const found = callsFromJson(block.value, names);
     if (!found.length) continue;
     calls = calls.concat(found);
     Object.assign(reasoning, { ...reasoningFromJson(block.value), ...reasoning });

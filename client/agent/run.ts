@@ -23,9 +23,10 @@ import { describeCall, fitHistory, fullResults, type ActionRecord, type StepReco
 import { sessionRunStore, type RunStore, type SavedRun, type StoredOptions } from './persist';
 import { stepMessage, systemPrompt } from './prompt';
 import { parseReply, type ParsedCall } from './reply';
-import { classifyRisk } from './risk';
-import { toolSpecs, toolTokens } from './tools';
-import type { CallTarget, ConfirmRequest, PlannedCall, RunEvents, RunHandle, RunOptions, RunResult } from './types';
+import { classifyRisk, type Risk } from './risk';
+import { toolProblem, toolSpecs, toolTokens } from './tools';
+import { setDenyZones } from '../page/own-ui';
+import type { CallTarget, ConfirmRequest, CustomTool, PlannedCall, RunEvents, RunHandle, RunOptions, RunResult, SiteConfig } from './types';
 
 export const DEFAULT_MAX_STEPS = 50;
 export const DEFAULT_PROMPT_BUDGET = 12_000;
@@ -44,7 +45,7 @@ export interface ScriptDefaults {
 
 export class RunError extends Error {
   constructor(
-    readonly code: 'busy' | 'invalid_task',
+    readonly code: 'busy' | 'invalid_task' | 'invalid_tool',
     message: string,
   ) {
     super(message);
@@ -79,11 +80,14 @@ class Run {
 
   constructor(
     readonly state: SavedRun,
-    private readonly confirmFn: RunOptions['confirm'] | undefined,
+    /** Read at each use: a site's `init` after a resume supplies it again. */
+    private readonly confirmFn: () => RunOptions['confirm'] | undefined,
     private readonly resumed: boolean,
     private readonly onEnd: (run: Run) => void,
     private readonly store: RunStore,
     private readonly transport: typeof fetch | undefined,
+    /** The site's own tools by name, read at each use (they cannot be saved across pages: the site supplies them again). */
+    private readonly siteTools: () => ReadonlyMap<string, CustomTool>,
   ) {
     this.result = new Promise((r) => (this.resolveResult = r));
     state.owner = this.instance;
@@ -255,7 +259,7 @@ class Run {
         this.state.usage.promptTokens += reply.usage.promptTokens;
         this.state.usage.completionTokens += reply.usage.completionTokens;
       }
-      const parsed = parseReply(reply);
+      const parsed = parseReply(reply, [...this.siteTools().keys()]);
       if (parsed.reasoning.memory) this.state.memory = parsed.reasoning.memory;
       this.state.notes = [];
       this.emitStep({ step, phase: 'planned', reasoning: parsed.reasoning, calls: parsed.calls.map(({ name, args }) => ({ name, args })), timing });
@@ -298,7 +302,7 @@ class Run {
 
   /** Tokens of the system prompt and the tools: the same every step. */
   private fixedTokens(): number {
-    return (this.fixed ??= estimateTokens(systemPrompt(this.options.instructions, this.options.lang)) + toolTokens(toolSpecs(), estimateTokens));
+    return (this.fixed ??= estimateTokens(systemPrompt(this.options.instructions, this.options.lang)) + toolTokens(this.tools(), estimateTokens));
   }
 
   private mapBudget(): number {
@@ -313,7 +317,7 @@ class Run {
   private request(step: number, map: PageMap) {
     const o = this.options;
     const system = systemPrompt(o.instructions, o.lang);
-    const tools = toolSpecs();
+    const tools = this.tools();
     const budget = o.maxPromptTokens ?? DEFAULT_PROMPT_BUDGET;
     const last = this.state.history[this.state.history.length - 1];
     const base = {
@@ -336,6 +340,10 @@ class Run {
       tools,
       tool_choice: o.toolChoice ?? 'auto',
     };
+  }
+
+  private tools() {
+    return toolSpecs(this.options.allowedActions, [...this.siteTools().values()]);
   }
 
   private emitStep(p: Pick<RunEvents['step'], 'step' | 'phase'> & Partial<RunEvents['step']>): void {
@@ -397,8 +405,32 @@ class Run {
           push({ call: label, ok: true, result: text });
           continue;
         }
-        if (!(TOOL_NAMES as readonly string[]).includes(call.name)) {
-          push({ call: label, ok: false, result: `Unknown tool "${call.name}". Tools: ${[...TOOL_NAMES, 'find', 'done', 'fail', 'ask_user'].join(', ')}.` });
+        const custom = this.siteTools().get(call.name);
+        if (custom) {
+          const allowed = await this.allowed(call, undefined, goal, custom.risk ? { kind: custom.risk, reason: `${custom.name}: ${custom.description}` } : undefined);
+          if (this.ended) return 'ended';
+          if (allowed !== true) {
+            push({ call: label, ok: false, result: allowed });
+            this.state.notes.push(`The user did not allow ${label}. Do not try it again; go on without it or finish.`);
+            break;
+          }
+          const planned: PlannedCall = { name: call.name, args: call.args };
+          this.emitter.emit('action', { step, phase: 'start', call: planned });
+          const result = await runCustomTool(custom, call.args);
+          if (this.ended) return 'ended';
+          this.emitter.emit('action', { step, phase: 'end', call: planned, result: { ok: result.ok, message: result.text, changes: {} } });
+          push({ call: label, ok: result.ok, result: result.text });
+          if (!result.ok) {
+            failed = true;
+            break;
+          }
+          continue;
+        }
+        const offered = this.options.allowedActions;
+        if (!(TOOL_NAMES as readonly string[]).includes(call.name) || (offered && !offered.includes(call.name))) {
+          const names = this.tools().map((t) => t.function.name);
+          const why = (TOOL_NAMES as readonly string[]).includes(call.name) ? `"${call.name}" is not allowed on this site` : `Unknown tool "${call.name}"`;
+          push({ call: label, ok: false, result: `${why}. Tools: ${names.join(', ')}.` });
           failed = true;
           break;
         }
@@ -447,10 +479,10 @@ class Run {
   }
 
   /** true, or the sentence the model reads when the user (or nobody) said no. */
-  private async allowed(call: ParsedCall, target: CallTarget | undefined, goal: string | undefined): Promise<true | string> {
-    let risk;
+  private async allowed(call: ParsedCall, target: CallTarget | undefined, goal: string | undefined, declared?: Risk): Promise<true | string> {
+    let risk = declared;
     try {
-      risk = classifyRisk(call, targetFacts(call), location.href);
+      risk ??= classifyRisk(call, targetFacts(call), location.href);
     } catch {
       risk = undefined;
     }
@@ -458,9 +490,10 @@ class Run {
     const request: ConfirmRequest = { kind: risk.kind, call: { name: call.name, args: call.args }, target, reason: risk.reason, goal };
     let yes = false;
     let asked = true;
-    if (this.confirmFn) {
+    const confirmFn = this.confirmFn();
+    if (confirmFn) {
       try {
-        yes = (await this.confirmFn(request)) === true;
+        yes = (await confirmFn(request)) === true;
       } catch {
         yes = false;
       }
@@ -521,6 +554,20 @@ class Run {
   }
 }
 
+const CUSTOM_RESULT_MAX = 4000;
+
+/** Runs a site tool's handler; its value (or error) becomes the sentence the model reads. */
+async function runCustomTool(tool: CustomTool, args: Record<string, unknown>): Promise<{ ok: boolean; text: string }> {
+  try {
+    const value = await tool.handler(args);
+    let text = typeof value === 'string' ? value : value === undefined ? 'Done.' : JSON.stringify(value);
+    if (text === undefined) text = String(value);
+    return { ok: true, text: text.length > CUSTOM_RESULT_MAX ? `${text.slice(0, CUSTOM_RESULT_MAX)}… (cut)` : text };
+  } catch (e) {
+    return { ok: false, text: `${tool.name} failed: ${String((e as Error)?.message ?? e)}` };
+  }
+}
+
 function safeMap(maxTokens: number): PageMap {
   try {
     return buildMap({ maxTokens });
@@ -560,6 +607,18 @@ async function pageReady(): Promise<void> {
 /** The agent half of the `pagehand` API: run, current, and resuming a saved run. */
 export function createAgentApi(defaults: ScriptDefaults, env: AgentEnv = agentEnv()) {
   const store = env.store ?? sessionRunStore();
+  let site: SiteConfig = {};
+
+  /** The run's tools: the site's, overridden by the run's own of the same name. */
+  const toolsFor = (own: readonly CustomTool[] = []): Map<string, CustomTool> => {
+    const m = new Map<string, CustomTool>();
+    for (const t of [...(site.tools ?? []), ...own]) {
+      const problem = toolProblem(t);
+      if (problem) throw new RunError('invalid_tool', `pagehand: ${problem}.`);
+      m.set(t.name, t);
+    }
+    return m;
+  };
   let current: Run | undefined;
   const onEnd = (r: Run): void => {
     if (current === r) {
@@ -595,7 +654,8 @@ export function createAgentApi(defaults: ScriptDefaults, env: AgentEnv = agentEn
       model: options.model ?? defaults.model,
       maxSteps: positive(options.maxSteps) ?? DEFAULT_MAX_STEPS,
       vision: options.vision ?? 'auto',
-      instructions: options.instructions,
+      instructions: options.instructions ?? site.instructions,
+      allowedActions: options.allowedActions ?? site.allowedActions,
       ui: options.ui ?? true,
       lang: options.lang ?? defaults.lang,
       toolChoice: options.toolChoice === 'required' ? 'required' : 'auto',
@@ -605,7 +665,8 @@ export function createAgentApi(defaults: ScriptDefaults, env: AgentEnv = agentEn
       v: 1, id: newId(), task: task.trim(), options: stored, step: 0, history: [], memory: '', usage: zeroUsage(),
       startedAt: Date.now(), guards: newGuardState(), notes: [], allowed: [], owner: '',
     };
-    const r = new Run(state, options.confirm, false, onEnd, store, env.fetch);
+    toolsFor(options.tools); // a bad tool is the caller's error, thrown now
+    const r = new Run(state, () => options.confirm ?? site.confirm, false, onEnd, store, env.fetch, () => toolsFor(options.tools));
     currentHandle = adopt(r);
     if (options.signal) {
       if (options.signal.aborted) r.finish({ ok: false, summary: 'Stopped by the user.', reason: 'stopped' });
@@ -622,13 +683,28 @@ export function createAgentApi(defaults: ScriptDefaults, env: AgentEnv = agentEn
       current.stepAside(); // a stale copy from the back/forward cache
     }
     if (!saved) return undefined;
-    const r = new Run(saved, undefined, true, onEnd, store, env.fetch);
+    const r = new Run(saved, () => site.confirm, true, onEnd, store, env.fetch, () => toolsFor());
     currentHandle = adopt(r);
     return currentHandle;
   }
 
+  /** The site owner's configuration for every run on this page (the embed's `init`). */
+  function configure(config: SiteConfig): { ignoredDeny: string[] } {
+    const next: SiteConfig = { ...config };
+    const previous = site;
+    site = next;
+    try {
+      toolsFor(); // validate now, not at the first run
+    } catch (e) {
+      site = previous;
+      throw e;
+    }
+    return { ignoredDeny: setDenyZones(config.deny ?? []).ignored };
+  }
+
   return {
     run,
+    configure,
     /** The running handle (also after a resume), or undefined. */
     current: (): RunHandle | undefined => (current && !current.ended ? currentHandle : undefined),
     resume,

@@ -59,16 +59,44 @@ export const TOOLS: Record<string, ToolDef> = {
 
 export const TOOL_LIST = Object.keys(TOOLS);
 
-/** The tools in the OpenAI Chat Completions `tools` format. */
-export function toolSpecs(): ToolSpec[] {
-  return Object.entries(TOOLS).map(([name, t]) => ({
-    type: 'function',
-    function: {
-      name,
-      description: t.description,
-      parameters: { type: 'object', properties: t.properties ?? {}, ...(t.required ? { required: t.required } : {}) },
-    },
-  }));
+/** A site's own tool, as the model is offered it (the handler stays in the loop). */
+export interface ExtraTool {
+  name: string;
+  description: string;
+  parameters?: JsonSchema;
+}
+
+const NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
+
+/** Why a site tool cannot be offered, or undefined when it can. */
+export function toolProblem(t: { name?: unknown; description?: unknown; parameters?: unknown; handler?: unknown }): string | undefined {
+  if (typeof t.name !== 'string' || !NAME.test(t.name)) return `a tool name must be letters, digits, _ or - (got ${JSON.stringify(t.name)})`;
+  if (Object.hasOwn(TOOLS, t.name)) return `"${t.name}" is a built-in tool`;
+  if (typeof t.description !== 'string' || !t.description.trim()) return `tool "${t.name}" needs a description`;
+  if (typeof t.handler !== 'function') return `tool "${t.name}" needs a handler function`;
+  if (t.parameters !== undefined && (typeof t.parameters !== 'object' || t.parameters === null || (t.parameters as JsonSchema).type !== 'object')) {
+    return `tool "${t.name}": parameters must be a JSON Schema with type "object"`;
+  }
+  return undefined;
+}
+
+/**
+ * The tools in the OpenAI Chat Completions `tools` format: the built-ins (page actions limited
+ * to `allowed` when given; find, done, fail and ask_user always) and the site's own.
+ */
+export function toolSpecs(allowed?: readonly string[], extra: readonly ExtraTool[] = []): ToolSpec[] {
+  const builtIn = Object.entries(TOOLS).filter(([name]) => !allowed || allowed.includes(name) || (AGENT_TOOLS as readonly string[]).includes(name));
+  return [
+    ...builtIn.map(([name, t]): ToolSpec => ({
+      type: 'function',
+      function: {
+        name,
+        description: t.description,
+        parameters: { type: 'object', properties: t.properties ?? {}, ...(t.required ? { required: t.required } : {}) },
+      },
+    })),
+    ...extra.map((t): ToolSpec => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters ?? { type: 'object', properties: {} } } })),
+  ];
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import type { ActionResult } from '../page/actions/types';
 import type { Rect, Ref } from '../page/types';
-import type { ToolChoice, Usage } from '../llm/types';
+import type { JsonSchema, ToolChoice, Usage } from '../llm/types';
 
 /** What a risky action is. */
 export type RiskKind = 'payment' | 'deletion' | 'sending' | 'personal_data' | 'leaving_site' | 'download';
@@ -147,4 +147,37 @@ export interface RunOptions {
   toolChoice?: Extract<ToolChoice, 'auto' | 'required'>;
   /** Prompt token budget per model call. Default 12000. */
   maxPromptTokens?: number;
+  /** Page actions the model may use (by tool name); default all. `find`, `done`, `fail` and `ask_user` are always offered. */
+  allowedActions?: string[];
+  /** The site's own tools, offered to the model beside the built-in ones. */
+  tools?: CustomTool[];
+}
+
+/**
+ * A site owner's tool, e.g. the shop's own `addToCart(sku)`: the model calls it like any
+ * other tool; `handler` runs in the page and what it returns (JSON-serialisable, or a string)
+ * goes back to the model.
+ */
+export interface CustomTool {
+  /** Letters, digits, `_` and `-`; must not clash with a built-in tool. */
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments (an object schema). */
+  parameters?: JsonSchema;
+  handler: (args: Record<string, unknown>) => unknown;
+  /** Ask the user first, as for built-in risky actions. */
+  risk?: RiskKind;
+}
+
+/**
+ * What a site owner configures once per page load (`pagehand.init`): it applies to every run,
+ * including one resumed after a navigation, under the run's own options.
+ */
+export interface SiteConfig {
+  instructions?: string;
+  tools?: CustomTool[];
+  allowedActions?: string[];
+  /** Selectors of subtrees the agent must not see or touch (besides `data-pagehand="off"`). */
+  deny?: string[];
+  confirm?: RunOptions['confirm'];
 }

@@ -148,3 +148,64 @@ describe('lazy-loading list', () => {
     await page.close();
   });
 });
+
+describe('site configuration (pagehand.init)', () => {
+  it('a custom tool is offered, called with the model\'s arguments, and its result reaches the model', async () => {
+    stack.setPolicy((req) => {
+      const user = userText(req);
+      const result = /addToCart [^\n]*→ ok: (.*)/.exec(user)?.[1];
+      if (result) return call('done', { summary: `The site said: ${result}` });
+      if (!req.tools.includes('addToCart')) return call('fail', { reason: 'no addToCart tool offered' });
+      return call('addToCart', { sku: 'p2', qty: 2 });
+    });
+    const page = await openWithAgent(session, 'shop/index.html');
+    await page.evaluate(() => {
+      (window as any).pagehand.init({
+        tools: [{
+          name: 'addToCart',
+          description: "Add a product to the cart by SKU (the site's own function).",
+          parameters: { type: 'object', properties: { sku: { type: 'string' }, qty: { type: 'number' } }, required: ['sku'] },
+          handler: (args: { sku: string; qty?: number }) => {
+            (window as any).__calls = [...((window as any).__calls ?? []), args];
+            return { added: args.sku, quantity: args.qty ?? 1, cartSize: 2 };
+          },
+        }],
+      });
+    });
+    await startRun(page, 'Put two espresso grinders in my cart', { proxy: stack.proxyUrl, token: stack.token, model: MODELS.openai });
+    const result = await waitForResult(page);
+    expect(await page.evaluate(() => (window as any).__calls)).toEqual([{ sku: 'p2', qty: 2 }]);
+    expect(result).toMatchObject({ ok: true, summary: 'The site said: {"added":"p2","quantity":2,"cartSize":2}' });
+    await page.close();
+  });
+
+  it('a deny zone is never in the map and refuses actions; allowedActions limits the tools', async () => {
+    let seen = '';
+    let tools: string[] = [];
+    const page = await openWithAgent(session, 'shop/index.html');
+    const box = await page.evaluate(() => {
+      const { ignoredDeny } = (window as any).pagehand.init({ deny: ['header', '[[bad'], allowedActions: ['click_at', 'scroll'] });
+      const r = document.querySelector('header')!.getBoundingClientRect();
+      return { ignoredDeny, y: (r.top + r.height / 2) / innerHeight };
+    });
+    expect(box.ignoredDeny).toEqual(['[[bad']);
+    stack.setPolicy((req) => {
+      const map = latestMap(req);
+      const user = userText(req);
+      const failed = /click_at[^\n]*→ FAILED: ([^\n]*)/.exec(user);
+      if (failed) {
+        seen = map;
+        tools = req.tools;
+        return call('done', { summary: failed[1]! });
+      }
+      return call('click_at', { x: 0.5, y: box.y });
+    });
+    await startRun(page, 'Go to checkout', { proxy: stack.proxyUrl, token: stack.token, model: MODELS.openai });
+    const result = await waitForResult(page);
+    expect(result.summary).toMatch(/keeps pagehand out/);
+    expect(seen).not.toMatch(/Checkout|Cart \(/);
+    expect(tools.sort()).toEqual(['ask_user', 'click_at', 'done', 'fail', 'find', 'scroll']);
+    expect(page.url()).toContain('index.html');
+    await page.close();
+  });
+});

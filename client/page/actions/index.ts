@@ -8,6 +8,7 @@
  * Nothing ever throws into the host page: every failure is a result with `ok: false`.
  */
 import { createDescriber } from '../describe';
+import { inExcludedZone } from '../own-ui';
 import { RefError, resolveRef } from '../refs';
 import { DEFAULT_QUIET_WINDOW, DEFAULT_SETTLE_TIMEOUT, watchActivity, type ActivityWatch } from '../settle';
 import { withStandIns } from '../widgets';
@@ -90,7 +91,11 @@ export async function act(call: ActionCall, opts?: ActOptions): Promise<ActionRe
     const ctx: ActionContext = {
       describer,
       options: o,
-      resolve: (ref) => resolveRef(ref, (el) => describer.describe(el)),
+      resolve: (ref) => {
+        const el = resolveRef(ref, (e) => describer.describe(e));
+        if (inExcludedZone(el)) throw new ActionError(`Element [${String(ref)}] is in a part of the page the site keeps pagehand out of.`);
+        return el;
+      },
       label: (el) => labelOf(el, describer),
       subject: (ref, el) => subjectOf(ref, el, describer),
       begin: (el) => {
