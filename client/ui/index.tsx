@@ -11,7 +11,7 @@ import { pickLang, strings } from './i18n';
 import { Mask } from './mask';
 import { Panel, type PanelActions } from './panel';
 import { reduce, type RunView, type UiEvent } from './state';
-import { loadHistory, loadLayout, placeIn, recordTask, saveLayout, type HistoryItem, type Layout } from './storage';
+import { loadHistory, loadLayout, loadLog, placeIn, recordTask, saveLayout, saveLog, type HistoryItem, type Layout } from './storage';
 import { adoptStyles } from './styles';
 
 /** `pagehand.open(options)`: how runs started from the panel are made, and how it looks. */
@@ -176,8 +176,9 @@ export function createUi(deps: UiDeps) {
     if (h === handle || !h.active) return;
     for (const off of unsubscribe) off();
     handle = h;
-    dispatch({ type: 'attach', id: h.id, task: h.task, paused: h.paused, resumed, now: Date.now() });
-    history = recordTask({ task: h.task, at: Date.now() });
+    // A run resumed after a navigation brings the log of the pages before.
+    dispatch({ type: 'attach', id: h.id, task: h.task, paused: h.paused, resumed, now: Date.now(), entries: resumed ? loadLog(h.id) : undefined });
+    if (!resumed) history = recordTask({ task: h.task, at: Date.now() });
     unsubscribe = [
       h.on('step', (p) => dispatch({ type: 'step', p, now: Date.now() })),
       h.on('action', (p) => dispatch({ type: 'action', p })),
@@ -223,5 +224,8 @@ export function createUi(deps: UiDeps) {
   }
 
   addEventListener('resize', () => visible && paint());
+  addEventListener('pagehide', () => {
+    if (view?.status === 'running') saveLog(view.id, view.entries.map((e) => (e.kind === 'step' ? { ...e, thinking: undefined } : e)));
+  });
   return { open, close, attach };
 }

@@ -55,7 +55,7 @@ export interface RunView {
 }
 
 export type UiEvent =
-  | { type: 'attach'; id: string; task: string; paused: boolean; resumed: boolean; now: number }
+  | { type: 'attach'; id: string; task: string; paused: boolean; resumed: boolean; now: number; entries?: Entry[] }
   | { type: 'step'; p: RunEvents['step']; now: number }
   | { type: 'action'; p: RunEvents['action'] }
   | { type: 'message'; p: RunEvents['message'] }
@@ -91,7 +91,7 @@ export function reduce(view: RunView | undefined, ev: UiEvent): RunView | undefi
   if (ev.type === 'attach') {
     // The same run seen again (open() after run()) keeps its log.
     if (view?.id === ev.id) return { ...view, paused: ev.paused };
-    return { ...newRun(ev.id, ev.task, ev.now), paused: ev.paused, resumed: ev.resumed };
+    return { ...newRun(ev.id, ev.task, ev.now), paused: ev.paused, resumed: ev.resumed, entries: ev.entries ?? [] };
   }
   if (!view) return view;
   switch (ev.type) {

@@ -7,6 +7,9 @@
 export const LAYOUT_KEY = 'pagehand:ui';
 export const HISTORY_KEY = 'pagehand:history';
 export const HISTORY_MAX = 8;
+export const LOG_KEY = 'pagehand:log';
+/** Entries carried over a navigation (the newest). */
+export const LOG_MAX = 60;
 
 export interface Layout {
   /** Top-left corner in viewport pixels; undefined means the default corner. */
@@ -89,4 +92,17 @@ export function recordTask(item: HistoryItem): HistoryItem[] {
   const list = [item, ...loadHistory().filter((i) => i.task !== item.task)].slice(0, HISTORY_MAX);
   write('sessionStorage', HISTORY_KEY, list);
   return list;
+}
+
+/**
+ * The run's log, saved as the page goes away and read back by the next page of the same run,
+ * so the panel there shows the steps taken before the navigation too.
+ */
+export function saveLog(id: string, entries: unknown[]): void {
+  write('sessionStorage', LOG_KEY, { id, entries: entries.slice(-LOG_MAX) });
+}
+
+export function loadLog<T>(id: string): T[] | undefined {
+  const l = read<{ id?: string; entries?: T[] }>('sessionStorage', LOG_KEY);
+  return l?.id === id && Array.isArray(l.entries) ? l.entries : undefined;
 }

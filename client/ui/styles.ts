@@ -34,6 +34,7 @@ header h2{font-size:15px;font-weight:650;margin:0;flex:1;display:flex;align-item
 .entry{margin:0;overflow-wrap:anywhere}
 .entry .k{font-size:12px;color:var(--mute);font-weight:600}
 .msg{white-space:pre-wrap}
+.msg.agent{font-size:12.5px;color:var(--mute)}
 .msg.user{align-self:flex-end;background:var(--soft);padding:6px 10px;border-radius:8px}
 .err{color:var(--bad);font-size:13px}
 .act{display:block;font:12.5px/1.4 ui-monospace,SFMono-Regular,Menlo,monospace;padding:2px 0;overflow-wrap:anywhere}

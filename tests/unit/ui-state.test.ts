@@ -11,7 +11,7 @@ import { pickLang, strings } from '../../client/ui/i18n';
 import { callLabel } from '../../client/ui/labels';
 import { pointFor } from '../../client/ui/mask';
 import { reduce, type RunView, type UiEvent } from '../../client/ui/state';
-import { HISTORY_KEY, HISTORY_MAX, LAYOUT_KEY, loadHistory, loadLayout, placeIn, recordTask, saveLayout } from '../../client/ui/storage';
+import { HISTORY_KEY, HISTORY_MAX, LAYOUT_KEY, loadHistory, loadLayout, loadLog, LOG_MAX, placeIn, recordTask, saveLayout, saveLog } from '../../client/ui/storage';
 
 /** Refs are branded strings in the contract. */
 const ref = (r: string): Ref => r as Ref;
@@ -180,5 +180,16 @@ describe('storage', () => {
     expect(loadHistory()).toHaveLength(HISTORY_MAX);
     expect(loadHistory()[0]!.task).toBe('t19');
     expect(sessionStorage.getItem(HISTORY_KEY)).toContain('t19');
+  });
+
+  it('the log carried over a navigation is read back only by the same run, newest LOG_MAX entries', () => {
+    const entries = Array.from({ length: LOG_MAX + 5 }, (_, i) => ({ kind: 'message', text: `m${i}`, from: 'agent' }));
+    saveLog('run-1', entries);
+    expect(loadLog('run-2')).toBeUndefined();
+    const back = loadLog<{ text: string }>('run-1')!;
+    expect(back).toHaveLength(LOG_MAX);
+    expect(back[0]!.text).toBe('m5');
+    const v = reduce(undefined, { type: 'attach', id: 'run-1', task: 't', paused: false, resumed: true, now: 0, entries: back as never });
+    expect(v!.entries).toHaveLength(LOG_MAX);
   });
 });
