@@ -25,7 +25,7 @@
 import { chromium, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { bundleForPage } from './lib/bundle-for-page';
 import { countTokens } from './lib/count-tokens';
@@ -311,6 +311,7 @@ function bars(results: PageResult[], modal: PageResult | undefined, article: Pag
 
 async function main(): Promise<void> {
   const started = Date.now();
+  const loadAtStart = Math.round(loadavg()[0]! * 10) / 10;
   const pagehandSource = await readFile(`${root}dist/pagehand.js`, 'utf8').catch(() => {
     throw new Error('dist/pagehand.js is missing: run `npm run build` first (npm run bench:map does).');
   });
@@ -344,7 +345,8 @@ async function main(): Promise<void> {
   let modal: PageResult | undefined;
   let article: PageResult | undefined;
   try {
-    log(`pagehand map benchmark — Chromium ${chromiumVersion}, ${cpus().length} cores, page-agent page-controller ${peer.version}`);
+    // Figures scale with what else runs on the machine: say how busy it was.
+    log(`pagehand map benchmark — Chromium ${chromiumVersion}, ${cpus().length} cores, load average ${loadavg()[0]!.toFixed(1)}, page-agent page-controller ${peer.version}`);
     for (const s of generated) {
       const result: PageResult = {
         name: s.name,
@@ -461,6 +463,8 @@ async function main(): Promise<void> {
     chromium: chromiumVersion,
     cores: cpus().length,
     cpu: cpus()[0]?.model,
+    /** 1-minute load average at the start and the end of the run (2 cores: above 2 means queued work). */
+    loadAverage: { start: loadAtStart, end: Math.round(loadavg()[0]! * 10) / 10 },
     node: process.version,
     // Which map was measured: the bundle is built from the working tree, which may be ahead of HEAD.
     pagehandBundle: { bytes: pagehandSource.length, sha256: createHash('sha256').update(pagehandSource).digest('hex').slice(0, 16) },

@@ -97,6 +97,7 @@ export function walk(doc: Document, opts: WalkOptions): WalkResult {
     // them the walk reads only what applies to inline boxes: an inline box is never absolutely
     // positioned or fixed (those are blockified), so neither `clip` nor the "visually hidden"
     // clip-path trick (used with position:absolute) nor overflow nor content-visibility apply.
+    // (A sticky inline run is not taken for a layer: sticky headers are blocks.)
     const inline = display === 'inline';
     const position = inline ? 'static' : cs.position;
 
