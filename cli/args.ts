@@ -1,0 +1,138 @@
+/**
+ * The command line of `pagehand`: parsing (pure, no I/O) and the help text. Every flag the
+ * runner takes is listed in HELP; a flag it does not know is an error, not ignored.
+ */
+
+export interface RunArgs {
+  task: string;
+  url: string;
+  proxy: string;
+  token?: string;
+  model?: string;
+  maxSteps?: number;
+  json: boolean;
+  screenshotDir?: string;
+  profile?: string;
+  headed: boolean;
+  chromium?: string;
+  yes: boolean;
+}
+
+export type Parsed = { kind: 'help' } | { kind: 'version' } | { kind: 'run'; args: RunArgs } | { kind: 'error'; message: string };
+
+export const DEFAULT_PROXY = 'http://127.0.0.1:8787';
+export const DEFAULT_CHROMIUM = '/usr/bin/chromium';
+
+export const HELP = `pagehand — run a task in a web page from the command line (headless Chromium)
+
+Usage:
+  pagehand run --url URL [options] "task"
+  pagehand --help | --version
+
+Opens URL in the system Chromium with the pagehand bundle injected at document start (so the
+run goes on across page navigations), runs the task through pagehand.run (no overlay), streams
+the step log and prints the result. Exit status 0 when the task succeeded, 1 otherwise.
+
+Options:
+  --url URL             The page to start on (required).
+  --proxy URL           The pagehand proxy (default ${DEFAULT_PROXY}; start it with \`npm start\`).
+  --token T             The proxy token. Default: the personal token \`npm start\` keeps
+                        (node_modules/.cache/pagehand/personal-token, or $PAGEHAND_TOKEN_FILE)
+                        when the proxy is on this machine, else $PAGEHAND_TOKEN.
+  --model M             The model (default: the proxy's default model).
+  --max-steps N         Model turns at most (default 50).
+  --json                One JSON object per line on stdout for every event (step, action,
+                        message, confirm, ask, error, done), then {"event":"result",…}.
+                        Without it the step log goes to stderr and the result to stdout.
+  --screenshot-dir D    Save one PNG per step in D (step-001.png, …), the acted-on element's box
+                        and the click point marked.
+  --profile DIR         Use (and keep) a browser profile in DIR, e.g. to stay logged in
+                        between runs. Default: a fresh profile that is thrown away.
+  --headed              Show the browser window (default headless).
+  --chromium PATH       The Chromium executable (default $CHROMIUM_PATH, else ${DEFAULT_CHROMIUM}).
+  --yes                 Allow risky actions (payment, deletion, sending, personal data, leaving
+                        the site, downloads) without asking.
+  -h, --help            This text.
+  -v, --version         The version.
+
+Risky actions: with --yes they are allowed. Otherwise, when stdin is a terminal, the runner asks
+(y = yes, a = yes for the rest of the run, anything else = no); when stdin is not a terminal
+(a pipe, CI) they are denied, the model is told so and the run goes on without them.
+Questions the model asks the user are answered on the terminal too (not answered without one).
+
+Examples:
+  npm start &                                   # the proxy, on ${DEFAULT_PROXY}
+  npx pagehand run --url https://example.org "Find the contact email"
+  npx pagehand run --url http://127.0.0.1:8787/demo/ --json --screenshot-dir shots "…"
+`;
+
+const VALUE_FLAGS = new Set(['url', 'proxy', 'token', 'model', 'max-steps', 'screenshot-dir', 'profile', 'chromium']);
+const BOOL_FLAGS = new Set(['json', 'headed', 'yes']);
+
+/** Parses argv (without node and the script). */
+export function parseArgs(argv: readonly string[], env: Record<string, string | undefined> = {}): Parsed {
+  if (!argv.length || argv.includes('--help') || argv.includes('-h') || argv[0] === 'help') return { kind: 'help' };
+  if (argv[0] === '--version' || argv[0] === '-v') return { kind: 'version' };
+  const [command, ...rest] = argv;
+  if (command !== 'run') return { kind: 'error', message: `unknown command "${command}" (the command is \`pagehand run\`; see --help)` };
+
+  const values: Record<string, string> = {};
+  const flags = new Set<string>();
+  const words: string[] = [];
+  for (let i = 0; i < rest.length; i++) {
+    const a = rest[i]!;
+    if (a === '--') {
+      words.push(...rest.slice(i + 1));
+      break;
+    }
+    if (!a.startsWith('--')) {
+      words.push(a);
+      continue;
+    }
+    const eq = a.indexOf('=');
+    const name = a.slice(2, eq < 0 ? undefined : eq);
+    if (BOOL_FLAGS.has(name)) {
+      if (eq >= 0) return { kind: 'error', message: `--${name} takes no value` };
+      flags.add(name);
+    } else if (VALUE_FLAGS.has(name)) {
+      const v = eq >= 0 ? a.slice(eq + 1) : rest[++i];
+      if (v === undefined || v === '') return { kind: 'error', message: `--${name} needs a value` };
+      values[name] = v;
+    } else {
+      return { kind: 'error', message: `unknown option ${a} (see --help)` };
+    }
+  }
+
+  const task = words.join(' ').trim();
+  if (!values.url) return { kind: 'error', message: 'missing --url URL: the page to start on' };
+  if (!/^(https?|file):/i.test(values.url)) return { kind: 'error', message: `--url must be an http(s) or file URL, got "${values.url}"` };
+  if (!task) return { kind: 'error', message: 'missing the task: pagehand run --url URL "what to do"' };
+  let maxSteps: number | undefined;
+  if (values['max-steps'] !== undefined) {
+    maxSteps = Number(values['max-steps']);
+    if (!Number.isInteger(maxSteps) || maxSteps < 1) return { kind: 'error', message: `--max-steps must be a positive whole number, got "${values['max-steps']}"` };
+  }
+  const proxy = (values.proxy ?? DEFAULT_PROXY).replace(/\/+$/, '');
+  try {
+    if (!/^https?:$/.test(new URL(proxy).protocol)) throw new Error('not http');
+  } catch {
+    return { kind: 'error', message: `--proxy must be an http(s) URL, got "${proxy}"` };
+  }
+  return {
+    kind: 'run',
+    args: {
+      task,
+      url: values.url,
+      proxy,
+      token: values.token,
+      model: values.model,
+      maxSteps,
+      json: flags.has('json'),
+      screenshotDir: values['screenshot-dir'],
+      profile: values.profile,
+      headed: flags.has('headed'),
+      chromium: values.chromium ?? (env.CHROMIUM_PATH?.trim() || undefined),
+      yes: flags.has('yes'),
+    },
+  };
+}

@@ -1,0 +1,91 @@
+/**
+ * What the runner injects at document start of every page (top frame only): the bundle, then
+ * a bridge that subscribes to the run handle — the one `pagehand.run` returned, or the one the
+ * bundle resumed on this page after a navigation — and passes its events to Node through
+ * bindings (`page.exposeBinding`, which survive navigations). Confirmations and questions go
+ * to Node too, which decides (--yes, the terminal, or no).
+ *
+ * For --screenshot-dir, the bridge draws the first acted-on element's box and the click point
+ * of each step right as the action starts (synchronously, before it runs), in a fixed layer
+ * that carries data-pagehand-ui (left out of the map, no pointer events); Node takes the
+ * screenshot and then removes the layer.
+ */
+
+/** Names of the bindings Node exposes. */
+export const BINDINGS = {
+  event: '__pagehandRunnerEvent',
+  confirm: '__pagehandRunnerConfirm',
+  ask: '__pagehandRunnerAsk',
+} as const;
+
+export interface BridgeOptions {
+  /** Draw the marks for screenshots. */
+  marks: boolean;
+  /** Listen for `ask` (only when someone can answer: else the loop is told no one is there). */
+  ask: boolean;
+}
+
+/** The in-page half, as source. Events are copied as plain JSON (functions dropped). */
+export function bridgeSource(o: BridgeOptions): string {
+  return `(() => {
+  if (window.top !== window) return;
+  const O = ${JSON.stringify(o)};
+  const emit = window.${BINDINGS.event};
+  const plain = (v) => { try { return JSON.parse(JSON.stringify(v ?? null)); } catch { return null; } };
+  const seen = new WeakSet();
+  let marked = 0;
+  const clearMarks = () => { for (const el of document.querySelectorAll('[data-pagehand-runner-marks]')) el.remove(); };
+  const drawMarks = (p) => {
+    const r = p.target && p.target.rect;
+    const xy = p.call && p.call.name === 'click_at' ? { x: Number(p.call.args.x), y: Number(p.call.args.y) } : r && { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+    if (!r && !(xy && isFinite(xy.x) && isFinite(xy.y))) return false;
+    clearMarks();
+    const layer = document.createElement('div');
+    layer.setAttribute('data-pagehand-ui', '');
+    layer.setAttribute('data-pagehand-runner-marks', '');
+    layer.style.cssText = 'position:fixed;inset:0;pointer-events:none;z-index:2147483647;contain:strict;';
+    const add = (css) => { const d = document.createElement('div'); d.style.cssText = 'position:absolute;box-sizing:border-box;pointer-events:none;' + css; layer.appendChild(d); };
+    if (r) add('left:' + r.x + 'px;top:' + r.y + 'px;width:' + r.width + 'px;height:' + r.height + 'px;border:3px solid #e8590c;background:rgba(232,89,12,.12);border-radius:3px;');
+    if (xy) add('left:' + (xy.x - 9) + 'px;top:' + (xy.y - 9) + 'px;width:18px;height:18px;border-radius:50%;border:3px solid #fff;background:#e03131;box-shadow:0 0 0 2px #e03131;');
+    (document.body || document.documentElement).appendChild(layer);
+    return true;
+  };
+  window.__pagehandRunnerClearMarks = clearMarks;
+  const subscribe = (h) => {
+    if (!h || seen.has(h)) return;
+    seen.add(h);
+    for (const ev of ['step', 'message', 'error', 'done', 'pause']) {
+      h.on(ev, (p) => emit(ev, plain(p), location.href));
+    }
+    h.on('action', (p) => {
+      let marks = false;
+      if (O.marks && p.phase === 'start' && p.step !== marked) {
+        marked = p.step;
+        try { marks = drawMarks(p); } catch { marks = false; }
+      }
+      const payload = plain(p);
+      if (payload && p.phase === 'start') payload.marked = marks;
+      emit('action', payload, location.href);
+    });
+    h.on('confirm', (p) => {
+      window.${BINDINGS.confirm}(plain(p.request), location.href).then(
+        (a) => p.respond(!!(a && a.allowed), !!(a && a.always)),
+        () => p.respond(false),
+      );
+    });
+    if (O.ask) {
+      h.on('ask', (p) => {
+        window.${BINDINGS.ask}(String(p.question), location.href).then((a) => { if (typeof a === 'string') h.answer(a); }, () => {});
+      });
+    }
+  };
+  window.__pagehandRunnerSubscribe = subscribe;
+  // A run the bundle resumed on this page (after a navigation).
+  try { subscribe(window.pagehand && window.pagehand.current()); } catch {}
+})();`;
+}
+
+/** The bundle, for the top frame only (frames are read from the top through the map). */
+export function topFrameOnly(bundle: string): string {
+  return `(function () {\n"use strict";\nif (window.top !== window) return;\n${bundle}\n})();`;
+}

@@ -1,0 +1,169 @@
+/**
+ * The headless runner end to end: `node dist/cli.js run …` as a user runs it (its own Chromium,
+ * the real proxy from the agent harness, a scripted model), on the webmail task whose every
+ * email opens with a full navigation — so the run resumes on each page through the init
+ * script. Also the failures that must end in one clear sentence and exit status 1.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, latestMap, mapElements, mapUrl, MODELS, refFor, startAgentStack, type AgentStack, type Policy } from './agent-harness';
+import { origin } from './harness';
+
+const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const TASK = 'Find the emails Ernesto sent and summarise them';
+const SUBJECTS = ['Budget for Q3', 'Offsite agenda', 'Invoice 2291 overdue'];
+
+interface Exit {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the built CLI with stdin not a terminal (as in CI); never a timing assertion, only a bound. */
+function cli(args: string[], env: Record<string, string> = {}): Promise<Exit> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      env: { ...process.env, CHROMIUM_PATH: CHROMIUM, PAGEHAND_TOKEN: '', PAGEHAND_TOKEN_FILE: '/nonexistent/pagehand-token', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const bound = setTimeout(() => child.kill('SIGKILL'), 170_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(bound);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** The webmail task's scripted model: reads the map as a model would. */
+function webmailModel(): Policy {
+  const read: string[] = [];
+  return (req) => {
+    const map = latestMap(req);
+    const url = mapUrl(map);
+    if (url.includes('message.html')) {
+      const subject = /^# (.+)$/m.exec(map)?.[1]?.trim() ?? '?';
+      if (!read.includes(subject)) read.push(subject);
+      return call('go_back', {}, `eval: the email is open\nmemory: read ${read.join('; ')}\ngoal: back to the results`);
+    }
+    if (!url.includes('q=')) {
+      return call('type', { ref: refFor(map, 'searchbox', 'Search mail'), text: 'ernesto', submit: true }, 'goal: search for Ernesto');
+    }
+    const links = mapElements(map).filter((e) => e.role === 'link' && /^Ernesto Ruiz/.test(e.name));
+    if (!links.length) return call('wait', { text: 'Ernesto Ruiz' }, 'goal: wait for the results');
+    const next = links.find((l) => !read.some((s) => l.name.includes(s)));
+    if (next) return call('click', { ref: next.ref }, `goal: open ${next.name}`);
+    return call('done', { summary: `Ernesto Ruiz sent ${read.length} emails: ${read.join('; ')}.` });
+  };
+}
+
+/** A port on 127.0.0.1 that nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((r) => server.close(() => r()));
+  return port;
+}
+
+let stack: AgentStack;
+let dir: string;
+beforeAll(async () => {
+  stack = await startAgentStack();
+  dir = await mkdtemp(join(tmpdir(), 'pagehand-runner-'));
+});
+afterAll(async () => {
+  await stack?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+const inbox = () => `${origin()}/fixtures/agent/webmail/inbox.html`;
+
+describe('pagehand run', () => {
+  it('completes the webmail task across navigations, prints the summary, saves a marked screenshot per step, exits 0', { timeout: 180_000 }, async () => {
+    stack.setPolicy(webmailModel());
+    const before = stack.requests().length;
+    const shots = join(dir, 'shots');
+    const out = await cli(['run', '--url', inbox(), '--proxy', stack.proxyUrl, '--token', stack.token, '--model', MODELS.openai, '--screenshot-dir', shots, TASK]);
+
+    expect(out.code, out.stderr + out.stdout).toBe(0);
+    expect(out.stdout).toMatch(/^Done in \d+ steps/);
+    for (const s of SUBJECTS) expect(out.stdout).toContain(s);
+    // The step log: every step, the actions with their targets, and the resumes after navigations.
+    const steps = [...out.stderr.matchAll(/^step (\d+)\/50\b/gm)].map((m) => Number(m[1]));
+    const taken = stack.requests().length - before;
+    expect(steps).toEqual(Array.from({ length: taken }, (_, i) => i + 1));
+    expect(out.stderr).toContain('→ type [');
+    expect(out.stderr).toMatch(/→ click \[\d+\] link "Ernesto Ruiz/);
+    expect(out.stderr.match(/\(resumed on /g)?.length ?? 0).toBeGreaterThanOrEqual(6); // 3 opens + 3 backs
+    // One PNG per step.
+    const files = (await readdir(shots)).sort();
+    expect(files, out.stderr).toEqual(steps.map((n) => `step-${String(n).padStart(3, '0')}.png`));
+    for (const f of files) expect((await readFile(join(shots, f))).subarray(1, 4).toString()).toBe('PNG');
+  });
+
+  it('--json streams one JSON object per event line and ends with the result', { timeout: 180_000 }, async () => {
+    stack.setPolicy(webmailModel());
+    const out = await cli(['run', '--json', '--url', inbox(), '--proxy', stack.proxyUrl, '--token', stack.token, '--model', MODELS.openai, TASK]);
+
+    expect(out.code, out.stderr).toBe(0);
+    const lines = out.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const last = lines[lines.length - 1];
+    expect(last).toMatchObject({ event: 'result', ok: true });
+    for (const s of SUBJECTS) expect(last.summary).toContain(s);
+    expect(lines.filter((l) => l.event === 'step' && l.phase === 'planned')).toHaveLength(last.steps);
+    expect(lines.some((l) => l.event === 'step' && l.phase === 'thinking')).toBe(false);
+    expect(lines.filter((l) => l.event === 'step' && l.resumed).length).toBeGreaterThanOrEqual(6);
+    const clicks = lines.filter((l) => l.event === 'action' && l.phase === 'end' && l.call.name === 'click');
+    expect(clicks).toHaveLength(3);
+    expect(clicks.every((l) => l.result.ok && /message\.html/.test(l.result.changes.navigation?.url ?? ''))).toBe(true);
+    expect(lines.find((l) => l.event === 'done')?.result).toMatchObject({ ok: true });
+  });
+
+  it('exits 1 with a clear message when the proxy is down', async () => {
+    const port = await closedPort();
+    const out = await cli(['run', '--url', inbox(), '--proxy', `http://127.0.0.1:${port}`, '--token', stack.token, TASK]);
+    expect(out.code).toBe(1);
+    expect(out.stderr).toContain(`The pagehand proxy at http://127.0.0.1:${port} is not reachable (connection refused)`);
+    expect(out.stderr).toContain('npm start');
+    expect(out.stdout).toBe('');
+  });
+
+  it('exits 1 with a clear message when the token is refused', async () => {
+    const out = await cli(['run', '--url', inbox(), '--proxy', stack.proxyUrl, '--token', 'ph_not-a-token-the-proxy-knows-0123456789', TASK]);
+    expect(out.code).toBe(1);
+    expect(out.stderr).toMatch(/refused the token \(from --token\) \(invalid_token/);
+    expect(out.stderr).not.toContain('ph_not-a-token');
+  });
+
+  it('exits 1 with a clear message when no token is given', async () => {
+    const out = await cli(['run', '--url', inbox(), '--proxy', stack.proxyUrl, TASK]);
+    expect(out.code).toBe(1);
+    expect(out.stderr).toMatch(/refused the request: no token was given \(missing_token/);
+  });
+
+  it('exits 1 with a clear message when Chromium is missing (CHROMIUM_PATH)', async () => {
+    const out = await cli(['run', '--url', inbox(), '--proxy', stack.proxyUrl, TASK], { CHROMIUM_PATH: '/nonexistent/chromium' });
+    expect(out.code).toBe(1);
+    expect(out.stderr).toContain('Chromium not found at /nonexistent/chromium');
+    expect(out.stderr).toContain('--chromium PATH');
+  });
+
+  it('--help documents every flag', async () => {
+    const out = await cli(['--help']);
+    expect(out.code).toBe(0);
+    for (const flag of ['--url', '--proxy', '--token', '--model', '--max-steps', '--json', '--screenshot-dir', '--profile', '--headed', '--chromium', '--yes', 'stdin is a terminal', 'denied']) {
+      expect(out.stdout).toContain(flag);
+    }
+  });
+});
