@@ -163,6 +163,16 @@ describe('panel states', () => {
     expect(Math.round(after.x)).toBe(Math.round(before.x - 260));
     expect(Math.round(after.y)).toBe(Math.round(before.y - 168));
 
+    // Resize by the corner (CSS resize): smaller by 60 × 40.
+    await page.mouse.move(after.x + after.width - 3, after.y + after.height - 3);
+    await page.mouse.down();
+    await page.mouse.move(after.x + after.width - 63, after.y + after.height - 43, { steps: 5 });
+    await page.mouse.up();
+    const sized = (await panel(page).boundingBox())!;
+    expect(Math.round(sized.width)).toBe(Math.round(after.width - 60));
+    expect(Math.round(sized.height)).toBe(Math.round(after.height - 40));
+    await expect.poll(() => page.evaluate(() => JSON.parse(localStorage.getItem('pagehand:ui') ?? '{}').width)).toBe(Math.round(sized.width));
+
     await inUi(page, '[data-collapse]').click();
     const launcher = inUi(page, '.launcher');
     expect(await panel(page).count()).toBe(0);
@@ -174,7 +184,7 @@ describe('panel states', () => {
     await page.evaluate(() => (window as any).pagehand.open());
     // open() shows the panel again, where the user left it.
     const again = (await panel(page).boundingBox())!;
-    expect([Math.round(again.x), Math.round(again.y)]).toEqual([Math.round(after.x), Math.round(after.y)]);
+    expect([again.x, again.y, again.width, again.height].map(Math.round)).toEqual([sized.x, sized.y, sized.width, sized.height].map(Math.round));
     await inUi(page, '[data-collapse]').click();
     await page.keyboard.press('Enter'); // the launcher has focus
     await panel(page).waitFor();
