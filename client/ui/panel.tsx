@@ -189,6 +189,8 @@ function EntryView({ e, t, running }: { e: Entry; t: Strings; running: boolean }
       <div class="k">{`#${e.step}`}</div>
       {e.thinking !== undefined && !r && (e.thinking || running) && <p class="think" aria-hidden="true">{e.thinking.slice(-240) || t.thinking}</p>}
       {!r && e.thinking === undefined && running && <p class="think">{t.thinking}</p>}
+      {/* What it saw (muted), then what it does next and why; the rest under Details. */}
+      {r?.evaluation && <p class="entry saw">{r.evaluation}</p>}
       {r?.nextGoal && <p class="entry">{r.nextGoal}</p>}
       {e.actions.map((a, i) => (
         <span key={i} class={a.result && !a.result.ok ? 'act fail' : 'act'}>

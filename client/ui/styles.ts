@@ -12,6 +12,7 @@ font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--
 .ph.dark{--bg:#1c1f26;--fg:#e8eaef;--mute:#a7aebb;--line:#3a404c;--soft:#262a33;--acc:#7aa7ff;--acc-fg:#0d1424;--ok:#6fd08f;--bad:#ff8a80;--warn:#3b3320;--focus:#9cc0ff;color-scheme:dark}
 *,*::before,*::after{box-sizing:border-box}
 button,textarea,input{font:inherit;color:inherit;margin:0}
+p{margin:0}
 button{cursor:pointer;border:1px solid var(--line);background:var(--soft);border-radius:8px;padding:6px 12px;min-height:32px}
 button:hover{border-color:var(--mute)}
 button.primary{background:var(--acc);color:var(--acc-fg);border-color:var(--acc)}
@@ -34,6 +35,7 @@ header h2{font-size:15px;font-weight:650;margin:0;flex:1;display:flex;align-item
 .entry{margin:0;overflow-wrap:anywhere}
 .entry .k{font-size:12px;color:var(--mute);font-weight:600}
 .msg{white-space:pre-wrap}
+.saw{color:var(--mute);font-size:13px;display:-webkit-box;-webkit-line-clamp:2;-webkit-box-orient:vertical;overflow:hidden}
 .msg.agent{font-size:12.5px;color:var(--mute)}
 .msg.user{align-self:flex-end;background:var(--soft);padding:6px 10px;border-radius:8px}
 .err{color:var(--bad);font-size:13px}
