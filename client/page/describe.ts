@@ -12,7 +12,7 @@
  *   const d = createDescriber();
  *   d.describe(document.querySelector('#email')!); // { role: 'textbox', name: 'Email address' }
  */
-import { accessibleName, cssContent, spacingOf, type GeneratedContent, type NameEnv } from './name';
+import { accessibleName, cssContent, pseudoLayout, type GeneratedContent, type NameEnv } from './name';
 import { getRole } from './role';
 
 export interface DescriberOptions {
@@ -76,7 +76,7 @@ export function createDescriber(options: DescriberOptions = {}): Describer {
         if (content && content !== 'none' && content !== 'normal' && s.display !== 'none' && s.visibility === 'visible') {
           const { text, alt } = cssContent(content, (a) => el.getAttribute(a));
           // Spaced as its display says; CSS alt text stands for a picture: a word of its own.
-          if (text) g = { text, spacing: alt ? 'apart' : spacingOf(s.display) };
+          if (text) g = { text, layout: pseudoLayout(s.display, alt) };
         }
       }
       cache.set(el, g);

@@ -19,8 +19,12 @@
  *   element stays a space), and a piece that CSS lays out as its own box (block, inline-block,
  *   flex or grid item, table cell, list item) is set apart by spaces, as are controls and
  *   pieces named by an attribute rather than by text (aria-label, alt, title, a value, CSS alt
- *   text). accname leaves that spacing open (accname #225); Chromium spaces much the same way,
- *   and tests/browser/names-differential.test.ts lists where it does not.
+ *   text). accname leaves that spacing open (its note on accname #225), so where it is a
+ *   question of layout we space as Chromium does — that is the name assistive technology
+ *   reads: a display:contents element (a <slot> too) and a <wbr> are word breaks; a ::before or
+ *   ::after laid out as a box is set apart from its element's own content only, and a
+ *   block-level one also ends its element with a break; an empty picture (img, svg, canvas)
+ *   inside a <label> is a break. tests/browser/names-differential.test.ts lists what is left.
  *
  * Deliberate choices, each for the agent's benefit and each tested:
  * - The element whose name is asked is never dropped as hidden (accname step 2A would): a
@@ -38,6 +42,21 @@
  *   name, so a link wrapping a whole product card or a huge list costs little. Names under the
  *   cap are exact; longer ones are their first ~CONTENT_CHAR_CAP characters.
  * - aria-owns is not followed (content is walked in flat-tree order only).
+ * - Roles that prohibit naming (generic, paragraph…) keep an author's aria-labelledby or
+ *   aria-label, which accname step 1 would drop: as Chromium does, and because that label is
+ *   the only thing the author says about such an element. Title and content never name them.
+ * - Name from content does not descend into containers of other widgets, live regions and
+ *   navigation (menu, toolbar, tree, group, dialog, navigation…; see UNREAD_CONTAINER_ROLES),
+ *   except inside an aria-labelledby traversal, as Chromium does: a menu item keeps its own
+ *   name when its submenu opens. accname 1.2 leaves these roles undefined (its change log:
+ *   2H "until logic can be drafted to correctly handle roles that should not be traversed").
+ *   Sectioning content (article, figure, header…) is still read — Chromium leaves a link that
+ *   wraps a whole card with no name there.
+ *
+ * Following html-aam, a hidden <label>, <legend> or <caption> names nothing ("If a label
+ * element is hidden from the accessibility tree, then it will not provide an accessible name",
+ * and the same for caption; WPT html-aam/hidden-names.html), and a <figure> is not named by its
+ * <figcaption> (html-aam 4.1.9).
  */
 import { isHtml, isPresentational, isSvg } from './role';
 
@@ -60,6 +79,18 @@ export const NAME_PROHIBITED_ROLES: ReadonlySet<string> = new Set([
   'presentation', 'strong', 'subscript', 'suggestion', 'superscript',
 ]);
 
+/**
+ * Roles whose content a name from content does not read (outside aria-labelledby targets):
+ * containers of other widgets, live regions and navigation. Their own aria-label, host
+ * language label (a fieldset's legend) and title still count. Chromium leaves out these and
+ * more (article, figure, landmarks); we read sectioning content, which names card links.
+ */
+export const UNREAD_CONTAINER_ROLES: ReadonlySet<string> = new Set([
+  'alert', 'alertdialog', 'application', 'dialog', 'feed', 'form', 'grid', 'group', 'img', 'listbox', 'log',
+  'marquee', 'menu', 'menubar', 'navigation', 'progressbar', 'radiogroup', 'search', 'status', 'tablist',
+  'tabpanel', 'timer', 'toolbar', 'tree', 'treegrid',
+]);
+
 /** Roles that step 2C reads as a value when they sit in another widget's label. */
 type EmbeddedKind = 'textbox' | 'choice' | 'range';
 const EMBEDDED_CONTROLS: ReadonlyMap<string, EmbeddedKind> = new Map([
@@ -77,17 +108,35 @@ const EMBEDDED_CONTROLS: ReadonlyMap<string, EmbeddedKind> = new Map([
  */
 export type Spacing = 'inline' | 'apart';
 
-/** The spacing CSS gives an element or pseudo-element of this computed `display`: only inline
- *  boxes run on with their neighbours (`display: contents` has no box: its content does). */
+/** The spacing CSS gives an element of this computed `display`: only inline boxes run on with
+ *  their neighbours. `display: contents` has no box, yet it is a word break: Chromium reads it
+ *  so (accname leaves the question open), and names are what assistive technology reads. */
 export function spacingOf(display: string): Spacing {
-  return display === 'inline' || display === 'contents' || display === '' ? 'inline' : 'apart';
+  return display === 'inline' || display === '' ? 'inline' : 'apart';
+}
+
+/**
+ * How a ::before / ::after meets the content around it, as Chromium joins it (accname 2F.ii
+ * says "without a space"; its #225 note leaves layout-based spacing open):
+ * - 'inline': joins as written;
+ * - 'word': CSS alt text (`content: "→" / "Next"`) stands for a picture: a word of its own;
+ * - 'inline-box' (inline-block, inline-flex…): set apart from its element's own content only,
+ *   so `Pay<span>due</span>now` with an inline-block ::after "EUR" reads "Paydue EURnow";
+ * - 'block-box' (block, list-item, flex, floated…): the same, and its element ends with a
+ *   break: with a block ::before "Total" it reads "PayTotal due now".
+ */
+export type PseudoLayout = 'inline' | 'word' | 'inline-box' | 'block-box';
+
+export function pseudoLayout(display: string, altText: boolean): PseudoLayout {
+  if (altText) return 'word';
+  if (display === 'inline' || display === 'contents' || display === '') return 'inline';
+  return display.startsWith('inline') ? 'inline-box' : 'block-box';
 }
 
 /** Generated content of one ::before / ::after pseudo-element, as the describer reads it. */
 export interface GeneratedContent {
   text: string;
-  /** From its display; CSS alt text (`content: "→" / "Next"`) is a word of its own. */
-  spacing: Spacing;
+  layout: PseudoLayout;
 }
 
 /** What the name computation needs from the page, cached by the describer. */
@@ -136,15 +185,18 @@ interface Via {
   invisibleParent: boolean;
 }
 
-/** Where a result came from: text and content join as written; the others are set apart. */
-type Source = 'content' | 'attribute' | 'control';
+/** Where a result came from: text and content join as written; attributes and controls are
+ *  set apart; 'break' is an empty piece that still separates words; 'none' is a node that
+ *  adds nothing at all (hidden, skipped, already read). */
+type Source = 'content' | 'attribute' | 'control' | 'break' | 'none';
 
 interface Result {
   text: string;
   source: Source;
 }
 
-const NOTHING: Result = { text: '', source: 'content' };
+const NOTHING: Result = { text: '', source: 'none' };
+const BREAK: Result = { text: '', source: 'break' };
 const fromAttribute = (text: string): Result => ({ text, source: 'attribute' });
 
 const ELEMENT_NODE = 1;
@@ -237,11 +289,17 @@ const CONTROL_TAGS = new Set(['input', 'select', 'textarea', 'button', 'meter', 
  */
 export function accessibleName(env: NameEnv, el: Element, asRole?: string): string {
   const role = asRole ?? env.role(el);
-  // step 1. Roles that prohibit naming have no name.
-  if (namingProhibited(el, role)) return '';
   const run: Run = { env, root: el, visited: new Set(), chars: 0, nodes: 0 };
+  // step 1. Roles that prohibit naming: only an author's name (see the file comment).
+  if (namingProhibited(el, role)) return flatString(authorName(run, el));
   const via: Via = { how: 'root', inLabelledBy: false, inLabel: false, start: el, invisibleParent: false };
   return flatString(textAlternative(run, el, via, role).text);
+}
+
+/** steps 2B and 2D only: aria-labelledby, else aria-label. */
+function authorName(run: Run, el: Element): string {
+  run.visited.add(el);
+  return labelledBy(run, el)?.text ?? usable(el.getAttribute('aria-label')) ?? '';
 }
 
 /** step 1. html-aam names an <iframe> by its title although it maps to no role. */
@@ -272,24 +330,33 @@ function textAlternative(run: Run, node: Node, via: Via, rootRole?: string): Res
   const selfInvisible = visibility === 'children only';
   const role = isRoot ? (rootRole ?? run.env.role(el)) : roleIfRelevant(run.env, el);
 
-  if (!selfInvisible) {
-    // step 2B. aria-labelledby, unless already inside a labelledby traversal.
-    const labelled = via.inLabelledBy ? null : labelledBy(run, el);
-    if (labelled !== null) return labelled;
-
-    // step 2C. Embedded control: a control inside the label of another widget (a label, a
-    // labelledby target, or the content that names a widget) gives its value.
-    const kind = role && !isRoot && !rootAgain ? EMBEDDED_CONTROLS.get(role) : undefined;
-    const value = kind ? embeddedValue(run, el, kind) : null;
-    if (value !== null) return { text: value, source: 'control' };
-
-    // steps 2D-2E. aria-label, then the host language's label.
-    const own = ownLabel(run, el, via, role);
-    if (own !== null) return own;
-  }
-  // steps 2F-2I. Content, then the tooltip.
-  return contentOrTooltip(run, el, via, isRoot ? role : null, selfInvisible);
+  // steps 2B-2E (not for a visibility:hidden node's own attributes), then 2F-2I: content,
+  // then the tooltip.
+  const own = selfInvisible ? null : authorOrControl(run, el, via, role, !isRoot && !rootAgain);
+  const result = own ?? contentOrTooltip(run, el, via, role, selfInvisible);
+  // Inside a <label>, an empty picture between words is a break, as Chromium reads it (not in
+  // a button's content: there it adds nothing). accname 2F.iii only appends.
+  if (!result.text && via.inLabel && !via.inLabelledBy && !selfInvisible && isPicture(el)) return BREAK;
+  return result;
 }
+
+/** steps 2B-2E, or null to go on with content. `embedded`: not the root (2C applies). */
+function authorOrControl(run: Run, el: Element, via: Via, role: string | null, embedded: boolean): Result | null {
+  // step 2B. aria-labelledby, unless already inside a labelledby traversal.
+  const labelled = via.inLabelledBy ? null : labelledBy(run, el);
+  if (labelled !== null) return labelled;
+
+  // step 2C. Embedded control: a control inside the label of another widget (a label, a
+  // labelledby target, or the content that names a widget) gives its value.
+  const kind = role && embedded ? EMBEDDED_CONTROLS.get(role) : undefined;
+  const value = kind ? embeddedValue(run, el, kind) : null;
+  if (value !== null) return { text: value, source: 'control' };
+
+  // steps 2D-2E. aria-label, then the host language's label.
+  return ownLabel(run, el, via, role);
+}
+
+const isPicture = (el: Element): boolean => el.localName === 'svg' ? isSvg(el) : isHtml(el) && (el.localName === 'img' || el.localName === 'canvas');
 
 /**
  * step 2A for a node reached through content or a label: 'hidden' drops it with its subtree
@@ -314,14 +381,14 @@ function ownLabel(run: Run, el: Element, via: Via, role: string | null): Result 
 }
 
 /**
- * steps 2F-2I. Name from content — for the root when its role allows it (`rootRole`), for
- * every other node (referenced nodes, labels and descendants: step 2H) always — then the
- * tooltip.
+ * steps 2F-2I. Name from content — for the root when its role allows it, for every other node
+ * (referenced nodes, labels and descendants: step 2H) unless it is a container that names do
+ * not read (UNREAD_CONTAINER_ROLES, outside labelledby targets) — then the tooltip.
  */
-function contentOrTooltip(run: Run, el: Element, via: Via, rootRole: string | null, selfInvisible: boolean): Result {
+function contentOrTooltip(run: Run, el: Element, via: Via, role: string | null, selfInvisible: boolean): Result {
   const isRoot = via.how === 'root';
   let content = '';
-  if (!isRoot || NAME_FROM_CONTENT_ROLES.has(rootRole ?? '')) {
+  if (readsContent(via, role)) {
     content = nameFromContent(run, el, via, selfInvisible);
     // step 2F.iv. Return the accumulated text if it is not the empty string: a descendant's
     // blank text is the word break between its neighbours. For the root, a blank is no name,
@@ -333,6 +400,12 @@ function contentOrTooltip(run: Run, el: Element, via: Via, rootRole: string | nu
   const title = selfInvisible || isDecorativeImage(el) ? null : usable(el.getAttribute('title'));
   if (title !== null) return fromAttribute(title);
   return { text: content, source: isControl(el) ? 'control' : 'content' };
+}
+
+/** Whether step 2F reads this node's content (see contentOrTooltip). */
+function readsContent(via: Via, role: string | null): boolean {
+  if (via.how === 'root') return NAME_FROM_CONTENT_ROLES.has(role ?? '');
+  return via.how === 'labelledby' || via.inLabelledBy || !role || !UNREAD_CONTAINER_ROLES.has(role);
 }
 
 /** step 2G. A text node gives its text, as rendered (text-transform), unless its parent is
@@ -375,6 +448,10 @@ function roleIfRelevant(env: NameEnv, el: Element): string | null {
     case 'img':
     case 'meter':
     case 'progress':
+    case 'nav':
+    case 'dialog':
+    case 'fieldset':
+    case 'search':
       return env.role(el);
   }
   return null;
@@ -526,12 +603,13 @@ function hostLanguageLabel(run: Run, el: Element, via: Via): Result | null {
       return title() ?? placeholder(el);
     case 'area':
       return attributeResult(el.getAttribute('alt'));
-    // Inside content recursion (a link wrapping a figure card) these fall through to their
-    // whole content, which holds the legend/caption anyway plus what else the user sees.
+    // A fieldset is a group, whose content names do not read (UNREAD_CONTAINER_ROLES): its
+    // legend speaks for it everywhere. html-aam 4.1.9: a <figure> is not named by its
+    // <figcaption> (a link wrapping a figure card reads its whole content).
     case 'fieldset':
-      return via.how === 'content' ? null : childLabel(run, el, 'legend', via);
-    case 'figure':
-      return via.how === 'content' ? null : childLabel(run, el, 'figcaption', via);
+      return childLabel(run, el, 'legend', via);
+    // Inside content recursion (a link wrapping a table) a table gives its whole content,
+    // which holds the caption anyway, as Chromium reads a layout table.
     case 'table':
       return via.how === 'content' ? null : childLabel(run, el, 'caption', via);
     case 'optgroup':
@@ -572,6 +650,7 @@ function associatedLabels(run: Run, el: Element): Result | null {
   if (!labels.length) return null;
   let acc = '';
   for (const label of labels) {
+    if (hiddenLabel(run, label)) continue;
     const t = textAlternative(run, label, { how: 'label', inLabelledBy: false, inLabel: true, start: label, invisibleParent: false }).text;
     if (!isBlank(t)) acc += (acc ? ' ' : '') + t;
   }
@@ -594,10 +673,22 @@ function attributeResult(s: string | null | undefined): Result | null {
   return text === null ? null : fromAttribute(text);
 }
 
-/** fieldset/legend, figure/figcaption, table/caption: the first such child names the parent. */
+/**
+ * html-aam: a hidden <label>, <legend> or <caption> provides no name ("If a label element is
+ * hidden from the accessibility tree, then it will not provide an accessible name to the
+ * labelable element it is associated with"). A hidden root still reads its hidden labels (the
+ * file comment: a hidden control keeps the name it will have when shown).
+ */
+function hiddenLabel(run: Run, label: Element): boolean {
+  return run.env.hiddenDeep(label) && !run.env.hiddenDeep(run.root);
+}
+
+/** fieldset/legend, table/caption: the first such child names the parent (html-aam 4.1.5,
+ *  4.1.11), unless it is hidden. */
 function childLabel(run: Run, el: Element, tag: string, via: Via): Result | null {
   for (const c of el.children) {
     if (c.localName !== tag) continue;
+    if (hiddenLabel(run, c)) return null;
     const t = textAlternative(run, c, { how: 'label', inLabelledBy: via.inLabelledBy, inLabel: true, start: c, invisibleParent: false }).text;
     return attributeResult(t);
   }
@@ -610,23 +701,28 @@ function nameFromContent(run: Run, el: Element, via: Via, selfInvisible: boolean
   if (isHtml(el) && NO_CONTENT_TAGS.has(el.localName)) return '';
   // step 2F.i. Name from content reset.
   const acc = new WordJoiner();
-  // step 2F.ii. Generated content: ::before is prepended, without a space of its own.
-  if (!selfInvisible) acc.add(env.pseudo(el, '::before'));
+  // step 2F.ii. Generated content: ::before is prepended (spaced as PseudoLayout says).
+  const before = selfInvisible ? null : env.pseudo(el, '::before');
+  if (before) acc.addBefore(before);
   // step 2F.iii. Each rendered child: compute it from the top of step 2 (a-b), append it (c).
   const childVia: Via = { how: 'content', inLabelledBy: via.inLabelledBy, inLabel: via.inLabel, start: via.start, invisibleParent: selfInvisible };
   const children = renderedChildren(env, el, via);
   for (let i = 0; i < children.length; i++) {
     if (run.chars >= CONTENT_CHAR_CAP || run.nodes >= CONTENT_NODE_CAP) break;
     const child = children[i]!;
-    if (child.nodeName === 'BR') {
-      acc.add({ text: '', spacing: 'apart' }); // a line break separates words
+    // A line break separates words; so does a line-break opportunity, as Chromium reads it.
+    if (child.nodeName === 'BR' || child.nodeName === 'WBR') {
+      acc.add('', 'apart');
       continue;
     }
     const result = textAlternative(run, child, childVia);
-    acc.add({ text: result.text, spacing: child.nodeType === ELEMENT_NODE ? spacingOfChild(env, child as Element, result) : 'inline' });
+    acc.add(result.text, child.nodeType === ELEMENT_NODE ? spacingOfChild(env, child as Element, result) : 'inline');
   }
-  // step 2F.ii. ::after is appended, without a space of its own.
-  if (!selfInvisible) acc.add(env.pseudo(el, '::after'));
+  // step 2F.ii. ::after is appended.
+  const after = selfInvisible ? null : env.pseudo(el, '::after');
+  if (after) acc.addAfter(after);
+  // A block-level ::before/::after ends its element with a break (PayTotal due now).
+  if (before?.layout === 'block-box' || after?.layout === 'block-box') acc.add('', 'apart');
   return acc.text;
 }
 
@@ -644,13 +740,30 @@ function renderedChildren(env: NameEnv, el: Element, via: Via): ArrayLike<Node> 
   return el.childNodes;
 }
 
-/** Joins the pieces of a name from content (see Spacing). Extra spaces are harmless: the
- *  final flat string collapses them. */
+/** Joins the pieces of a name from content (see Spacing, PseudoLayout). Extra spaces are
+ *  harmless: the final flat string collapses them. */
 class WordJoiner {
   text = '';
-  add(piece: { text: string; spacing: Spacing } | null): void {
-    if (!piece) return;
-    this.text += piece.spacing === 'apart' ? ` ${piece.text} ` : piece.text;
+  /** A ::before box was added: the next non-empty piece starts a new word. */
+  private breakNext = false;
+
+  add(text: string, spacing: Spacing): void {
+    if (this.breakNext && text) {
+      this.text += ' ';
+      this.breakNext = false;
+    }
+    this.text += spacing === 'apart' ? ` ${text} ` : text;
+  }
+
+  addBefore(g: GeneratedContent): void {
+    this.add(g.text, g.layout === 'word' ? 'apart' : 'inline');
+    this.breakNext = g.layout === 'inline-box' || g.layout === 'block-box';
+  }
+
+  addAfter(g: GeneratedContent): void {
+    const box = g.layout === 'inline-box' || g.layout === 'block-box';
+    if (box && !isBlank(this.text)) this.text += ' ';
+    this.add(g.text, g.layout === 'word' ? 'apart' : 'inline');
   }
 }
 
@@ -658,12 +771,17 @@ class WordJoiner {
  * How a child's text meets its siblings: as CSS lays it out (see spacingOf); a form control is
  * a word of its own even when it adds no text ("Amount [  ] due"), and so is text from an
  * attribute rather than from text (aria-label, alt, title, a value): `<a><img alt="Logo">Home</a>`
- * reads "Logo Home".
+ * reads "Logo Home". A display:contents element is a break even when empty. (The style was
+ * read for step 2A already: no new getComputedStyle call.)
  */
 function spacingOfChild(env: NameEnv, el: Element, result: Result): Spacing {
-  if (!result.text) return result.source === 'control' ? 'apart' : 'inline';
+  if (result.source === 'none') return 'inline';
+  if (result.source === 'control' || result.source === 'break') return 'apart';
+  const display = env.style(el)?.display ?? 'inline';
+  if (display === 'contents') return 'apart';
+  if (!result.text) return 'inline';
   if (result.source !== 'content' || isControl(el) || el.localName === 'svg') return 'apart';
-  return spacingOf(env.style(el)?.display ?? 'inline');
+  return spacingOf(display);
 }
 
 const isDecorativeImage = (el: Element): boolean => isHtml(el) && el.localName === 'img' && el.getAttribute('alt') === '';

@@ -11,8 +11,8 @@
  * space at an end, from an aria-label that has them). Nothing else is folded: a no-break
  * space, a zero-width space or a soft hyphen must match exactly.
  *
- * Where Chromium deviates from accname 1.2 / html-aam, the case is listed in KNOWN_DEVIATIONS
- * with the reason, and our own deliberate departures in OUR_CHOICES; the test asserts that
+ * Where Chromium contradicts accname 1.2 / html-aam, the case is listed in KNOWN_DEVIATIONS
+ * with the spec text, and our own deliberate departures in OUR_CHOICES; the test asserts that
  * every other case agrees and that every listed case still disagrees (so the lists cannot
  * rot). It also checks the names the map gives the elements it lists. The agreement rate
  * (cases agreeing / all cases) is printed; rerun with
@@ -165,6 +165,10 @@ const CONTENTS: Record<string, string> = {
   'hidden input between words': 'Save<input type="hidden">draft',
   'empty checkbox between words': 'Save<input type="checkbox">draft',
   'hidden whitespace span': 'Save<span class="vh"> </span>draft',
+  'toolbar child': 'Go <div role="toolbar"><span>Cut</span></div> now',
+  'navigation child': 'Go <nav>Home</nav> now',
+  'group child': '<span>Fruits</span><div role="group"><span>Apple</span></div>',
+  'article child': 'Go <article>Card</article> now',
 };
 
 /** The three traversals that read content — the root's own content (a native and an ARIA
@@ -427,6 +431,7 @@ function hiddenCases(): NameCase[] {
     'part of a label': (h) => `<label for="i§">Visible <span ${h}>secret</span> text</label><input data-t id="i§">`,
     'visible part inside a hidden label': (h) => `<label for="i§" ${h}>Hidden <span class="vv">shown</span></label><input data-t id="i§">`,
     'hidden wrapper around a label': (h) => `<div ${h}><label for="i§">Wrapped</label></div><input data-t id="i§">`,
+    'label and a title': (h) => `<label for="i§" ${h}>Quantity</label><input data-t id="i§" title="Tip">`,
     'labelledby target': (h) => `<button data-t aria-labelledby="l§">own</button><span id="l§" ${h}>Referenced</span>`,
     'part of a visible labelledby target': (h) => `<button data-t aria-labelledby="l§">own</button><span id="l§">Shown <span ${h}>part</span></span>`,
     'part of a hidden labelledby target': (h) => `<button data-t aria-labelledby="l§">own</button><span id="l§" ${h}>Shown <span ${h}>part</span></span>`,
@@ -543,81 +548,66 @@ interface Deviation {
 }
 
 /**
- * Where Chromium's name is not the accname 1.2 / html-aam name. Each pattern must match at
- * least one case, and every case it matches must still disagree with Chromium.
+ * Where Chromium's name contradicts a line of accname 1.2 / html-aam, quoted in `why`. Each
+ * pattern must match at least one case, and every case it matches must still disagree with
+ * Chromium.
+ *
+ * Not listed, because we follow Chromium there: spacing that is a question of layout, which
+ * accname leaves open (its #225 note) — display:contents and <slot>, <wbr>, ::before/::after
+ * boxes inside inline elements, empty pictures inside a <label>; hidden <label>, <legend> and
+ * <caption> (html-aam: a hidden one provides no name); <figure> (html-aam 4.1.9: a figcaption
+ * does not name it); a menu, toolbar, tree group… inside a name from content (accname 1.2
+ * leaves "roles that should not be traversed" to be drafted); and aria-label on generic and
+ * paragraph (kept, as the name.ts file comment says: the author's only label for them).
  */
 const KNOWN_DEVIATIONS: Deviation[] = [
   {
-    cases: /^content\/[^/]+\/display contents glued$|^shadow\/[^/]+\/slot glued to shadow text$/,
-    why: 'A display:contents element (a <slot> too) has no box, so its text runs on with its neighbours ("Savedraft" is what a reader sees); Chromium adds a space because it has no layout object to compare.',
-  },
-  {
-    cases: /^content\/[^/]+\/wbr$/,
-    why: '<wbr> is a line-break opportunity, not a space: the line reads "Savedraft"; Chromium exposes it as a break.',
-  },
-  {
     cases: /^content\/(button|link|label for|label wrapping a checkbox)\/title-only empty child$|^hidden\/descendant with a title\/(content-visibility:hidden|opacity:0|sr-only|aria-hidden=false)$/,
-    why: 'accname 2I applies to every node of the traversal: an empty descendant with a title adds its title (step 2H leads a childless node on to 2I); Chromium reads a descendant\'s title inside an aria-labelledby target only.',
-  },
-  {
-    cases: /^hidden\/(whole label for|visible part inside a hidden label)\/(display:none|hidden attribute|visibility:hidden|aria-hidden)$|^hidden\/hidden wrapper around a label\/(display:none|hidden attribute|visibility:hidden|content-visibility:hidden)$/,
-    why: 'accname 2A: a hidden node still counts when it is part of a native label traversal whose root (the <label>) is hidden, so a hidden <label> names its control; Chromium drops hidden labels.',
-  },
-  {
-    cases: /^hidden\/(legend|caption)\/(display:none|hidden attribute|visibility:hidden|aria-hidden)$/,
-    why: 'Same rule for the host-language label elements of html-aam (legend, caption): hidden, they still name their fieldset/table; Chromium drops them.',
-  },
-  {
-    cases: /^hidden\/figcaption\/(?!content-visibility)/,
-    why: 'html-aam names a <figure> by its first <figcaption>; Chromium gives figures no name from their caption at all.',
-  },
-  {
-    cases: /^content\/(label for|label wrapping a checkbox|labelledby target)\/visible inside visibility:hidden$/,
-    why: 'accname 2A: a visibility:visible child of a visibility:hidden node is not hidden, so it counts; Chromium counts it in a button\'s content but drops it inside labels and labelledby targets.',
-  },
-  {
-    cases: /^embedded\/(label wrapping a checkbox|label for a checkbox|button content|link content)\/role=menu$/,
-    why: 'accname 1.2 has no embedded-control rule for a menu (the menu-button rule of 1.1 was removed), so 2F/2H read its items like any content; Chromium leaves a menu out of a label or a button\'s content (not out of an aria-labelledby target).',
-  },
-  {
-    cases: /^embedded\/(labelledby target|labelledby the control itself)\/listbox with none selected$/,
-    why: 'accname 2C: a listbox in a label gives its chosen option, here none; Chromium does so inside a <label> but reads every option inside an aria-labelledby target.',
-  },
-  {
-    cases: /^tooltip\/submit with empty value\/(title|title with nbsp)$/,
-    why: 'html-aam: an empty value attribute is no usable text and, being specified, gets no default label, so the title names the button; Chromium stops at the empty value.',
-  },
-  {
-    cases: /^labelledby\/text input\/self only$/,
-    why: 'accname 2C reads a control embedded in the label of *another* widget; a field labelled only by itself has no such label, and no title or placeholder here; Chromium reads its own value.',
-  },
-  {
-    cases: /^generated\/link around a span\/(before (block|inline-block), |.*after inline-block$)/,
-    why: 'A ::before/::after laid out as its own box inside an inline element is a word of its own on both sides, as the same box from an element is (Chromium agrees there); for a pseudo-element Chromium separates it from its siblings only ("PayTotal due now" for "Pay / Total / duenow").',
-  },
-  {
-    cases: /^role\/(generic|paragraph) \(name prohibited\)\//,
-    why: 'WAI-ARIA prohibits naming generic and paragraph, and accname step 1 returns "" for them; Chromium still exposes their aria-label.',
-  },
-  {
-    cases: /^content\/(label for|label wrapping a checkbox)\/(decorative img|empty svg) between words$/,
-    why: 'An image with no text alternative adds no text, and text nodes join without a space (2F.iii); Chromium glues the words in a button\'s content but spaces them inside a <label>.',
+    why: 'accname 2H recurses only into a descendant that "contains descendants"; an empty one goes on to 2I ("Otherwise, if the current node has a Tooltip attribute, return its value"), so its title counts; Chromium reads a descendant\'s title inside an aria-labelledby target only.',
   },
   {
     cases: /^content\/labelledby target\/title-only whitespace child$/,
-    why: 'accname 2F.iv returns a descendant\'s text when it is not the empty string, and a blank text is not empty, so its title is not reached; Chromium treats the blank as empty and reads the title.',
+    why: 'accname 2G returns a text node\'s "textual contents" (here a space) and 2F.iv returns the accumulated text "if it is not the empty string", so the span\'s title is not reached; Chromium treats the blank as empty and reads the title.',
+  },
+  {
+    cases: /^content\/(label for|label wrapping a checkbox|labelledby target)\/visible inside visibility:hidden$/,
+    why: 'accname 2A skips only hidden nodes, and a visibility:visible child of a visibility:hidden parent is shown (accname\'s note on hidden lists visibility:hidden as hidden for the node that has it); Chromium counts it in a button\'s content but drops it inside labels and labelledby targets.',
+  },
+  {
+    cases: /^hidden\/hidden wrapper around a label\/aria-hidden$/,
+    why: 'html-aam: "If a label element is hidden from the accessibility tree, then it will not provide an accessible name", and WAI-ARIA\'s hidden counts an ancestor with aria-hidden="true"; Chromium drops a label with its own aria-hidden (as we do) but not one under an aria-hidden wrapper.',
+  },
+  {
+    cases: /^hidden\/label and a title\/(display:none|hidden attribute|visibility:hidden|aria-hidden|content-visibility:hidden)$/,
+    why: 'html-aam 4.1.1: a hidden label gives no name, so "If the accessible name is still empty: use the value of the control\'s title attribute"; Chromium stops at the hidden label (html-aam#533 notes Firefox reads the title). content-visibility:hidden counts as hidden (accname\'s note on hidden).',
+  },
+  {
+    cases: /^embedded\/(labelledby target|labelledby the control itself)\/listbox with none selected$/,
+    why: 'accname 2C: "If the embedded control has role combobox or listbox, return the text alternative of the chosen option" — here none; Chromium does so inside a <label> but reads every option inside an aria-labelledby target.',
+  },
+  {
+    cases: /^tooltip\/submit with empty value\/(title|title with nbsp)$/,
+    why: 'html-aam 4.1.2: the value names the button if the name "is still empty" (3), the default label only when "the value attribute is unspecified" (4), "Otherwise: use the value of the control\'s title attribute" (5); Chromium stops at the empty value.',
+  },
+  {
+    cases: /^labelledby\/text input\/self only$/,
+    why: 'accname 2C reads a control "embedded within the label … for another widget"; a field labelled only by itself is not, and has no title or placeholder here; Chromium names it by its own value (which would also change its name as the user types).',
   },
 ];
 
-/** Our own deliberate departures from accname, for the agent (see client/page/name.ts). */
+/** Our own deliberate departures from accname or from Chromium, for the agent (see client/page/name.ts). */
 const OUR_CHOICES: Deviation[] = [
   {
     cases: /^embedded\/[^/]+\/password$/,
-    why: 'A password field in a label adds nothing: Chromium gives one bullet per character, which tells its length (the map never does).',
+    why: 'A password field in a label adds nothing: Chromium gives one bullet per character, which tells its length (the map never does, and page text goes to the model).',
   },
   {
     cases: /^content\/[^/]+\/private-use ::before$|^tooltip\/button with an icon font\//,
-    why: 'Private-use characters from icon fonts are glyph codes, not text: they are dropped, so an icon button is named by its title (or left unnamed for the map\'s hint) instead of by a code point.',
+    why: 'Private-use characters from icon fonts are glyph codes, not text: they are dropped, so an icon button is named by its title (or left unnamed for the map\'s hint) instead of by a code point (accname 2F.ii would keep it, as Chromium does).',
+  },
+  {
+    cases: /^content\/(button|link|label for|label wrapping a checkbox)\/article child$/,
+    why: 'Name from content reads sectioning content (article, figure, header…) as accname 2F.iii/2H do; Chromium leaves it out, so a link wrapping a whole card has no name there. We leave out only containers of widgets, live regions and navigation, as Chromium does (toolbar, navigation and group children agree).',
   },
 ];
 
@@ -728,12 +718,12 @@ describe('accessible names: pagehand.describe() against Chromium (generated case
     expect(differ).toEqual([]);
   });
 
-  it('agrees with Chromium on every mapped element outside the listed deviations, and on ≥ 93 % of all cases', () => {
+  it('agrees with Chromium on every mapped element outside the listed deviations, and on ≥ 97 % of all cases', () => {
     const wrong = outcomes.filter((o) => o.mapped && !isDeviation(o) && !mappedAgrees(o)).map((o) => o.title);
     expect(wrong).toEqual([]);
     // Issue 10 set 97 % as the goal. The rest of the gap is the listed deviations alone (each
-    // one rule, repeated across the generated shapes), where following Chromium would break
-    // accname/html-aam; this floor only keeps the measured rate from sliding back.
-    expect(outcomes.filter(agrees).length / outcomes.length).toBeGreaterThanOrEqual(0.93);
+    // one rule, repeated across the generated shapes): where Chromium contradicts a cited line
+    // of accname/html-aam, or our own choice for the agent; this floor keeps the rate there.
+    expect(outcomes.filter(agrees).length / outcomes.length).toBeGreaterThanOrEqual(0.97);
   });
 });

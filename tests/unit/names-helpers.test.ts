@@ -1,6 +1,6 @@
 /** Pure helpers behind accessible names (client/page/name.ts) that need no DOM. */
 import { describe, expect, it } from 'vitest';
-import { applyTextTransform, cssContent, flatString, flatten, spacingOf } from '../../client/page/name';
+import { applyTextTransform, cssContent, flatString, flatten, pseudoLayout, spacingOf, UNREAD_CONTAINER_ROLES } from '../../client/page/name';
 
 describe('flatString (the name: accname flat string)', () => {
   it('collapses runs of ASCII whitespace to one space and trims them', () => {
@@ -18,12 +18,35 @@ describe('flatString (the name: accname flat string)', () => {
 });
 
 describe('spacingOf (how a box meets its neighbours in a name)', () => {
-  it('runs inline boxes and display:contents on with their neighbours', () => {
+  it('runs inline boxes on with their neighbours', () => {
     expect(spacingOf('inline')).toBe('inline');
-    expect(spacingOf('contents')).toBe('inline');
   });
-  it('sets every other box apart', () => {
-    for (const d of ['block', 'inline-block', 'flex', 'inline-flex', 'grid', 'table-cell', 'list-item', 'flow-root']) expect(spacingOf(d)).toBe('apart');
+  it('sets every other box apart, and display:contents too (as Chromium reads it)', () => {
+    for (const d of ['contents', 'block', 'inline-block', 'flex', 'inline-flex', 'grid', 'table-cell', 'list-item', 'flow-root']) expect(spacingOf(d)).toBe('apart');
+  });
+});
+
+describe('pseudoLayout (how ::before/::after meet the content around them)', () => {
+  it('joins inline generated content as written', () => {
+    expect(pseudoLayout('inline', false)).toBe('inline');
+    expect(pseudoLayout('contents', false)).toBe('inline');
+  });
+  it('tells inline-level boxes from block-level ones', () => {
+    for (const d of ['inline-block', 'inline-flex', 'inline-grid', 'inline-table']) expect(pseudoLayout(d, false)).toBe('inline-box');
+    for (const d of ['block', 'list-item', 'flex', 'grid', 'table', 'flow-root']) expect(pseudoLayout(d, false)).toBe('block-box');
+  });
+  it('makes CSS alt text a word of its own whatever its display', () => {
+    expect(pseudoLayout('inline', true)).toBe('word');
+    expect(pseudoLayout('block', true)).toBe('word');
+  });
+});
+
+describe('UNREAD_CONTAINER_ROLES (containers a name from content does not read)', () => {
+  it('holds widget containers, live regions and navigation', () => {
+    for (const r of ['menu', 'menubar', 'toolbar', 'tree', 'group', 'dialog', 'navigation', 'status']) expect(UNREAD_CONTAINER_ROLES.has(r)).toBe(true);
+  });
+  it('leaves out sectioning content and the roles that take their name from content', () => {
+    for (const r of ['article', 'figure', 'banner', 'region', 'list', 'table', 'row', 'cell', 'menuitem', 'treeitem', 'heading']) expect(UNREAD_CONTAINER_ROLES.has(r)).toBe(false);
   });
 });
 
