@@ -9,6 +9,7 @@ import type { RunHandle, RunOptions } from '../agent/types';
 import { UI_ATTR } from '../page/own-ui';
 import { pickLang, strings } from './i18n';
 import { Mask } from './mask';
+import { topModal, watchDialogs } from './modal';
 import { Panel, type PanelActions } from './panel';
 import { reduce, type RunView, type UiEvent } from './state';
 import { loadHistory, loadLayout, loadLog, placeIn, recordTask, saveLayout, saveLog, type HistoryItem, type Layout } from './storage';
@@ -45,6 +46,7 @@ export function createUi(deps: UiDeps) {
   /** What to focus after the next render (the launcher after collapsing, and back). */
   let focusNext: string | undefined;
   let waiting = false;
+  let unwatch: (() => void) | undefined;
 
   const dispatch = (ev: UiEvent): void => {
     view = reduce(view, ev);
@@ -70,8 +72,15 @@ export function createUi(deps: UiDeps) {
       // box must not fire the site's keyboard shortcuts (their bubbling listeners see our host).
       for (const type of SHIELDED) host.addEventListener(type, (e) => e.stopPropagation());
     }
-    // A page that rebuilds its DOM may have dropped us: put the host back.
-    if (!host.isConnected) document.documentElement.appendChild(host);
+    // Inside the page's modal dialog while one is open (else it makes us inert); a page that
+    // rebuilds its DOM may have dropped us: put the host back.
+    const parent = topModal() ?? document.documentElement;
+    if (host.parentNode !== parent) {
+      const focused = root!.activeElement as HTMLElement | null;
+      parent.appendChild(host);
+      focused?.focus();
+    }
+    unwatch ??= watchDialogs(() => host?.isConnected && paint());
     return true;
   }
 

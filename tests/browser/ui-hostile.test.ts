@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAgentStack, type AgentStack } from './agent-harness';
-import { bundleSource, origin, useSession } from './harness';
+import { bundleSource, open, origin, useSession } from './harness';
 import { checkState, LIGHT_BG, openPanel, panel } from './ui-kit';
 
 const session = useSession();
@@ -106,6 +106,26 @@ describe('hostile pages', () => {
     await page.keyboard.type('hello');
     expect(await page.locator('pagehand-ui [data-task]').inputValue()).toBe('hello');
     await checkState(page, 'hostile', { background: LIGHT_BG });
+    await page.close();
+  });
+
+  it("a page's modal dialog does not make the panel inert: the host moves into it while it is open", async () => {
+    const page = await open(session, `<!doctype html><html lang="en"><head><title>Modal</title></head><body>
+      <button id="openit">Open</button>
+      <dialog id="d"><p>Are you sure?</p><button id="yes">Delete</button></dialog></body></html>`);
+    await page.emulateMedia({ colorScheme: 'light' });
+    await openPanel(page, stack);
+    await page.evaluate(() => (document.getElementById('d') as HTMLDialogElement).showModal());
+    await expect.poll(() => page.evaluate(() => document.querySelector('pagehand-ui')!.parentElement!.id)).toBe('d');
+    // The panel still takes a person's input, and stays where it was.
+    await expectDefaultBox(await panel(page).boundingBox());
+    await page.locator('pagehand-ui [data-task]').click();
+    await page.keyboard.type('still here');
+    expect(await page.locator('pagehand-ui [data-task]').inputValue()).toBe('still here');
+    expect(await page.evaluate(topAtPanel)).toEqual({ outer: 'pagehand-ui', inside: true });
+    await page.evaluate(() => (document.getElementById('d') as HTMLDialogElement).close());
+    await expect.poll(() => page.evaluate(() => document.querySelector('pagehand-ui')!.parentElement!.localName)).toBe('html');
+    expect(await page.locator('pagehand-ui [data-task]').inputValue()).toBe('still here');
     await page.close();
   });
 });
