@@ -22,6 +22,7 @@ describe('targets', () => {
       <span class="chip" onclick="void 0">Rust <span>×</span></span></div>
       <div class="row" onclick="void 0"><span>Invoice 42</span><span class="kebab"><svg width="16" height="16"><circle cx="8" cy="8" r="2"/></svg></span></div>
       <div class="row" onclick="void 0"><span>Report</span><span class="ico"></span></div>
+      <div class="row" onclick="void 0"><span>Draft</span><span class="menu-icon"><svg width="16" height="16"><title>More actions</title><circle cx="8" cy="8" r="2"/></svg></span></div>
       <div class="row" onclick="void 0"><svg width="16" height="16"><circle cx="8" cy="8" r="4"/></svg><span>Settings</span></div>
       <div class="row" onclick="void 0"><div style="width:40px;height:40px;border-radius:50%;background-image:url(${GIF})"></div><span>Ana Pérez</span></div>
       <script>document.getElementById('tree').addEventListener('click', () => {})</script>
@@ -37,9 +38,11 @@ describe('targets', () => {
       '*[8]clickable ~kebab after "Invoice 42"',
       '*[9]clickable "Report"',
       '*[10]clickable ~after "Report"',
+      '*[11]clickable "Draft More actions"',
+      '*[12]clickable "More actions"',
       // A decorative icon without any cue, or an avatar, stays part of its row.
-      '*[11]clickable "Settings"',
-      '*[12]clickable "Ana Pérez"',
+      '*[13]clickable "Settings"',
+      '*[14]clickable "Ana Pérez"',
     ]);
   });
 

@@ -104,7 +104,7 @@ export function classAndId(el: Element): string {
  */
 export function iconControl(el: Element, tag: string, cs: CSSStyleDeclaration, row: Element): number {
   if (el.childElementCount > 2) return 0;
-  const text = (el.textContent ?? '').trim();
+  const text = visibleText(el, 3).trim();
   if (text.length > 2 || LETTER_OR_DIGIT.test(text)) return 0;
   if (el.getAttribute('title') || (text && CONTROL_GLYPHS.test(text))) return ICON_MAX;
   // The arrow drawn inside a select-like trigger (combobox, popup button) is the trigger itself.
@@ -114,6 +114,16 @@ export function iconControl(el: Element, tag: string, cs: CSSStyleDeclaration, r
   return !text && el.childElementCount === 0 && tag !== 'img' && cs.backgroundImage !== 'none' ? BACKGROUND_ICON_MAX : 0;
 }
 const SELECT_ROLES = new Set(['combobox', 'listbox', 'option']);
+
+/** Text content without what SVG holds (an icon's <title> is its name, not its text). */
+function visibleText(el: Element, depth: number): string {
+  let t = '';
+  for (let c = el.firstChild; c; c = c.nextSibling) {
+    if (c.nodeType === 3) t += (c as Text).data;
+    else if (c.nodeType === 1 && (c as Element).localName !== 'svg' && depth > 0) t += visibleText(c as Element, depth - 1);
+  }
+  return t;
+}
 
 /** Text of its own, short, with a letter or digit (a label, not a container of content). */
 function hasShortOwnText(el: Element): boolean {
