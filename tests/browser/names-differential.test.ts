@@ -723,7 +723,8 @@ describe('accessible names: pagehand.describe() against Chromium (generated case
     expect(wrong).toEqual([]);
     // Issue 10 set 97 % as the goal. The rest of the gap is the listed deviations alone (each
     // one rule, repeated across the generated shapes): where Chromium contradicts a cited line
-    // of accname/html-aam, or our own choice for the agent; this floor keeps the rate there.
-    expect(outcomes.filter(agrees).length / outcomes.length).toBeGreaterThanOrEqual(0.97);
+    // of accname/html-aam, or our own choice for the agent; this floor keeps the rate there
+    // (measured 1433/1475 = 97.2 %).
+    expect(outcomes.filter(agrees).length / outcomes.length).toBeGreaterThanOrEqual(0.971);
   });
 });
