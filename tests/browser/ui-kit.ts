@@ -164,20 +164,27 @@ interface AxeViolation {
 }
 
 /** axe-core inside the page, on the overlay's host (axe follows open shadow roots): serious and critical violations. */
-export async function axeSerious(page: Page): Promise<AxeViolation[]> {
+export async function axeSerious(page: Page, name?: string): Promise<AxeViolation[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: axeSource });
-  const violations: AxeViolation[] = await page.evaluate(async () => {
+  const { violations, buttons } = await page.evaluate(async () => {
     const axe = (window as any).axe;
-    const r = await axe.run({ include: [['pagehand-ui']] }, { resultTypes: ['violations'] });
-    return r.violations.map((v: any) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n: any) => ({ target: n.target, failureSummary: n.failureSummary })) }));
+    const r = await axe.run({ include: [['pagehand-ui']] });
+    return {
+      violations: r.violations.map((v: any) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n: any) => ({ target: n.target, failureSummary: n.failureSummary })) })) as AxeViolation[],
+      buttons: (r.passes.find((p: any) => p.id === 'button-name')?.nodes.length ?? 0) as number,
+    };
   });
+  // Proof that axe looked inside the shadow root: it checked our buttons' names.
+  expect(buttons, 'axe examined the overlay\'s buttons').toBeGreaterThan(0);
+  // Every violation (minor and moderate too) is kept beside the screenshot for reading.
+  if (name) writeFileSync(`${SHOTS}${name}.axe.json`, JSON.stringify(violations, null, 1));
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
 
 /** Checks a state: its screenshot and axe. */
 export async function checkState(page: Page, name: string, opts: Parameters<typeof shot>[2] = {}): Promise<Shot> {
   const s = await shot(page, name, opts);
-  const bad = await axeSerious(page);
+  const bad = await axeSerious(page, name);
   expect(bad, `${name}: axe\n${JSON.stringify(bad, null, 1)}`).toEqual([]);
   return s;
 }
