@@ -2,7 +2,8 @@
  * The proxy as one Hono app, shared by the Node and Workers entries.
  *
  *   POST /v1/chat/completions  OpenAI Chat Completions in and out (JSON or SSE)
- *   GET  /v1/config            what this token may use (models, features, limits)
+ *   GET  /v1/config            what this token may use (models, features — images: which models
+ *                              accept them —, limits)
  *   GET  /healthz              liveness
  *
  * Every error is JSON `{ error: { code, message } }`; keys never appear in a response or a log.
@@ -10,7 +11,7 @@
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { chatCompletions } from './chat/handler';
-import { allowedModels, defaultModelFor, type ProxyConfig } from './config';
+import { allowedModels, defaultModelFor, imageModels, type ProxyConfig } from './config';
 import { ProxyError, errorResponse } from './errors';
 import { jsonBody, type JsonBodyVariables } from './middleware/json-body';
 import { rateLimit } from './middleware/rate-limit';
@@ -61,7 +62,8 @@ export function createApp(config: ProxyConfig): Hono<AppEnv> {
       models: allowedModels(config, s),
       defaultModel: defaultModelFor(config, s) ?? null,
       providers: { openai: Boolean(config.providers.openai), gemini: Boolean(config.providers.gemini) },
-      features: { streaming: true, tools: true, images: true, geminiImages: 'data-url-only' },
+      // Images: the models of this token that accept them; the page sends screenshots to no other.
+      features: { streaming: true, tools: true, images: imageModels(config, s), geminiImages: 'data-url-only' },
       limits: {
         maxTokens: s.maxTokens ?? config.limits.defaultMaxTokens,
         maxN: config.limits.maxN,

@@ -59,6 +59,11 @@ export interface ProxyConfig {
   defaultModel?: string;
   /** Allowed models for sites that list none. */
   models: string[];
+  /**
+   * Which models accept images: exact names, or prefixes ending in `*` (`gpt-4o*`). Omitted →
+   * DEFAULT_VISION_MODELS. The page sends screenshots only to these.
+   */
+  visionModels?: string[];
   sites: Site[];
   limits: Limits;
   rateLimiter: RateLimiter;
@@ -78,6 +83,9 @@ export const DEFAULT_LIMITS: Limits = {
 export const DEFAULT_OPENAI_MODELS = ['gpt-4.1-mini', 'gpt-4.1', 'gpt-4o-mini', 'gpt-4o', 'gpt-5-mini', 'gpt-5'];
 export const DEFAULT_GEMINI_MODELS = ['gemini-2.5-flash', 'gemini-2.5-flash-lite', 'gemini-2.5-pro'];
 
+/** Families known to take image input (PAGEHAND_VISION_MODELS replaces the list). */
+export const DEFAULT_VISION_MODELS = ['gpt-4o*', 'gpt-4.1*', 'gpt-5*', 'gemini-*'];
+
 /** Raised at startup for a configuration a human must fix; the message says what. */
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -92,6 +100,7 @@ export type EnvName =
   | 'GEMINI_BASE_URL'
   | 'PAGEHAND_MODEL'
   | 'PAGEHAND_MODELS'
+  | 'PAGEHAND_VISION_MODELS'
   | 'PAGEHAND_SITES'
   | 'PAGEHAND_MAX_BODY_BYTES'
   | 'PAGEHAND_UPSTREAM_TIMEOUT_MS';
@@ -136,6 +145,10 @@ export function configFromEnv(env: EnvVars, options: FromEnvOptions): ProxyConfi
   if (explicitModel && !models.includes(explicitModel) && !models.includes('*')) models.unshift(explicitModel);
   const defaultModel = explicitModel ?? models.find((m) => m !== '*');
 
+  // "none" says no model takes images (a text-only deployment).
+  const vision = get(env, 'PAGEHAND_VISION_MODELS');
+  const visionModels = vision === undefined ? DEFAULT_VISION_MODELS : vision === 'none' ? [] : vision.split(',').map((m) => m.trim()).filter(Boolean);
+
   const sitesRaw = get(env, 'PAGEHAND_SITES');
   const sites = sitesRaw ? parseSites(sitesRaw) : (options.fallbackSites ?? []);
 
@@ -143,6 +156,7 @@ export function configFromEnv(env: EnvVars, options: FromEnvOptions): ProxyConfi
     providers,
     defaultModel,
     models,
+    visionModels,
     sites,
     limits: {
       ...DEFAULT_LIMITS,
@@ -247,4 +261,20 @@ export function isModelAllowed(config: ProxyConfig, site: Site, model: string): 
 export function defaultModelFor(config: ProxyConfig, site: Site): string | undefined {
   if (config.defaultModel && isModelAllowed(config, site, config.defaultModel)) return config.defaultModel;
   return site.models?.find((m) => m !== '*');
+}
+
+/** Whether a model name matches a vision entry (exact, or a prefix ending in `*`; `*` alone matches all). */
+export function acceptsImages(config: ProxyConfig, model: string): boolean {
+  return (config.visionModels ?? DEFAULT_VISION_MODELS).some((p) => (p.endsWith('*') ? model.startsWith(p.slice(0, -1)) : model === p));
+}
+
+/**
+ * `features.images` of GET /v1/config: the site's models that accept images. When the site may
+ * use any model (`*`), its models cannot be listed, so the vision entries themselves are given
+ * (names, or prefixes ending in `*`).
+ */
+export function imageModels(config: ProxyConfig, site: Site): string[] {
+  const allowed = allowedModels(config, site);
+  if (allowed.includes('*')) return [...(config.visionModels ?? DEFAULT_VISION_MODELS)];
+  return allowed.filter((m) => acceptsImages(config, m));
 }

@@ -1,6 +1,6 @@
 /** Configuration parsing, the memory rate limiter and redaction: pure pieces of the proxy. */
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULT_GEMINI_MODELS, DEFAULT_OPENAI_MODELS, configFromEnv, parseSites } from '../../server/config';
+import { ConfigError, DEFAULT_GEMINI_MODELS, DEFAULT_OPENAI_MODELS, DEFAULT_VISION_MODELS, acceptsImages, configFromEnv, imageModels, parseSites } from '../../server/config';
 import { memoryRateLimiter } from '../../server/rate-limit/memory';
 import { redactor } from '../../server/redact';
 
@@ -65,6 +65,19 @@ describe('configFromEnv', () => {
     expect(local.models[0]).toBe('llama3.1');
     expect(local.defaultModel).toBe('llama3.1');
     expect(configFromEnv({ GEMINI_API_KEY: 'g', PAGEHAND_MODELS: 'gemini-a, gemini-b' }, opts).models).toEqual(['gemini-a', 'gemini-b']);
+  });
+
+  it('reads which models accept images: known vision families by default, PAGEHAND_VISION_MODELS instead, "none" for none', () => {
+    const def = configFromEnv({ OPENAI_API_KEY: 'sk-x', GEMINI_API_KEY: 'g' }, opts);
+    expect(def.visionModels).toEqual(DEFAULT_VISION_MODELS);
+    expect(imageModels(def, { token: 't'.repeat(16), origins: ['*'] })).toEqual(def.models);
+    const local = configFromEnv({ OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1', PAGEHAND_MODELS: 'llama3.1,llava:13b', PAGEHAND_VISION_MODELS: 'llava*' }, opts);
+    expect(acceptsImages(local, 'llava:13b')).toBe(true);
+    expect(acceptsImages(local, 'llama3.1')).toBe(false);
+    expect(imageModels(local, { token: 't'.repeat(16), origins: ['*'] })).toEqual(['llava:13b']);
+    expect(configFromEnv({ PAGEHAND_VISION_MODELS: 'none' }, opts).visionModels).toEqual([]);
+    expect(configFromEnv({ PAGEHAND_VISION_MODELS: '' }, opts).visionModels).toEqual(DEFAULT_VISION_MODELS);
+    expect(acceptsImages(configFromEnv({ PAGEHAND_VISION_MODELS: '*' }, opts), 'anything')).toBe(true);
   });
 
   it('treats empty strings as unset (wrangler vars default to "")', () => {

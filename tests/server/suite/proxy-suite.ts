@@ -517,7 +517,8 @@ export function defineProxySuite(target: ProxyTarget): void {
         models: [MODELS.openai, MODELS.openaiReasoning, MODELS.gemini],
         defaultModel: MODELS.openai,
         providers: { openai: true, gemini: true },
-        features: { streaming: true, tools: true, images: true, geminiImages: 'data-url-only' },
+        // The default vision families (gpt-5*, gemini-*) cover two of the token's three models.
+        features: { streaming: true, tools: true, images: [MODELS.openaiReasoning, MODELS.gemini], geminiImages: 'data-url-only' },
         limits: { maxTokens: 100, maxN: 4, maxBodyBytes: 8 * 1024 * 1024, rpm: 60 },
       });
       expect(containsSecret(text)).toBe(false);
@@ -525,6 +526,21 @@ export function defineProxySuite(target: ProxyTarget): void {
       const anon = await proxy.fetch(`${proxy.base}/v1/config`);
       expect(anon.status).toBe(401);
       expect((await anon.json()).error.code).toBe('missing_token');
+    });
+
+    it('says which models accept images as PAGEHAND_VISION_MODELS lists them: names, prefixes, none, and for an any-model token the entries', async () => {
+      const images = async (vars: Record<string, string | undefined>, token: string = TOKENS.limited): Promise<unknown> => {
+        const p = await start(baseVars(fake, vars));
+        const res = await p.fetch(`${p.base}/v1/config`, { headers: auth(token) });
+        expect(res.status).toBe(200);
+        return (await res.json()).features.images;
+      };
+      expect(await images({ PAGEHAND_VISION_MODELS: MODELS.openai })).toEqual([MODELS.openai]);
+      expect(await images({ PAGEHAND_VISION_MODELS: ' gemini-test* , gpt-test ' })).toEqual([MODELS.openai, MODELS.gemini]);
+      expect(await images({ PAGEHAND_VISION_MODELS: 'none' })).toEqual([]);
+      // The personal token follows the server list; with "*" its models cannot be listed.
+      expect(await images({ PAGEHAND_MODELS: `${MODELS.openai},${MODELS.gemini}` }, TOKENS.personal)).toEqual([MODELS.gemini]);
+      expect(await images({ PAGEHAND_MODELS: '*' }, TOKENS.personal)).toEqual(['gpt-4o*', 'gpt-4.1*', 'gpt-5*', 'gemini-*']);
     });
 
     it('uses the default model when the request names none', async () => {
