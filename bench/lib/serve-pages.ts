@@ -18,7 +18,9 @@ export async function servePages(pages: ReadonlyMap<string, string>): Promise<Pa
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;
     }
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(body);
+    // Scripts by their type: a module import refuses anything else.
+    const type = path.endsWith('.js') ? 'text/javascript' : 'text/html';
+    res.writeHead(200, { 'content-type': `${type}; charset=utf-8`, 'cache-control': 'no-store' }).end(body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

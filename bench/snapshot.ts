@@ -1,0 +1,258 @@
+/**
+ * `npm run bench:snapshot` — pagehand.screenshot against html-to-image unfiltered, in one run.
+ *
+ * On generated pages of ~3k and ~30k elements (bench/lib/generate-page.ts) at a 1280×800
+ * viewport, scroll 0, it measures per tool: median and max wall time of 5 captures after one
+ * warm-up (the first warm-up also imports pagehand's screenshot module), the JPEG size, and the
+ * longest main-thread task while capturing (PerformanceObserver longtask in the page).
+ *
+ *   pagehand     `pagehand.screenshot()` (defaults: JPEG 0.75, long side ≤ 1280), the bundle and
+ *                its screenshot module loaded by URL as a bookmarklet does
+ *   unfiltered   html-to-image `toJpeg(document.documentElement, { width, height, quality: 0.75 })`
+ *                — the same library on the same viewport with no filter: the reference
+ *
+ * A reference call over REF_TIMEOUT_MS is terminated (CDP Runtime.terminateExecution) and shown
+ * as "> N s". Each (page, tool) pair gets a fresh tab. Writes bench/results/snapshot.json.
+ * When other Chromium work runs on the machine: `flock /tmp/pagehand-chromium.lock npm run bench:snapshot`.
+ */
+import { chromium, type BrowserContext, type CDPSession } from 'playwright-core';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { cpus } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { bundleForPage } from './lib/bundle-for-page';
+import { generatePage } from './lib/generate-page';
+import { servePages } from './lib/serve-pages';
+import type { SnapRun } from './lib/snapshot-probe';
+import { max, median } from './lib/stats';
+import { renderTable, type Cell, type Column } from './lib/table';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const SIZES = process.env.BENCH_SIZES ? process.env.BENCH_SIZES.split(',').map(Number) : [3_000, 30_000];
+const RUNS = 5;
+const SEED = 20_240_602;
+const VIEWPORT = { width: 1280, height: 800 };
+const REF_TIMEOUT_MS = Number(process.env.BENCH_REF_TIMEOUT_MS) || 30_000;
+/** pagehand's own budget is raised so the benchmark measures the capture, not the fallback. */
+const PAGEHAND_OPTIONS = { timeoutMs: 60_000 };
+const BARS: Record<number, number> = { 3_000: 400, 30_000: 600 };
+const TASK_BAR_MS = 200;
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+type Tool = 'pagehand' | 'unfiltered';
+interface Cellr {
+  tool: Tool;
+  runs: SnapRun[];
+  warmupMs: number;
+  timedOut: boolean;
+  medianMs: number;
+  maxMs: number;
+  bytes: number;
+  longestTaskMs: number;
+  image?: { width: number; height: number };
+  note?: string;
+  pageErrors: string[];
+}
+interface PageResult {
+  name: string;
+  targetElements: number;
+  elements: number;
+  cells: Cellr[];
+}
+
+declare global {
+  interface Window {
+    __snap?: { pagehand(o: unknown): Promise<SnapRun>; unfiltered(): Promise<SnapRun> };
+  }
+}
+
+const log = (s: string): void => void process.stdout.write(s + '\n');
+const fmtMs = (ms: number): string => (Number.isNaN(ms) ? '—' : ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${ms.toFixed(0)} ms`);
+const fmtKB = (b: number): string => (b ? `${(b / 1024).toFixed(0)} KB` : '—');
+
+/** Races an in-page call against a deadline; on timeout the page's script is terminated. */
+async function withDeadline<T>(cdp: CDPSession, call: Promise<T>, ms: number): Promise<T | 'timeout'> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), ms)));
+  const winner = await Promise.race([call, deadline]);
+  clearTimeout(timer);
+  if (winner === 'timeout') {
+    call.catch(() => undefined);
+    await cdp.send('Runtime.terminateExecution').catch(() => undefined);
+  }
+  return winner;
+}
+
+async function runCell(context: BrowserContext, origin: string, path: string, tool: Tool, probe: string): Promise<{ cell: Cellr; elements: number }> {
+  const page = await context.newPage();
+  const pageErrors: string[] = [];
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  const cell: Cellr = { tool, runs: [], warmupMs: NaN, timedOut: false, medianMs: NaN, maxMs: NaN, bytes: 0, longestTaskMs: 0, pageErrors };
+  try {
+    await page.goto(`${origin}${path}`, { waitUntil: 'load' });
+    // A string, not a function: tsx would wrap a nested named function with a helper the page lacks.
+    const elements = await page.evaluate<number>(`(() => {
+      let n = 0;
+      const count = (r) => {
+        for (const el of r.querySelectorAll('*')) {
+          n++;
+          if (el.shadowRoot) count(el.shadowRoot);
+          if (el instanceof HTMLIFrameElement && el.contentDocument) count(el.contentDocument);
+        }
+      };
+      count(document);
+      return n;
+    })()`);
+    if (tool === 'pagehand') await page.addScriptTag({ url: `${origin}/pagehand.js` });
+    await page.addScriptTag({ content: probe });
+    const cdp = await context.newCDPSession(page);
+    const once = (): Promise<SnapRun> =>
+      tool === 'pagehand' ? page.evaluate((o) => window.__snap!.pagehand(o), PAGEHAND_OPTIONS) : page.evaluate(() => window.__snap!.unfiltered());
+    const timeout = tool === 'unfiltered' ? REF_TIMEOUT_MS : PAGEHAND_OPTIONS.timeoutMs + 10_000;
+    const warm = await withDeadline(cdp, once(), timeout);
+    if (warm === 'timeout') {
+      cell.timedOut = true;
+      cell.note = `warm-up exceeded ${timeout / 1000} s and was terminated; no runs`;
+      return { cell, elements };
+    }
+    if (warm.reason) throw new Error(warm.reason);
+    cell.warmupMs = warm.ms;
+    for (let i = 0; i < RUNS; i++) {
+      const r = await withDeadline(cdp, once(), timeout);
+      if (r === 'timeout') {
+        cell.timedOut = true;
+        cell.note = `run ${i + 1} exceeded ${timeout / 1000} s and was terminated`;
+        break;
+      }
+      if (r.reason) throw new Error(r.reason);
+      cell.runs.push(r);
+    }
+    const ms = cell.runs.map((r) => r.ms);
+    cell.medianMs = median(ms);
+    cell.maxMs = max(ms);
+    cell.bytes = median(cell.runs.map((r) => r.bytes));
+    cell.longestTaskMs = Math.max(0, ...cell.runs.map((r) => r.longestTaskMs));
+    if (cell.runs[0]) cell.image = { width: cell.runs[0].width, height: cell.runs[0].height };
+    return { cell, elements };
+  } catch (e) {
+    cell.note = `failed: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`;
+    return { cell, elements: 0 };
+  } finally {
+    await page.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const read = (f: string): Promise<string> =>
+    readFile(`${root}dist/${f}`, 'utf8').catch(() => {
+      throw new Error(`dist/${f} is missing: run \`npm run build\` first (npm run bench:snapshot does).`);
+    });
+  const [bundle, module] = await Promise.all([read('pagehand.js'), read('pagehand-screenshot.js')]);
+  const probe = await bundleForPage({ name: 'snapshot-probe', entry: 'bench/lib/snapshot-probe.ts' });
+
+  const files = new Map<string, string>([['/pagehand.js', bundle], ['/pagehand-screenshot.js', module]]);
+  const specs = SIZES.map((n, i) => {
+    const path = `/page-${i}.html`;
+    const g = generatePage({ targetElements: n, seed: SEED, framePath: `/page-${i}-frame.html` });
+    files.set(path, g.html);
+    files.set(`/page-${i}-frame.html`, g.frameHtml);
+    return { name: `${n / 1000}k`, target: n, path };
+  });
+  const server = await servePages(files);
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const chromiumVersion = browser.version();
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  await context.route((url) => !url.href.startsWith(server.origin), (r) => r.abort());
+
+  const results: PageResult[] = [];
+  try {
+    log(`pagehand screenshot benchmark — Chromium ${chromiumVersion}, ${cpus().length} cores`);
+    for (const s of specs) {
+      const result: PageResult = { name: s.name, targetElements: s.target, elements: 0, cells: [] };
+      for (const tool of ['pagehand', 'unfiltered'] as const) {
+        const t = Date.now();
+        const { cell, elements } = await runCell(context, server.origin, s.path, tool, probe);
+        result.elements ||= elements;
+        result.cells.push(cell);
+        log(`  ${s.name.padEnd(4)} ${tool.padEnd(10)} ${cell.runs.length ? `median ${fmtMs(cell.medianMs)} over ${cell.runs.length}` : cell.timedOut ? 'timed out' : 'failed'}  (${((Date.now() - t) / 1000).toFixed(1)} s)${cell.note ? `  — ${cell.note}` : ''}`);
+        if (cell.pageErrors.length) log(`    page errors: ${cell.pageErrors.slice(0, 3).join(' | ')}`);
+      }
+      results.push(result);
+    }
+  } finally {
+    await context.close();
+    await browser.close();
+    await server.close();
+  }
+
+  log('');
+  log(`Viewport ${VIEWPORT.width}×${VIEWPORT.height} at scroll 0, JPEG quality 0.75. Times are in-page wall time per call; "longest task" = longest main-thread task while capturing (Long Tasks API, ≥ 50 ms).`);
+  log('');
+  const columns: Column[] = [
+    { header: 'elements', align: 'right' },
+    { header: 'tool' },
+    { header: 'runs', align: 'right' },
+    { header: 'median', align: 'right' },
+    { header: 'max', align: 'right' },
+    { header: 'warm-up', align: 'right' },
+    { header: 'JPEG', align: 'right' },
+    { header: 'image', align: 'right' },
+    { header: 'longest task', align: 'right' },
+  ];
+  const rows: Cell[][] = results.flatMap((p) =>
+    p.cells.map((c): Cell[] => {
+      const none = !c.runs.length;
+      return [
+        p.elements.toLocaleString('en-US'),
+        c.tool,
+        c.runs.length,
+        none ? (c.timedOut ? `> ${REF_TIMEOUT_MS / 1000} s` : 'failed') : fmtMs(c.medianMs),
+        none ? '—' : fmtMs(c.maxMs),
+        Number.isNaN(c.warmupMs) ? '—' : fmtMs(c.warmupMs),
+        fmtKB(c.bytes),
+        c.image ? `${c.image.width}×${c.image.height}` : '—',
+        none ? '—' : c.longestTaskMs ? fmtMs(c.longestTaskMs) : '< 50 ms',
+      ];
+    }),
+  );
+  log(renderTable(columns, rows));
+
+  const bars = results.flatMap((p) => {
+    const c = p.cells.find((x) => x.tool === 'pagehand')!;
+    const ref = p.cells.find((x) => x.tool === 'unfiltered');
+    const bar = BARS[p.targetElements];
+    const ok = c.runs.length > 0;
+    const speedup = ok && ref ? (ref.runs.length ? `${(ref.medianMs / c.medianMs).toFixed(0)}×` : `> ${(REF_TIMEOUT_MS / c.medianMs).toFixed(0)}×`) : '—';
+    return [
+      ...(bar ? [{ name: `${p.name}: pagehand median ≤ ${bar} ms`, pass: ok && c.medianMs <= bar, detail: ok ? `${fmtMs(c.medianMs)} (unfiltered ${ref?.runs.length ? fmtMs(ref.medianMs) : `> ${REF_TIMEOUT_MS / 1000} s`}, ${speedup} faster)` : c.note ?? 'failed' }] : []),
+      { name: `${p.name}: no task over ${TASK_BAR_MS} ms while capturing`, pass: ok && c.longestTaskMs <= TASK_BAR_MS, detail: ok ? (c.longestTaskMs ? fmtMs(c.longestTaskMs) : '< 50 ms') : 'not measured' },
+    ];
+  });
+  log('');
+  log('Bar:');
+  for (const b of bars) log(`  ${b.pass ? 'PASS' : 'FAIL'}  ${b.name} — ${b.detail}`);
+
+  const out = {
+    date: new Date().toISOString(),
+    chromium: chromiumVersion,
+    cores: cpus().length,
+    cpu: cpus()[0]?.model,
+    node: process.version,
+    bundle: { bytes: bundle.length, sha256: createHash('sha256').update(bundle).digest('hex').slice(0, 16) },
+    screenshotModule: { bytes: module.length, sha256: createHash('sha256').update(module).digest('hex').slice(0, 16) },
+    viewport: VIEWPORT,
+    runs: RUNS,
+    refTimeoutMs: REF_TIMEOUT_MS,
+    seed: SEED,
+    pages: results,
+    bars,
+    totalSeconds: Math.round((Date.now() - started) / 1000),
+  };
+  await mkdir(`${root}bench/results`, { recursive: true });
+  await writeFile(`${root}bench/results/snapshot.json`, JSON.stringify(out, null, 2) + '\n');
+  log('');
+  log(`Wrote bench/results/snapshot.json (${out.totalSeconds} s total).`);
+}
+
+await main();
