@@ -109,7 +109,8 @@ export async function selectViaStandIn(s: StandIn, wanted: string[], subject: st
       }
     }
     const changed = sel.multiple ? [...sel.selectedOptions].some((o) => !before.includes(o)) : sel.selectedOptions[0] !== before[0];
-    if (changed && !events.seen()) {
+    // Set directly, or picked through a widget that announces nothing: the page hears it now.
+    if (direct.length || (changed && !events.seen())) {
       fireInput(sel, 'insertReplacementText', null);
       fireChange(sel);
     }
