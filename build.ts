@@ -7,12 +7,17 @@
  *   drawing), an ES module that `pagehand.screenshot()` imports on first use from next to
  *   pagehand.js: the first load stays within its size budget without it.
  *
+ * dist/pagehand.user.js — the userscript: the same entry behind client/userscript-env.ts (model
+ *   calls through GM_xmlhttpRequest, the run in GM storage) and a metadata block. The proxy URL,
+ *   its host and the token are placeholders (__PAGEHAND_PROXY__, __PAGEHAND_PROXY_HOST__,
+ *   __PAGEHAND_TOKEN__) the Node server fills in when it serves /pagehand.user.js.
  * dist/cli.js — the `pagehand` command (package.json "bin"; `npx pagehand run --url URL "task"`):
  *   an ES module for Node with its packages left as imports (playwright-core drives Chromium).
  *
  * Run: `npm run build` (or `tsx build.ts --watch`).
  */
 import { build, context, type BuildOptions } from 'esbuild';
+import { readFileSync } from 'node:fs';
 import { chmod, mkdir, stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 
@@ -42,6 +47,36 @@ export const screenshotModuleOptions: BuildOptions = {
   format: 'esm',
 };
 
+const { version } = JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { version: string };
+
+/** The userscript's metadata block; the server substitutes the placeholders (server/node/pages.ts). */
+export const USERSCRIPT_HEADER = `// ==UserScript==
+// @name         pagehand
+// @namespace    __PAGEHAND_PROXY__
+// @version      ${version}
+// @description  An AI agent in every page: reads the page, acts on it step by step, with the model behind your pagehand proxy.
+// @match        *://*/*
+// @grant        GM_xmlhttpRequest
+// @grant        GM_getValue
+// @grant        GM_setValue
+// @grant        GM_deleteValue
+// @connect      __PAGEHAND_PROXY_HOST__
+// @run-at       document-start
+// @noframes
+// @downloadURL  __PAGEHAND_PROXY__/pagehand.user.js
+// @updateURL    __PAGEHAND_PROXY__/pagehand.user.js
+// ==/UserScript==
+`;
+
+export const userscriptOptions: BuildOptions = {
+  ...bundleOptions,
+  entryPoints: ['client/userscript.ts'],
+  outfile: 'dist/pagehand.user.js',
+  // The configuration sits in the script's own scope, where the user can also edit it.
+  banner: { js: `${USERSCRIPT_HEADER}(() => {\n"use strict";\nconst PAGEHAND_USERSCRIPT = { proxy: "__PAGEHAND_PROXY__", token: "__PAGEHAND_TOKEN__" };` },
+  footer: { js: '})();' },
+};
+
 /** The headless runner: `pagehand run …` (cli/pagehand.ts). */
 export const cliOptions: BuildOptions = {
   absWorkingDir: root,
@@ -61,13 +96,13 @@ export const cliOptions: BuildOptions = {
 async function main(): Promise<void> {
   await mkdir(`${root}dist`, { recursive: true });
   if (process.argv.includes('--watch')) {
-    for (const options of [bundleOptions, screenshotModuleOptions, cliOptions]) await (await context(options)).watch();
+    for (const options of [bundleOptions, screenshotModuleOptions, userscriptOptions, cliOptions]) await (await context(options)).watch();
     console.log('watching client/ …');
     return;
   }
-  await Promise.all([build(bundleOptions), build(screenshotModuleOptions), build(cliOptions)]);
+  await Promise.all([build(bundleOptions), build(screenshotModuleOptions), build(userscriptOptions), build(cliOptions)]);
   await chmod(`${root}dist/cli.js`, 0o755);
-  for (const file of ['pagehand.js', 'pagehand-screenshot.js']) {
+  for (const file of ['pagehand.js', 'pagehand-screenshot.js', 'pagehand.user.js']) {
     const { size } = await stat(`${root}dist/${file}`);
     console.log(`dist/${file}  ${(size / 1024).toFixed(1)} KiB`);
   }

@@ -80,6 +80,30 @@ A bookmarklet for a token <code>T</code> is:</p><pre>${bookmarklet(d.origin, 'T'
       ? html`<a href="/pagehand.user.js" id="userscript">Install pagehand.user.js</a> (for pages whose CSP blocks injected scripts).`
       : html`<span id="userscript-missing">Not built yet</span> (<code>dist/pagehand.user.js</code> does not exist).`
   }</p>
+<div id="userscript-help">
+<p>The userscript runs pagehand on every page from the start (before the page's own scripts, so
+closed shadow roots and listener-only buttons are visible too). Its model calls go through the
+userscript manager (<code>GM_xmlhttpRequest</code>), so pages whose Content-Security-Policy blocks
+the bookmarklet work, and a run carries on when a link leads to another site.</p>
+<ol>
+  <li>Install a userscript manager in your browser: Tampermonkey or Violentmonkey (from your
+    browser's extension store).
+    In Chrome, Edge and other Chromium browsers, also turn on the extension's
+    <em>Allow User Scripts</em> toggle (or <em>Developer mode</em> under <code>chrome://extensions</code>);
+    the manager says so when it is needed.</li>
+  <li>Click <a href="/pagehand.user.js">pagehand.user.js</a> — the manager opens its install dialog —
+    and choose <strong>Install</strong>. ${
+      d.personalToken
+        ? html`This proxy's address and your personal token are already filled in.`
+        : html`This proxy's address is filled in; put your site token in the line
+  <code>const PAGEHAND_USERSCRIPT = { proxy: "…", token: "" }</code> near the top (the manager's editor).`
+    }</li>
+  <li>The first time pagehand calls the model, the manager asks whether the script may connect to
+    <code>${hostOf(d.origin)}</code>: choose <strong>Always allow</strong> (the script declares it with <code>@connect</code>).</li>
+  <li>Open any page: the pagehand launcher is there. To update after <code>npm run build</code>,
+    use the manager's <em>Check for updates</em> (the script updates from this server).</li>
+</ol>
+</div>
 
 <h2>Demo pages</h2>
 <ul>${d.demos.map((x) => html`<li><a href="${x.path}">${x.title}</a></li>`)}</ul>
@@ -91,6 +115,14 @@ A bookmarklet for a token <code>T</code> is:</p><pre>${bookmarklet(d.origin, 'T'
 </ul>
 </body>
 </html>`;
+}
+
+function hostOf(origin: string): string {
+  try {
+    return new URL(origin).hostname;
+  } catch {
+    return origin;
+  }
 }
 
 function providerLine(p: false | { customBaseUrl: boolean }) {

@@ -71,10 +71,13 @@ export function mountNodePages(app: Hono<any>, opts: NodePagesOptions): void {
     });
   }
 
-  app.get('/pagehand.user.js', async (c) => {
+  // The userscript with this proxy and (on loopback only, like the install page) the personal
+  // token filled in: a userscript manager installs it from this URL and updates from it.
+  app.get('/pagehand.user.js', loopbackOnly, async (c) => {
     const file = await readOrNull(join(opts.distDir, 'pagehand.user.js'));
     if (file === null) return c.text('pagehand: the userscript is not built yet (dist/pagehand.user.js does not exist).\n', 404);
-    return c.body(file, 200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-cache' });
+    const source = fillUserscript(new TextDecoder().decode(file), new URL(c.req.url), opts.personalToken);
+    return c.body(source, 200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-cache' });
   });
 
   app.get('/demo', (c) => c.redirect('/demo/'));
@@ -93,6 +96,18 @@ export function mountNodePages(app: Hono<any>, opts: NodePagesOptions): void {
       : '<!-- pagehand: no personal token on this server (PAGEHAND_SITES is set); add your own embed snippet -->';
     return c.html(new TextDecoder().decode(file).replace('<!--pagehand-embed-->', embed));
   });
+}
+
+const SAFE = /^[A-Za-z0-9._~:/[\]-]*$/;
+
+/** The userscript's placeholders (build.ts) → this proxy's origin, its host (for @connect), the token. */
+export function fillUserscript(source: string, url: URL, token: string | undefined): string {
+  const proxy = url.origin;
+  const host = url.hostname;
+  const tok = token ?? '';
+  // All three land in the metadata block and in a string literal: plain URL and token characters only.
+  if (![proxy, host, tok].every((v) => SAFE.test(v))) throw new ProxyError(400, 'invalid_body', 'Unexpected characters in the host or token.');
+  return source.replaceAll('__PAGEHAND_PROXY_HOST__', host).replaceAll('__PAGEHAND_PROXY__', proxy).replaceAll('__PAGEHAND_TOKEN__', tok);
 }
 
 async function exists(path: string): Promise<boolean> {

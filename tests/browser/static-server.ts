@@ -29,6 +29,7 @@ export interface StaticServer {
 }
 
 export async function startStaticServer(): Promise<StaticServer> {
+  const gmStore = new Map<string, string>();
   const server: Server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     // /slow?ms=N&body=… answers after a delay: for settle and XHR fixtures.
@@ -40,13 +41,39 @@ export async function startStaticServer(): Promise<StaticServer> {
       }, ms);
       return;
     }
+    // /__gm-store?key=K: GET / PUT / DELETE one value in memory, the same for both origins —
+    // the userscript test's GM storage shim (same-origin requests, so a strict CSP allows them).
+    if (url.pathname === '/__gm-store') {
+      const key = url.searchParams.get('key') ?? '';
+      if (req.method === 'PUT') {
+        let body = '';
+        req.setEncoding('utf8');
+        req.on('data', (d) => (body += d));
+        req.on('end', () => {
+          gmStore.set(key, body);
+          res.writeHead(204).end();
+        });
+        return;
+      }
+      if (req.method === 'DELETE') {
+        gmStore.delete(key);
+        return void res.writeHead(204).end();
+      }
+      const value = gmStore.get(key);
+      if (value === undefined) return void res.writeHead(404).end();
+      res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
+      return void res.end(value);
+    }
     const prefix = Object.keys(roots).find((p) => url.pathname.startsWith(p));
     if (!prefix) return void res.writeHead(404).end('not found');
     const file = normalize(join(roots[prefix]!, url.pathname.slice(prefix.length)));
     if (!file.startsWith(roots[prefix]!)) return void res.writeHead(403).end('forbidden');
     try {
       const body = await readFile(file);
-      res.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' });
+      const headers: Record<string, string> = { 'content-type': types[extname(file)] ?? 'application/octet-stream' };
+      // Fixtures of a page with a strict CSP: no inline or foreign script, no foreign connection.
+      if (url.pathname.startsWith('/fixtures/delivery/csp/')) headers['content-security-policy'] = "script-src 'self'; connect-src 'self'";
+      res.writeHead(200, headers);
       res.end(body);
     } catch {
       res.writeHead(404).end('not found');

@@ -1,0 +1,49 @@
+/**
+ * The userscript's environment, set before the bundle's entry runs (client/userscript.ts
+ * imports this first): model calls through GM_xmlhttpRequest (strict-CSP pages), the run's
+ * state in GM storage (cross-origin navigations), and the proxy and token the Node server
+ * filled into the script when it served /pagehand.user.js.
+ */
+import { setAgentEnv } from './agent/env';
+import { createGmFetch, type GmXmlHttpRequest } from './gm/fetch';
+import { createGmStore } from './gm/store';
+
+/** Filled in by the server (build.ts puts it in the banner with placeholders). */
+declare const PAGEHAND_USERSCRIPT: { proxy: string; token: string };
+declare const GM_xmlhttpRequest: GmXmlHttpRequest | undefined;
+declare const GM_getValue: ((key: string, fallback?: unknown) => unknown) | undefined;
+declare const GM_setValue: ((key: string, value: string) => void) | undefined;
+declare const GM_deleteValue: ((key: string) => void) | undefined;
+declare const GM_info: { scriptHandler?: string } | undefined;
+
+const filled = (v: string | undefined): string | undefined => (v && !v.startsWith('__PAGEHAND_') ? v : undefined);
+
+export const userscriptConfig = {
+  proxy: filled(typeof PAGEHAND_USERSCRIPT === 'object' ? PAGEHAND_USERSCRIPT.proxy : undefined) ?? 'http://127.0.0.1:8787',
+  token: filled(typeof PAGEHAND_USERSCRIPT === 'object' ? PAGEHAND_USERSCRIPT.token : undefined),
+};
+
+// Tampermonkey hands out the body as a ReadableStream; other managers report progress as text.
+const stream = typeof GM_info === 'object' && GM_info?.scriptHandler === 'Tampermonkey';
+
+setAgentEnv({
+  ...(typeof GM_xmlhttpRequest === 'function' ? { fetch: createGmFetch(GM_xmlhttpRequest, { stream }) } : {}),
+  ...(typeof GM_getValue === 'function' && typeof GM_setValue === 'function' && typeof GM_deleteValue === 'function'
+    ? { store: createGmStore({ getValue: GM_getValue, setValue: GM_setValue, deleteValue: GM_deleteValue }) }
+    : {}),
+});
+
+/*
+ * The entry reads its defaults (proxy, token) from the script tag that loaded it
+ * (`document.currentScript` data attributes). A userscript has no such tag: while the entry
+ * runs — synchronously, right after this module — it sees a detached one carrying the
+ * configuration; client/userscript.ts removes it again.
+ */
+const tag = document.createElement('script');
+tag.setAttribute('data-pagehand-proxy', userscriptConfig.proxy);
+if (userscriptConfig.token) tag.setAttribute('data-pagehand-token', userscriptConfig.token);
+Object.defineProperty(document, 'currentScript', { get: () => tag, configurable: true });
+
+export function restoreCurrentScript(): void {
+  delete (document as { currentScript?: unknown }).currentScript;
+}
