@@ -128,4 +128,25 @@ describe('hostile pages', () => {
     expect(await page.locator('pagehand-ui [data-task]').inputValue()).toBe('still here');
     await page.close();
   });
+
+  it("typing in the panel fires none of the site's keyboard shortcuts", async () => {
+    const page = await open(session, `<!doctype html><html lang="en"><head><title>Shortcuts</title></head><body>
+      <p id="out">Page text</p>
+      <script>
+        // A site shortcut handler, as many have: bubbling keydown on document, "s" focuses search.
+        window.shortcuts = [];
+        document.addEventListener('keydown', (e) => window.shortcuts.push(e.key));
+        window.addEventListener('keypress', (e) => window.shortcuts.push('press:' + e.key));
+      </script></body></html>`);
+    await openPanel(page, stack);
+    await page.locator('pagehand-ui [data-task]').click();
+    await page.keyboard.type('search s');
+    expect(await page.locator('pagehand-ui [data-task]').inputValue()).toBe('search s');
+    expect(await page.evaluate(() => (window as any).shortcuts)).toEqual([]);
+    // The control: the same keys typed on the page itself do reach the handler.
+    await page.locator('#out').click();
+    await page.keyboard.press('s');
+    expect(await page.evaluate(() => (window as any).shortcuts)).toEqual(['s', 'press:s']);
+    await page.close();
+  });
 });
