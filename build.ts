@@ -19,6 +19,7 @@
 import { build, context, type BuildOptions } from 'esbuild';
 import { readFileSync } from 'node:fs';
 import { chmod, mkdir, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
@@ -108,4 +109,5 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+// Builds when run (`tsx build.ts`); importing it (bench/size.ts) only reads the options.
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();
