@@ -209,6 +209,7 @@ export function createUi(deps: UiDeps) {
       }),
     ];
     reveal();
+    paint();
   }
 
   function reveal(): void {

@@ -9,7 +9,7 @@ import { createEmitter } from '../../client/agent/events';
 import type { Ref } from '../../client/page/types';
 import type { RunEvents, RunHandle, RunOptions } from '../../client/agent/types';
 import { createUi } from '../../client/ui/index';
-import { LAYOUT_KEY } from '../../client/ui/storage';
+import { LAYOUT_KEY, saveLog } from '../../client/ui/storage';
 
 interface FakeHandle extends RunHandle {
   emit<E extends keyof RunEvents>(e: E, p: RunEvents[E]): void;
@@ -254,5 +254,20 @@ describe('overlay controller', () => {
     ui.open();
     expect(text()).toContain('Running from code');
     expect($('[data-mask]')).not.toBeNull();
+  });
+
+  it('a run resumed after a navigation shows the banner and the log saved by the page before; a page hide saves it', () => {
+    const h = fakeHandle('Across pages');
+    saveLog(h.id, [{ kind: 'step', step: 1, actions: [], reasoning: { nextGoal: 'search first' } }]);
+    ui.attach(h, true);
+    expect($('[data-resumed]')).not.toBeNull();
+    expect($('[data-step="1"]')!.textContent).toContain('search first');
+    h.emit('step', { step: 2, maxSteps: 9, phase: 'planned', usage, elapsedMs: 0, url: '', reasoning: { nextGoal: 'open it' } });
+    window.dispatchEvent(new Event('pagehide'));
+    const saved = JSON.parse(sessionStorage.getItem('pagehand:log')!);
+    expect(saved.id).toBe(h.id);
+    expect(saved.entries.map((e: { step: number }) => e.step)).toEqual([1, 2]);
+    // The history records a task once, when it starts, not again on every page it resumes on.
+    expect(sessionStorage.getItem('pagehand:history')).toBeNull();
   });
 });
