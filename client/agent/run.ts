@@ -12,6 +12,7 @@ import { act, setBeforeNavigate, TOOL_NAMES } from '../page/actions/index';
 import type { ActionChanges } from '../page/actions/types';
 import { targetFacts } from '../page/facts';
 import { find } from '../page/find';
+import { screenshot } from '../page/screenshot';
 import { buildMap } from '../page/map';
 import { nativeSetTimeout, watchActivity } from '../page/settle';
 import { estimateTokens } from '../page/tokens';
@@ -74,6 +75,12 @@ class Run {
   private client!: ModelClient;
   paused = false;
   private fixed: number | undefined;
+  /** The model reads images (the proxy's /v1/config says so). */
+  private seesImages = false;
+  /** Screenshot failures in a row; after two the run stays text-only. */
+  private shotFailures = 0;
+  /** What changed visually since the last screenshot (navigation, dialog, scroll). */
+  private visualChange = true;
   private unpause: (() => void) | undefined;
   private model = '';
   private lastMap: PageMap | undefined;
@@ -192,14 +199,23 @@ class Run {
     }
     this.client = createModelClient({ proxy: o.proxy, token: o.token, ...(this.transport ? { fetch: this.transport } : {}) });
     this.model = o.model ?? '';
-    if (!this.model) {
+    // The proxy's configuration names the default model and the models that read images.
+    if (!this.model || o.vision !== false) {
       try {
         const info = await this.client.config(this.abort.signal);
-        this.model = info.defaultModel ?? info.models[0] ?? '';
+        this.model ||= info.defaultModel ?? info.models[0] ?? '';
+        const images = info.features?.images;
+        this.seesImages = images === true || (Array.isArray(images) && images.includes(this.model));
       } catch (e) {
         if (this.ended) return false;
-        this.fatal(e instanceof ModelError ? e.code : 'config', `Could not read the proxy's configuration: ${(e as Error).message}`);
-        return false;
+        // Without a model there is nothing to run; with one, screenshots just stay off.
+        if (!this.model) {
+          this.fatal(e instanceof ModelError ? e.code : 'config', `Could not read the proxy's configuration: ${(e as Error).message}`);
+          return false;
+        }
+      }
+      if (o.vision === true && !this.seesImages && this.model) {
+        this.emitter.emit('message', { text: `Screenshots are off: the proxy does not list ${this.model} as a model that reads images.`, from: 'agent' });
       }
       if (!this.model) {
         this.fatal('config', 'The proxy offers no model to this token: configure a provider and a model on the proxy.');
@@ -238,7 +254,9 @@ class Run {
       const t0 = performance.now();
       const map = safeMap(this.mapBudget());
       this.lastMap = map;
-      const request = this.request(step, map);
+      const image = await this.screenshotFor(map);
+      if (this.ended) return;
+      const request = this.request(step, map, image);
       const t1 = performance.now();
       let reply: ChatReply;
       try {
@@ -285,6 +303,27 @@ class Run {
     }
   }
 
+  /**
+   * A screenshot for this step, when the `vision` option and the model allow: `true` sends one
+   * on the first step and after visual changes (navigation, a dialog, a scroll); `'auto'` does
+   * so only while the view holds something the map cannot show (canvas, video, a frame from
+   * another site). A failure is said once; after two in a row the run stays text-only.
+   */
+  private async screenshotFor(map: PageMap): Promise<string | undefined> {
+    const vision = this.options.vision ?? 'auto';
+    if (vision === false || !this.seesImages || this.shotFailures >= 2) return undefined;
+    const opaque = map.elements.some((e) => OPAQUE_ROLES.has(e.role));
+    if (!this.visualChange || (vision === 'auto' && !opaque)) return undefined;
+    const shot = await screenshot({ marks: true, elements: map.elements, moduleUrl: `${this.options.proxy}/pagehand-screenshot.js` });
+    if (shot.dataUrl === null) {
+      if (this.shotFailures++ === 0) this.emitter.emit('message', { text: `No screenshot this step (${shot.reason}); working from the page map.`, from: 'agent' });
+      return undefined;
+    }
+    this.visualChange = false;
+    this.shotFailures = 0;
+    return shot.dataUrl;
+  }
+
   /** Applies a guard's verdict; true when the run ended. */
   private verdict(v: Verdict, lastText?: string): boolean {
     if (v.kind === 'warn') this.state.notes.push(v.note);
@@ -314,7 +353,7 @@ class Run {
     return Math.max(MAP_MIN_TOKENS, Math.min(MAP_MAX_TOKENS, budget - fixed - essentials - 600));
   }
 
-  private request(step: number, map: PageMap) {
+  private request(step: number, map: PageMap, image?: string) {
     const o = this.options;
     const system = systemPrompt(o.instructions, o.lang);
     const tools = this.tools();
@@ -335,7 +374,15 @@ class Run {
       model: this.model,
       messages: [
         { role: 'system' as const, content: system },
-        { role: 'user' as const, content: stepMessage({ ...base, history: lines, omitted }) },
+        {
+          role: 'user' as const,
+          content: image
+            ? [
+                { type: 'text' as const, text: `${stepMessage({ ...base, history: lines, omitted })}\n\nA screenshot of the viewport is attached; the numbers drawn on it are the refs of the map.` },
+                { type: 'image_url' as const, image_url: { url: image } },
+              ]
+            : stepMessage({ ...base, history: lines, omitted }),
+        },
       ],
       tools,
       tool_choice: o.toolChoice ?? 'auto',
@@ -452,6 +499,8 @@ class Run {
         current.result = result.ok ? result.message : this.withRefHint(result.message);
         this.emitter.emit('action', { step, phase: 'end', call: planned, target, result });
         if (result.changes.navigation) return await this.park(record);
+        // What the map cannot show may have changed: a new view, or a click on opaque content.
+        if (result.changes.url || result.changes.dialogOpened || result.changes.dialogClosed || result.changes.scroll || call.name === 'click_at') this.visualChange = true;
         if (!result.ok) {
           failed = true;
           break;
@@ -555,6 +604,8 @@ class Run {
 }
 
 const CUSTOM_RESULT_MAX = 4000;
+/** Map roles of things the map cannot see into. */
+const OPAQUE_ROLES = new Set(['canvas', 'video', 'iframe', 'embed']);
 
 /** Runs a site tool's handler; its value (or error) becomes the sentence the model reads. */
 async function runCustomTool(tool: CustomTool, args: Record<string, unknown>): Promise<{ ok: boolean; text: string }> {
