@@ -11,6 +11,9 @@
  *   calls through GM_xmlhttpRequest, the run in GM storage) and a metadata block. The proxy URL,
  *   its host and the token are placeholders (__PAGEHAND_PROXY__, __PAGEHAND_PROXY_HOST__,
  *   __PAGEHAND_TOKEN__) the Node server fills in when it serves /pagehand.user.js.
+ * dist/esm/index.js (+ index.d.ts) — the npm entry for site owners who bundle
+ *   (`import { run, init } from 'pagehand'`, package.json "exports"); its declarations come from
+ *   client/npm-types.ts alone, so they never depend on the implementation.
  * dist/cli.js — the `pagehand` command (package.json "bin"; `npx pagehand run --url URL "task"`):
  *   an ES module for Node with its packages left as imports (playwright-core drives Chromium).
  *
@@ -18,7 +21,7 @@
  */
 import { build, context, type BuildOptions } from 'esbuild';
 import { readFileSync } from 'node:fs';
-import { chmod, mkdir, stat } from 'node:fs/promises';
+import { chmod, mkdir, stat, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -78,6 +81,43 @@ export const userscriptOptions: BuildOptions = {
   footer: { js: '})();' },
 };
 
+/** The npm entry: an ES module the site's bundler takes in (it minifies; dependencies are inside). */
+export const esmOptions: BuildOptions = {
+  ...bundleOptions,
+  entryPoints: ['client/npm.ts'],
+  outfile: 'dist/esm/index.js',
+  format: 'esm',
+  minify: false,
+};
+
+/** Declarations for the npm entry: tsc on client/npm-types.ts (and the type modules it reads). */
+async function buildDeclarations(): Promise<void> {
+  let ts: typeof import('typescript');
+  try {
+    ts = (await import('typescript')).default;
+  } catch {
+    console.warn('typescript is not installed: dist/esm/index.d.ts not written');
+    return;
+  }
+  const program = ts.createProgram([`${root}client/npm-types.ts`], {
+    declaration: true,
+    emitDeclarationOnly: true,
+    outDir: `${root}dist/esm/types`,
+    rootDir: `${root}client`,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
+    strict: true,
+    skipLibCheck: true,
+    types: [],
+  });
+  const { diagnostics } = program.emit();
+  const errors = [...ts.getPreEmitDiagnostics(program), ...diagnostics].filter((d) => d.category === ts.DiagnosticCategory.Error);
+  if (errors.length) throw new Error(ts.formatDiagnostics(errors, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => root, getNewLine: () => '\n' }));
+  await writeFile(`${root}dist/esm/index.d.ts`, "export * from './types/npm-types';\n");
+}
+
 /** The headless runner: `pagehand run …` (cli/pagehand.ts). */
 export const cliOptions: BuildOptions = {
   absWorkingDir: root,
@@ -97,11 +137,11 @@ export const cliOptions: BuildOptions = {
 async function main(): Promise<void> {
   await mkdir(`${root}dist`, { recursive: true });
   if (process.argv.includes('--watch')) {
-    for (const options of [bundleOptions, screenshotModuleOptions, userscriptOptions, cliOptions]) await (await context(options)).watch();
+    for (const options of [bundleOptions, screenshotModuleOptions, userscriptOptions, esmOptions, cliOptions]) await (await context(options)).watch();
     console.log('watching client/ …');
     return;
   }
-  await Promise.all([build(bundleOptions), build(screenshotModuleOptions), build(userscriptOptions), build(cliOptions)]);
+  await Promise.all([build(bundleOptions), build(screenshotModuleOptions), build(userscriptOptions), build(esmOptions), build(cliOptions), buildDeclarations()]);
   await chmod(`${root}dist/cli.js`, 0o755);
   for (const file of ['pagehand.js', 'pagehand-screenshot.js', 'pagehand.user.js']) {
     const { size } = await stat(`${root}dist/${file}`);

@@ -1,0 +1,42 @@
+/**
+ * The types of the npm entry (`import { run, init } from 'pagehand'`): the run contract of
+ * client/agent/types.ts and the page API. Types only — build.ts emits declarations from this
+ * file (and the three type modules it reads), so they never depend on the implementation.
+ */
+import type { ActionCall, ActionResult } from './page/actions/types';
+import type { MapOptions, PageMap, Ref } from './page/types';
+import type { RunHandle, RunOptions } from './agent/types';
+
+export type * from './agent/types';
+export type { ActionCall, ActionResult, ActionChanges } from './page/actions/types';
+export type { MapOptions, PageMap, MappedElement, Rect, Ref } from './page/types';
+
+/** What `window.pagehand` offers (and `init()` returns). */
+export interface PagehandApi {
+  /** Starts a task: the observe → think → act loop behind a handle (README, "Running a task"). */
+  run(task: string, options?: RunOptions): RunHandle;
+  /** The running handle (also after a resume), or undefined. */
+  current(): RunHandle | undefined;
+  /** Shows / hides the overlay. */
+  open(): void;
+  close(): void;
+  /** The page map the model reads. */
+  map(options?: MapOptions): PageMap;
+  /** Role and accessible name of any element. */
+  describe(el: Element): { role: string; name: string };
+  /** The live element for a ref; throws when it is unknown or stale. */
+  resolve(ref: Ref | number): Element;
+  /** Elements and text anywhere on the page; `text` is what the model reads. */
+  find(query: string): { text: string; more: number };
+  /** Runs one tool call (click, type, …); never throws. */
+  act(call: ActionCall): Promise<ActionResult>;
+}
+
+/** Same as `pagehand.run`: starts a task and returns its handle at once. */
+export declare function run(task: string, options?: RunOptions): RunHandle;
+
+/**
+ * Installs pagehand in this page (the `pagehand` global, the hooks, a run saved before a
+ * navigation resumed) and returns its API. Importing the package already does the install.
+ */
+export declare function init(): PagehandApi;

@@ -1,0 +1,22 @@
+/**
+ * The npm entry for site owners who bundle (package.json "exports" → dist/esm/index.js):
+ *
+ *   import { run, init } from 'pagehand';
+ *   const handle = run('Add the blue mug to the cart', { proxy: 'https://proxy.example', token });
+ *
+ * Importing it installs pagehand in the page exactly as the script tag does (the one global
+ * `pagehand`, the document-start hooks, a run saved before a navigation resumed): import it
+ * early in the page's bundle. Browser only.
+ */
+import './index';
+import type * as Api from './npm-types';
+
+function api(): Api.PagehandApi {
+  const p = window.pagehand;
+  if (!p) throw new Error('pagehand is not installed in this page (no window).');
+  return p;
+}
+
+export const run: typeof Api.run = (task, options) => api().run(task, options);
+
+export const init: typeof Api.init = () => api();
