@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, latestMap, mapElements, mapUrl, MODELS, refFor, startAgentStack, type AgentStack, type Policy } from './agent-harness';
+import { call, hasText, lastToolResults, latestMap, mapElements, mapUrl, MODELS, refFor, startAgentStack, type AgentStack, type Policy } from './agent-harness';
 import { origin } from './harness';
 
 const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
@@ -128,6 +128,31 @@ describe('pagehand run', () => {
     expect(clicks).toHaveLength(3);
     expect(clicks.every((l) => l.result.ok && /message\.html/.test(l.result.changes.navigation?.url ?? ''))).toBe(true);
     expect(lines.find((l) => l.event === 'done')?.result).toMatchObject({ ok: true });
+  });
+
+  it('denies risky actions when stdin is not a terminal and says how to allow them; --yes allows them', { timeout: 180_000 }, async () => {
+    const accountModel = (): Policy => (req) => {
+      const map = latestMap(req);
+      if (hasText(map, 'Account deleted.')) return call('done', { summary: 'The account is deleted.' });
+      const last = lastToolResults(req).join('\n');
+      if (/did not allow/.test(last)) return call('fail', { reason: 'The user did not allow deleting the account.' });
+      return call('click', { ref: refFor(map, 'button', 'Delete account') }, 'goal: delete the account');
+    };
+    const url = `${origin()}/fixtures/delivery/account.html`;
+    const base = ['run', '--url', url, '--proxy', stack.proxyUrl, '--token', stack.token, '--model', MODELS.openai, 'Delete my account'];
+
+    stack.setPolicy(accountModel());
+    const denied = await cli(base);
+    expect(denied.code, denied.stderr).toBe(1);
+    expect(denied.stderr).toMatch(/denied: click \[\d+\] button "Delete account" — no terminal to ask \(pass --yes to allow risky actions\)/);
+    expect(denied.stdout).toMatch(/^Not done \(failed\)/);
+    expect(denied.stdout).toContain('did not allow deleting the account');
+
+    stack.setPolicy(accountModel());
+    const allowed = await cli([...base.slice(0, -1), '--yes', 'Delete my account']);
+    expect(allowed.code, allowed.stderr).toBe(0);
+    expect(allowed.stderr).toMatch(/allowed \(--yes\): click \[\d+\] button "Delete account"/);
+    expect(allowed.stdout).toContain('The account is deleted.');
   });
 
   it('exits 1 with a clear message when the proxy is down', async () => {
