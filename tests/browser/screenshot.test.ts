@@ -61,6 +61,35 @@ describe('screenshot: the image', () => {
     await page.close();
   });
 
+  it('shows a scrolled container at its scroll and a fixed header where the viewport has it', async () => {
+    const rows = ['#e00000', '#00a000', '#0000e0', '#e0a000', '#a000a0', '#00a0a0', '#202020', '#e06000'];
+    const page = await openByUrl(
+      session,
+      `<!doctype html><body style="margin:0;background:#fff">
+      <header style="position:fixed;top:0;left:0;right:0;height:50px;background:#203050;z-index:2"></header>
+      <div style="height:600px"></div>
+      <div id="sc" style="height:200px;overflow:auto;margin-left:100px;width:400px">
+        ${rows.map((c) => `<div style="height:100px;background:${c}"></div>`).join('')}
+      </div>
+      <div style="height:2000px"></div>`,
+    );
+    await page.evaluate(() => {
+      window.scrollTo(0, 500);
+      document.getElementById('sc')!.scrollTop = 250;
+    });
+    const box = await page.evaluate(() => document.getElementById('sc')!.getBoundingClientRect().toJSON());
+    expect(box.y).toBe(100);
+    const shot = await shoot(page);
+    expect(shot.dataUrl, shot.reason).toBeTruthy();
+    // Scrolled by 250: the top 50 px show the 3rd row, then the 4th and the 5th.
+    const [header, third, fourth, fifth] = await pixels(page, shot.dataUrl!, [[600, 25], [300, 120], [300, 200], [300, 290]]);
+    expect(distance(header!, hex('#203050'))).toBeLessThan(40);
+    expect(distance(third!, hex(rows[2]!))).toBeLessThan(40);
+    expect(distance(fourth!, hex(rows[3]!))).toBeLessThan(40);
+    expect(distance(fifth!, hex(rows[4]!))).toBeLessThan(40);
+    await page.close();
+  });
+
   it('leaves our own UI out, and keeps data-pagehand="off" content out of the picture', async () => {
     const page = await openByUrl(
       session,

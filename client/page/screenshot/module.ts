@@ -1,15 +1,24 @@
 /**
  * The capture module (dist/pagehand-screenshot.js, imported on first use by ../screenshot.ts).
  *
- * html-to-image clones the page into an SVG foreignObject with every computed style inlined and
- * draws it on a canvas; we keep the clone to the viewport (./prune.ts), shift it by the scroll
- * offset, render it straight at the output scale (long side ≤ maxSide), draw the marks and
- * encode a JPEG. The page itself is only read: the clone, its images and the canvas are ours.
+ * html-to-image clones the page into an SVG foreignObject with computed styles inlined and
+ * draws it on a canvas. We run its steps ourselves (what its toCanvas does, minus web fonts) so
+ * the clone can be corrected before it is drawn: the clone is kept to the viewport
+ * (./prune.ts), scrolled containers are shown at their scroll, the root is moved by the page's
+ * scroll, and the picture is drawn straight at the output scale (long side ≤ maxSide); then the
+ * marks and a JPEG. The page itself is only read: the clone, its images and the canvas are ours.
+ *
+ * The html-to-image modules are imported by path (its public toCanvas hides the clone); the
+ * version is pinned by package-lock.json.
  */
-import { toCanvas } from 'html-to-image';
+import { applyStyle } from 'html-to-image/es/apply-style';
+import { cloneNode } from 'html-to-image/es/clone-node';
+import { embedImages } from 'html-to-image/es/embed-images';
+import type { Options } from 'html-to-image/es/types';
+import { createImage, nodeToDataURL } from 'html-to-image/es/util';
 import { drawMarks } from './marks';
 import { IMAGE_PLACEHOLDER, usePlaceholder } from './placeholder';
-import { viewportFilter } from './prune';
+import { viewportFilter, type ViewportFilter } from './prune';
 import { styleProperties } from './styles';
 import type { CaptureRequest, CaptureResult } from './types';
 
@@ -19,49 +28,82 @@ export async function capture(req: CaptureRequest): Promise<CaptureResult> {
   const scale = Math.min(1, req.maxSide / Math.max(view.width, view.height));
   const width = Math.max(1, Math.round(view.width * scale));
   const height = Math.max(1, Math.round(view.height * scale));
+  const check = (): void => {
+    if (req.cancelled()) throw new Error('cancelled');
+  };
 
   // Slow images give way to the placeholder rather than sink the whole capture.
   const images = new AbortController();
   const stopImages = setTimeout(() => images.abort(), Math.max(0, req.resourceDeadline - performance.now()));
   const root = document.documentElement;
   const rootStyle = getComputedStyle(root);
-  let canvas: HTMLCanvasElement;
+  const background = pageBackground();
+  const pruning = viewportFilter(view, req.cancelled);
+  const options: Options = {
+    width: view.width,
+    height: view.height,
+    backgroundColor: background,
+    // The clone is laid out from the document's top left: move it up and left by the scroll
+    // offset. Relative positioning makes the root the containing block of absolutely
+    // positioned content, so that moves too (their offsets are resolved px from the same
+    // origin); fixed content stays where the viewport has it. The page's own root size
+    // (scrollbar excluded) replaces the viewport size html-to-image would give it.
+    style: { position: 'relative', top: `${-window.scrollY}px`, left: `${-window.scrollX}px`, width: rootStyle.width, height: rootStyle.height },
+    filter: pruning.filter,
+    includeStyleProperties: styleProperties(),
+    imagePlaceholder: IMAGE_PLACEHOLDER,
+    onImageErrorHandler: usePlaceholder,
+    includeQueryParams: true,
+    fetchRequestInit: { signal: images.signal, cache: 'force-cache', credentials: 'same-origin' },
+  };
+  let picture: HTMLImageElement;
   try {
-    canvas = await toCanvas(root, {
-      width: view.width,
-      height: view.height,
-      canvasWidth: width / scale,
-      canvasHeight: height / scale,
-      pixelRatio: scale,
-      skipAutoScale: true,
-      backgroundColor: pageBackground(),
-      // The clone is laid out from the document's top left: move it up and left by the scroll
-      // offset. Relative positioning makes the root the containing block of absolutely
-      // positioned content, so that moves too (their offsets are resolved px from the same
-      // origin); fixed content stays where the viewport has it. html-to-image sets the root's
-      // size to the viewport's; the page's own (scrollbar excluded) keeps the layout as it is.
-      style: { position: 'relative', top: `${-window.scrollY}px`, left: `${-window.scrollX}px`, width: rootStyle.width, height: rootStyle.height },
-      filter: viewportFilter(view, req.cancelled),
-      includeStyleProperties: styleProperties(),
-      // Web fonts would be fetched and inlined on every capture (and html-to-image writes
-      // into the page's style sheets to do it); the fallback fonts read just as well.
-      skipFonts: true,
-      imagePlaceholder: IMAGE_PLACEHOLDER,
-      onImageErrorHandler: usePlaceholder,
-      includeQueryParams: true,
-      fetchRequestInit: { signal: images.signal, cache: 'force-cache', credentials: 'same-origin' },
-    });
+    const clone = await cloneNode(root, options, true);
+    check();
+    if (!clone) throw new Error('nothing to draw');
+    showScrolled(pruning, root, clone);
+    // Web fonts are not embedded: they would be fetched and inlined on every capture (and
+    // html-to-image writes into the page's style sheets to do it); fallback fonts read as well.
+    await embedImages(clone, options);
+    check();
+    applyStyle(clone, options);
+    picture = await createImage(await nodeToDataURL(clone, view.width, view.height));
   } finally {
     clearTimeout(stopImages);
   }
-  if (req.cancelled()) throw new Error('cancelled');
+  check();
 
+  const canvas = document.createElement('canvas');
+  canvas.width = width;
+  canvas.height = height;
   const ctx = canvas.getContext('2d');
   if (!ctx) throw new Error('no 2D canvas context');
-  const marks = req.marks.length ? drawMarks(ctx, req.marks, scale, { width: canvas.width, height: canvas.height }) : [];
+  ctx.fillStyle = background;
+  ctx.fillRect(0, 0, width, height);
+  ctx.drawImage(picture, 0, 0, width, height);
+  const marks = req.marks.length ? drawMarks(ctx, req.marks, scale, { width, height }) : [];
   const dataUrl = canvas.toDataURL('image/jpeg', req.quality);
   if (!dataUrl.startsWith('data:image/jpeg')) throw new Error('this browser cannot encode JPEG');
-  return { dataUrl, width: canvas.width, height: canvas.height, marks };
+  return { dataUrl, width, height, marks };
+}
+
+/**
+ * A clone renders at scroll 0: its scrolled containers' children are moved by the scroll
+ * offset (the container's overflow clips them as the page does). Text directly inside such a
+ * container stays put; scrollbars are hidden (their thumbs would show the wrong place).
+ */
+function showScrolled(pruning: ViewportFilter, root: Element, rootClone: HTMLElement): void {
+  for (const el of pruning.scrolled) {
+    const c = pruning.cloneOf(el, root, rootClone);
+    if (!(c instanceof HTMLElement || c instanceof SVGElement)) continue;
+    c.style.setProperty('scrollbar-width', 'none');
+    for (const child of Array.from(c.children)) {
+      if (!(child instanceof HTMLElement) || child.localName === 'style') continue;
+      const own = child.style.getPropertyValue('translate');
+      const [x, y] = own && own !== 'none' ? own.split(' ') : ['0px', '0px'];
+      child.style.setProperty('translate', `calc(${x} - ${el.scrollLeft}px) calc(${y ?? '0px'} - ${el.scrollTop}px)`);
+    }
+  }
 }
 
 /** What shows behind the page: the root's background, else the body's, else white. */
