@@ -141,6 +141,17 @@ describe('select_option picks through the widget; the hidden select gets the val
     await page.close();
   });
 
+  it('through the search field inside a multi-select, too (a model may pick that line)', async () => {
+    const page = await openSelects();
+    const search = (await mapped(page)).find((e) => e.role === 'searchbox' && e.name === '--')!; // Choices.js multi's search field
+    const r = await act(page, 'select_option', { ref: search.ref, option: 'Orange' });
+    expect(r.ok, r.message).toBe(true);
+    expect(r.message).toMatch(/^Selected "Orange" in combobox "Favourite colours"\./);
+    expect(await page.$eval('#ch-colours', (sel) => [...(sel as HTMLSelectElement).selectedOptions].map((o) => o.value))).toEqual(['Blue', 'Orange']);
+    expect(await page.$$eval('.choices__list--multiple .choices__item', (els) => els.map((e) => e.getAttribute('data-value')))).toEqual(['Blue', 'Orange']);
+    await page.close();
+  });
+
   it('says so when the option is not in the select, and leaves it alone', async () => {
     const page = await openSelects();
     const r = await act(page, 'select_option', { ref: (await find(page, 'combobox', 'Country')).ref, option: 'Atlantis' });

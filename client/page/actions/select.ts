@@ -34,6 +34,8 @@ function editableInput(el: Element): HTMLInputElement | undefined {
 }
 
 const MAX_WHEELS = 60;
+/** How far up from the target a custom select's stand-in may be (search field → list → selection). */
+const STAND_IN_DEPTH = 4;
 
 const toChoices = (rows: Row[]) => rows.map((r) => ({ label: r.label, value: r.el.getAttribute('data-value') ?? undefined, disabled: isDisabled(r.el), r }));
 
@@ -141,8 +143,11 @@ export const selectOption: Handler<ToolArgs['select_option']> = async ({ ref, op
   const subject = ctx.subject(ref, el);
   const native = nativeSelectOf(el);
   if (native) return selectNative(native, option, subject, ctx);
-  const standIn = standInFor(el, ctx.describer);
-  if (standIn) return selectViaStandIn(standIn, option, subject, ctx);
+  // The stand-in itself, or one of its parts (the search field inside a select2 or Choices.js multi-select).
+  for (let a: Element | null = el, i = 0; a && i < STAND_IN_DEPTH; a = a.parentElement, i++) {
+    const standIn = standInFor(a, ctx.describer);
+    if (standIn) return selectViaStandIn(standIn, option, a === el ? subject : ctx.subject(ref, a), ctx);
+  }
   if (tag(el) === 'input' && !el.hasAttribute('role') && !el.hasAttribute('list') && !el.closest('[role=combobox]')) {
     throw new ActionError(`${subject} is a text field, not a list; use type instead.`);
   }
