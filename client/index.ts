@@ -2,7 +2,6 @@
  * The injected bundle's entry. It defines exactly one global, `pagehand`, and nothing else.
  * Loading it twice keeps the first instance (a bookmarklet clicked again must not reset refs).
  */
-import { STORAGE_KEY } from './agent/persist';
 import { createAgentApi, type ScriptDefaults } from './agent/run';
 import type { RunOptions } from './agent/types';
 import { createPageApi } from './page/api';
@@ -30,15 +29,6 @@ function scriptDefaults(): ScriptDefaults {
   return { proxy: data('proxy') ?? origin, token: data('token'), model: data('model'), lang: script.getAttribute('data-lang')?.trim() || undefined };
 }
 
-/** Whether the run saved before a navigation was started with the overlay (`ui` not false). */
-function savedRunWantsUi(): boolean {
-  try {
-    return JSON.parse(sessionStorage.getItem(STORAGE_KEY) ?? '{}')?.options?.ui !== false;
-  } catch {
-    return true;
-  }
-}
-
 if (!window.pagehand) {
   // At document start these reveal closed shadow roots and listener-only click targets.
   installHooks();
@@ -61,7 +51,6 @@ if (!window.pagehand) {
     writable: false,
   });
   // A run saved before a navigation goes on here (in the overlay, unless it was started with ui: false).
-  const showResumed = savedRunWantsUi();
   const resumed = agent.resume();
-  if (resumed && showResumed) ui.attach(resumed, true);
+  if (resumed?.ui) ui.attach(resumed, true);
 }

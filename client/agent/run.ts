@@ -109,6 +109,7 @@ class Run {
     return {
       id: this.state.id,
       task: this.state.task,
+      ui: this.state.options.ui !== false,
       on: (event, fn) => this.emitter.on(event, fn),
       stop: () => this.finish({ ok: false, summary: 'Stopped by the user.', reason: 'stopped' }),
       pause: () => this.setPaused(true),
@@ -291,6 +292,15 @@ class Run {
         continue;
       }
       recordTextOnly(this.state.guards, false);
+      if (this.paused) {
+        // The user took over while the model was thinking: its plan was made for a page the
+        // user may have changed, so it is dropped and the next step looks again.
+        await this.untilResumed();
+        if (this.ended) return;
+        this.state.history.push({ step, goal: parsed.reasoning.nextGoal, actions: [{ call: describeCall(parsed.calls[0]!.name, parsed.calls[0]!.args), ok: false, result: 'Not run: the user took over meanwhile. Look at the page again.' }], url: location.href });
+        this.save();
+        continue;
+      }
       const loop = recordStep(this.state.guards, callsKey(parsed.calls), pageKey(map.text), parsed.calls.map((c) => describeCall(c.name, c.args)).join(', '));
       if (this.verdict(loop)) return;
 
@@ -412,6 +422,10 @@ class Run {
     try {
       for (let i = 0; i < calls.length; i++) {
         if (this.ended) return 'ended';
+        if (this.paused && i > 0) {
+          this.state.notes.push(`The user took over, so the ${calls.length - i} call${calls.length - i === 1 ? '' : 's'} after ${describeCall(calls[i - 1]!.name, calls[i - 1]!.args)} did not run.`);
+          break;
+        }
         const call = calls[i]!;
         const label = describeCall(call.name, call.args);
         if (call.error) {

@@ -105,6 +105,8 @@ export type RunEventName = keyof RunEvents;
 export interface RunHandle {
   readonly id: string;
   readonly task: string;
+  /** The run wants the overlay (its `ui` option; kept across a resume). */
+  readonly ui: boolean;
   on<E extends RunEventName>(event: E, fn: (payload: RunEvents[E]) => void): () => void;
   /** Ends the run at once, aborting the model request in flight. */
   stop(): void;

@@ -89,20 +89,23 @@ describe('recovered faults', () => {
     expect(result).toMatchObject({ ok: true, summary: 'from the text', steps: 1 });
   });
 
-  it('take over holds the run before its next step; resume goes on', async () => {
-    stack.setPolicy(sequence((req) => ({ ...call('click', { ref: refFor(latestMap(req), 'button', 'Add one') }), delayMs: 400 }), doneReply));
+  it('take over while the model thinks: its plan is dropped, the run holds, resume looks again', async () => {
+    const add = (req: ModelRequest) => call('click', { ref: refFor(latestMap(req), 'button', 'Add one') });
+    stack.setPolicy(sequence((req) => ({ ...add(req), delayMs: 400 }), add, doneReply));
     const before = stack.requests().length;
     const page = await open(session, PAGE);
     await startRun(page, 'Add one', { proxy: stack.proxyUrl, token: stack.token, model: MODELS.openai });
-    // Take over while the model thinks about step 1: step 1 still finishes, step 2 waits.
     await page.evaluate(() => (window as any).pagehand.current().pause());
-    await page.waitForFunction(() => document.getElementById('n')?.textContent === 'Count: 1');
-    await new Promise((r) => setTimeout(r, 700));
+    // The first reply arrives while the user has the page: nothing is clicked, nothing more is asked.
+    await new Promise((r) => setTimeout(r, 900));
     expect(stack.requests().length - before).toBe(1);
+    expect(await page.textContent('#n')).toBe('Count: 0');
     expect(await page.evaluate(() => (window as any).pagehand.current().paused)).toBe(true);
     await page.evaluate(() => (window as any).pagehand.current().resume());
     const result = await waitForResult(page);
-    expect(result).toMatchObject({ ok: true, steps: 2 });
+    expect(result).toMatchObject({ ok: true, steps: 3 });
+    expect(await page.textContent('#n')).toBe('Count: 1');
+    expect(userOf(stack.requests()[before + 1]!)).toMatch(/the user took over meanwhile/);
     expect((await runLog(page)).filter((e) => e.type === 'pause').map((e) => e.paused)).toEqual([true, false]);
     await page.close();
   });
