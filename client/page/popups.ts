@@ -66,7 +66,8 @@ export function attachPopups(items: Item[], focused: Element | null): Set<Elemen
   const els = items.filter((it): it is ElementItem => it.kind === 'el');
   let moved = false;
   for (const field of els) {
-    if (field.clippedBy || !isTextField(field.el)) continue;
+    // Fields are native controls or ARIA widgets; most items (links, buttons) are ruled out by tag.
+    if (field.clippedBy || (field.reason !== 'native' && field.reason !== 'role') || !isTextField(field.el)) continue;
     let popup = linkedPopup(field.el);
     if (!popup && (field.el === focused || field.el.getAttribute('aria-expanded') === 'true')) popup = popupBelow(field, els);
     if (!popup || flatContains(popup, field.el)) continue;

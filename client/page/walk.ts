@@ -85,8 +85,10 @@ export function walk(doc: Document, opts: WalkOptions): WalkResult {
     visited++;
     const tag = el.localName;
     if (SKIP_TAGS.has(tag) || isExcluded(el)) return;
+    // Most elements of an article carry no attribute at all: one check spares the reads below.
+    const attrs = el.hasAttributes();
     // Hidden subtrees: aria-hidden and inert remove everything below (DESIGN §2 Visibility).
-    if (el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert')) return;
+    if (attrs && (el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert'))) return;
     const win = el.ownerDocument.defaultView;
     if (!win) return;
     const cs = win.getComputedStyle(el);
@@ -130,9 +132,9 @@ export function walk(doc: Document, opts: WalkOptions): WalkResult {
       else if (tag === 'br') text.separate(' ');
     }
 
-    const roleAttr = el.getAttribute('role');
+    const roleAttr = attrs ? el.getAttribute('role') : null;
     const role = roleAttr ? firstRoleToken(roleAttr) : '';
-    const target = visible ? classify(el, tag, role, pointer, focused, cs, parentCtx) : null;
+    const target = visible ? classify(el, tag, role, pointer, focused, cs, parentCtx, attrs) : null;
 
     // Groups: dialogs and forms get a header and indentation; a really open modal scopes the map.
     let groups = parentCtx.groups;

@@ -48,21 +48,22 @@ export interface Target {
   listenerOnly?: boolean;
 }
 
-export function classify(el: Element, tag: string, role: string, pointer: boolean, focused: boolean, cs: CSSStyleDeclaration, parent: Ctx): Target | null {
+/** `attrs`: the element has any attribute (contenteditable, tabindex, aria-label are read only then). */
+export function classify(el: Element, tag: string, role: string, pointer: boolean, focused: boolean, cs: CSSStyleDeclaration, parent: Ctx, attrs = true): Target | null {
   const native = nativeReason(el, tag);
   if (native) return { reason: native };
   if (role && INTERACTIVE_ROLES.has(role)) return { reason: 'role' };
-  if (el.hasAttribute('contenteditable') && !parent.parentEditable && (el as HTMLElement).isContentEditable) return { reason: 'editable' };
+  if (attrs && el.hasAttribute('contenteditable') && !parent.parentEditable && (el as HTMLElement).isContentEditable) return { reason: 'editable' };
   if (tag === 'canvas' || tag === 'video' || tag === 'embed' || tag === 'object') {
     return { reason: 'opaque', opaque: tag === 'object' ? 'embed' : (tag as 'canvas' | 'video' | 'embed') };
   }
   if (tag !== 'html' && tag !== 'body' && tag !== 'label') {
     const inClickable = parent.clickable !== null;
-    const tabbable = (el as HTMLElement).tabIndex >= 0 && el.hasAttribute('tabindex');
+    const tabbable = attrs && el.hasAttribute('tabindex') && (el as HTMLElement).tabIndex >= 0;
     const handler = hasHandler(el);
     const signals = (tabbable ? 1 : 0) + (handler ? 1 : 0);
     const roleCue = !!role && !NON_CUE_ROLES.has(role);
-    if (pointer && !parent.parentPointer && !(inClickable && !handler && !roleCue && !el.hasAttribute('aria-label'))) return { reason: 'pointer' };
+    if (pointer && !parent.parentPointer && !(inClickable && !handler && !roleCue && !(attrs && el.hasAttribute('aria-label')))) return { reason: 'pointer' };
     if (signals > 0 && (signals > 1 || pointer || roleCue) && !(inClickable && !handler && !roleCue)) return { reason: 'handler' };
     if (inClickable && pointer) {
       const icon = iconControl(el, tag, cs, parent.clickable!);
