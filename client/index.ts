@@ -45,7 +45,7 @@ if (!window.pagehand) {
   const ui = createUi({ run, current: agent.current, lang: defaults.lang });
   Object.defineProperty(window, 'pagehand', {
     // init: the site owner's configuration for every run on this page (tools, deny zones, …).
-    value: Object.freeze({ ...createPageApi(), run, current: agent.current, init: agent.configure, open: ui.open, close: ui.close }),
+    value: Object.freeze({ ...createPageApi(), run, current: agent.current, init: agent.configure, open: ui.open, close: ui.close, toggle: ui.toggle }),
     configurable: true,
     enumerable: false,
     writable: false,

@@ -233,9 +233,15 @@ export function createUi(deps: UiDeps) {
     paint();
   }
 
+  /** The bookmarklet clicked again: hide the panel if shown, else show it. */
+  function toggle(): void {
+    if (visible) close();
+    else open();
+  }
+
   addEventListener('resize', () => visible && paint());
   addEventListener('pagehide', () => {
     if (view?.status === 'running') saveLog(view.id, view.entries.map((e) => (e.kind === 'step' ? { ...e, thinking: undefined } : e)));
   });
-  return { open, close, attach };
+  return { open, close, toggle, attach };
 }

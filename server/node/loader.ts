@@ -5,14 +5,22 @@
  *   data-pagehand-token  the site or personal token
  */
 
-/** A `javascript:` bookmarklet that injects /pagehand.js from `origin` with `token`. */
+/**
+ * A `javascript:` bookmarklet for `origin` with `token`: the first click loads /pagehand.js
+ * (which resumes a run saved before a navigation) and opens the panel; a later click on the
+ * same page toggles the panel instead of loading the bundle again. When the page's CSP (or a
+ * stopped proxy) keeps the script out, it says so and points to the userscript.
+ */
 export function bookmarklet(origin: string, token: string): string {
   const o = JSON.stringify(origin);
   const t = JSON.stringify(token);
   const code =
-    `(()=>{var d=document,s=d.createElement('script'),o=${o};` +
-    `s.src=o+'/pagehand.js';s.dataset.pagehandProxy=o;s.dataset.pagehandToken=${t};` +
-    `s.onerror=function(){alert('pagehand: could not load '+o+'/pagehand.js (is the proxy running? does this page block scripts by CSP? then use the userscript)')};` +
+    `(()=>{var w=window,d=document,o=${o};` +
+    `if(w.pagehand){w.pagehand.toggle?w.pagehand.toggle():w.pagehand.open();return}` +
+    `if(d.querySelector('script[data-pagehand-loader]'))return;` +
+    `var s=d.createElement('script');s.src=o+'/pagehand.js';s.dataset.pagehandProxy=o;s.dataset.pagehandToken=${t};s.dataset.pagehandLoader='';` +
+    `s.onload=function(){w.pagehand&&w.pagehand.open()};` +
+    `s.onerror=function(){s.remove();alert('pagehand could not load '+o+'/pagehand.js: the proxy may be stopped (npm start), or the security policy (CSP) of this page blocks it. On such pages use the pagehand userscript instead.')};` +
     `(d.head||d.documentElement).appendChild(s)})()`;
   return `javascript:${encodeURI(code)}`;
 }

@@ -1,0 +1,51 @@
+/**
+ * The bookmarklet as the install page hands it out: on a page of another origin it loads the
+ * bundle from the proxy and opens the panel; clicked again it toggles the panel and never
+ * loads the bundle twice; when the proxy is unreachable it says so and points to the userscript.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { bookmarklet } from '../../server/node/loader';
+import { startAgentStack, type AgentStack } from './agent-harness';
+import { origin, useSession } from './harness';
+import { panel } from './ui-kit';
+
+const session = useSession();
+let stack: AgentStack;
+beforeAll(async () => {
+  stack = await startAgentStack();
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+/** What the browser runs when the bookmark is clicked. */
+const click = (page: Page, href: string) => page.evaluate(decodeURI(href.slice('javascript:'.length)));
+
+describe('bookmarklet', () => {
+  it('loads the bundle from the proxy, opens the panel, and toggles it on the next click', async () => {
+    const page = await session.context.newPage();
+    await page.goto(`${origin()}/fixtures/agent/counter.html`);
+    expect(new URL(stack.proxyUrl).origin).not.toBe(origin());
+    const href = bookmarklet(stack.proxyUrl, stack.token);
+    await click(page, href);
+    await panel(page).waitFor({ state: 'visible' });
+    expect(await page.evaluate(() => typeof (window as any).pagehand?.run)).toBe('function');
+    await click(page, href);
+    await panel(page).waitFor({ state: 'hidden' });
+    await click(page, href);
+    await panel(page).waitFor({ state: 'visible' });
+    expect(await page.locator('script[src$="/pagehand.js"]').count()).toBe(1);
+    await page.close();
+  });
+
+  it('says what is wrong when the bundle cannot be loaded, and points to the userscript', async () => {
+    const page = await session.context.newPage();
+    await page.goto(`${origin()}/fixtures/agent/counter.html`);
+    const alerted = new Promise<string>((resolve) => page.once('dialog', (d) => void d.dismiss().then(() => resolve(d.message()))));
+    await click(page, bookmarklet('http://127.0.0.1:9', 'tok'));
+    expect(await alerted).toMatch(/could not load http:\/\/127\.0\.0\.1:9\/pagehand\.js[\s\S]*userscript/);
+    expect(await page.evaluate(() => 'pagehand' in window)).toBe(false);
+    await page.close();
+  });
+});
