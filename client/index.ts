@@ -26,7 +26,13 @@ function scriptDefaults(): ScriptDefaults {
   } catch {
     origin = undefined;
   }
-  return { proxy: data('proxy') ?? origin, token: data('token'), model: data('model'), lang: script.getAttribute('data-lang')?.trim() || undefined };
+  return {
+    proxy: data('proxy') ?? origin,
+    token: data('token'),
+    model: data('model'),
+    lang: script.getAttribute('data-lang')?.trim() || undefined,
+    embed: script.hasAttribute('data-pagehand-token') && !script.hasAttribute('data-pagehand-loader'),
+  };
 }
 
 if (!window.pagehand) {
@@ -53,4 +59,6 @@ if (!window.pagehand) {
   // A run saved before a navigation goes on here (in the overlay, unless it was started with ui: false).
   const resumed = agent.resume();
   if (resumed?.ui) ui.attach(resumed, true);
+  // A site embed (a script tag with a token, not the bookmarklet's loader) shows its launcher.
+  else if (defaults.embed) ui.launcher();
 }

@@ -42,6 +42,8 @@ export interface ScriptDefaults {
   token?: string;
   model?: string;
   lang?: string;
+  /** Loaded by a site's own script tag (not the bookmarklet): show the launcher. */
+  embed?: boolean;
 }
 
 export class RunError extends Error {

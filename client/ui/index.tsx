@@ -233,6 +233,14 @@ export function createUi(deps: UiDeps) {
     paint();
   }
 
+  /** The embed's start: the launcher, or the panel as the user last left it on this site. */
+  function launcher(): void {
+    if (visible) return;
+    layout = loadLayout(true);
+    visible = true;
+    paint();
+  }
+
   /** The bookmarklet clicked again: hide the panel if shown, else show it. */
   function toggle(): void {
     if (visible) close();
@@ -243,5 +251,5 @@ export function createUi(deps: UiDeps) {
   addEventListener('pagehide', () => {
     if (view?.status === 'running') saveLog(view.id, view.entries.map((e) => (e.kind === 'step' ? { ...e, thinking: undefined } : e)));
   });
-  return { open, close, toggle, attach };
+  return { open, close, toggle, launcher, attach };
 }

@@ -56,8 +56,10 @@ function write(kind: 'localStorage' | 'sessionStorage', key: string, value: unkn
 
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
-export function loadLayout(): Layout {
-  const s = read<Partial<Layout>>('localStorage', LAYOUT_KEY) ?? {};
+/** `collapsedByDefault`: for the embed, whose first look is the launcher until the user opens it. */
+export function loadLayout(collapsedByDefault = false): Layout {
+  const saved = read<Partial<Layout>>('localStorage', LAYOUT_KEY);
+  const s = saved ?? (collapsedByDefault ? { collapsed: true } : {});
   return {
     x: num(s.x),
     y: num(s.y),

@@ -5,10 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { bookmarklet } from '../../server/node/loader';
+import { bookmarklet, embedSnippet } from '../../server/node/loader';
 import { startAgentStack, type AgentStack } from './agent-harness';
 import { origin, useSession } from './harness';
-import { panel } from './ui-kit';
+import { inUi, panel } from './ui-kit';
 
 const session = useSession();
 let stack: AgentStack;
@@ -48,4 +48,22 @@ describe('bookmarklet', () => {
     expect(await page.evaluate(() => 'pagehand' in window)).toBe(false);
     await page.close();
   });
+
+  it('the site embed snippet shows the launcher, which opens the panel', async () => {
+    const page = await session.context.newPage();
+    await page.goto(`${origin()}/fixtures/agent/counter.html`);
+    const snippet = embedSnippet(stack.proxyUrl, stack.token);
+    await page.evaluate((html) => {
+      const tpl = document.createElement('template');
+      tpl.innerHTML = html;
+      const old = tpl.content.querySelector('script')!;
+      const s = document.createElement('script'); // a parsed <script> from innerHTML would not run
+      for (const a of old.attributes) s.setAttribute(a.name, a.value);
+      document.head.append(s);
+    }, snippet);
+    await inUi(page, 'button.launcher').click();
+    await panel(page).waitFor({ state: 'visible' });
+    await page.close();
+  });
 });
+
