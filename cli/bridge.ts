@@ -25,6 +25,35 @@ export interface BridgeOptions {
   ask: boolean;
 }
 
+/** How a mark looks: the acted-on element's box and the click point (here and in the page). */
+const BOX_CSS = 'border:3px solid #e8590c;background:rgba(232,89,12,.12);border-radius:3px;';
+const DOT_CSS = 'width:18px;height:18px;border-radius:50%;border:3px solid #fff;background:#e03131;box-shadow:0 0 0 2px #e03131;';
+
+export interface Marks {
+  rect?: { x: number; y: number; width: number; height: number };
+  point?: { x: number; y: number };
+}
+
+/** Where a call acts: the target's box (as planned) and the click point (its centre; click_at: x, y). */
+export function marksFor(call: { name: string; args?: Record<string, unknown> } | undefined, target?: { rect?: Marks['rect'] }): Marks | undefined {
+  const rect = target?.rect;
+  const point =
+    call?.name === 'click_at'
+      ? { x: Number(call.args?.x), y: Number(call.args?.y) }
+      : rect
+        ? { x: rect.x + rect.width / 2, y: rect.y + rect.height / 2 }
+        : undefined;
+  const p = point && Number.isFinite(point.x) && Number.isFinite(point.y) ? point : undefined;
+  return rect || p ? { ...(rect ? { rect } : {}), ...(p ? { point: p } : {}) } : undefined;
+}
+
+/** A page showing a screenshot with the marks drawn over it (when the live page moved on). */
+export function markedImageHtml(png: Buffer, marks: Marks): string {
+  const box = marks.rect ? `<div style="position:absolute;box-sizing:border-box;left:${marks.rect.x}px;top:${marks.rect.y}px;width:${marks.rect.width}px;height:${marks.rect.height}px;${BOX_CSS}"></div>` : '';
+  const dot = marks.point ? `<div style="position:absolute;box-sizing:border-box;left:${marks.point.x - 9}px;top:${marks.point.y - 9}px;${DOT_CSS}"></div>` : '';
+  return `<!doctype html><html><body style="margin:0;overflow:hidden;position:relative"><img style="display:block" src="data:image/png;base64,${png.toString('base64')}">${box}${dot}</body></html>`;
+}
+
 /** The in-page half, as source. Events are copied as plain JSON (functions dropped). */
 export function bridgeSource(o: BridgeOptions): string {
   return `(() => {
@@ -45,8 +74,8 @@ export function bridgeSource(o: BridgeOptions): string {
     layer.setAttribute('data-pagehand-runner-marks', '');
     layer.style.cssText = 'position:fixed;inset:0;pointer-events:none;z-index:2147483647;contain:strict;';
     const add = (css) => { const d = document.createElement('div'); d.style.cssText = 'position:absolute;box-sizing:border-box;pointer-events:none;' + css; layer.appendChild(d); };
-    if (r) add('left:' + r.x + 'px;top:' + r.y + 'px;width:' + r.width + 'px;height:' + r.height + 'px;border:3px solid #e8590c;background:rgba(232,89,12,.12);border-radius:3px;');
-    if (xy) add('left:' + (xy.x - 9) + 'px;top:' + (xy.y - 9) + 'px;width:18px;height:18px;border-radius:50%;border:3px solid #fff;background:#e03131;box-shadow:0 0 0 2px #e03131;');
+    if (r) add('left:' + r.x + 'px;top:' + r.y + 'px;width:' + r.width + 'px;height:' + r.height + 'px;${BOX_CSS}');
+    if (xy) add('left:' + (xy.x - 9) + 'px;top:' + (xy.y - 9) + 'px;${DOT_CSS}');
     (document.body || document.documentElement).appendChild(layer);
     return true;
   };

@@ -4,14 +4,14 @@
  * `pagehand.run` with `ui: false`, its events bridged to Node and reported, the result's `ok`
  * as the exit status.
  */
-import { access, mkdir, readFile } from 'node:fs/promises';
+import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { ConfirmRequest, RunResult } from '../client/agent/types';
 import { DEFAULT_CHROMIUM, type RunArgs } from './args';
-import { BINDINGS, bridgeSource, topFrameOnly } from './bridge';
+import { BINDINGS, bridgeSource, markedImageHtml, marksFor, topFrameOnly, type Marks } from './bridge';
 import { checkChromium, checkModel, checkProxy, CliError } from './preflight';
 import { describeAction, humanReporter, jsonReporter, type EventName, type Out, type Reporter } from './report';
 import { defaultToken } from './token';
@@ -171,6 +171,13 @@ async function drive(context: BrowserContext, bundle: string, args: RunArgs, tok
     report.event('ask', { question }, lastUrl);
     return (await ask(`pagehand asks: ${question}\n> `)).trim();
   });
+  // With --screenshot-dir, each model request waits until the page is pictured as the model sees it.
+  if (args.screenshotDir) {
+    await context.route(`${args.proxy}/v1/chat/completions`, async (route) => {
+      if (route.request().method() === 'POST') await shot.beforeModel();
+      await route.continue().catch(() => {});
+    });
+  }
   await context.addInitScript({ content: `${topFrameOnly(bundle)}\n${bridgeSource({ marks: !!args.screenshotDir, ask: interactive })}` });
 
   page = context.pages()[0] ?? (await context.newPage());
@@ -231,48 +238,100 @@ async function drive(context: BrowserContext, bundle: string, args: RunArgs, tok
 }
 
 /**
- * One PNG per step: taken as the step's first action starts (the bridge has drawn its marks by
- * then), or when the step is planned if none of its calls has a target (done, scroll, navigate…),
- * or at the next step if its actions never started (refused, not allowed).
+ * One PNG per step. The page is pictured while the step's model request is held (what the model
+ * is shown; the request goes on once the picture is taken); as the step's first action starts, the bridge draws its marks in the page and the live page is
+ * pictured with them — unless the action already took the page elsewhere (a link, a submit),
+ * then the picture taken for the model request gets the marks instead (drawn over it in a
+ * scratch page). Steps without a target (done, scroll, navigate…) keep that picture as it is.
  */
 function screenshots(dir: string | undefined, page: () => Page, report: Reporter) {
   let chain: Promise<void> = Promise.resolve();
+  let scratch: Promise<Page> | undefined;
+  const before = new Map<number, Promise<Buffer | undefined>>();
   const taken = new Set<number>();
   const waiting = new Set<number>();
-  const take = (step: number) => {
+  const fileOf = (step: number) => join(dir!, `step-${String(step).padStart(3, '0')}.png`);
+  const fail = (step: number, e: unknown) => report.note(`no screenshot for step ${step}: ${String((e as Error)?.message ?? e).split('\n')[0]}`);
+
+  const take = (step: number, marks?: Marks, drawn = false) => {
     if (!dir || taken.has(step)) return;
     taken.add(step);
     waiting.delete(step);
-    const path = join(dir, `step-${String(step).padStart(3, '0')}.png`);
+    const pre = before.get(step) ?? Promise.resolve(undefined);
+    before.delete(step);
     chain = chain.then(async () => {
       const p = page();
       try {
-        await p.screenshot({ path, timeout: 10_000 });
-      } catch {
-        // The step's action navigated while the picture was taken: take the page it led to.
-        try {
-          await p.waitForLoadState('domcontentloaded', { timeout: 10_000 });
-          await p.screenshot({ path, timeout: 10_000 });
-        } catch (e) {
-          report.note(`no screenshot for step ${step}: ${String((e as Error)?.message ?? e).split('\n')[0]}`);
+        if (marks && drawn) {
+          // The live page with the marks, if it is still the page they were drawn in — before
+          // and after the picture (a navigation may land in between).
+          const marked = () => p.evaluate(() => !!document.querySelector('[data-pagehand-runner-marks]')).catch(() => false);
+          if (await marked()) {
+            const png = await p.screenshot({ timeout: 10_000 }).catch(() => undefined);
+            if (png && (await marked())) {
+              await writeFile(fileOf(step), png);
+              await p.evaluate(() => (window as any).__pagehandRunnerClearMarks?.()).catch(() => {});
+              return;
+            }
+          }
         }
+        const png = await pre;
+        if (!png) {
+          await p.waitForLoadState('domcontentloaded', { timeout: 10_000 }).catch(() => {});
+          await p.screenshot({ path: fileOf(step), timeout: 10_000 });
+          return;
+        }
+        if (!marks) {
+          await writeFile(fileOf(step), png);
+          return;
+        }
+        scratch ??= p.context().newPage().then(async (s) => {
+          await s.setViewportSize(p.viewportSize() ?? { width: 1280, height: 800 });
+          return s;
+        });
+        const s = await scratch;
+        await s.setContent(markedImageHtml(png, marks));
+        await s.screenshot({ path: fileOf(step), timeout: 10_000 });
+      } catch (e) {
+        fail(step, e);
       }
-      await p.evaluate(() => (window as any).__pagehandRunnerClearMarks?.()).catch(() => {});
     });
   };
+  let latest: Promise<Buffer | undefined> | undefined;
   const targeted = (c: { name: string; args?: Record<string, unknown> }) => c.name === 'click_at' || (c.args?.ref !== undefined && c.args?.ref !== null);
   return {
     onEvent(name: EventName, p: any) {
       if (!dir || !p) return;
       if (name === 'step' && p.phase === 'start') for (const s of [...waiting]) if (s < p.step) take(s);
       if (name === 'step' && p.phase === 'planned') {
+        // The picture taken while this step's model request waited (see beforeModel).
+        if (latest) before.set(p.step, latest);
+        latest = undefined;
         const calls: Array<{ name: string; args?: Record<string, unknown> }> = p.calls ?? [];
         if (calls.some(targeted)) waiting.add(p.step);
         else take(p.step);
       }
-      if (name === 'action' && p.phase === 'start') take(p.step);
+      if (name === 'action' && p.phase === 'start') take(p.step, marksFor(p.call, p.target), p.marked === true);
       if (name === 'done') for (const s of [...waiting]) take(s);
     },
-    idle: () => chain,
+    /**
+     * Called while a model request is held: the page is exactly what the model is shown, and
+     * nothing can act on it before the reply. Resolves once the picture is taken.
+     */
+    beforeModel: async (): Promise<void> => {
+      if (!dir) return;
+      const png = page()
+        .screenshot({ timeout: 10_000 })
+        .catch(() => undefined);
+      latest = png;
+      await png;
+    },
+    /** Resolves when every picture is written (the scratch page closed). */
+    idle: async () => {
+      await chain;
+      const s = await scratch?.catch(() => undefined);
+      await s?.close().catch(() => {});
+      scratch = undefined;
+    },
   };
 }

@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
+import { inflateSync } from 'node:zlib';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -67,6 +68,55 @@ function webmailModel(): Policy {
   };
 }
 
+/** A PNG's pixels (8-bit RGB or RGBA, as Chromium writes them). */
+function decodePng(buf: Buffer): { width: number; height: number; channels: number; data: Buffer } {
+  expect(buf.subarray(1, 4).toString()).toBe('PNG');
+  let at = 8;
+  let width = 0;
+  let height = 0;
+  let channels = 0;
+  const idat: Buffer[] = [];
+  while (at < buf.length) {
+    const len = buf.readUInt32BE(at);
+    const type = buf.subarray(at + 4, at + 8).toString();
+    const body = buf.subarray(at + 8, at + 8 + len);
+    if (type === 'IHDR') {
+      width = body.readUInt32BE(0);
+      height = body.readUInt32BE(4);
+      expect(body[8]).toBe(8);
+      channels = body[9] === 6 ? 4 : body[9] === 2 ? 3 : 0;
+      expect(channels).toBeGreaterThan(0);
+    } else if (type === 'IDAT') idat.push(body);
+    at += 12 + len;
+  }
+  const raw = inflateSync(Buffer.concat(idat));
+  const stride = width * channels;
+  const data = Buffer.alloc(stride * height);
+  for (let y = 0; y < height; y++) {
+    const filter = raw[y * (stride + 1)]!;
+    const line = raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1));
+    for (let x = 0; x < stride; x++) {
+      const a = x >= channels ? data[y * stride + x - channels]! : 0;
+      const b = y > 0 ? data[(y - 1) * stride + x]! : 0;
+      const c = x >= channels && y > 0 ? data[(y - 1) * stride + x - channels]! : 0;
+      const p = a + b - c;
+      const pa = Math.abs(p - a);
+      const pb = Math.abs(p - b);
+      const pc = Math.abs(p - c);
+      const paeth = pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+      const v = line[x]!;
+      data[y * stride + x] = (filter === 0 ? v : filter === 1 ? v + a : filter === 2 ? v + b : filter === 3 ? v + ((a + b) >> 1) : v + paeth) & 0xff;
+    }
+  }
+  return { width, height, channels, data };
+}
+
+function countPixels(img: ReturnType<typeof decodePng>, [r, g, b]: [number, number, number]): number {
+  let n = 0;
+  for (let i = 0; i < img.data.length; i += img.channels) if (img.data[i] === r && img.data[i + 1] === g && img.data[i + 2] === b) n++;
+  return n;
+}
+
 /** A port on 127.0.0.1 that nothing listens on. */
 async function closedPort(): Promise<number> {
   const server = createServer();
@@ -109,7 +159,22 @@ describe('pagehand run', () => {
     // One PNG per step.
     const files = (await readdir(shots)).sort();
     expect(files, out.stderr).toEqual(steps.map((n) => `step-${String(n).padStart(3, '0')}.png`));
-    for (const f of files) expect((await readFile(join(shots, f))).subarray(1, 4).toString()).toBe('PNG');
+    // Each step that acted on an element shows the click point (the mark's solid red centre),
+    // also when the click navigated away; the steps without a target show no mark.
+    const firstAction = new Map<number, string>();
+    let current = 0;
+    for (const line of out.stderr.split('\n')) {
+      const step = /^step (\d+)\//.exec(line);
+      if (step) current = Number(step[1]);
+      const action = /^\s+→ (\w+)/.exec(line);
+      if (action && !firstAction.has(current)) firstAction.set(current, action[1]!);
+    }
+    for (const n of steps) {
+      const red = countPixels(decodePng(await readFile(join(shots, `step-${String(n).padStart(3, '0')}.png`))), [0xe0, 0x31, 0x31]);
+      const targeted = ['click', 'type'].includes(firstAction.get(n) ?? '');
+      if (targeted) expect(red, `step ${n} (${firstAction.get(n)})\n${out.stderr}`).toBeGreaterThan(20);
+      else expect(red, `step ${n} (${firstAction.get(n) ?? 'no action'})`).toBe(0);
+    }
   });
 
   it('--json streams one JSON object per event line and ends with the result', { timeout: 180_000 }, async () => {
