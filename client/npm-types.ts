@@ -5,7 +5,7 @@
  */
 import type { ActionCall, ActionResult } from './page/actions/types';
 import type { MapOptions, PageMap, Ref } from './page/types';
-import type { RunHandle, RunOptions } from './agent/types';
+import type { RunHandle, RunOptions, SiteConfig } from './agent/types';
 
 export type * from './agent/types';
 export type { ActionCall, ActionResult, ActionChanges } from './page/actions/types';
@@ -17,6 +17,8 @@ export interface PagehandApi {
   run(task: string, options?: RunOptions): RunHandle;
   /** The running handle (also after a resume), or undefined. */
   current(): RunHandle | undefined;
+  /** The site's configuration for every run on this page (README, `pagehand.init`). */
+  init(config: SiteConfig): { ignoredDeny: string[] };
   /** Shows / hides the overlay. */
   open(): void;
   close(): void;
@@ -37,6 +39,8 @@ export declare function run(task: string, options?: RunOptions): RunHandle;
 
 /**
  * Installs pagehand in this page (the `pagehand` global, the hooks, a run saved before a
- * navigation resumed) and returns its API. Importing the package already does the install.
+ * navigation resumed) — importing the package already does — applies the site's configuration
+ * if given (as `pagehand.init(config)`: instructions, custom tools, deny zones, allowed actions,
+ * confirm), and returns the API.
  */
-export declare function init(): PagehandApi;
+export declare function init(config?: SiteConfig): PagehandApi;

@@ -12,11 +12,19 @@ import './index';
 import type * as Api from './npm-types';
 
 function api(): Api.PagehandApi {
-  const p = window.pagehand;
+  // The global's declared type (client/index.ts) does not list `init` yet; the object has it.
+  const p = window.pagehand as (NonNullable<Window['pagehand']> & Pick<Api.PagehandApi, 'init'>) | undefined;
   if (!p) throw new Error('pagehand is not installed in this page (no window).');
   return p;
 }
 
 export const run: typeof Api.run = (task, options) => api().run(task, options);
 
-export const init: typeof Api.init = () => api();
+export const init: typeof Api.init = (config) => {
+  const p = api();
+  if (config) {
+    const { ignoredDeny } = p.init(config);
+    if (ignoredDeny.length) console.warn(`pagehand: deny selectors that do not parse were ignored: ${ignoredDeny.join(', ')}`);
+  }
+  return p;
+};

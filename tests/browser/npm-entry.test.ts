@@ -19,7 +19,7 @@ const repo = fileURLToPath(new URL('../..', import.meta.url));
 const CONSUMER = `import { run, init, type PagehandApi, type RunResult } from 'pagehand';
 
 const cfg = (window as unknown as { __cfg: { proxy: string; token: string; model: string } }).__cfg;
-const api: PagehandApi = init();
+const api: PagehandApi = init({ instructions: 'Our counter only counts up.' });
 const handle = run('Add one to the counter', { ...cfg, ui: false });
 const result: Promise<RunResult> = handle.result;
 (window as unknown as { __npm: unknown }).__npm = {
@@ -90,6 +90,9 @@ describe("import { run, init } from 'pagehand'", () => {
     expect(npm.sameApi).toBe(true);
     expect(npm.current).toBe(true);
     expect(await page.evaluate(() => (window as any).count)).toBe(1);
+    // init(config) reached the loop: the site's instructions are in the system prompt.
+    const system = stack.requests().at(-1)!.messages.find((m) => m.role === 'system')!.text;
+    expect(system).toContain('Our counter only counts up.');
     await page.close();
   });
 });
