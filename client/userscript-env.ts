@@ -37,11 +37,13 @@ setAgentEnv({
  * The entry reads its defaults (proxy, token) from the script tag that loaded it
  * (`document.currentScript` data attributes). A userscript has no such tag: while the entry
  * runs — synchronously, right after this module — it sees a detached one carrying the
- * configuration; client/userscript.ts removes it again.
+ * configuration; client/userscript.ts removes it again. (A hook in the entry for these
+ * defaults would be cleaner; the entry is the overlay's to change.)
  */
 const tag = document.createElement('script');
 tag.setAttribute('data-pagehand-proxy', userscriptConfig.proxy);
-if (userscriptConfig.token) tag.setAttribute('data-pagehand-token', userscriptConfig.token);
+// Present even when empty: like an embed, the userscript shows its launcher on every page.
+tag.setAttribute('data-pagehand-token', userscriptConfig.token ?? '');
 Object.defineProperty(document, 'currentScript', { get: () => tag, configurable: true });
 
 export function restoreCurrentScript(): void {

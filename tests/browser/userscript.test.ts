@@ -201,6 +201,8 @@ describe.each(['Tampermonkey', 'Violentmonkey'] as const)('the userscript under 
     await page.addInitScript({ content: SUBSCRIBE });
 
     await page.goto(`${origin()}/fixtures/delivery/csp/signup.html`);
+    // Like an embed, the userscript shows pagehand's launcher on the page.
+    await page.waitForFunction(() => !!document.querySelector('[data-pagehand-ui]'), null, { timeout: 10_000 });
     // The CSP is in force: the page itself cannot reach the proxy.
     const direct = await page.evaluate((u) => fetch(`${u}/healthz`).then(() => 'reached', (e) => `blocked: ${e.message}`), stack.proxyUrl);
     expect(direct).toMatch(/^blocked/);
