@@ -220,6 +220,19 @@ describe('pagehand run', () => {
     expect(allowed.stdout).toContain('The account is deleted.');
   });
 
+  it('--profile keeps the browser profile between runs', { timeout: 180_000 }, async () => {
+    const profile = join(dir, 'profile');
+    const args = ['run', '--url', `${origin()}/fixtures/delivery/visits.html`, '--proxy', stack.proxyUrl, '--token', stack.token, '--model', MODELS.openai, '--profile', profile, 'How many visits?'];
+    const model: Policy = (req) => call('done', { summary: /Visits: \d+/.exec(latestMap(req))?.[0] ?? 'no count' });
+    stack.setPolicy(model);
+    const first = await cli(args);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toContain('Visits: 1');
+    const second = await cli(args);
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stdout).toContain('Visits: 2');
+  });
+
   it('exits 1 with a clear message when the proxy is down', async () => {
     const port = await closedPort();
     const out = await cli(['run', '--url', inbox(), '--proxy', `http://127.0.0.1:${port}`, '--token', stack.token, TASK]);
