@@ -42,8 +42,9 @@ Options:
   --model M             The model (default: the proxy's default model).
   --max-steps N         Model turns at most (default 50).
   --json                One JSON object per line on stdout for every event (step, action,
-                        message, confirm, ask, error, done), then {"event":"result",…}.
-                        Without it the step log goes to stderr and the result to stdout.
+                        message, confirm, ask, error, done; not the reply as it streams),
+                        then {"event":"result",…}. Without it the step log (and a progress
+                        line on a terminal) goes to stderr and the result to stdout.
   --screenshot-dir D    Save one PNG per step in D (step-001.png, …), the acted-on element's box
                         and the click point marked.
   --profile DIR         Use (and keep) a browser profile in DIR, e.g. to stay logged in
