@@ -24,6 +24,7 @@ function fakeHandle(task: string): FakeHandle {
   return {
     id: `id-${task}`,
     task,
+    ui: true,
     on: em.on,
     emit: (e, p) => {
       if (e === 'done') active = false;
