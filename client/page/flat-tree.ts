@@ -72,7 +72,7 @@ export interface Hit {
 }
 
 /** The topmost element at a point of `doc`, looking through the agent's own UI (mask, overlay). */
-function pageElementAt(doc: Document, x: number, y: number): Element | null {
+export function pageElementAt(doc: Document, x: number, y: number): Element | null {
   const el = doc.elementFromPoint(x, y);
   if (!el || !el.closest(`[${UI_ATTR}]`)) return el;
   return doc.elementsFromPoint(x, y).find((e) => !e.closest(`[${UI_ATTR}]`)) ?? null;

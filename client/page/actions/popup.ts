@@ -8,6 +8,7 @@
  * (virtualised lists, jQuery plugins): list items and the outermost `cursor:pointer` elements
  * with short text of their own.
  */
+import { pageElementAt } from '../flat-tree';
 import { clipByScrollers, isElement, isVisible, nextFrame, tag, winOf } from './dom';
 
 export const OPTION_ROLES = '[role=option],[role=menuitem],[role=menuitemradio],[role=menuitemcheckbox],[role=treeitem]';
@@ -38,7 +39,8 @@ export function isShown(el: Element): boolean {
   const x = r.left + r.width / 2;
   const y = r.top + r.height / 2;
   if (x < 0 || y < 0 || x >= win.innerWidth || y >= win.innerHeight) return true;
-  const hit = el.ownerDocument.elementFromPoint(x, y);
+  // Through the agent's own mask: while a run is active it covers the whole page.
+  const hit = pageElementAt(el.ownerDocument, x, y);
   return !hit || el.contains(hit) || hit.contains(el) || isInShadowOf(hit, el);
 }
 
