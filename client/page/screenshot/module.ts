@@ -2,9 +2,9 @@
  * The capture module (dist/pagehand-screenshot.js, imported on first use by ../screenshot.ts).
  *
  * html-to-image clones the page into an SVG foreignObject with computed styles inlined and
- * draws it on a canvas. We run its steps ourselves (what its toCanvas does, minus web fonts) so
- * the clone can be corrected before it is drawn: the clone is kept to the viewport
- * (./prune.ts), scrolled containers are shown at their scroll, the root is moved by the page's
+ * draws it on a canvas. We run its steps ourselves (what its toCanvas does, minus web fonts):
+ * the clone is kept to the viewport (./prune.ts) and made in slices that let the page breathe,
+ * with scrolled containers at their scroll (./clone.ts); the root is moved by the page's
  * scroll, and the picture is drawn straight at the output scale (long side ≤ maxSide); then the
  * marks and a JPEG. The page itself is only read: the clone, its images and the canvas are ours.
  *
@@ -12,13 +12,13 @@
  * version is pinned by package-lock.json.
  */
 import { applyStyle } from 'html-to-image/es/apply-style';
-import { cloneNode } from 'html-to-image/es/clone-node';
 import { embedImages } from 'html-to-image/es/embed-images';
 import type { Options } from 'html-to-image/es/types';
 import { createImage, nodeToDataURL } from 'html-to-image/es/util';
 import { drawMarks } from './marks';
 import { IMAGE_PLACEHOLDER, usePlaceholder } from './placeholder';
-import { viewportFilter, type ViewportFilter } from './prune';
+import { cloneSliced } from './clone';
+import { viewportFilter } from './prune';
 import { styleProperties } from './styles';
 import type { CaptureRequest, CaptureResult } from './types';
 
@@ -38,7 +38,7 @@ export async function capture(req: CaptureRequest): Promise<CaptureResult> {
   const root = document.documentElement;
   const rootStyle = getComputedStyle(root);
   const background = pageBackground();
-  const pruning = viewportFilter(view, req.cancelled);
+  const keep = viewportFilter(view, req.cancelled);
   const options: Options = {
     width: view.width,
     height: view.height,
@@ -49,7 +49,7 @@ export async function capture(req: CaptureRequest): Promise<CaptureResult> {
     // origin); fixed content stays where the viewport has it. The page's own root size
     // (scrollbar excluded) replaces the viewport size html-to-image would give it.
     style: { position: 'relative', top: `${-window.scrollY}px`, left: `${-window.scrollX}px`, width: rootStyle.width, height: rootStyle.height },
-    filter: pruning.filter,
+    filter: keep,
     includeStyleProperties: styleProperties(),
     imagePlaceholder: IMAGE_PLACEHOLDER,
     onImageErrorHandler: usePlaceholder,
@@ -58,10 +58,8 @@ export async function capture(req: CaptureRequest): Promise<CaptureResult> {
   };
   let picture: HTMLImageElement;
   try {
-    const clone = await cloneNode(root, options, true);
+    const clone = await cloneSliced(root, options, keep, req.cancelled);
     check();
-    if (!clone) throw new Error('nothing to draw');
-    showScrolled(pruning, root, clone);
     // Web fonts are not embedded: they would be fetched and inlined on every capture (and
     // html-to-image writes into the page's style sheets to do it); fallback fonts read as well.
     await embedImages(clone, options);
@@ -85,25 +83,6 @@ export async function capture(req: CaptureRequest): Promise<CaptureResult> {
   const dataUrl = canvas.toDataURL('image/jpeg', req.quality);
   if (!dataUrl.startsWith('data:image/jpeg')) throw new Error('this browser cannot encode JPEG');
   return { dataUrl, width, height, marks };
-}
-
-/**
- * A clone renders at scroll 0: its scrolled containers' children are moved by the scroll
- * offset (the container's overflow clips them as the page does). Text directly inside such a
- * container stays put; scrollbars are hidden (their thumbs would show the wrong place).
- */
-function showScrolled(pruning: ViewportFilter, root: Element, rootClone: HTMLElement): void {
-  for (const el of pruning.scrolled) {
-    const c = pruning.cloneOf(el, root, rootClone);
-    if (!(c instanceof HTMLElement || c instanceof SVGElement)) continue;
-    c.style.setProperty('scrollbar-width', 'none');
-    for (const child of Array.from(c.children)) {
-      if (!(child instanceof HTMLElement) || child.localName === 'style') continue;
-      const own = child.style.getPropertyValue('translate');
-      const [x, y] = own && own !== 'none' ? own.split(' ') : ['0px', '0px'];
-      child.style.setProperty('translate', `calc(${x} - ${el.scrollLeft}px) calc(${y ?? '0px'} - ${el.scrollTop}px)`);
-    }
-  }
 }
 
 /** What shows behind the page: the root's background, else the body's, else white. */

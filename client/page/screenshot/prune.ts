@@ -11,10 +11,7 @@
  *   otherwise (above, left, odd flow) → kept hollow: its box keeps its size (the cloned
  *                                       width and height are its used ones), its content goes.
  * Our own UI, `data-pagehand="off"` content, and non-rendered tags never make it in.
- *
- * It also notes where each kept node lands among its parent's cloned children, and which kept
- * elements are scrolled, so their clones can be found and shown at the same scroll (a clone
- * always renders at scroll 0).
+
  */
 import { OFF_ATTR, UI_ATTR } from '../own-ui';
 
@@ -28,27 +25,8 @@ export interface View {
   height: number;
 }
 
-export interface ViewportFilter {
-  filter(node: Node): boolean;
-  /** Kept elements scrolled away from their origin, in document order. */
-  scrolled: Element[];
-  /** The clone of a kept node under the clone of `root`, or null when it cannot be told. */
-  cloneOf(node: Node, root: Element, rootClone: Node): Node | null;
-}
-
-export function viewportFilter(view: View, cancelled: () => boolean): ViewportFilter {
+export function viewportFilter(view: View, cancelled: () => boolean): (node: Node) => boolean {
   const hollow = new WeakSet<Node>();
-  const scrolled: Element[] = [];
-  const index = new WeakMap<Node, number>();
-  const kept = new WeakMap<Element, number>();
-  const keep = (node: Node, parent: Element | null): true => {
-    if (parent) {
-      const i = kept.get(parent) ?? 0;
-      index.set(node, i);
-      kept.set(parent, i + 1);
-    }
-    return true;
-  };
   const forward = new WeakMap<Element, boolean>();
   const flowsForward = (parent: Element): boolean => {
     let f = forward.get(parent);
@@ -56,49 +34,29 @@ export function viewportFilter(view: View, cancelled: () => boolean): ViewportFi
     return f;
   };
 
-  const filter = (node: Node): boolean => {
+  return (node: Node): boolean => {
     if (cancelled()) return false;
     const parent = parentOf(node);
     if (parent && hollow.has(parent)) return false;
-    if (node.nodeType !== Node.ELEMENT_NODE) return keep(node, parent);
+    if (node.nodeType !== Node.ELEMENT_NODE) return true;
     const el = node as Element;
     if (SKIP.has(el.localName) || el.hasAttribute(UI_ATTR)) return false;
     // Content a site keeps from the agent: its box stays (nothing moves), its content does not.
     if (el.getAttribute(OFF_ATTR) === 'off') {
       hollow.add(el);
-      return keep(el, parent);
+      return true;
     }
     // A frame's document is small and its coordinates are the frame's own: kept whole.
-    if (el.ownerDocument !== document) return keep(el, parent);
+    if (el.ownerDocument !== document) return true;
     const r = el.getBoundingClientRect();
-    if (r.width === 0 || r.height === 0) return keep(el, parent);
-    if (r.right > -MARGIN && r.left < view.width + MARGIN && r.bottom > -MARGIN && r.top < view.height + MARGIN) {
-      if (el.scrollTop || el.scrollLeft) scrolled.push(el);
-      return keep(el, parent);
-    }
+    if (r.width === 0 || r.height === 0) return true;
+    if (r.right > -MARGIN && r.left < view.width + MARGIN && r.bottom > -MARGIN && r.top < view.height + MARGIN) return true;
     const position = getComputedStyle(el).position;
     if (position === 'absolute' || position === 'fixed') return false;
     if ((r.top >= view.height || r.left >= view.width) && parent && flowsForward(parent)) return false;
     hollow.add(el);
-    return keep(el, parent);
+    return true;
   };
-
-  const cloneOf = (node: Node, root: Element, rootClone: Node): Node | null => {
-    const path: number[] = [];
-    for (let n: Node = node; n !== root; ) {
-      const i = index.get(n);
-      const p = parentOf(n);
-      if (i === undefined || !p) return null;
-      path.push(i);
-      n = p;
-    }
-    let c: Node | undefined = rootClone;
-    for (let k = path.length - 1; k >= 0 && c; k--) c = c.childNodes[path[k]!];
-    // Slotted content is cloned under its slot, not its parent: a wrong turn shows here.
-    return c && c.nodeName === node.nodeName ? c : null;
-  };
-
-  return { filter, scrolled, cloneOf };
 }
 
 /** The element whose clone receives this node's clone (a shadow root's host, a frame for its body). */
