@@ -18,7 +18,7 @@
 import { chromium, type BrowserContext, type CDPSession } from 'playwright-core';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { bundleForPage } from './lib/bundle-for-page';
 import { generatePage } from './lib/generate-page';
@@ -49,6 +49,8 @@ interface Cellr {
   maxMs: number;
   bytes: number;
   longestTaskMs: number;
+  /** Median main-thread CPU time per call (CDP ThreadTime): what the capture costs on an idle core. */
+  cpuMs: number;
   image?: { width: number; height: number };
   note?: string;
   pageErrors: string[];
@@ -87,7 +89,7 @@ async function runCell(context: BrowserContext, origin: string, path: string, to
   const page = await context.newPage();
   const pageErrors: string[] = [];
   page.on('pageerror', (e) => pageErrors.push(e.message));
-  const cell: Cellr = { tool, runs: [], warmupMs: NaN, timedOut: false, medianMs: NaN, maxMs: NaN, bytes: 0, longestTaskMs: 0, pageErrors };
+  const cell: Cellr = { tool, runs: [], warmupMs: NaN, timedOut: false, medianMs: NaN, maxMs: NaN, bytes: 0, longestTaskMs: 0, cpuMs: NaN, pageErrors };
   try {
     await page.goto(`${origin}${path}`, { waitUntil: 'load' });
     // A string, not a function: tsx would wrap a nested named function with a helper the page lacks.
@@ -106,10 +108,18 @@ async function runCell(context: BrowserContext, origin: string, path: string, to
     if (tool === 'pagehand') await page.addScriptTag({ url: `${origin}/pagehand.js` });
     await page.addScriptTag({ content: probe });
     const cdp = await context.newCDPSession(page);
-    const once = (): Promise<SnapRun> =>
-      tool === 'pagehand' ? page.evaluate((o) => window.__snap!.pagehand(o), PAGEHAND_OPTIONS) : page.evaluate(() => window.__snap!.unfiltered());
+    await cdp.send('Performance.enable');
+    const threadTime = async (): Promise<number> => (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'ThreadTime')?.value ?? NaN;
+    const cpu: number[] = [];
+    const once = async (): Promise<SnapRun> => {
+      const before = await threadTime();
+      const r = await (tool === 'pagehand' ? page.evaluate((o) => window.__snap!.pagehand(o), PAGEHAND_OPTIONS) : page.evaluate(() => window.__snap!.unfiltered()));
+      cpu.push((await threadTime()) * 1000 - before * 1000);
+      return r;
+    };
     const timeout = tool === 'unfiltered' ? REF_TIMEOUT_MS : PAGEHAND_OPTIONS.timeoutMs + 10_000;
     const warm = await withDeadline(cdp, once(), timeout);
+    cpu.length = 0;
     if (warm === 'timeout') {
       cell.timedOut = true;
       cell.note = `warm-up exceeded ${timeout / 1000} s and was terminated; no runs`;
@@ -132,6 +142,7 @@ async function runCell(context: BrowserContext, origin: string, path: string, to
     cell.maxMs = max(ms);
     cell.bytes = median(cell.runs.map((r) => r.bytes));
     cell.longestTaskMs = Math.max(0, ...cell.runs.map((r) => r.longestTaskMs));
+    cell.cpuMs = median(cpu);
     if (cell.runs[0]) cell.image = { width: cell.runs[0].width, height: cell.runs[0].height };
     return { cell, elements };
   } catch (e) {
@@ -187,7 +198,7 @@ async function main(): Promise<void> {
   }
 
   log('');
-  log(`Viewport ${VIEWPORT.width}×${VIEWPORT.height} at scroll 0, JPEG quality 0.75. Times are in-page wall time per call; "longest task" = longest main-thread task while capturing (Long Tasks API, ≥ 50 ms).`);
+  log(`Viewport ${VIEWPORT.width}×${VIEWPORT.height} at scroll 0, JPEG quality 0.75. Times are in-page wall time per call; "CPU" = median main-thread CPU time per call (CDP ThreadTime), which a busy machine does not inflate; "longest task" = longest main-thread task while capturing (Long Tasks API, ≥ 50 ms). Load average at start: ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores.`);
   log('');
   const columns: Column[] = [
     { header: 'elements', align: 'right' },
@@ -196,6 +207,7 @@ async function main(): Promise<void> {
     { header: 'median', align: 'right' },
     { header: 'max', align: 'right' },
     { header: 'warm-up', align: 'right' },
+    { header: 'CPU', align: 'right' },
     { header: 'JPEG', align: 'right' },
     { header: 'image', align: 'right' },
     { header: 'longest task', align: 'right' },
@@ -210,6 +222,7 @@ async function main(): Promise<void> {
         none ? (c.timedOut ? `> ${REF_TIMEOUT_MS / 1000} s` : 'failed') : fmtMs(c.medianMs),
         none ? '—' : fmtMs(c.maxMs),
         Number.isNaN(c.warmupMs) ? '—' : fmtMs(c.warmupMs),
+        none ? '—' : fmtMs(c.cpuMs),
         fmtKB(c.bytes),
         c.image ? `${c.image.width}×${c.image.height}` : '—',
         none ? '—' : c.longestTaskMs ? fmtMs(c.longestTaskMs) : '< 50 ms',
@@ -237,6 +250,7 @@ async function main(): Promise<void> {
     date: new Date().toISOString(),
     chromium: chromiumVersion,
     cores: cpus().length,
+    loadAverage: loadavg(),
     cpu: cpus()[0]?.model,
     node: process.version,
     bundle: { bytes: bundle.length, sha256: createHash('sha256').update(bundle).digest('hex').slice(0, 16) },

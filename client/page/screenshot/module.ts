@@ -65,7 +65,10 @@ export async function capture(req: CaptureRequest): Promise<CaptureResult> {
     await embedImages(clone, options);
     check();
     applyStyle(clone, options);
-    picture = await createImage(await nodeToDataURL(clone, view.width, view.height));
+    await nextTask();
+    const svg = await nodeToDataURL(clone, view.width, view.height);
+    await nextTask();
+    picture = await createImage(svg);
   } finally {
     clearTimeout(stopImages);
   }
@@ -80,9 +83,30 @@ export async function capture(req: CaptureRequest): Promise<CaptureResult> {
   ctx.fillRect(0, 0, width, height);
   ctx.drawImage(picture, 0, 0, width, height);
   const marks = req.marks.length ? drawMarks(ctx, req.marks, scale, { width, height }) : [];
-  const dataUrl = canvas.toDataURL('image/jpeg', req.quality);
+  const dataUrl = await jpeg(canvas, req.quality);
+  check();
   if (!dataUrl.startsWith('data:image/jpeg')) throw new Error('this browser cannot encode JPEG');
   return { dataUrl, width, height, marks };
+}
+
+/** Each heavy step in a task of its own, so none adds to another's length. */
+const nextTask = (): Promise<void> => new Promise((r) => setTimeout(r, 0));
+
+/** toBlob encodes off the main thread (toDataURL would block it); read back as a data URL. */
+function jpeg(canvas: HTMLCanvasElement, quality: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    canvas.toBlob(
+      (blob) => {
+        if (!blob) return reject(new Error('the canvas could not be encoded'));
+        const reader = new FileReader();
+        reader.onload = () => resolve(String(reader.result));
+        reader.onerror = () => reject(reader.error ?? new Error('the image could not be read'));
+        reader.readAsDataURL(blob);
+      },
+      'image/jpeg',
+      quality,
+    );
+  });
 }
 
 /** What shows behind the page: the root's background, else the body's, else white. */
