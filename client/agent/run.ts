@@ -7,6 +7,7 @@
  * A full navigation parks the run: its state is in sessionStorage and the next page resumes it.
  */
 import { createModelClient } from '../llm/client';
+import { readsImages } from '../llm/models';
 import { ModelError, type ChatReply, type ModelClient, type Usage } from '../llm/types';
 import { act, setBeforeNavigate, TOOL_NAMES } from '../page/actions/index';
 import type { ActionChanges } from '../page/actions/types';
@@ -207,8 +208,7 @@ class Run {
       try {
         const info = await this.client.config(this.abort.signal);
         this.model ||= info.defaultModel ?? info.models[0] ?? '';
-        const images = info.features?.images;
-        this.seesImages = images === true || (Array.isArray(images) && images.includes(this.model));
+        this.seesImages = readsImages(info.features?.images, this.model);
       } catch (e) {
         if (this.ended) return false;
         // Without a model there is nothing to run; with one, screenshots just stay off.

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { matchesModel, readsImages } from '../../client/llm/models';
 import { callsKey, newGuardState, pageKey, recordOutcome, recordStep, recordTextOnly } from '../../client/agent/guards';
 
 describe('loop detection', () => {
@@ -55,5 +56,18 @@ describe('failures and text-only replies', () => {
     expect(recordTextOnly(g, true).kind).toBe('warn');
     expect(recordTextOnly(g, true)).toMatchObject({ kind: 'warn', note: expect.stringMatching(/must call a tool/) });
     expect(recordTextOnly(g, true)).toMatchObject({ kind: 'stop', reason: 'no_tool_call' });
+  });
+});
+
+describe('vision model lists from the proxy', () => {
+  it('match exact names and prefixes ending in *', () => {
+    expect(readsImages(['gemini-*'], 'gemini-test-flash')).toBe(true);
+    expect(readsImages(['gpt-4o*'], 'gpt-test')).toBe(false);
+    expect(readsImages(true, 'x')).toBe(true);
+    expect(matchesModel('gemini-2.5-flash', 'gemini-2.5-flash')).toBe(true);
+    expect(matchesModel('gpt-4o*', 'gpt-4o-mini')).toBe(true);
+    expect(matchesModel('*', 'anything')).toBe(true);
+    expect(matchesModel('gpt-4o*', 'gpt-4.1')).toBe(false);
+    expect(matchesModel('gpt-4o', 'gpt-4o-mini')).toBe(false);
   });
 });
