@@ -10,7 +10,7 @@ import { createModelClient } from '../llm/client';
 import { readsImages } from '../llm/models';
 import { ModelError, type ChatReply, type ModelClient, type Usage } from '../llm/types';
 import { act, setBeforeNavigate, TOOL_NAMES } from '../page/actions/index';
-import type { ActionChanges } from '../page/actions/types';
+import type { ActionChanges, ActionResult } from '../page/actions/types';
 import { targetFacts } from '../page/facts';
 import { find } from '../page/find';
 import { screenshot } from '../page/screenshot';
@@ -453,63 +453,32 @@ class Run {
           push({ call: label, ok: answer !== undefined, result: answer === undefined ? 'No one is there to answer. Go on with what you know, or finish with done or fail.' : `The user answered: ${answer}` });
           continue;
         }
-        if (call.name === 'find') {
-          const query = String(call.args.query ?? '').trim();
-          if (!query) {
-            push({ call: label, ok: false, result: 'find needs "query": words to look for.' });
-            failed = true;
-            break;
-          }
-          const target = { name: 'find', args: call.args };
-          this.emitter.emit('action', { step, phase: 'start', call: target });
-          const text = safeFind(query);
-          const result = { ok: true, message: text, changes: {} };
-          this.emitter.emit('action', { step, phase: 'end', call: target, result });
-          push({ call: label, ok: true, result: text });
-          continue;
-        }
+        // Who runs it: find and the site's own tools run here, page actions through pagehand.act.
         const custom = this.siteTools().get(call.name);
-        if (custom) {
-          const allowed = await this.allowed(call, undefined, goal, custom.risk ? { kind: custom.risk, reason: `${custom.name}: ${custom.description}` } : undefined);
+        const offered = this.options.allowedActions;
+        const isAction = (TOOL_NAMES as readonly string[]).includes(call.name);
+        if (call.name !== 'find' && !custom && (!isAction || (offered && !offered.includes(call.name)))) {
+          const names = this.tools().map((t) => t.function.name);
+          push({ call: label, ok: false, result: `${isAction ? `"${call.name}" is not allowed on this site` : `Unknown tool "${call.name}"`}. Tools: ${names.join(', ')}.` });
+          failed = true;
+          break;
+        }
+        const target = isAction ? targetOf(call, map) : undefined;
+        if (call.name !== 'find') {
+          const declared = custom?.risk ? { kind: custom.risk, reason: `${custom.name}: ${custom.description}` } : undefined;
+          const allowed = await this.allowed(call, target, goal, declared);
           if (this.ended) return 'ended';
           if (allowed !== true) {
             push({ call: label, ok: false, result: allowed });
             this.state.notes.push(`The user did not allow ${label}. Do not try it again; go on without it or finish.`);
             break;
           }
-          const planned: PlannedCall = { name: call.name, args: call.args };
-          this.emitter.emit('action', { step, phase: 'start', call: planned });
-          const result = await runCustomTool(custom, call.args);
-          if (this.ended) return 'ended';
-          this.emitter.emit('action', { step, phase: 'end', call: planned, result: { ok: result.ok, message: result.text, changes: {} } });
-          push({ call: label, ok: result.ok, result: result.text });
-          if (!result.ok) {
-            failed = true;
-            break;
-          }
-          continue;
-        }
-        const offered = this.options.allowedActions;
-        if (!(TOOL_NAMES as readonly string[]).includes(call.name) || (offered && !offered.includes(call.name))) {
-          const names = this.tools().map((t) => t.function.name);
-          const why = (TOOL_NAMES as readonly string[]).includes(call.name) ? `"${call.name}" is not allowed on this site` : `Unknown tool "${call.name}"`;
-          push({ call: label, ok: false, result: `${why}. Tools: ${names.join(', ')}.` });
-          failed = true;
-          break;
-        }
-        const target = targetOf(call, map);
-        const allowed = await this.allowed(call, target, goal);
-        if (this.ended) return 'ended';
-        if (allowed !== true) {
-          push({ call: label, ok: false, result: allowed });
-          this.state.notes.push(`The user did not allow ${label}. Do not try it again; go on without it or finish.`);
-          break;
         }
         const planned: PlannedCall = { name: call.name, args: call.args };
         this.emitter.emit('action', { step, phase: 'start', call: planned, target });
         const current: ActionRecord = { call: label, ok: true, result: '(the page started to navigate)' };
         push(current);
-        const result = await act({ name: call.name, args: call.args });
+        const result = call.name === 'find' ? findResult(call.args) : custom ? await runCustomTool(custom, call.args) : await act({ name: call.name, args: call.args });
         if (this.ended) return 'ended';
         current.ok = result.ok;
         current.result = result.ok ? result.message : this.withRefHint(result.message);
@@ -624,14 +593,25 @@ const CUSTOM_RESULT_MAX = 4000;
 const OPAQUE_ROLES = new Set(['canvas', 'video', 'iframe', 'embed']);
 
 /** Runs a site tool's handler; its value (or error) becomes the sentence the model reads. */
-async function runCustomTool(tool: CustomTool, args: Record<string, unknown>): Promise<{ ok: boolean; text: string }> {
+async function runCustomTool(tool: CustomTool, args: Record<string, unknown>): Promise<ActionResult> {
   try {
     const value = await tool.handler(args);
     let text = typeof value === 'string' ? value : value === undefined ? 'Done.' : JSON.stringify(value);
     if (text === undefined) text = String(value);
-    return { ok: true, text: text.length > CUSTOM_RESULT_MAX ? `${text.slice(0, CUSTOM_RESULT_MAX)}… (cut)` : text };
+    return { ok: true, message: text.length > CUSTOM_RESULT_MAX ? `${text.slice(0, CUSTOM_RESULT_MAX)}… (cut)` : text, changes: {} };
   } catch (e) {
-    return { ok: false, text: `${tool.name} failed: ${String((e as Error)?.message ?? e)}` };
+    return { ok: false, message: `${tool.name} failed: ${String((e as Error)?.message ?? e)}`, changes: {} };
+  }
+}
+
+/** `find {query}` on the whole page, as an action result. */
+function findResult(args: Record<string, unknown>): ActionResult {
+  const query = String(args.query ?? '').trim();
+  if (!query) return { ok: false, message: 'find needs "query": words to look for.', changes: {} };
+  try {
+    return { ok: true, message: find(query).text, changes: {} };
+  } catch (e) {
+    return { ok: false, message: `find failed: ${String((e as Error)?.message ?? e)}`, changes: {} };
   }
 }
 
@@ -641,14 +621,6 @@ function safeMap(maxTokens: number): PageMap {
   } catch (e) {
     // A page that breaks the map still gets a step: the model can scroll, navigate or fail.
     return { text: `page ${JSON.stringify(document.title)} ${location.href}\n(the page map failed: ${String((e as Error)?.message ?? e)})`, elements: [], stats: { visited: 0, candidates: 0, listed: 0, more: { above: 0, below: 0, left: 0, right: 0, covered: 0 }, tokens: 0, ms: 0 } };
-  }
-}
-
-function safeFind(query: string): string {
-  try {
-    return find(query).text;
-  } catch (e) {
-    return `find failed: ${String((e as Error)?.message ?? e)}`;
   }
 }
 

@@ -4,22 +4,16 @@
  * looping model, a model that never calls a tool, the step limit, stop(), a refused token
  * and a second run each end with a clear reason.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { countTokens, countToolTokens } from '../../bench/lib/count-tokens';
 import { waitForRecord } from '../server/fakes/script';
-import { call, latestMap, MODELS, refFor, sequence, startAgentStack, type AgentStack, type ModelRequest, type Policy } from './agent-harness';
+import { call, latestMap, MODELS, refFor, sequence, type ModelRequest, type Policy, useAgentStack } from './agent-harness';
 import { runLog, startRun, waitForResult } from './agent-run';
 import { open, useSession } from './harness';
 
 const session = useSession();
-let stack: AgentStack;
-beforeAll(async () => {
-  stack = await startAgentStack();
-});
-afterAll(async () => {
-  await stack?.close();
-});
+const stack = useAgentStack();
 
 // Served by the static server (a page fulfilled by the test itself would sit in no address
 // space Chromium trusts, and its calls to the proxy on loopback would be refused).
@@ -91,13 +85,15 @@ describe('recovered faults', () => {
 
   it('take over while the model thinks: its plan is dropped, the run holds, resume looks again', async () => {
     const add = (req: ModelRequest) => call('click', { ref: refFor(latestMap(req), 'button', 'Add one') });
-    stack.setPolicy(sequence((req) => ({ ...add(req), delayMs: 400 }), add, doneReply));
+    stack.setPolicy(sequence((req) => ({ ...add(req), delayMs: 1500 }), add, doneReply));
     const before = stack.requests().length;
     const page = await open(session, PAGE);
     await startRun(page, 'Add one', { proxy: stack.proxyUrl, token: stack.token, model: MODELS.openai });
+    // Take over once the model is thinking about step 1 (its reply is held back 1.5 s).
+    for (let i = 0; i < 100 && stack.requests().length === before; i++) await new Promise((r) => setTimeout(r, 20));
     await page.evaluate(() => (window as any).pagehand.current().pause());
     // The first reply arrives while the user has the page: nothing is clicked, nothing more is asked.
-    await new Promise((r) => setTimeout(r, 900));
+    await new Promise((r) => setTimeout(r, 2500));
     expect(stack.requests().length - before).toBe(1);
     expect(await page.textContent('#n')).toBe('Count: 0');
     expect(await page.evaluate(() => (window as any).pagehand.current().paused)).toBe(true);

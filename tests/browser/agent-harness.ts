@@ -28,6 +28,7 @@ import { startNodeServer, type NodeServer } from '../../server/node';
 import { startFakeUpstreams, type FakeUpstreams } from '../server/fakes/fake-upstreams';
 import type { ModelMessage, ModelRequest } from '../server/fakes/model-request';
 import type { FakeScript, FakeToolCall } from '../server/fakes/script';
+import { afterAll, beforeAll } from 'vitest';
 import { open, type Session } from './harness';
 
 export type { ModelMessage, ModelRequest } from '../server/fakes/model-request';
@@ -416,4 +417,46 @@ export function lastToolResults(req: ModelRequest): string[] {
     out.push(lines.slice(at + 1, end < 0 ? undefined : end).join('\n'));
   }
   return out;
+}
+
+/**
+ * One agent stack for the whole test file: started before the first test, closed after the
+ * last. The returned object is filled in by `beforeAll`, so use it inside tests only.
+ */
+export function useAgentStack(): AgentStack {
+  const stack = {} as AgentStack;
+  beforeAll(async () => {
+    Object.assign(stack, await startAgentStack());
+  });
+  afterAll(async () => {
+    await stack.close?.();
+  });
+  return stack;
+}
+
+/**
+ * The webmail task's scripted model ("find the emails Ernesto sent and summarise them"): it
+ * reads the map as a model would — search, open each of Ernesto's emails, come back — and
+ * keeps what it read in `read`.
+ */
+export function webmailModel(): { policy: Policy; read: string[] } {
+  const read: string[] = [];
+  const policy: Policy = (req) => {
+    const map = latestMap(req);
+    const url = mapUrl(map);
+    if (url.includes('message.html')) {
+      const subject = /^# (.+)$/m.exec(map)?.[1]?.trim() ?? '?';
+      if (!read.includes(subject)) read.push(subject);
+      return call('go_back', {}, `eval: the email is open\nmemory: read ${read.join('; ')}\ngoal: back to the results`);
+    }
+    if (!url.includes('q=')) {
+      return call('type', { ref: refFor(map, 'searchbox', 'Search mail'), text: 'ernesto', submit: true }, 'eval: the inbox is open\nmemory: nothing read yet\ngoal: search for Ernesto');
+    }
+    const links = mapElements(map).filter((e) => e.role === 'link' && /^Ernesto Ruiz/.test(e.name));
+    if (!links.length) return call('wait', { text: 'Ernesto Ruiz' }, 'goal: wait for the results');
+    const next = links.find((l) => !read.some((s) => l.name.includes(s)));
+    if (next) return call('click', { ref: next.ref }, `goal: open ${next.name}`);
+    return call('done', { summary: `Ernesto Ruiz sent ${read.length} emails: ${read.join('; ')}.` });
+  };
+  return { policy, read };
 }

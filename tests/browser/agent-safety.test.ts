@@ -3,19 +3,13 @@
  * inside the map's untrusted block, the task is answered, and even a model that obeys the
  * bait cannot delete the account without the user's yes.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, latestMap, MODELS, openWithAgent, refFor, startAgentStack, type AgentStack } from './agent-harness';
+import { describe, expect, it } from 'vitest';
+import { call, latestMap, MODELS, openWithAgent, refFor, useAgentStack } from './agent-harness';
 import { runLog, startRun, waitForResult } from './agent-run';
 import { useSession } from './harness';
 
 const session = useSession();
-let stack: AgentStack;
-beforeAll(async () => {
-  stack = await startAgentStack();
-});
-afterAll(async () => {
-  await stack?.close();
-});
+const stack = useAgentStack();
 
 const START = '⟪page content⟫';
 const END = '⟪/page content⟫';

@@ -3,19 +3,13 @@
  * (resumed on every page, every field submitted) and the lazy list (scroll until the item
  * loads, or find it). Judged by each site's own state.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, calls, hasText, latestMap, mapElements, mapUrl, MODELS, openWithAgent, refFor, refNear, startAgentStack, type AgentStack, type Policy } from './agent-harness';
+import { describe, expect, it } from 'vitest';
+import { call, calls, hasText, latestMap, mapElements, mapUrl, MODELS, openWithAgent, refFor, refNear, type Policy, useAgentStack } from './agent-harness';
 import { runLog, startRun, waitForResult } from './agent-run';
 import { useSession } from './harness';
 
 const session = useSession();
-let stack: AgentStack;
-beforeAll(async () => {
-  stack = await startAgentStack();
-});
-afterAll(async () => {
-  await stack?.close();
-});
+const stack = useAgentStack();
 
 const userText = (req: Parameters<Policy>[0]): string => req.messages.filter((m) => m.role === 'user').map((m) => m.text).join('\n');
 

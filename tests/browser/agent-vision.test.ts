@@ -3,19 +3,13 @@
  * first step and after visual changes (`vision: true`), or only while the view holds what the
  * map cannot show (`'auto'`, the default); never with `vision: false`.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, MODELS, sequence, startAgentStack, type AgentStack, type ModelRequest } from './agent-harness';
+import { describe, expect, it } from 'vitest';
+import { call, MODELS, sequence, type ModelRequest, useAgentStack, type AgentStack } from './agent-harness';
 import { runLog, startRun, waitForResult } from './agent-run';
 import { open, useSession } from './harness';
 
 const session = useSession();
-let stack: AgentStack;
-beforeAll(async () => {
-  stack = await startAgentStack();
-});
-afterAll(async () => {
-  await stack?.close();
-});
+const stack = useAgentStack();
 
 const imagesPerStep = (reqs: ModelRequest[]): number[] => reqs.map((r) => r.messages.filter((m) => m.role === 'user').reduce((n, m) => n + (m.images ?? 0), 0));
 

@@ -4,42 +4,14 @@
  * every page) and the way back, then a summary naming each subject. Once through the proxy's
  * OpenAI path and once through its Gemini path.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, latestMap, mapElements, mapUrl, MODELS, openWithAgent, refFor, startAgentStack, type AgentStack, type Policy } from './agent-harness';
+import { describe, expect, it } from 'vitest';
+import { MODELS, openWithAgent, useAgentStack, webmailModel } from './agent-harness';
 import { runLog, startRun, waitForResult } from './agent-run';
 import { useSession } from './harness';
 
 const session = useSession();
-let stack: AgentStack;
-beforeAll(async () => {
-  stack = await startAgentStack();
-});
-afterAll(async () => {
-  await stack?.close();
-});
+const stack = useAgentStack();
 
-/** A scripted model that reads the map as a model would, with memory in its closure. */
-function webmailModel(): { policy: Policy; read: string[] } {
-  const read: string[] = [];
-  const policy: Policy = (req) => {
-    const map = latestMap(req);
-    const url = mapUrl(map);
-    if (url.includes('message.html')) {
-      const subject = /^# (.+)$/m.exec(map)?.[1]?.trim() ?? '?';
-      if (!read.includes(subject)) read.push(subject);
-      return call('go_back', {}, `eval: the email is open\nmemory: read ${read.join('; ')}\ngoal: back to the results`);
-    }
-    if (!url.includes('q=')) {
-      return call('type', { ref: refFor(map, 'searchbox', 'Search mail'), text: 'ernesto', submit: true }, 'goal: search for Ernesto');
-    }
-    const links = mapElements(map).filter((e) => e.role === 'link' && /^Ernesto Ruiz/.test(e.name));
-    if (!links.length) return call('wait', { text: 'Ernesto Ruiz' }, 'goal: wait for the results');
-    const next = links.find((l) => !read.some((s) => l.name.includes(s)));
-    if (next) return call('click', { ref: next.ref }, `goal: open ${next.name}`);
-    return call('done', { summary: `Ernesto Ruiz sent ${read.length} emails: ${read.join('; ')}.` });
-  };
-  return { policy, read };
-}
 
 describe.each([
   ['OpenAI', MODELS.openai],

@@ -3,21 +3,15 @@
  * bundle from the proxy and opens the panel; clicked again it toggles the panel and never
  * loads the bundle twice; when the proxy is unreachable it says so and points to the userscript.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { bookmarklet, embedSnippet } from '../../server/node/loader';
-import { startAgentStack, type AgentStack } from './agent-harness';
+import { useAgentStack } from './agent-harness';
 import { origin, useSession } from './harness';
 import { inUi, panel } from './ui-kit';
 
 const session = useSession();
-let stack: AgentStack;
-beforeAll(async () => {
-  stack = await startAgentStack();
-});
-afterAll(async () => {
-  await stack?.close();
-});
+const stack = useAgentStack();
 
 /** What the browser runs when the bookmark is clicked. */
 const click = (page: Page, href: string) => page.evaluate(decodeURI(href.slice('javascript:'.length)));

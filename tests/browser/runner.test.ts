@@ -12,7 +12,7 @@ import { inflateSync } from 'node:zlib';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, hasText, lastToolResults, latestMap, mapElements, mapUrl, MODELS, refFor, startAgentStack, type AgentStack, type Policy } from './agent-harness';
+import { call, hasText, lastToolResults, latestMap, MODELS, refFor, startAgentStack, type AgentStack, type Policy, webmailModel } from './agent-harness';
 import { origin } from './harness';
 
 const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
@@ -46,27 +46,6 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<Exit> {
   });
 }
 
-/** The webmail task's scripted model: reads the map as a model would. */
-function webmailModel(): Policy {
-  const read: string[] = [];
-  return (req) => {
-    const map = latestMap(req);
-    const url = mapUrl(map);
-    if (url.includes('message.html')) {
-      const subject = /^# (.+)$/m.exec(map)?.[1]?.trim() ?? '?';
-      if (!read.includes(subject)) read.push(subject);
-      return call('go_back', {}, `eval: the email is open\nmemory: read ${read.join('; ')}\ngoal: back to the results`);
-    }
-    if (!url.includes('q=')) {
-      return call('type', { ref: refFor(map, 'searchbox', 'Search mail'), text: 'ernesto', submit: true }, 'goal: search for Ernesto');
-    }
-    const links = mapElements(map).filter((e) => e.role === 'link' && /^Ernesto Ruiz/.test(e.name));
-    if (!links.length) return call('wait', { text: 'Ernesto Ruiz' }, 'goal: wait for the results');
-    const next = links.find((l) => !read.some((s) => l.name.includes(s)));
-    if (next) return call('click', { ref: next.ref }, `goal: open ${next.name}`);
-    return call('done', { summary: `Ernesto Ruiz sent ${read.length} emails: ${read.join('; ')}.` });
-  };
-}
 
 /** A PNG's pixels (8-bit RGB or RGBA, as Chromium writes them). */
 function decodePng(buf: Buffer): { width: number; height: number; channels: number; data: Buffer } {
@@ -141,7 +120,7 @@ const inbox = () => `${origin()}/fixtures/agent/webmail/inbox.html`;
 
 describe('pagehand run', () => {
   it('completes the webmail task across navigations, prints the summary, saves a marked screenshot per step, exits 0', { timeout: 180_000 }, async () => {
-    stack.setPolicy(webmailModel());
+    stack.setPolicy(webmailModel().policy);
     const before = stack.requests().length;
     const shots = join(dir, 'shots');
     const out = await cli(['run', '--url', inbox(), '--proxy', stack.proxyUrl, '--token', stack.token, '--model', MODELS.openai, '--screenshot-dir', shots, TASK]);
@@ -178,7 +157,7 @@ describe('pagehand run', () => {
   });
 
   it('--json streams one JSON object per event line and ends with the result', { timeout: 180_000 }, async () => {
-    stack.setPolicy(webmailModel());
+    stack.setPolicy(webmailModel().policy);
     const out = await cli(['run', '--json', '--url', inbox(), '--proxy', stack.proxyUrl, '--token', stack.token, '--model', MODELS.openai, TASK]);
 
     expect(out.code, out.stderr).toBe(0);

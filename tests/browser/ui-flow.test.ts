@@ -4,43 +4,18 @@
  * loads; each page resumes it in the panel with the banner and the log so far), read the
  * summary at the end.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, latestMap, mapElements, mapUrl, openWithAgent, refFor, startAgentStack, type AgentStack, type Policy } from './agent-harness';
+import { describe, expect, it } from 'vitest';
+import { openWithAgent, useAgentStack, webmailModel } from './agent-harness';
 import { useSession } from './harness';
 import { checkState, inUi, LIGHT_BG, openPanel, sendTask, waitIn } from './ui-kit';
 
 const session = useSession();
-let stack: AgentStack;
-beforeAll(async () => {
-  stack = await startAgentStack();
-});
-afterAll(async () => {
-  await stack?.close();
-});
+const stack = useAgentStack();
 
-/** Reads the map as a model would: search, open each of Ernesto's emails, come back, summarise. */
-function webmailModel(): Policy {
-  const read: string[] = [];
-  return (req) => {
-    const map = latestMap(req);
-    const url = mapUrl(map);
-    if (url.includes('message.html')) {
-      const subject = /^# (.+)$/m.exec(map)?.[1]?.trim() ?? '?';
-      if (!read.includes(subject)) read.push(subject);
-      return call('go_back', {}, `evaluation: the email is open\nmemory: read ${read.join('; ')}\ngoal: back to the results`);
-    }
-    if (!url.includes('q=')) return call('type', { ref: refFor(map, 'searchbox', 'Search mail'), text: 'ernesto', submit: true }, 'evaluation: the inbox is open\nmemory: nothing read yet\ngoal: search for Ernesto');
-    const links = mapElements(map).filter((e) => e.role === 'link' && /^Ernesto Ruiz/.test(e.name));
-    if (!links.length) return call('wait', { text: 'Ernesto Ruiz' }, 'goal: wait for the results');
-    const next = links.find((l) => !read.some((s) => l.name.includes(s)));
-    if (next) return call('click', { ref: next.ref }, `goal: open ${next.name}`);
-    return call('done', { summary: `Ernesto Ruiz sent ${read.length} emails: ${read.join('; ')}.` });
-  };
-}
 
 describe('the webmail task driven through the panel', () => {
   it('type the task, Enter, watch the steps across page loads, read the summary', async () => {
-    stack.setPolicy(webmailModel());
+    stack.setPolicy(webmailModel().policy);
     const page = await openWithAgent(session, 'webmail/inbox.html', { early: true });
     await page.evaluate(() => localStorage.removeItem('mailRead'));
     await page.emulateMedia({ colorScheme: 'light' });

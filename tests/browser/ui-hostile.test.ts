@@ -3,19 +3,13 @@
  * as a header) and a page with hostile global CSS and full-screen overlays at the highest
  * z-index. The panel stays styled, whole and on top, and the page's own styles are untouched.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAgentStack, type AgentStack } from './agent-harness';
+import { describe, expect, it } from 'vitest';
+import { useAgentStack } from './agent-harness';
 import { bundleSource, open, origin, useSession } from './harness';
 import { checkState, LIGHT_BG, openPanel, panel } from './ui-kit';
 
 const session = useSession();
-let stack: AgentStack;
-beforeAll(async () => {
-  stack = await startAgentStack();
-});
-afterAll(async () => {
-  await stack?.close();
-});
+const stack = useAgentStack();
 
 /** The default place: bottom-right, 12 px margin, 380×540 in a 1280×800 viewport. */
 const DEFAULT_BOX = { x: 1280 - 380 - 12, y: 800 - 540 - 12, width: 380, height: 540 };

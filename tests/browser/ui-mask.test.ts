@@ -4,20 +4,14 @@
  * lifts the mask and hands the page back, Resume locks it again — and the agent's own click
  * goes through the mask to the page, with its target highlighted and the pointer moved there.
  */
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { call, latestMap, MODELS, refFor, startAgentStack, type AgentStack } from './agent-harness';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { call, latestMap, MODELS, refFor, useAgentStack } from './agent-harness';
 import { useSession } from './harness';
 import { open } from './harness';
 import { inUi, openPanel, sendTask, waitIn } from './ui-kit';
 
 const session = useSession();
-let stack: AgentStack;
-beforeAll(async () => {
-  stack = await startAgentStack();
-});
-afterAll(async () => {
-  await stack?.close();
-});
+const stack = useAgentStack();
 
 const PAGE = 'ui/mask.html';
 

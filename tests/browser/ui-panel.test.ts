@@ -5,19 +5,13 @@
  * are real: the bundle, the proxy and the scripted model, driven through the panel with the
  * mouse and keyboard as a person would.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, hasText, latestMap, mapUrl, openWithAgent, refFor, startAgentStack, type AgentStack, type Policy } from './agent-harness';
+import { describe, expect, it } from 'vitest';
+import { call, hasText, latestMap, mapUrl, openWithAgent, refFor, type Policy, useAgentStack } from './agent-harness';
 import { connect, useSession } from './harness';
 import { checkState, DARK_BG, inUi, LIGHT_BG, openPanel, panel, sendTask, waitIn } from './ui-kit';
 
 const session = useSession();
-let stack: AgentStack;
-beforeAll(async () => {
-  stack = await startAgentStack();
-});
-afterAll(async () => {
-  await stack?.close();
-});
+const stack = useAgentStack();
 
 /** A promise the test resolves: the scripted model holds its reply until then. */
 function gate(): { wait: Promise<void>; open(): void } {
