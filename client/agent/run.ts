@@ -208,6 +208,10 @@ class Run {
       try {
         const info = await this.client.config(this.abort.signal);
         this.model ||= info.defaultModel ?? info.models[0] ?? '';
+        if (!this.model && !info.providers?.openai && !info.providers?.gemini) {
+          this.fatal('config', 'The proxy has no model provider configured: set OPENAI_API_KEY (or OPENAI_BASE_URL and PAGEHAND_MODEL for a local server) or GEMINI_API_KEY where the proxy runs, then restart it.');
+          return false;
+        }
         this.seesImages = readsImages(info.features?.images, this.model);
       } catch (e) {
         if (this.ended) return false;

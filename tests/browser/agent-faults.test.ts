@@ -6,7 +6,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { countTokens, countToolTokens } from '../../bench/lib/count-tokens';
+import { startNodeServer } from '../../server/node';
 import { waitForRecord } from '../server/fakes/script';
 import { call, latestMap, MODELS, refFor, sequence, type ModelRequest, type Policy, useAgentStack } from './agent-harness';
 import { runLog, startRun, waitForResult } from './agent-run';
@@ -218,6 +222,22 @@ describe('clear stops', () => {
     expect(result).toMatchObject({ ok: false, reason: 'config' });
     expect(result.summary).toMatch(/No proxy is configured/);
     await page.close();
+  });
+
+  it('a proxy with no model provider says what to set', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'pagehand-noprovider-'));
+    const bare = await startNodeServer({ env: { PORT: '0', HOST: '127.0.0.1' }, tokenFile: join(dir, 'token'), log: () => {} });
+    try {
+      const page = await open(session, PAGE);
+      await startRun(page, 'Add one', { proxy: bare.url, token: bare.personalToken });
+      const result = await waitForResult(page);
+      expect(result).toMatchObject({ ok: false, reason: 'config', steps: 0 });
+      expect(result.summary).toMatch(/no model provider configured: set OPENAI_API_KEY/);
+      await page.close();
+    } finally {
+      await bare.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('five failed steps in a row stop the run', async () => {
