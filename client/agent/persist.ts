@@ -6,7 +6,7 @@
 import type { Usage } from '../llm/types';
 import type { GuardState } from './guards';
 import type { StepRecord } from './history';
-import type { RiskKind, RunOptions } from './types';
+import type { CallTarget, PlannedCall, RiskKind, RunOptions } from './types';
 
 export const STORAGE_KEY = 'pagehand:run';
 
@@ -32,6 +32,11 @@ export interface SavedRun {
   allowed: RiskKind[];
   /** The run instance that drives it now; a stale instance (bfcache) steps aside. */
   owner: string;
+  /**
+   * The action under way when the page unloaded: its `end` event could not be sent there,
+   * so the next page sends it (every `start` gets its `end`).
+   */
+  acting?: { step: number; call: PlannedCall; target?: CallTarget };
 }
 
 /** Where a run's state lives between pages: sessionStorage by default, GM storage in the userscript. */

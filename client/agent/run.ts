@@ -244,6 +244,11 @@ class Run {
       await pageReady();
       if (this.ended) return;
       this.emitter.emit('message', { text: `Resumed on ${location.href} after the page changed.`, from: 'agent' });
+      const acting = this.state.acting;
+      if (acting) {
+        delete this.state.acting;
+        this.emitter.emit('action', { ...acting, phase: 'end', result: { ok: true, message: `The page navigated to ${location.href}.`, changes: { navigation: { url: location.href } } } });
+      }
     }
     let first = true;
     while (!this.ended) {
@@ -482,7 +487,9 @@ class Run {
         this.emitter.emit('action', { step, phase: 'start', call: planned, target });
         const current: ActionRecord = { call: label, ok: true, result: '(the page started to navigate)' };
         push(current);
+        this.state.acting = { step, call: planned, ...(target ? { target } : {}) };
         const result = call.name === 'find' ? findResult(call.args) : custom ? await runCustomTool(custom, call.args) : await act({ name: call.name, args: call.args });
+        delete this.state.acting;
         if (this.ended) return 'ended';
         current.ok = result.ok;
         current.result = result.ok ? result.message : this.withRefHint(result.message);

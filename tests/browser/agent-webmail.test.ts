@@ -39,6 +39,12 @@ describe.each([
     // Every page change resumed the run and said so in a step event.
     const resumed = log.filter((e) => e.type === 'step' && e.phase === 'start' && e.resumed);
     expect(resumed.length).toBeGreaterThanOrEqual(6); // 3 opens + 3 backs
+    // Every action that started also ended, the ones that navigated away too (their end is
+    // sent from the next page when the old one unloaded first).
+    const actions = log.filter((e) => e.type === 'action');
+    expect(actions.filter((e) => e.phase === 'end').map((e) => e.name)).toEqual(actions.filter((e) => e.phase === 'start').map((e) => e.name));
+    const opens = actions.filter((e) => e.phase === 'end' && e.name === 'click' && /message\.html/.test(e.navigated ?? ''));
+    expect(opens).toHaveLength(3);
     expect(result.usage.promptTokens).toBeGreaterThan(0);
     await page.close();
   });
