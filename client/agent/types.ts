@@ -183,3 +183,28 @@ export interface SiteConfig {
   deny?: string[];
   confirm?: RunOptions['confirm'];
 }
+
+/** The overlay's colours: `auto` follows the system's (prefers-color-scheme). */
+export type Theme = 'auto' | 'light' | 'dark';
+
+/** The viewport corner of the launcher, and of the panel until the user moves it. */
+export type LauncherPosition = 'bottom-right' | 'bottom-left' | 'top-right' | 'top-left';
+
+/**
+ * `pagehand.init(config)`: the site's configuration for runs (SiteConfig) and for the overlay.
+ * Each call sets the whole configuration: fields left out go back to their defaults.
+ */
+export interface InitConfig extends SiteConfig {
+  /** Default `auto`. */
+  theme?: Theme;
+  /** Text shown on the launcher beside its icon (and its accessible name); default icon only. */
+  launcherText?: string;
+  /** Open the panel when the page loads instead of showing only the launcher (not over a resumed run). */
+  autoOpen?: boolean;
+  /** Default `data-position` on the script tag, else `bottom-right`. */
+  position?: LauncherPosition;
+  /** The panel's language and runs' reply language (`en`, `es`, …); a run's own `lang` wins. Default `data-lang`. */
+  lang?: string;
+  /** Default model for runs; a run's own `model` wins. Default `data-model`, else the proxy's. */
+  model?: string;
+}

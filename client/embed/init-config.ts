@@ -1,0 +1,105 @@
+/**
+ * `pagehand.init(config)` checked before any of it applies: a wrong value is the site owner's
+ * mistake, told at once by a thrown error that names the field and what it accepts — never a
+ * half-configured overlay. Pure (no DOM), so unit-tested directly.
+ */
+import type { InitConfig, LauncherPosition, SiteConfig, Theme } from '../agent/types';
+
+export const THEMES: readonly Theme[] = ['auto', 'light', 'dark'];
+export const POSITIONS: readonly LauncherPosition[] = ['bottom-right', 'bottom-left', 'top-right', 'top-left'];
+
+/** What the overlay takes from init. */
+export interface UiConfig {
+  theme?: Theme;
+  launcherText?: string;
+  position?: LauncherPosition;
+  lang?: string;
+}
+
+export interface ParsedInit {
+  /** For the agent (`configure`): the run configuration. */
+  site: SiteConfig;
+  ui: UiConfig;
+  autoOpen: boolean;
+  /** Beneath every run's own options. */
+  runDefaults: { model?: string; lang?: string };
+  /** Fields init does not know (a typo, most likely): warned about, not fatal. */
+  unknown: string[];
+}
+
+const SITE_KEYS = ['instructions', 'tools', 'allowedActions', 'deny', 'confirm'] as const;
+const OTHER_KEYS = ['theme', 'launcherText', 'autoOpen', 'position', 'lang', 'model'] as const;
+export const INIT_KEYS: readonly string[] = [...SITE_KEYS, ...OTHER_KEYS];
+
+/** BCP 47 in the shape people write it: `es`, `pt-BR`, `zh-Hant-TW`. */
+const LANG_TAG = /^[a-z]{2,3}(-[a-z0-9]{1,8})*$/i;
+
+export class InitError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PagehandInitError';
+  }
+}
+
+const shown = (v: unknown): string => {
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (Array.isArray(v)) return 'an array';
+  if (v === null) return 'null';
+  return typeof v === 'object' || typeof v === 'function' ? `a ${typeof v}` : String(v);
+};
+
+function fail(field: string, got: unknown, expected: string): never {
+  throw new InitError(`pagehand.init: ${field} must be ${expected} (got ${shown(got)}).`);
+}
+
+const oneOf = (values: readonly string[]): string => `one of ${values.map((v) => `'${v}'`).join(', ')}`;
+
+function pick<T extends string>(field: string, v: unknown, values: readonly T[]): T | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string' || !values.includes(v as T)) fail(field, v, oneOf(values));
+  return v as T;
+}
+
+function text(field: string, v: unknown, expected = 'a non-empty string'): string | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string' || !v.trim()) fail(field, v, expected);
+  return v.trim();
+}
+
+function strings(field: string, v: unknown): string[] | undefined {
+  if (v === undefined) return undefined;
+  if (!Array.isArray(v) || v.some((s) => typeof s !== 'string')) fail(field, v, 'an array of strings');
+  return v as string[];
+}
+
+/** Checks a whole init config; throws an InitError on the first bad field. */
+export function parseInit(config: unknown): ParsedInit {
+  if (config === undefined || config === null) config = {};
+  if (typeof config !== 'object' || Array.isArray(config)) fail('config', config, 'an object');
+  const c = config as Record<string, unknown> & InitConfig;
+
+  const lang = text('lang', c.lang, "a language tag such as 'en' or 'es'");
+  if (lang !== undefined && !LANG_TAG.test(lang)) fail('lang', c.lang, "a language tag such as 'en' or 'es'");
+  if (c.autoOpen !== undefined && typeof c.autoOpen !== 'boolean') fail('autoOpen', c.autoOpen, 'true or false');
+  if (c.instructions !== undefined && typeof c.instructions !== 'string') fail('instructions', c.instructions, 'a string');
+  if (c.tools !== undefined && !Array.isArray(c.tools)) fail('tools', c.tools, 'an array of { name, description, parameters, handler }');
+  if (c.confirm !== undefined && typeof c.confirm !== 'function') fail('confirm', c.confirm, 'a function');
+  strings('allowedActions', c.allowedActions);
+  strings('deny', c.deny);
+
+  const site: SiteConfig = {};
+  for (const k of SITE_KEYS) if (c[k] !== undefined) (site as Record<string, unknown>)[k] = c[k];
+  const model = text('model', c.model);
+  return {
+    site,
+    ui: {
+      theme: pick('theme', c.theme, THEMES),
+      launcherText: text('launcherText', c.launcherText),
+      position: pick('position', c.position, POSITIONS),
+      lang,
+    },
+    autoOpen: c.autoOpen === true,
+    runDefaults: { model, lang },
+    unknown: Object.keys(c).filter((k) => !INIT_KEYS.includes(k)),
+  };
+}
