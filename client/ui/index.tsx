@@ -5,9 +5,11 @@
  * and `ask` with the user's choice. `createUi` is called once by the entry.
  */
 import { render } from 'preact';
-import type { RunHandle, RunOptions } from '../agent/types';
+import type { LauncherPosition, RunHandle, RunOptions, Theme } from '../agent/types';
+import type { UiConfig } from '../embed/init-config';
 import { UI_ATTR } from '../page/own-ui';
 import { pickLang, strings } from './i18n';
+import { Launcher, launcherAnchor } from './launcher';
 import { Mask } from './mask';
 import { topModal, watchDialogs } from './modal';
 import { Panel, type PanelActions } from './panel';
@@ -20,7 +22,7 @@ export interface OpenOptions extends Pick<RunOptions, 'proxy' | 'token' | 'model
   /** `en` or `es`; default the browser's language. Also the language the agent replies in. */
   lang?: string;
   /** Default `auto` (prefers-color-scheme). */
-  theme?: 'auto' | 'light' | 'dark';
+  theme?: Theme;
 }
 
 const SHIELDED = ['keydown', 'keyup', 'keypress', 'input', 'beforeinput', 'mousedown', 'mouseup', 'click', 'dblclick', 'pointerdown', 'pointerup', 'contextmenu', 'focusin', 'focusout', 'wheel'];
@@ -30,6 +32,8 @@ export interface UiDeps {
   current(): RunHandle | undefined;
   /** From the script tag (`data-lang`). */
   lang?: string;
+  /** From the script tag (`data-position`). */
+  position?: LauncherPosition;
 }
 
 export function createUi(deps: UiDeps) {
@@ -37,6 +41,9 @@ export function createUi(deps: UiDeps) {
   let root: ShadowRoot | undefined;
   let visible = false;
   let options: OpenOptions = {};
+  /** The site's `pagehand.init` (beneath open()'s options, above the script tag's). */
+  let site: UiConfig = {};
+  let autoOpened = false;
   let layout: Layout = loadLayout();
   let history: HistoryItem[] = loadHistory();
   let view: RunView | undefined;
@@ -84,6 +91,9 @@ export function createUi(deps: UiDeps) {
     return true;
   }
 
+  const lang = () => pickLang(options.lang ?? site.lang ?? deps.lang);
+  const corner = (): LauncherPosition => site.position ?? deps.position ?? 'bottom-right';
+
   const runOptions = (): RunOptions => {
     const { theme: _theme, ...o } = options;
     return o;
@@ -122,9 +132,9 @@ export function createUi(deps: UiDeps) {
     },
     close,
     move: (dx, dy, done) => {
-      const box = placeIn(layout, innerWidth, innerHeight);
+      const box = placeIn(layout, innerWidth, innerHeight, corner());
       layout = { ...layout, x: box.x + dx, y: box.y + dy };
-      const placed = placeIn(layout, innerWidth, innerHeight);
+      const placed = placeIn(layout, innerWidth, innerHeight, corner());
       layout = { ...layout, x: placed.x, y: placed.y };
       if (done) saveLayout(layout);
       paint();
@@ -143,31 +153,26 @@ export function createUi(deps: UiDeps) {
       return;
     }
     if (!mount()) return;
-    const t = strings(pickLang(options.lang ?? deps.lang));
-    const theme = options.theme && options.theme !== 'auto' ? ` ${options.theme}` : '';
-    const box = placeIn(layout, innerWidth, innerHeight);
+    const t = strings(lang());
+    const themeName = options.theme ?? site.theme;
+    const theme = themeName && themeName !== 'auto' ? ` ${themeName}` : '';
+    const box = placeIn(layout, innerWidth, innerHeight, corner());
     render(
-      <div class={`ph${theme}`} lang={pickLang(options.lang ?? deps.lang)}>
+      <div class={`ph${theme}`} lang={lang()}>
         {uiRun && <Mask host={host!} acting={view!.confirm ? { call: view!.confirm.request.call, target: view!.confirm.request.target } : view!.acting} t={t} onTakeOver={act.pause} onStop={act.stop} />}
         {visible &&
           (layout.collapsed ? (
-            <button
-              type="button"
-              class="launcher"
-              aria-label={t.expand}
-              title={t.expand}
-              style={{ left: `${box.x + box.width - 48}px`, top: `${box.y + box.height - 48}px` }}
-              onClick={() => {
+            <Launcher
+              t={t}
+              text={site.launcherText}
+              anchor={launcherAnchor(box, corner(), innerWidth, innerHeight)}
+              running={view?.status === 'running'}
+              onOpen={() => {
                 setLayout({ ...layout, collapsed: false });
                 focusNext = '[data-collapse]';
                 paint();
               }}
-            >
-              <svg width="24" height="24" viewBox="0 0 22 22" aria-hidden="true">
-                <path d="M4 3l14 8.5-6.5 1.5L8 19z" fill="currentColor" />
-              </svg>
-              {view?.status === 'running' && <span class="dot on" aria-hidden="true" />}
-            </button>
+            />
           ) : (
             <Panel view={view} t={t} history={history} notice={notice} box={box} act={act} onResize={(width, height) => setLayout({ ...layout, width, height })} />
           ))}
@@ -241,6 +246,31 @@ export function createUi(deps: UiDeps) {
     paint();
   }
 
+  /**
+   * The site's `pagehand.init` for the overlay: applied at once (the launcher re-rendered, an
+   * open panel re-themed). Its theme and language replace any given to open() before: the
+   * last call wins.
+   */
+  function configure(c: UiConfig): void {
+    site = { ...c };
+    options = { ...options, theme: undefined, lang: undefined };
+    if (visible) paint();
+  }
+
+  /**
+   * init's `autoOpen`: the panel, expanded, instead of only the launcher — once per page load
+   * (a later init must not reopen what the user closed), and not over a run already shown
+   * (one resumed after a navigation). Focus stays with the page: nobody asked for the panel.
+   */
+  function autoOpen(): void {
+    if (autoOpened) return;
+    autoOpened = true;
+    if (handle?.active) return;
+    if (!visible) layout = loadLayout();
+    reveal();
+    paint();
+  }
+
   /** The bookmarklet clicked again: hide the panel if shown, else show it. */
   function toggle(): void {
     if (visible) close();
@@ -251,5 +281,5 @@ export function createUi(deps: UiDeps) {
   addEventListener('pagehide', () => {
     if (view?.status === 'running') saveLog(view.id, view.entries.map((e) => (e.kind === 'step' ? { ...e, thinking: undefined } : e)));
   });
-  return { open, close, toggle, launcher, attach };
+  return { open, close, toggle, launcher, attach, configure, autoOpen };
 }

@@ -4,6 +4,8 @@
  * tasks (sessionStorage `pagehand:history`, this tab and site only). Storage that throws
  * (disabled, full, sandboxed) only loses the memory.
  */
+import type { LauncherPosition } from '../agent/types';
+
 export const LAYOUT_KEY = 'pagehand:ui';
 export const HISTORY_KEY = 'pagehand:history';
 export const HISTORY_MAX = 8;
@@ -73,14 +75,15 @@ export const saveLayout = (l: Layout): void => write('localStorage', LAYOUT_KEY,
 
 /**
  * The panel's box in a viewport: the saved place, kept whole on screen (a smaller window, a
- * phone at 360 px); the default is the bottom-right corner with a 12 px margin.
+ * phone at 360 px); until the user moves it, the site's corner (default bottom-right) with a
+ * 12 px margin.
  */
-export function placeIn(l: Layout, vw: number, vh: number): { x: number; y: number; width: number; height: number } {
+export function placeIn(l: Layout, vw: number, vh: number, corner: LauncherPosition = 'bottom-right'): { x: number; y: number; width: number; height: number } {
   const m = 8;
   const width = Math.max(240, Math.min(l.width, vw - 2 * m));
   const height = Math.max(200, Math.min(l.height, vh - 2 * m));
-  const x = Math.min(Math.max(l.x ?? vw - width - 12, m), Math.max(m, vw - width - m));
-  const y = Math.min(Math.max(l.y ?? vh - height - 12, m), Math.max(m, vh - height - m));
+  const x = Math.min(Math.max(l.x ?? (corner.endsWith('left') ? 12 : vw - width - 12), m), Math.max(m, vw - width - m));
+  const y = Math.min(Math.max(l.y ?? (corner.startsWith('top') ? 12 : vh - height - 12), m), Math.max(m, vh - height - m));
   return { x, y, width, height };
 }
 

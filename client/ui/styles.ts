@@ -64,6 +64,9 @@ dd{margin:0;white-space:pre-wrap;overflow-wrap:anywhere}
 .hist button:hover{background:var(--soft)}
 .launcher{position:fixed;pointer-events:auto;width:48px;height:48px;border-radius:50%;background:var(--acc);color:var(--acc-fg);border:none;box-shadow:var(--shadow);display:flex;align-items:center;justify-content:center;font-weight:700;font-size:18px;z-index:2}
 .launcher .dot{position:absolute;top:4px;right:4px;border:2px solid var(--bg)}
+.launcher.labelled{width:auto;max-width:min(320px,calc(100vw - 24px));border-radius:24px;padding:0 18px 0 12px;gap:8px;font-size:15px;font-weight:600}
+.launcher .lt{overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.launcher svg{flex:none}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .mask{position:fixed;inset:0;pointer-events:auto;background:rgba(20,30,60,.08);cursor:not-allowed;z-index:1;box-shadow:inset 0 0 0 3px var(--acc)}
 .hl{position:fixed;border:2px solid var(--acc);border-radius:4px;background:rgba(31,95,209,.12);transition:all .25s ease}

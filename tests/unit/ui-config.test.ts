@@ -1,0 +1,90 @@
+// @vitest-environment happy-dom
+/**
+ * The overlay under the site's configuration (`ui.configure` / `ui.autoOpen`, what
+ * `pagehand.init` calls): theme and launcher text apply at once, the corner moves the
+ * launcher, init's theme and language replace open()'s, and autoOpen opens the panel once,
+ * never over a run already shown.
+ */
+import { beforeEach, describe, expect, it } from 'vitest';
+import { createEmitter } from '../../client/agent/events';
+import type { RunEvents, RunHandle } from '../../client/agent/types';
+import { createUi } from '../../client/ui/index';
+
+function handle(task: string): RunHandle {
+  const em = createEmitter<RunEvents>();
+  return {
+    id: `id-${task}`, task, ui: true, on: em.on, stop() {}, pause() {}, resume() {}, paused: false, answer() {}, active: true, result: new Promise(() => {}),
+  };
+}
+
+let ui: ReturnType<typeof createUi>;
+let running: RunHandle | undefined;
+const $ = (sel: string): HTMLElement | null => document.querySelector('pagehand-ui')?.shadowRoot?.querySelector(sel) ?? null;
+
+function setup(deps: { lang?: string; position?: 'bottom-left' } = {}): void {
+  document.querySelectorAll('pagehand-ui').forEach((e) => e.remove());
+  localStorage.clear();
+  running = undefined;
+  ui = createUi({ run: (task) => (running = handle(task)), current: () => running, ...deps });
+}
+
+beforeEach(() => setup());
+
+describe('ui.configure (pagehand.init)', () => {
+  it('re-renders the launcher with the text, in the corner, and re-themes the open panel at once', () => {
+    ui.launcher();
+    expect($('.launcher')!.getAttribute('aria-label')).toBe('Open pagehand');
+    expect($('.launcher')!.style.right).toBe('12px');
+    ui.configure({ launcherText: 'Ask the shop', position: 'top-left' });
+    const l = $('.launcher')!;
+    expect(l.textContent).toBe('Ask the shop');
+    expect(l.hasAttribute('aria-label')).toBe(false); // its text names it
+    expect([l.style.left, l.style.top, l.style.right, l.style.bottom]).toEqual(['12px', '12px', '', '']);
+    l.click();
+    expect($('.ph.dark')).toBeNull();
+    // Each init is the whole configuration: the corner is given again.
+    ui.configure({ theme: 'dark', position: 'top-left' });
+    expect($('.ph.dark')).not.toBeNull();
+    expect($('section.panel')!.style.top).toBe('12px'); // the panel opened from the same corner
+    expect($('section.panel')!.style.left).toBe('12px');
+  });
+
+  it('init\'s theme and lang replace those open() was given: the last call wins', () => {
+    ui.open({ theme: 'light', lang: 'en' });
+    expect($('.ph.light')).not.toBeNull();
+    ui.configure({ theme: 'dark', lang: 'es' });
+    expect($('.ph.dark')).not.toBeNull();
+    expect($('[data-send]')!.textContent).toBe('Enviar');
+  });
+
+  it('the script tag\'s language and corner are the defaults beneath init', () => {
+    setup({ lang: 'es', position: 'bottom-left' });
+    ui.launcher();
+    expect($('.launcher')!.getAttribute('aria-label')).toBe('Abrir pagehand');
+    expect($('.launcher')!.style.left).toBe('12px');
+    ui.configure({ lang: 'en' });
+    expect($('.launcher')!.getAttribute('aria-label')).toBe('Open pagehand');
+  });
+});
+
+describe('ui.autoOpen', () => {
+  it('shows the panel instead of the launcher, once per page load, without taking focus', () => {
+    ui.launcher();
+    expect($('section.panel')).toBeNull();
+    ui.autoOpen();
+    expect($('section.panel')).not.toBeNull();
+    expect(document.querySelector('pagehand-ui')!.shadowRoot!.activeElement).toBeNull();
+    ($('[data-collapse]') as HTMLElement).click();
+    ui.autoOpen(); // a second init with autoOpen: the user's choice stays
+    expect($('section.panel')).toBeNull();
+  });
+
+  it('leaves a run already shown as it is', () => {
+    const h = handle('Resumed task');
+    ui.attach(h, true);
+    ($('[data-collapse]') as HTMLElement).click();
+    ui.autoOpen();
+    expect($('section.panel')).toBeNull();
+    expect($('.launcher')).not.toBeNull();
+  });
+});
