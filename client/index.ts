@@ -2,8 +2,10 @@
  * The injected bundle's entry. It defines exactly one global, `pagehand`, and nothing else.
  * Loading it twice keeps the first instance (a bookmarklet clicked again must not reset refs).
  */
-import { createAgentApi, type ScriptDefaults } from './agent/run';
-import type { RunOptions } from './agent/types';
+import { createAgentApi } from './agent/run';
+import type { InitConfig, RunOptions } from './agent/types';
+import { parseInit, type ParsedInit } from './embed/init-config';
+import { readScriptTag } from './embed/script-tag';
 import { createPageApi } from './page/api';
 import { installHooks } from './page/hooks';
 import { installActivityHooks } from './page/settle';
@@ -11,28 +13,13 @@ import { createUi } from './ui/index';
 
 declare global {
   interface Window {
-    pagehand?: ReturnType<typeof createPageApi> & Pick<ReturnType<typeof createAgentApi>, 'run' | 'current'> & Pick<ReturnType<typeof createUi>, 'open' | 'close'>;
+    pagehand?: ReturnType<typeof createPageApi> &
+      Pick<ReturnType<typeof createAgentApi>, 'run' | 'current'> &
+      Pick<ReturnType<typeof createUi>, 'open' | 'close' | 'toggle'> & {
+        /** The site's configuration: runs (tools, deny zones, …) and the overlay (theme, launcher, …). */
+        init(config?: InitConfig): { ignoredDeny: string[] };
+      };
   }
-}
-
-/** Defaults from the script tag that loaded the bundle: its data attributes, else its origin. */
-function scriptDefaults(): ScriptDefaults {
-  const script = document.currentScript as HTMLScriptElement | null;
-  if (!script) return {};
-  const data = (k: string): string | undefined => script.getAttribute(`data-pagehand-${k}`)?.trim() || undefined;
-  let origin: string | undefined;
-  try {
-    if (script.src) origin = new URL(script.src, location.href).origin;
-  } catch {
-    origin = undefined;
-  }
-  return {
-    proxy: data('proxy') ?? origin,
-    token: data('token'),
-    model: data('model'),
-    lang: script.getAttribute('data-lang')?.trim() || undefined,
-    embed: script.hasAttribute('data-pagehand-token') && !script.hasAttribute('data-pagehand-loader'),
-  };
 }
 
 if (!window.pagehand) {
@@ -40,18 +27,31 @@ if (!window.pagehand) {
   installHooks();
   // Counts the page's fetch/XHR (and short timers during actions) for settle detection.
   installActivityHooks();
-  const defaults = scriptDefaults();
+  // The script tag that loaded the bundle: proxy, token, language, corner, model.
+  const defaults = readScriptTag(document.currentScript, location.href);
   const agent = createAgentApi(defaults);
+  /** init's model and lang: under a run's own options, over the script tag's. */
+  let runDefaults: ParsedInit['runDefaults'] = {};
   // Runs with `ui` (the default) are shown by the overlay, which also answers their confirmations.
-  const run = (task: string, options: RunOptions = {}) => {
-    const h = agent.run(task, options);
-    if (options.ui !== false) ui.attach(h);
+  const run = (task: string, options?: RunOptions) => {
+    const o = options ?? {};
+    const h = agent.run(task, { ...o, model: o.model ?? runDefaults.model, lang: o.lang ?? runDefaults.lang });
+    if (o.ui !== false) ui.attach(h);
     return h;
   };
-  const ui = createUi({ run, current: agent.current, lang: defaults.lang });
+  const ui = createUi({ run, current: agent.current, lang: defaults.lang, position: defaults.position });
+  // init: the site owner's configuration. All of it is checked before any of it applies.
+  const init = (config?: InitConfig): { ignoredDeny: string[] } => {
+    const c = parseInit(config);
+    if (c.unknown.length) console.warn(`pagehand.init: ignored unknown field${c.unknown.length > 1 ? 's' : ''} ${c.unknown.join(', ')}.`);
+    const out = agent.configure(c.site); // throws on a bad tool, before anything changed
+    runDefaults = c.runDefaults;
+    ui.configure(c.ui);
+    if (c.autoOpen) ui.autoOpen();
+    return out;
+  };
   Object.defineProperty(window, 'pagehand', {
-    // init: the site owner's configuration for every run on this page (tools, deny zones, …).
-    value: Object.freeze({ ...createPageApi(), run, current: agent.current, init: agent.configure, open: ui.open, close: ui.close, toggle: ui.toggle }),
+    value: Object.freeze({ ...createPageApi(), run, current: agent.current, init, open: ui.open, close: ui.close, toggle: ui.toggle }),
     configurable: true,
     enumerable: false,
     writable: false,

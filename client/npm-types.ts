@@ -5,7 +5,7 @@
  */
 import type { ActionCall, ActionResult } from './page/actions/types';
 import type { MapOptions, PageMap, Ref } from './page/types';
-import type { RunHandle, RunOptions, SiteConfig } from './agent/types';
+import type { InitConfig, RunHandle, RunOptions } from './agent/types';
 
 export type * from './agent/types';
 export type { ActionCall, ActionResult, ActionChanges } from './page/actions/types';
@@ -17,11 +17,15 @@ export interface PagehandApi {
   run(task: string, options?: RunOptions): RunHandle;
   /** The running handle (also after a resume), or undefined. */
   current(): RunHandle | undefined;
-  /** The site's configuration for every run on this page (README, `pagehand.init`). */
-  init(config: SiteConfig): { ignoredDeny: string[] };
+  /**
+   * The site's configuration for every run on this page and for the overlay (README,
+   * `pagehand.init`): the whole of it each call. Throws `pagehand.init: …` on a bad value.
+   */
+  init(config?: InitConfig): { ignoredDeny: string[] };
   /** Shows / hides the overlay. */
   open(): void;
   close(): void;
+  toggle(): void;
   /** The page map the model reads. */
   map(options?: MapOptions): PageMap;
   /** Role and accessible name of any element. */
@@ -41,6 +45,6 @@ export declare function run(task: string, options?: RunOptions): RunHandle;
  * Installs pagehand in this page (the `pagehand` global, the hooks, a run saved before a
  * navigation resumed) — importing the package already does — applies the site's configuration
  * if given (as `pagehand.init(config)`: instructions, custom tools, deny zones, allowed actions,
- * confirm), and returns the API.
+ * confirm; theme, launcherText, autoOpen, position, lang, model), and returns the API.
  */
-export declare function init(config?: SiteConfig): PagehandApi;
+export declare function init(config?: InitConfig): PagehandApi;

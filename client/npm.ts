@@ -12,8 +12,7 @@ import './index';
 import type * as Api from './npm-types';
 
 function api(): Api.PagehandApi {
-  // The global's declared type (client/index.ts) does not list `init` yet; the object has it.
-  const p = window.pagehand as (NonNullable<Window['pagehand']> & Pick<Api.PagehandApi, 'init'>) | undefined;
+  const p = window.pagehand;
   if (!p) throw new Error('pagehand is not installed in this page (no window).');
   return p;
 }
