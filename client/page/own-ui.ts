@@ -27,8 +27,13 @@ export function setDenyZones(selectors: readonly string[]): { ignored: string[] 
   return { ignored };
 }
 
+/** A subtree the site keeps from the agent: `data-pagehand="off"` or a deny selector. */
+export function isDenied(el: Element): boolean {
+  return el.getAttribute(OFF_ATTR) === 'off' || (denySelector !== '' && el.matches(denySelector));
+}
+
 export function isExcluded(el: Element): boolean {
-  return el.hasAttribute(UI_ATTR) || el.getAttribute(OFF_ATTR) === 'off' || (denySelector !== '' && el.matches(denySelector));
+  return el.hasAttribute(UI_ATTR) || isDenied(el);
 }
 
 /** The element or any ancestor (across shadow roots and frames) is excluded. */

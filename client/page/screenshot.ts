@@ -8,6 +8,7 @@
  * never throws into the page, so the loop can go text-only and say why once.
  */
 import { buildMap } from './map';
+import { isDenied } from './own-ui';
 import {
   MODULE_FILE,
   type CaptureModule,
@@ -39,7 +40,20 @@ let loading: { url: string; module: Promise<CaptureModule> } | undefined;
 function moduleUrl(explicit: string | undefined): string | null {
   try {
     if (explicit) return new URL(explicit, location.href).href;
-    return bundleUrl ? new URL(MODULE_FILE, bundleUrl).href : null;
+    return besideBundle();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The capture module next to the bundle's own URL, where it is deployed with it (the proxy,
+ * or a site's own host); null when the bundle was not loaded over http(s) (a userscript, the
+ * runner, an npm build): the caller then names a place, such as the proxy.
+ */
+export function besideBundle(): string | null {
+  try {
+    return bundleUrl && /^https?:$/.test(new URL(bundleUrl).protocol) ? new URL(MODULE_FILE, bundleUrl).href : null;
   } catch {
     return null;
   }
@@ -88,7 +102,7 @@ export function screenshot(options: ScreenshotOptions = {}): Promise<Screenshot>
     const work = loadModule(url).then(
       (m) => {
         if (isCancelled()) throw new Error('cancelled');
-        return m.capture({ maxSide, quality, marks, cancelled: isCancelled, resourceDeadline: t0 + timeoutMs * RESOURCE_SHARE });
+        return m.capture({ maxSide, quality, marks, cancelled: isCancelled, resourceDeadline: t0 + timeoutMs * RESOURCE_SHARE, denied: isDenied });
       },
       (e: unknown) => {
         throw new Error(`the screenshot module could not be loaded from ${url} (${message(e)})`);

@@ -183,6 +183,12 @@ describe('site configuration (pagehand.init)', () => {
       return { ignoredDeny, y: (r.top + r.height / 2) / innerHeight };
     });
     expect(box.ignoredDeny).toEqual(['[[bad']);
+    // Nor does its text reach the model through read.
+    const read = await page.evaluate(() => (window as any).pagehand.act({ name: 'read', args: {} }));
+    expect(read.ok).toBe(true);
+    expect(read.message).not.toMatch(/Checkout|Cart \(/);
+    const header = await page.evaluate(() => document.querySelector('header')!.textContent!);
+    expect(header).toMatch(/Checkout|Cart \(/);
     stack.setPolicy((req) => {
       const map = latestMap(req);
       const user = userText(req);

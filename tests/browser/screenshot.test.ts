@@ -90,7 +90,7 @@ describe('screenshot: the image', () => {
     await page.close();
   });
 
-  it('leaves our own UI out, and keeps data-pagehand="off" content out of the picture', async () => {
+  it('leaves our own UI out, and keeps data-pagehand="off" and deny-selector content out of the picture', async () => {
     const page = await openByUrl(
       session,
       `<!doctype html><body style="margin:0;background:#fff">
@@ -98,14 +98,19 @@ describe('screenshot: the image', () => {
       <div data-pagehand="off" style="position:absolute;left:700px;top:0;width:300px;height:300px;background:#fff">
         <div style="width:300px;height:300px;background:#e00000"></div>
       </div>
+      <div class="private" style="position:absolute;left:700px;top:400px;width:300px;height:200px;background:#fff">
+        <div style="width:300px;height:200px;background:#00c000"></div>
+      </div>
       <div data-pagehand-ui style="position:fixed;left:100px;top:100px;width:300px;height:200px;background:#ff00ff;z-index:2147483647"></div>`,
     );
+    await page.evaluate(() => (window as any).pagehand.init({ deny: ['.private'] }));
     const shot = await shoot(page);
     expect(shot.dataUrl, shot.reason).toBeTruthy();
-    const [underUi, beside, off] = await pixels(page, shot.dataUrl!, [[250, 200], [50, 50], [850, 150]]);
+    const [underUi, beside, off, denied] = await pixels(page, shot.dataUrl!, [[250, 200], [50, 50], [850, 150], [850, 500]]);
     expect(distance(underUi!, hex('#2040c0'))).toBeLessThan(40);
     expect(distance(beside!, hex('#2040c0'))).toBeLessThan(40);
     expect(distance(off!, [255, 255, 255])).toBeLessThan(30);
+    expect(distance(denied!, [255, 255, 255])).toBeLessThan(30);
     await page.close();
   });
 

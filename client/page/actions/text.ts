@@ -2,8 +2,9 @@
  * Readable text of a subtree, the way a person sees it: rendered text only (display:none and
  * visibility:hidden skipped), block elements on their own lines, table cells separated by
  * " | ", image alt text in brackets — and, unlike `innerText`, through open shadow roots,
- * slots and same-origin iframes.
+ * slots and same-origin iframes. Deny zones and the agent's own UI are left out.
  */
+import { isExcluded } from '../own-ui';
 import { isElement, tag, winOf } from './dom';
 
 const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'title', 'meta', 'link', 'svg', 'canvas', 'object', 'embed', 'audio', 'video', 'map']);
@@ -30,7 +31,8 @@ export function readableText(root: Element): string {
     if (!isElement(node)) return;
     const el = node;
     const t = tag(el);
-    if (SKIP.has(t)) return;
+    // The site's deny zones and our own UI are not the agent's to read.
+    if (SKIP.has(t) || isExcluded(el)) return;
     const cs = winOf(el).getComputedStyle(el);
     if (cs.display === 'none') return;
     const vis = cs.visibility === 'visible' ? true : cs.visibility === 'hidden' || cs.visibility === 'collapse' ? false : visible;

@@ -38,7 +38,7 @@ export async function capture(req: CaptureRequest): Promise<CaptureResult> {
   const root = document.documentElement;
   const rootStyle = getComputedStyle(root);
   const background = pageBackground();
-  const keep = viewportFilter(view, req.cancelled);
+  const keep = viewportFilter(view, req.cancelled, req.denied);
   const options: Options = {
     width: view.width,
     height: view.height,

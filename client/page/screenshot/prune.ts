@@ -10,10 +10,11 @@
  *   after the viewport in flow order  → dropped: only later (also off-screen) content moves;
  *   otherwise (above, left, odd flow) → kept hollow: its box keeps its size (the cloned
  *                                       width and height are its used ones), its content goes.
- * Our own UI, `data-pagehand="off"` content, and non-rendered tags never make it in.
+ * Our own UI, content the site keeps from the agent (`data-pagehand="off"`, deny selectors),
+ * and non-rendered tags never make it in.
 
  */
-import { OFF_ATTR, UI_ATTR } from '../own-ui';
+import { UI_ATTR } from '../own-ui';
 
 /** Tags that never paint, or paint only through what we copy (styles are inlined). */
 const SKIP = new Set(['head', 'script', 'style', 'link', 'meta', 'template', 'noscript', 'title']);
@@ -25,7 +26,7 @@ export interface View {
   height: number;
 }
 
-export function viewportFilter(view: View, cancelled: () => boolean): (node: Node) => boolean {
+export function viewportFilter(view: View, cancelled: () => boolean, denied: (el: Element) => boolean): (node: Node) => boolean {
   const hollow = new WeakSet<Node>();
   const forward = new WeakMap<Element, boolean>();
   const flowsForward = (parent: Element): boolean => {
@@ -42,7 +43,7 @@ export function viewportFilter(view: View, cancelled: () => boolean): (node: Nod
     const el = node as Element;
     if (SKIP.has(el.localName) || el.hasAttribute(UI_ATTR)) return false;
     // Content a site keeps from the agent: its box stays (nothing moves), its content does not.
-    if (el.getAttribute(OFF_ATTR) === 'off') {
+    if (denied(el)) {
       hollow.add(el);
       return true;
     }

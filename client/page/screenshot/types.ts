@@ -64,6 +64,12 @@ export interface CaptureRequest {
   cancelled(): boolean;
   /** performance.now() by which slow resources (images) must have arrived. */
   resourceDeadline: number;
+  /**
+   * A subtree the site keeps from the agent (`data-pagehand="off"` or a deny selector): its box
+   * stays in the picture, its content does not. The deny selectors live in the main bundle,
+   * so the module asks it.
+   */
+  denied(el: Element): boolean;
 }
 
 export interface CaptureResult {
