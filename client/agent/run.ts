@@ -13,7 +13,7 @@ import { act, setBeforeNavigate, TOOL_NAMES } from '../page/actions/index';
 import type { ActionChanges, ActionResult } from '../page/actions/types';
 import { targetFacts } from '../page/facts';
 import { find } from '../page/find';
-import { screenshot } from '../page/screenshot';
+import { besideBundle, screenshot } from '../page/screenshot';
 import { buildMap } from '../page/map';
 import { nativeSetTimeout, watchActivity } from '../page/settle';
 import { estimateTokens } from '../page/tokens';
@@ -335,7 +335,7 @@ class Run {
     if (vision === false || !this.seesImages || this.shotFailures >= 2) return undefined;
     const opaque = map.elements.some((e) => OPAQUE_ROLES.has(e.role));
     if (!this.visualChange || (vision === 'auto' && !opaque)) return undefined;
-    const shot = await screenshot({ marks: true, elements: map.elements, moduleUrl: `${this.options.proxy}/pagehand-screenshot.js` });
+    const shot = await screenshot({ marks: true, elements: map.elements, moduleUrl: besideBundle() ?? `${this.options.proxy}/pagehand-screenshot.js` });
     if (shot.dataUrl === null) {
       if (this.shotFailures++ === 0) this.emitter.emit('message', { text: `No screenshot this step (${shot.reason}); working from the page map.`, from: 'agent' });
       return undefined;
