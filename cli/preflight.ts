@@ -27,6 +27,8 @@ export async function checkChromium(path: string): Promise<void> {
 export interface ProxyInfo {
   models: string[];
   defaultModel?: string;
+  /** Which providers the proxy has keys for (absent from proxies that do not say). */
+  providers?: { openai?: boolean; gemini?: boolean };
 }
 
 /** GET /v1/config with the token, as the page will; resolves to the models the token may use. */
@@ -65,11 +67,15 @@ export async function checkProxy(proxy: string, token: string | undefined, token
     const detail = body?.error?.message ?? `HTTP ${res.status}`;
     throw new CliError(`${proxy} did not answer as a pagehand proxy (GET /v1/config: ${detail}). Is --proxy right?`);
   }
-  return { models: body.models, defaultModel: body.defaultModel };
+  return { models: body.models, defaultModel: body.defaultModel, ...(body.providers && typeof body.providers === 'object' ? { providers: body.providers } : {}) };
 }
 
 /** The model must be one the token may use (`*` in the list allows any). */
 export function checkModel(info: ProxyInfo, model: string | undefined, proxy: string): void {
+  // No provider: no model can answer, whatever --model says.
+  if (info.providers && !info.providers.openai && !info.providers.gemini) {
+    throw new CliError(`The proxy at ${proxy} has no model provider configured: set OPENAI_API_KEY (or OPENAI_BASE_URL and PAGEHAND_MODEL for a local server) or GEMINI_API_KEY where the proxy runs, then restart it.`);
+  }
   if (!model) {
     if (!info.defaultModel && !info.models.length) {
       throw new CliError(`The proxy at ${proxy} offers no model to this token: configure a provider and a model on the proxy (see its install page).`);
