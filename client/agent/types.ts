@@ -126,7 +126,7 @@ export interface RunHandle {
 }
 
 export interface RunOptions {
-  /** The proxy's base URL. Default: the origin the bundle was loaded from, then `data-pagehand-proxy` on its script tag. */
+  /** The proxy's base URL. Default: `data-pagehand-proxy` on the bundle's script tag, then the origin it was loaded from. */
   proxy?: string;
   /** Site token. Default: `data-pagehand-token` on the bundle's script tag. */
   token?: string;
