@@ -464,19 +464,60 @@ export function defineProxySuite(target: ProxyTarget): void {
   });
 
   describe(`sites, CORS, limits and configuration (${target.runtime})`, () => {
-    const preflight = (origin: string, extra: Record<string, string> = {}) =>
-      proxy.fetch(`${proxy.base}/v1/chat/completions`, {
+    const preflight = (origin: string, extra: Record<string, string> = {}, p: RunningProxy = proxy) =>
+      p.fetch(`${p.base}/v1/chat/completions`, {
         method: 'OPTIONS',
         headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization,content-type', ...extra },
       });
+    // What Chromium adds to the preflight when a public page calls a private or loopback address.
+    const PRIVATE_NETWORK = { 'Access-Control-Request-Private-Network': 'true' };
+    const shopOnly = () => start(baseVars(fake, { PAGEHAND_SITES: JSON.stringify([{ token: TOKENS.shop, origins: [SHOP_ORIGIN] }]) }));
 
     it('answers a preflight from a configured origin', async () => {
-      const res = await preflight(SHOP_ORIGIN, { 'Access-Control-Request-Private-Network': 'true' });
+      const res = await preflight(SHOP_ORIGIN);
       expect(res.status).toBe(204);
       expect(res.headers.get('access-control-allow-origin')).toBe(SHOP_ORIGIN);
       expect(res.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('authorization');
       expect(res.headers.get('access-control-allow-methods')).toContain('POST');
+      // Not asked for private network access, so not granted.
+      expect(res.headers.get('access-control-allow-private-network')).toBeNull();
+    });
+
+    it('grants private network access to a configured origin whose preflight asks for it', async () => {
+      const p = await shopOnly();
+      const res = await preflight(SHOP_ORIGIN, PRIVATE_NETWORK, p);
+      expect(res.status).toBe(204);
+      expect(res.headers.get('access-control-allow-origin')).toBe(SHOP_ORIGIN);
       expect(res.headers.get('access-control-allow-private-network')).toBe('true');
+      // The page's first call, GET /v1/config with its token, is preflighted too.
+      const config = await p.fetch(`${p.base}/v1/config`, {
+        method: 'OPTIONS',
+        headers: { Origin: SHOP_ORIGIN, 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'authorization', ...PRIVATE_NETWORK },
+      });
+      expect(config.status).toBe(204);
+      expect(config.headers.get('access-control-allow-private-network')).toBe('true');
+    });
+
+    it('never grants private network access to an origin no site lists: the usual refusal instead', async () => {
+      const p = await shopOnly();
+      const res = await preflight('https://evil.test', PRIVATE_NETWORK, p);
+      expect(res.headers.get('access-control-allow-origin')).toBeNull();
+      expect(res.headers.get('access-control-allow-private-network')).toBeNull();
+      const real = await post(ask('openai', {}), { token: TOKENS.shop, headers: { Origin: 'https://evil.test', ...PRIVATE_NETWORK } }, p);
+      expect(real.status).toBe(403);
+      expect((await real.json()).error.code).toBe('origin_not_allowed');
+      expect(real.headers.get('access-control-allow-private-network')).toBeNull();
+    });
+
+    it('grants private network access on a preflight only, and only when asked with "true"', async () => {
+      const p = await shopOnly();
+      const unasked = await preflight(SHOP_ORIGIN, { 'Access-Control-Request-Private-Network': 'false' }, p);
+      expect(unasked.headers.get('access-control-allow-origin')).toBe(SHOP_ORIGIN);
+      expect(unasked.headers.get('access-control-allow-private-network')).toBeNull();
+      const real = await post(ask('openai', {}), { token: TOKENS.shop, headers: { Origin: SHOP_ORIGIN, ...PRIVATE_NETWORK } }, p);
+      expect(real.status).toBe(200);
+      expect(real.headers.get('access-control-allow-private-network')).toBeNull();
+      await real.text();
     });
 
     it('gives a foreign origin no CORS grant when no site allows every origin', async () => {
