@@ -13,7 +13,8 @@ export interface RetryPolicy {
   maxDelayMs: number;
 }
 
-export const DEFAULT_POLICY: RetryPolicy = { retries: 4, baseDelayMs: 1000, maxDelayMs: 30_000 };
+// A minute covers the usual rate-limit window (the Workers binding answers Retry-After: 60).
+export const DEFAULT_POLICY: RetryPolicy = { retries: 4, baseDelayMs: 1000, maxDelayMs: 60_000 };
 
 export type RetryDecision =
   | { retry: true; delayMs: number }

@@ -134,7 +134,7 @@ export interface ModelClientOptions {
   retries?: number;
   /** First backoff delay; doubled each retry (with jitter), capped by maxDelayMs. Default 1000. */
   baseDelayMs?: number;
-  /** Longest single wait, for backoff and for Retry-After. Default 30000. */
+  /** Longest single wait, for backoff and for Retry-After. Default 60000. */
   maxDelayMs?: number;
 }
 
