@@ -16,12 +16,15 @@
  *   client/npm-types.ts alone, so they never depend on the implementation.
  * dist/cli.js — the `pagehand` command (package.json "bin"; `npx pagehand run --url URL "task"`):
  *   an ES module for Node with its packages left as imports (playwright-core drives Chromium).
+ * dist/worker-assets/ — what a Worker serves as static assets (wrangler.toml `[assets]`): copies
+ *   of pagehand.js and pagehand-screenshot.js and nothing else of dist/, plus a `_headers` file
+ *   giving them the headers the Node server sends (server/node/pages.ts). Not refreshed by --watch.
  *
  * Run: `npm run build` (or `tsx build.ts --watch`).
  */
 import { build, context, type BuildOptions } from 'esbuild';
 import { readFileSync } from 'node:fs';
-import { chmod, mkdir, stat, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -134,6 +137,24 @@ export const cliOptions: BuildOptions = {
   logLevel: 'warning',
 };
 
+/** The files a Worker serves (copied from dist/), and the headers each gets (as server/node/pages.ts). */
+const WORKER_ASSETS = ['pagehand.js', 'pagehand-screenshot.js'];
+const WORKER_ASSETS_HEADERS = WORKER_ASSETS.map(
+  (name) =>
+    // Content-Type too: the asset server's own guess may lack the charset. The CORS header is
+    // what lets a page on another origin import the screenshot module.
+    `/${name}\n  Content-Type: text/javascript; charset=utf-8\n  Cache-Control: no-cache\n  Access-Control-Allow-Origin: *\n`,
+).join('');
+
+/** dist/worker-assets/: emptied first, so only these files are ever uploaded. */
+async function writeWorkerAssets(): Promise<void> {
+  const dir = `${root}dist/worker-assets`;
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(dir, { recursive: true });
+  for (const name of WORKER_ASSETS) await copyFile(`${root}dist/${name}`, `${dir}/${name}`);
+  await writeFile(`${dir}/_headers`, WORKER_ASSETS_HEADERS);
+}
+
 async function main(): Promise<void> {
   await mkdir(`${root}dist`, { recursive: true });
   if (process.argv.includes('--watch')) {
@@ -143,6 +164,7 @@ async function main(): Promise<void> {
   }
   await Promise.all([build(bundleOptions), build(screenshotModuleOptions), build(userscriptOptions), build(esmOptions), build(cliOptions), buildDeclarations()]);
   await chmod(`${root}dist/cli.js`, 0o755);
+  await writeWorkerAssets();
   for (const file of ['pagehand.js', 'pagehand-screenshot.js', 'pagehand.user.js']) {
     const { size } = await stat(`${root}dist/${file}`);
     console.log(`dist/${file}  ${(size / 1024).toFixed(1)} KiB`);
