@@ -191,7 +191,7 @@ function inputRole(el: HTMLInputElement): string {
  * implicitRole's switch.
  */
 const SAME_NAME_ROLES = new Set('article blockquote button code dialog figure main mark math meter option search strong table time'.split(' '));
-const FIXED_ROLES: Readonly<Record<string, string>> = {
+const FIXED_ROLES: ReadonlyMap<string, string> = new Map(Object.entries({
   address: 'group', details: 'group', fieldset: 'group', hgroup: 'group', optgroup: 'group',
   aside: 'complementary', datalist: 'listbox', dd: 'definition', del: 'deletion', s: 'deletion',
   dfn: 'term', dt: 'term', em: 'emphasis',
@@ -199,7 +199,7 @@ const FIXED_ROLES: Readonly<Record<string, string>> = {
   hr: 'separator', html: 'document', ins: 'insertion', menu: 'list', ol: 'list', ul: 'list',
   nav: 'navigation', output: 'status', p: 'paragraph', progress: 'progressbar', sub: 'subscript',
   sup: 'superscript', textarea: 'textbox',
-};
+}));
 
 /** The implicit (native) role of an element, per html-aam. */
 export function implicitRole(el: Element): string {
@@ -212,7 +212,8 @@ export function implicitRole(el: Element): string {
   if (isEditingHost(el)) return 'textbox';
   const tag = el.localName;
   if (SAME_NAME_ROLES.has(tag)) return tag;
-  if (Object.hasOwn(FIXED_ROLES, tag)) return FIXED_ROLES[tag]!;
+  const fixed = FIXED_ROLES.get(tag);
+  if (fixed) return fixed;
   switch (tag) {
     case 'a':
     case 'area':
