@@ -437,24 +437,13 @@ export function applyTextTransform(text: string, transform: string): string {
   return text;
 }
 
+/** Elements without a role attribute whose role some step needs (see roleIfRelevant). */
+const ROLE_RELEVANT_TAGS = new Set(['input', 'select', 'textarea', 'img', 'meter', 'progress', 'nav', 'dialog', 'fieldset', 'search']);
+
 /** Role of a non-root node, computed only where a step depends on it (it costs a little). */
 function roleIfRelevant(env: NameEnv, el: Element): string | null {
   if (el.hasAttribute('role') || el.hasAttribute('contenteditable')) return env.role(el);
-  if (!isHtml(el)) return null;
-  switch (el.localName) {
-    case 'input':
-    case 'select':
-    case 'textarea':
-    case 'img':
-    case 'meter':
-    case 'progress':
-    case 'nav':
-    case 'dialog':
-    case 'fieldset':
-    case 'search':
-      return env.role(el);
-  }
-  return null;
+  return isHtml(el) && ROLE_RELEVANT_TAGS.has(el.localName) ? env.role(el) : null;
 }
 
 /** 'all': hides the subtree (display:none, aria-hidden); 'self': visibility:hidden only.

@@ -185,6 +185,22 @@ function inputRole(el: HTMLInputElement): string {
   }
 }
 
+/**
+ * html-aam's elements whose role does not depend on anything: the tag names that are their own
+ * role, and tag → role for the rest. Elements that need a look at attributes or context are in
+ * implicitRole's switch.
+ */
+const SAME_NAME_ROLES = new Set('article blockquote button code dialog figure main mark math meter option search strong table time'.split(' '));
+const FIXED_ROLES: ReadonlyMap<string, string> = new Map(Object.entries({
+  address: 'group', details: 'group', fieldset: 'group', hgroup: 'group', optgroup: 'group',
+  aside: 'complementary', datalist: 'listbox', dd: 'definition', del: 'deletion', s: 'deletion',
+  dfn: 'term', dt: 'term', em: 'emphasis',
+  h1: 'heading', h2: 'heading', h3: 'heading', h4: 'heading', h5: 'heading', h6: 'heading',
+  hr: 'separator', html: 'document', ins: 'insertion', menu: 'list', ol: 'list', ul: 'list',
+  nav: 'navigation', output: 'status', p: 'paragraph', progress: 'progressbar', sub: 'subscript',
+  sup: 'superscript', textarea: 'textbox',
+}));
+
 /** The implicit (native) role of an element, per html-aam. */
 export function implicitRole(el: Element): string {
   if (isSvg(el)) {
@@ -194,113 +210,40 @@ export function implicitRole(el: Element): string {
   }
   if (!isHtml(el)) return 'generic';
   if (isEditingHost(el)) return 'textbox';
-  switch (el.localName) {
+  const tag = el.localName;
+  if (SAME_NAME_ROLES.has(tag)) return tag;
+  const fixed = FIXED_ROLES.get(tag);
+  if (fixed) return fixed;
+  switch (tag) {
     case 'a':
     case 'area':
       return el.hasAttribute('href') ? 'link' : 'generic';
-    case 'address':
-    case 'details':
-    case 'fieldset':
-    case 'hgroup':
-    case 'optgroup':
-      return 'group';
-    case 'article':
-      return 'article';
-    case 'aside':
-      return 'complementary';
-    case 'blockquote':
-      return 'blockquote';
-    case 'button':
-      return 'button';
     case 'caption':
       return inheritsPresentation(tableOf(el)) ? 'none' : 'caption';
-    case 'code':
-      return 'code';
-    case 'datalist':
-      return 'listbox';
-    case 'dd':
-      return 'definition';
-    case 'del':
-    case 's':
-      return 'deletion';
-    case 'dfn':
-    case 'dt':
-      return 'term';
-    case 'dialog':
-      return 'dialog';
-    case 'em':
-      return 'emphasis';
-    case 'figure':
-      return 'figure';
     case 'footer':
       return el.parentElement?.closest(SECTIONING_SCOPE) ? 'generic' : 'contentinfo';
     case 'header':
       return el.parentElement?.closest(SECTIONING_SCOPE) ? 'generic' : 'banner';
     case 'form':
       return hasAuthorName(el) ? 'form' : 'generic';
-    case 'h1':
-    case 'h2':
-    case 'h3':
-    case 'h4':
-    case 'h5':
-    case 'h6':
-      return 'heading';
-    case 'hr':
-      return 'separator';
-    case 'html':
-      return 'document';
     case 'img':
       // html-aam: alt="" marks a decorative image: presentation (unless §9.2 keeps it an img).
       return el.getAttribute('alt') === '' && !isFocusable(el) && !hasGlobalAria(el) ? 'presentation' : 'img';
     case 'input':
       return inputRole(el as HTMLInputElement);
-    case 'ins':
-      return 'insertion';
     case 'li': {
       const list = el.parentElement;
       return list && /^(ul|ol|menu)$/.test(list.localName) && inheritsPresentation(list) ? 'none' : 'listitem';
     }
-    case 'main':
-      return 'main';
-    case 'mark':
-      return 'mark';
-    case 'math':
-      return 'math';
-    case 'menu':
-    case 'ol':
-    case 'ul':
-      return 'list';
-    case 'meter':
-      return 'meter';
-    case 'nav':
-      return 'navigation';
-    case 'option':
-      return 'option';
-    case 'output':
-      return 'status';
-    case 'p':
-      return 'paragraph';
-    case 'progress':
-      return 'progressbar';
-    case 'search':
-      return 'search';
     case 'section':
       return hasAuthorName(el) ? 'region' : 'generic';
     case 'select': {
       const s = el as HTMLSelectElement;
       return s.multiple || s.size > 1 ? 'listbox' : 'combobox';
     }
-    case 'strong':
-      return 'strong';
-    case 'sub':
-      return 'subscript';
-    case 'sup':
-      return 'superscript';
     case 'summary':
       // choice: a details' summary toggles it; see the file comment.
       return el.parentElement?.localName === 'details' ? 'button' : 'generic';
-    case 'table':
-      return 'table';
     case 'tbody':
     case 'tfoot':
     case 'thead':
@@ -308,10 +251,6 @@ export function implicitRole(el: Element): string {
     case 'td':
     case 'th':
       return cellRole(el);
-    case 'textarea':
-      return 'textbox';
-    case 'time':
-      return 'time';
     case 'tr':
       return inheritsPresentation(tableOf(el)) ? 'none' : 'row';
   }

@@ -8,7 +8,7 @@
  */
 
 const PIECE = /(\p{Script=Latin}+)|(\p{N}+)|([\p{L}\p{M}]+)|(\s+)|([^\s\p{L}\p{N}])/gu;
-const VOWELS = /[aeiouyàáâãäåèéêëìíîïòóôõöùúûü]/gi;
+const VOWELS = /[aeiouyà-åè-ïò-öù-ü]/gi; // a e i o u y, and the accented ones: à–å, è–ï, ò–ö, ù–ü
 
 function latinRun(run: string): number {
   const n = run.length;

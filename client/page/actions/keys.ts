@@ -31,29 +31,22 @@ export interface KeyCombo {
   modifiers: Modifiers;
 }
 
-const named: Record<string, [key: string, code: string, keyCode: number, location?: number]> = {
-  enter: ['Enter', 'Enter', 13],
-  tab: ['Tab', 'Tab', 9],
-  escape: ['Escape', 'Escape', 27],
-  backspace: ['Backspace', 'Backspace', 8],
-  delete: ['Delete', 'Delete', 46],
-  insert: ['Insert', 'Insert', 45],
-  home: ['Home', 'Home', 36],
-  end: ['End', 'End', 35],
-  pageup: ['PageUp', 'PageUp', 33],
-  pagedown: ['PageDown', 'PageDown', 34],
-  arrowleft: ['ArrowLeft', 'ArrowLeft', 37],
-  arrowup: ['ArrowUp', 'ArrowUp', 38],
-  arrowright: ['ArrowRight', 'ArrowRight', 39],
-  arrowdown: ['ArrowDown', 'ArrowDown', 40],
+type Named = [key: string, code: string, keyCode: number, location?: number];
+
+/** Named keys by lower-cased name. Most have `code` equal to `key`; the modifiers are the
+ *  left-hand keys (code "ShiftLeft", location 1); Space's key is " ". */
+const named: Record<string, Named> = {
   space: [' ', 'Space', 32],
-  shift: ['Shift', 'ShiftLeft', 16, 1],
-  control: ['Control', 'ControlLeft', 17, 1],
-  alt: ['Alt', 'AltLeft', 18, 1],
-  meta: ['Meta', 'MetaLeft', 91, 1],
-  capslock: ['CapsLock', 'CapsLock', 20],
-  contextmenu: ['ContextMenu', 'ContextMenu', 93],
 };
+for (const [key, keyCode] of Object.entries({
+  Enter: 13, Tab: 9, Escape: 27, Backspace: 8, Delete: 46, Insert: 45, Home: 36, End: 35, PageUp: 33, PageDown: 34,
+  ArrowLeft: 37, ArrowUp: 38, ArrowRight: 39, ArrowDown: 40, CapsLock: 20, ContextMenu: 93,
+})) {
+  named[key.toLowerCase()] = [key, key, keyCode];
+}
+for (const [key, keyCode] of Object.entries({ Shift: 16, Control: 17, Alt: 18, Meta: 91 })) {
+  named[key.toLowerCase()] = [key, `${key}Left`, keyCode, 1];
+}
 
 const aliases: Record<string, string> = {
   esc: 'escape', return: 'enter', del: 'delete', ins: 'insert', spacebar: 'space',
@@ -65,19 +58,16 @@ const aliases: Record<string, string> = {
 const modifierOf: Record<string, keyof Modifiers> = { control: 'ctrl', shift: 'shift', alt: 'alt', meta: 'meta' };
 
 /** US-layout punctuation: character → [code, keyCode, shifted]. */
-const punctuation: Record<string, [string, number, boolean]> = {
-  '-': ['Minus', 189, false], '_': ['Minus', 189, true],
-  '=': ['Equal', 187, false], '+': ['Equal', 187, true],
-  '[': ['BracketLeft', 219, false], '{': ['BracketLeft', 219, true],
-  ']': ['BracketRight', 221, false], '}': ['BracketRight', 221, true],
-  '\\': ['Backslash', 220, false], '|': ['Backslash', 220, true],
-  ';': ['Semicolon', 186, false], ':': ['Semicolon', 186, true],
-  "'": ['Quote', 222, false], '"': ['Quote', 222, true],
-  ',': ['Comma', 188, false], '<': ['Comma', 188, true],
-  '.': ['Period', 190, false], '>': ['Period', 190, true],
-  '/': ['Slash', 191, false], '?': ['Slash', 191, true],
-  '`': ['Backquote', 192, false], '~': ['Backquote', 192, true],
-};
+const punctuation: Record<string, [string, number, boolean]> = {};
+// Each key: its character, its character with Shift, its code and keyCode.
+for (const [chars, code, keyCode] of [
+  ['-_', 'Minus', 189], ['=+', 'Equal', 187], ['[{', 'BracketLeft', 219], [']}', 'BracketRight', 221],
+  ['\\|', 'Backslash', 220], [';:', 'Semicolon', 186], ["'\"", 'Quote', 222], [',<', 'Comma', 188],
+  ['.>', 'Period', 190], ['/?', 'Slash', 191], ['`~', 'Backquote', 192],
+] as const) {
+  punctuation[chars[0]] = [code, keyCode, false];
+  punctuation[chars[1]] = [code, keyCode, true];
+}
 const shiftedDigits = ')!@#$%^&*(';
 
 /** The key event fields for typing one character. */
