@@ -71,7 +71,7 @@ const NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 /** Why a site tool cannot be offered, or undefined when it can. */
 export function toolProblem(t: { name?: unknown; description?: unknown; parameters?: unknown; handler?: unknown }): string | undefined {
   if (typeof t.name !== 'string' || !NAME.test(t.name)) return `a tool name must be letters, digits, _ or - (got ${JSON.stringify(t.name)})`;
-  if (Object.hasOwn(TOOLS, t.name)) return `"${t.name}" is a built-in tool`;
+  if (Object.prototype.hasOwnProperty.call(TOOLS, t.name)) return `"${t.name}" is a built-in tool`;
   if (typeof t.description !== 'string' || !t.description.trim()) return `tool "${t.name}" needs a description`;
   if (typeof t.handler !== 'function') return `tool "${t.name}" needs a handler function`;
   if (t.parameters !== undefined && (typeof t.parameters !== 'object' || t.parameters === null || (t.parameters as JsonSchema).type !== 'object')) {

@@ -69,7 +69,8 @@ export function Panel({ view, t, history, notice, box, act, onResize }: Props) {
   }, [box.width, box.height]);
 
   // The log follows the newest entry.
-  const count = view ? view.entries.length + (view.entries.at(-1)?.kind === 'step' ? (view.entries.at(-1) as StepView).actions.length : 0) : 0;
+  const last = view?.entries[view.entries.length - 1];
+  const count = view ? view.entries.length + (last?.kind === 'step' ? (last as StepView).actions.length : 0) : 0;
   useEffect(() => {
     const el = logRef.current;
     if (el) el.scrollTop = el.scrollHeight;

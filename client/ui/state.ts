@@ -114,7 +114,9 @@ export function reduce(view: RunView | undefined, ev: UiEvent): RunView | undefi
       const [entries, s] = stepEntry(view.entries, p.step);
       const a: ActionView = { call: p.call, target: p.target, result: p.result };
       // `end` completes the last matching `start` of this step.
-      const open = p.phase === 'end' ? s.actions.findLastIndex((x) => !x.result && x.call.name === p.call.name) : -1;
+      let open = -1;
+      // (findLastIndex is newer than the browsers the bundle targets)
+      if (p.phase === 'end') for (let i = s.actions.length - 1; i >= 0 && open < 0; i--) if (!s.actions[i]!.result && s.actions[i]!.call.name === p.call.name) open = i;
       if (open >= 0) s.actions[open] = a;
       else s.actions.push(a);
       return { ...view, entries, acting: p.phase === 'start' ? a : undefined };

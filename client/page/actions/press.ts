@@ -104,7 +104,7 @@ function radioStop(radio: HTMLInputElement, back: boolean): boolean {
   ) as HTMLInputElement[];
   const checked = group.find((r) => r.checked);
   if (checked) return checked === radio;
-  return (back ? group.at(-1) : group[0]) === radio;
+  return (back ? group[group.length - 1] : group[0]) === radio;
 }
 
 function isTabStop(el: HTMLElement, back: boolean): boolean {
@@ -171,7 +171,7 @@ function closeTopLayer(target: Element): string {
   } catch {
     popovers = [];
   }
-  const top = popovers.at(-1) as HTMLElement | undefined;
+  const top = popovers[popovers.length - 1] as HTMLElement | undefined;
   if (top && typeof top.hidePopover === 'function') {
     top.hidePopover();
     return 'The popover closed.';
@@ -187,7 +187,7 @@ function stepSelect(sel: HTMLSelectElement, key: string): string {
   const cur = sel.selectedIndex;
   let next: HTMLOptionElement | undefined;
   if (key === 'Home' || key === 'PageUp') next = enabled[0];
-  else if (key === 'End' || key === 'PageDown') next = enabled.at(-1);
+  else if (key === 'End' || key === 'PageDown') next = enabled[enabled.length - 1];
   else if (key === 'ArrowDown' || key === 'ArrowRight') next = opts.slice(cur + 1).find((o) => !o.disabled);
   else next = opts.slice(0, Math.max(0, cur)).reverse().find((o) => !o.disabled);
   if (!next || next.index === cur) return '';
