@@ -3,8 +3,8 @@
  * the main thread back to the page (input, rendering) before going on. One implementation
  * serves both ways of running it: drained at once (no budget ever runs out) or sliced.
  *
- * A job is a generator that yields when `budget.due()` says its slice is over; what it returns
- * is the result. Inner loops too hot for a generator frame (the walk) take the budget and stop
+ * A job is a generator that yields when `budget.due()` says its slice is over, and before a step
+ * known to be costly (so that it starts a slice of its own); what it returns is the result. Inner loops too hot for a generator frame (the walk) take the budget and stop
  * early themselves, and the generator yields for them.
  */
 
@@ -34,7 +34,7 @@ export interface SliceOptions {
   now?: () => number;
 }
 
-export function sliceBudget({ sliceMs, checkEvery = 32, now = () => performance.now() }: SliceOptions): SliceBudget {
+export function sliceBudget({ sliceMs, checkEvery = 8, now = () => performance.now() }: SliceOptions): SliceBudget {
   let end = now() + sliceMs;
   let left = checkEvery;
   return {
