@@ -84,11 +84,12 @@ export interface PauseOptions {
 /**
  * Pauses between slices. `scheduler.yield()` lets input and rendering in and keeps the job
  * ahead of the page's ordinary tasks — which Chromium then runs only once the job is done
- * (timers, a framework's MessageChannel renders). So at least every `plainEveryMs` the pause
- * is a plain task instead, queued behind them. Without `scheduler.yield()`, every pause is plain.
+ * (timers, a framework's MessageChannel renders). So the first pause, and then one at least
+ * every `plainEveryMs`, is a plain task instead, queued behind them. Without
+ * `scheduler.yield()`, every pause is plain.
  */
 export function pauses({ plainEveryMs = 50, now = () => performance.now(), prioritized = schedulerYield(), plain = nextTask }: PauseOptions = {}): () => Promise<void> {
-  let lastPlain = now();
+  let lastPlain = -Infinity;
   return () => {
     const t = now();
     if (prioritized && t - lastPlain < plainEveryMs) return prioritized();
