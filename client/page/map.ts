@@ -25,10 +25,11 @@ const NAME_MAX = 80;
 const TEXT_MAX = 200;
 const IMPLIED_TYPE: Record<string, string> = { searchbox: 'search', spinbutton: 'number', slider: 'range' };
 /**
- * Work per slice of the sliced map (ms). A long task is 50 ms; one step can overrun its check
- * (the first name needs the page's label index), so a slice aims well under that.
+ * Work per slice of the sliced map (ms). A long task is 50 ms of wall time: on a busy machine
+ * the thread can be descheduled or collect garbage in the middle of a step that cannot stop,
+ * so a slice aims far under that (15 ms slices still made 56 ms tasks at load 5 on 2 cores).
  */
-const SLICE_MS = 15;
+const SLICE_MS = 10;
 
 /** The map in one synchronous call. */
 export function buildMap(options: MapOptions = {}): PageMap {
@@ -61,7 +62,7 @@ function* mapJob(options: MapOptions, budget: Budget): Sliced<PageMap> {
 
   // A modal dialog makes everything behind it inert: only its content is offered (one the page
   // removed meanwhile no longer is).
-  const modals = w.modals.filter((g) => g.el.isConnected);
+  const modals = w.modals.filter((g) => inPage(g.el));
   const modal = modals.length ? modals[modals.length - 1]! : null;
   let items: Item[] = w.items;
   if (modal) {
@@ -103,7 +104,7 @@ function* mapJob(options: MapOptions, budget: Budget): Sliced<PageMap> {
     for (const [it, d] of scoped) {
       if (budget.due()) yield;
       if (d.direction !== 'view' || it.el === focused || it.opaque) continue;
-      if (!it.el.isConnected) continue; // gone meanwhile: left out below
+      if (!inPage(it.el)) continue; // gone meanwhile: left out below
       const cover = coverOf(it.el, it.rect, { width: W, height: H });
       if (!cover) continue;
       scoped.delete(it);
@@ -136,7 +137,7 @@ function* mapJob(options: MapOptions, budget: Budget): Sliced<PageMap> {
       const d = scoped.get(it);
       if (!d) continue;
       if (budget.due()) yield;
-      if (!it.el.isConnected) continue;
+      if (!inPage(it.el)) continue;
       const entry = safeDescribe(it, describer, focused, popupOptions.has(it));
       info.set(it.order, entry);
       if (entry.name) names.add(entry.name);
@@ -157,7 +158,7 @@ function* mapJob(options: MapOptions, budget: Budget): Sliced<PageMap> {
   for (const it of items) {
     if (it.kind !== 'text') continue;
     if (budget.due()) yield;
-    if (!it.el.isConnected) continue;
+    if (!inPage(it.el)) continue;
     const d = textPlace(it);
     if (!d || d.distance >= near) continue;
     if (names.has(it.text)) continue; // names are not repeated as text
@@ -171,7 +172,7 @@ function* mapJob(options: MapOptions, budget: Budget): Sliced<PageMap> {
 
   // From here on, one fresh slice: what is listed is what is in the page now, and gets its refs.
   yield;
-  const present = lines.filter((l) => sources.get(l)!.isConnected);
+  const present = lines.filter((l) => inPage(sources.get(l)!));
   present.sort((a, b) => a.order - b.order);
 
   const header = pageHeader(W, H);
@@ -218,6 +219,14 @@ function* mapJob(options: MapOptions, budget: Budget): Sliced<PageMap> {
       ms: Math.round((performance.now() - t0) * 10) / 10,
     },
   };
+}
+
+/**
+ * Still in the page (the sliced map gives the page the thread between slices): connected, and
+ * in a frame that is still there — a removed frame's nodes stay connected to its document.
+ */
+function inPage(el: Element): boolean {
+  return el.isConnected && el.ownerDocument.defaultView !== null;
 }
 
 /** One odd element (a throwing getter, a half-built custom element) must not sink the map. */
