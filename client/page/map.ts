@@ -46,14 +46,21 @@ export function buildMapAsync(options: MapOptions = {}): Promise<PageMap> {
   return runSliced(mapJob(options, budget), budget);
 }
 
-function* mapJob(options: MapOptions, budget: Budget): Sliced<PageMap> {
-  const t0 = performance.now();
+/**
+ * The map as a job that yields between slices. Boxes are read as the walk goes: when the
+ * window scrolled or resized between slices they no longer agree, and the job starts over
+ * (`retries` times, then the map is taken as it is).
+ */
+function* mapJob(options: MapOptions, budget: Budget, t0 = performance.now(), retries = 1): Sliced<PageMap> {
+  const view = viewOf();
   sweep();
   const maxTokens = options.maxTokens ?? 3000;
   const near = options.nearScreens ?? 1;
   const focused = deepActiveElement(document);
   const walker = startWalk(document, { focused, text: options.text !== false, exactScreens: near + 1 });
   while (!walker.run(budget)) yield;
+  // What follows the walk reads every item once (modal scope, suggestion lists): a fresh slice.
+  yield;
   const w = walker.result();
   const W = window.innerWidth;
   const H = window.innerHeight;
@@ -172,6 +179,7 @@ function* mapJob(options: MapOptions, budget: Budget): Sliced<PageMap> {
 
   // From here on, one fresh slice: what is listed is what is in the page now, and gets its refs.
   yield;
+  if (retries > 0 && viewOf() !== view) return yield* mapJob(options, budget, t0, retries - 1);
   const present = lines.filter((l) => inPage(sources.get(l)!));
   present.sort((a, b) => a.order - b.order);
 
@@ -219,6 +227,11 @@ function* mapJob(options: MapOptions, budget: Budget): Sliced<PageMap> {
       ms: Math.round((performance.now() - t0) * 10) / 10,
     },
   };
+}
+
+/** Scroll position and viewport size, as one comparable string. */
+function viewOf(): string {
+  return `${window.scrollX},${window.scrollY},${window.innerWidth},${window.innerHeight}`;
 }
 
 /**

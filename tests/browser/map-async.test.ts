@@ -160,6 +160,24 @@ describe('mapAsync', () => {
     expect(r.tags).toContain('Action 1');
   });
 
+  it('reads the page again when the window scrolled between its slices', async () => {
+    const page = await open(s, bigPage(3000));
+    const r = await page.evaluate(async () => {
+      const ph = (window as any).pagehand;
+      const top = ph.map().text as string;
+      const ch = new MessageChannel();
+      ch.port1.onmessage = () => window.scrollTo(0, 20_000);
+      ch.port2.postMessage(null);
+      const sliced = (await ph.mapAsync()).text as string;
+      const now = ph.map().text as string;
+      return { top, sliced, now, scrollY: window.scrollY };
+    });
+    expect(r.scrollY).toBe(20_000);
+    expect(r.now).not.toBe(r.top);
+    // What it lists is the page at its new scroll position, as map() reads it afterwards.
+    expect(splitMap(r.sliced).body.map((l) => l.replace(/^\*/, ''))).toEqual(splitMap(r.now).body);
+  });
+
   it('survives the whole content being removed mid-walk', async () => {
     const page = await open(s, bigPage(3000));
     const r = await page.evaluate(async () => {
