@@ -28,6 +28,8 @@ export interface PagehandApi {
   toggle(): void;
   /** The page map the model reads. */
   map(options?: MapOptions): PageMap;
+  /** The same map, built in short slices with the page running in between. */
+  mapAsync(options?: MapOptions): Promise<PageMap>;
   /** Role and accessible name of any element. */
   describe(el: Element): { role: string; name: string };
   /** The live element for a ref; throws when it is unknown or stale. */

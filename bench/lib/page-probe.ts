@@ -70,6 +70,11 @@ interface PageAgentController {
   getBrowserState(): Promise<{ header: string; content: string; footer: string }>;
   selectorMap: Map<number, { ref?: Element }>;
 }
+interface Pagehand {
+  map(o: unknown): PagehandMap;
+  mapAsync(o: unknown): Promise<PagehandMap>;
+  resolve(ref: string): Element;
+}
 type PageAgentControllerClass = new (config: Record<string, unknown>) => PageAgentController;
 
 interface PagehandMap {
@@ -207,12 +212,15 @@ const probe = {
     };
   },
 
-  /** One pagehand step: `pagehand.map(options)` (synchronous), in a task of its own. */
-  async runPagehand(options: Record<string, unknown>): Promise<RunResult> {
-    const ph = (window as unknown as { pagehand: { map(o: unknown): PagehandMap; resolve(ref: string): Element } }).pagehand;
-    const { m, t0, ms } = await inOwnTask(() => {
+  /**
+   * One pagehand step, in a task of its own: `pagehand.map(options)` (synchronous), or with
+   * `sliced` the agent loop's `pagehand.mapAsync(options)` (its slices are tasks of their own).
+   */
+  async runPagehand(options: Record<string, unknown>, sliced = false): Promise<RunResult> {
+    const ph = (window as unknown as { pagehand: Pagehand }).pagehand;
+    const { m, t0, ms } = await inOwnTask(async () => {
       const t0 = performance.now();
-      const m = ph.map(options);
+      const m = sliced ? await ph.mapAsync(options) : ph.map(options);
       return { m, t0, ms: performance.now() - t0 };
     });
     lastText = m.text;

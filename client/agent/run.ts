@@ -14,7 +14,7 @@ import type { ActionChanges, ActionResult } from '../page/actions/types';
 import { targetFacts } from '../page/facts';
 import { find } from '../page/find';
 import { besideBundle, screenshot } from '../page/screenshot';
-import { buildMap } from '../page/map';
+import { buildMapAsync } from '../page/map';
 import { nativeSetTimeout, watchActivity } from '../page/settle';
 import { estimateTokens } from '../page/tokens';
 import type { MappedElement, PageMap } from '../page/types';
@@ -264,7 +264,7 @@ class Run {
       this.emitStep({ step, phase: 'start', resumed: resumed || undefined });
 
       const t0 = performance.now();
-      const map = safeMap(this.mapBudget());
+      const map = await safeMap(this.mapBudget());
       this.lastMap = map;
       const image = await this.screenshotFor(map);
       if (this.ended) return;
@@ -626,9 +626,10 @@ function findResult(args: Record<string, unknown>): ActionResult {
   }
 }
 
-function safeMap(maxTokens: number): PageMap {
+/** The map in slices: a big page stays responsive while the step reads it. */
+async function safeMap(maxTokens: number): Promise<PageMap> {
   try {
-    return buildMap({ maxTokens });
+    return await buildMapAsync({ maxTokens });
   } catch (e) {
     // A page that breaks the map still gets a step: the model can scroll, navigate or fail.
     return { text: `page ${JSON.stringify(document.title)} ${location.href}\n(the page map failed: ${String((e as Error)?.message ?? e)})`, elements: [], stats: { visited: 0, candidates: 0, listed: 0, more: { above: 0, below: 0, left: 0, right: 0, covered: 0 }, tokens: 0, ms: 0 } };

@@ -2,7 +2,7 @@
 import { act, setBeforeNavigate } from './actions/index';
 import { createDescriber } from './describe';
 import { find, type FindResult } from './find';
-import { buildMap } from './map';
+import { buildMap, buildMapAsync } from './map';
 import { resolveRef } from './refs';
 import { screenshot } from './screenshot';
 import type { MapOptions, PageMap } from './types';
@@ -14,6 +14,8 @@ export function createPageApi() {
     version: VERSION,
     /** The page map the model reads: text plus structured elements. */
     map: (options?: MapOptions): PageMap => buildMap(options),
+    /** The same map built in slices, the page running in between (no long task on big pages). */
+    mapAsync: (options?: MapOptions): Promise<PageMap> => buildMapAsync(options),
     /** Role and accessible name of any element, mapped or not. */
     describe: (el: Element): { role: string; name: string } => createDescriber().describe(el),
     /** The live element for a ref; throws RefError ('unknown' | 'stale') with a clear message. */

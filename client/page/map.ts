@@ -1,6 +1,10 @@
 /**
  * The page map: walk → scope and occlusion → names and states (only for what may be listed)
  * → budget → refs → text. Reads the page, never writes to it.
+ *
+ * One job (`mapJob`) serves both calls: `buildMap` runs it in one go; `buildMapAsync` runs it in
+ * slices, giving the page the thread between them (slicing.ts). Whatever the page removes
+ * between slices is left out; refs are handed out at the end, in one slice.
  */
 import { createDescriber, type Describer } from './describe';
 import { cap, choose, quote, REF_SLOT, sanitize, scrollText, statesText, type Counts, type GroupHeader, type Line } from './format';
@@ -11,29 +15,62 @@ import { createTextPlacer, placement, type Place } from './place';
 import { attachPopups } from './popups';
 import { assignRef, refOf, rematch, remember, sweep } from './refs';
 import { readStates } from './state';
+import { runNow, runSliced, sliceBudget, UNLIMITED, type Budget, type Sliced } from './slicing';
 import { estimateTokens } from './tokens';
 import type { ElementStates, MapOptions, MappedElement, PageMap, Rect, Ref } from './types';
 import { applyStandIn } from './widgets';
-import { walk, type ElementItem, type Group, type Item } from './walk';
+import { startWalk, type ElementItem, type Group, type Item } from './walk';
 
 const NAME_MAX = 80;
 const TEXT_MAX = 200;
 const IMPLIED_TYPE: Record<string, string> = { searchbox: 'search', spinbutton: 'number', slider: 'range' };
+/**
+ * Work per slice of the sliced map (ms). A long task is 50 ms of wall time: on a busy machine
+ * the thread can be descheduled or collect garbage in the middle of a step that cannot stop,
+ * so a slice aims far under that (15 ms slices still made 56 ms tasks at load 5 on 2 cores).
+ */
+const SLICE_MS = 10;
 
+/** The map in one synchronous call. */
 export function buildMap(options: MapOptions = {}): PageMap {
-  const t0 = performance.now();
+  return runNow(mapJob(options, UNLIMITED));
+}
+
+/**
+ * The same map, built in slices of about SLICE_MS with the page running in between: no long
+ * task however big the page. Equal to `buildMap`'s on a page that does not change meanwhile
+ * (`stats.ms` is then the time from call to result).
+ */
+export function buildMapAsync(options: MapOptions = {}): Promise<PageMap> {
+  const budget = sliceBudget({ sliceMs: SLICE_MS });
+  return runSliced(mapJob(options, budget), budget);
+}
+
+/**
+ * The map as a job that yields between slices. Boxes are read as the walk goes: when the
+ * window scrolled or resized between slices they no longer agree, and the job starts over
+ * (`retries` times, then the map is taken as it is).
+ */
+function* mapJob(options: MapOptions, budget: Budget, t0 = performance.now(), retries = 1): Sliced<PageMap> {
+  const view = viewOf();
   sweep();
   const maxTokens = options.maxTokens ?? 3000;
   const near = options.nearScreens ?? 1;
   const focused = deepActiveElement(document);
-  const w = walk(document, { focused, text: options.text !== false, exactScreens: near + 1 });
+  const walker = startWalk(document, { focused, text: options.text !== false, exactScreens: near + 1 });
+  while (!walker.run(budget)) yield;
+  // What follows the walk reads every item once (modal scope, suggestion lists): a fresh slice.
+  yield;
+  const w = walker.result();
   const W = window.innerWidth;
   const H = window.innerHeight;
   const describer = createDescriber();
   const counts: Counts = { above: 0, below: 0, left: 0, right: 0, budget: 0, covered: new Map() };
 
-  // A modal dialog makes everything behind it inert: only its content is offered.
-  const modal = w.modals.length ? w.modals[w.modals.length - 1]! : null;
+  // A modal dialog makes everything behind it inert: only its content is offered (one the page
+  // removed meanwhile no longer is).
+  const modals = w.modals.filter((g) => inPage(g.el));
+  const modal = modals.length ? modals[modals.length - 1]! : null;
   let items: Item[] = w.items;
   if (modal) {
     let behind = 0;
@@ -53,6 +90,7 @@ export function buildMap(options: MapOptions = {}): PageMap {
   const sx = window.scrollX;
   const sy = window.scrollY;
   for (const it of items) {
+    if (budget.due()) yield;
     if (it.kind !== 'el' || it.clippedBy) continue;
     const r = it.rect;
     const d = placement(r, W, H);
@@ -71,7 +109,9 @@ export function buildMap(options: MapOptions = {}): PageMap {
   // Occlusion, only for in-view candidates and only when something can cover them.
   if (w.layered || modal) {
     for (const [it, d] of scoped) {
+      if (budget.due()) yield;
       if (d.direction !== 'view' || it.el === focused || it.opaque) continue;
+      if (!inPage(it.el)) continue; // gone meanwhile: left out below
       const cover = coverOf(it.el, it.rect, { width: W, height: H });
       if (!cover) continue;
       scoped.delete(it);
@@ -90,14 +130,21 @@ export function buildMap(options: MapOptions = {}): PageMap {
       if (!h) headers.set(g, (h = { key: g, label: groupLabel(g, describer) }));
       return h;
     });
+  // The first name builds the page's label and select indexes (~10 ms at 57k elements): a slice
+  // of its own, so that it never adds to a slice already spent.
+  yield;
   const focusForm = focused?.closest('form') ?? null;
   const lines: Line[] = [];
   const info = new Map<number, Described>();
   const names = new Set<string>();
+  /** The element behind each line, to leave out lines whose element the page removed meanwhile. */
+  const sources = new Map<Line, Element>();
   for (const it of items) {
     if (it.kind === 'el') {
       const d = scoped.get(it);
       if (!d) continue;
+      if (budget.due()) yield;
+      if (!inPage(it.el)) continue;
       const entry = safeDescribe(it, describer, focused, popupOptions.has(it));
       info.set(it.order, entry);
       if (entry.name) names.add(entry.name);
@@ -109,24 +156,35 @@ export function buildMap(options: MapOptions = {}): PageMap {
           : d.direction === 'view'
             ? inDialog ? 2 : 3
             : 5 + d.distance;
-      lines.push({ order: it.order, isElement: true, body: entry.display, groups: headerOf(it.groups), priority, direction: d.direction, block: it.block });
+      const line: Line = { order: it.order, isElement: true, body: entry.display, groups: headerOf(it.groups), priority, direction: d.direction, block: it.block };
+      lines.push(line);
+      sources.set(line, it.el);
     }
   }
   const textPlace = createTextPlacer(W, H);
   for (const it of items) {
     if (it.kind !== 'text') continue;
+    if (budget.due()) yield;
+    if (!inPage(it.el)) continue;
     const d = textPlace(it);
     if (!d || d.distance >= near) continue;
     if (names.has(it.text)) continue; // names are not repeated as text
     // Beyond the viewport only headings, to orient; the rest is read when scrolled to (or with read).
     if (d.direction !== 'view' && !it.heading) continue;
     const body = (it.heading ? `${'#'.repeat(Math.min(it.heading, 6))} ` : '') + cap(sanitize(it.text), TEXT_MAX);
-    lines.push({ order: it.order, isElement: false, body, groups: headerOf(it.groups), priority: d.direction === 'view' ? 4 : 7 + d.distance, direction: d.direction, block: it.block });
+    const line: Line = { order: it.order, isElement: false, body, groups: headerOf(it.groups), priority: d.direction === 'view' ? 4 : 7 + d.distance, direction: d.direction, block: it.block };
+    lines.push(line);
+    sources.set(line, it.el);
   }
-  lines.sort((a, b) => a.order - b.order);
+
+  // From here on, one fresh slice: what is listed is what is in the page now, and gets its refs.
+  yield;
+  if (retries > 0 && viewOf() !== view) return yield* mapJob(options, budget, t0, retries - 1);
+  const present = lines.filter((l) => inPage(sources.get(l)!));
+  present.sort((a, b) => a.order - b.order);
 
   const header = pageHeader(W, H);
-  const formatted = choose({ header, lines, maxTokens, counts });
+  const formatted = choose({ header, lines: present, maxTokens, counts });
 
   // Refs for what is listed: its own, a re-matched one (replaced node), or a new one.
   const listed = [...info.values()].filter((e) => formatted.chosen.has(e.item.order));
@@ -169,6 +227,19 @@ export function buildMap(options: MapOptions = {}): PageMap {
       ms: Math.round((performance.now() - t0) * 10) / 10,
     },
   };
+}
+
+/** Scroll position and viewport size, as one comparable string. */
+function viewOf(): string {
+  return `${window.scrollX},${window.scrollY},${window.innerWidth},${window.innerHeight}`;
+}
+
+/**
+ * Still in the page (the sliced map gives the page the thread between slices): connected, and
+ * in a frame that is still there — a removed frame's nodes stay connected to its document.
+ */
+function inPage(el: Element): boolean {
+  return el.isConnected && el.ownerDocument.defaultView !== null;
 }
 
 /** One odd element (a throwing getter, a half-built custom element) must not sink the map. */

@@ -7,14 +7,19 @@
  * What is "interactive" and "visible" follows DESIGN §2. Each concern lives in its own module:
  * what kind of target an element is (walk/target.ts), groups and modal scope (walk/groups.ts),
  * clipping and scrolling (walk/clip.ts), text (walk/text.ts). This file only sequences them.
+ *
+ * The walk keeps its place on an explicit stack (walk/frames.ts), not the call stack, so that it
+ * can stop when its slice of time is used up and go on later (client/page/slicing.ts).
  */
 import { shadowRootOf } from './hooks';
 import { isExcluded } from './own-ui';
+import { UNLIMITED, type Budget } from './slicing';
 import type { Rect } from './types';
 import { clippedAway, intersect, NO_CLIP, overlaps, scrollAxes, scrollScreens } from './walk/clip';
+import { childrenOf, listOf, nextChild, resync, type Frame } from './walk/frames';
 import { groupKind, isOpenModal } from './walk/groups';
 import { classify, firstRoleToken, LISTENER_MAX_HEIGHT } from './walk/target';
-import { TextBuffer } from './walk/text';
+import { TextBuffer, type BlockState } from './walk/text';
 import type { Ctx, ElementItem, FrameInfo, Group, Item, Reason, WalkOptions, WalkResult } from './walk/types';
 
 export type { ElementItem, FrameInfo, Group, Item, Reason, TextItem, WalkOptions, WalkResult } from './walk/types';
@@ -29,7 +34,22 @@ const LANDMARKS = new Set(['nav', 'main', 'aside', 'header', 'footer', 'section'
 const frameIds = new WeakMap<Element, string>();
 let frameCounter = 0;
 
+/** The whole walk in one go. */
 export function walk(doc: Document, opts: WalkOptions): WalkResult {
+  const w = startWalk(doc, opts);
+  w.run(UNLIMITED);
+  return w.result();
+}
+
+/** A walk that can stop when its budget is due and go on later. */
+export interface Walk {
+  /** Walks until done (true) or until `budget` is due (false: call again later). */
+  run(budget: Budget): boolean;
+  /** What was collected; call once `run` returned true. */
+  result(): WalkResult;
+}
+
+export function startWalk(doc: Document, opts: WalkOptions): Walk {
   const items: Item[] = [];
   const modals: Group[] = [];
   let visited = 0;
@@ -59,14 +79,6 @@ export function walk(doc: Document, opts: WalkOptions): WalkResult {
     return rectOf(el, ctx);
   };
 
-  const visitChildren = (parent: Element | ShadowRoot | DocumentFragment, ctx: Ctx): void => {
-    const collect = ctx.collectText && ctx.visible && opts.text;
-    for (let c = parent.firstChild; c; c = c.nextSibling) {
-      if (c.nodeType === 1) visit(c as Element, ctx);
-      else if (collect && c.nodeType === 3) text.add((c as Text).data, c.parentElement, ctx);
-    }
-  };
-
   const pushEl = (el: Element, reason: Reason, rect: Rect, ctx: Ctx): ElementItem => {
     text.flush();
     const item: ElementItem = {
@@ -81,19 +93,26 @@ export function walk(doc: Document, opts: WalkOptions): WalkResult {
     return item;
   };
 
-  const visit = (el: Element, parentCtx: Ctx): void => {
+  /** Text nodes are collected in this context: the text of visible, non-labelled content. */
+  const collects = (ctx: Ctx): boolean => ctx.collectText && ctx.visible && opts.text;
+
+  /**
+   * Everything about an element before its children: returns the frame of children to walk next,
+   * or null when there are none (its block, if any, is then already left).
+   */
+  const open = (el: Element, parentCtx: Ctx): Frame | null => {
     visited++;
     const tag = el.localName;
-    if (SKIP_TAGS.has(tag) || isExcluded(el)) return;
+    if (SKIP_TAGS.has(tag) || isExcluded(el)) return null;
     // Most elements of an article carry no attribute at all: one check spares the reads below.
     const attrs = el.hasAttributes();
     // Hidden subtrees: aria-hidden and inert remove everything below (DESIGN §2 Visibility).
-    if (attrs && (el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert'))) return;
+    if (attrs && (el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert'))) return null;
     const win = el.ownerDocument.defaultView;
-    if (!win) return;
+    if (!win) return null;
     const cs = win.getComputedStyle(el);
     const display = cs.display;
-    if (display === 'none') return;
+    if (display === 'none') return null;
     const focused = el === opts.focused;
     // Most elements of a text-heavy page are inline runs (links, emphasis, footnote marks). For
     // them the walk reads only what applies to inline boxes: an inline box is never absolutely
@@ -105,7 +124,7 @@ export function walk(doc: Document, opts: WalkOptions): WalkResult {
 
     // "Visually hidden" clipping hides the subtree. Transparent subtrees are invisible, except a
     // transparent form control stands for its visible label (custom checkboxes, file pickers).
-    if (!focused && !inline && clippedAway(cs, position)) return;
+    if (!focused && !inline && clippedAway(cs, position)) return null;
     if (cs.opacity === '0' && !focused) {
       if ((tag === 'input' || tag === 'select') && parentCtx.visible) {
         const label = labelBoxFor(el);
@@ -114,7 +133,7 @@ export function walk(doc: Document, opts: WalkOptions): WalkResult {
           pushEl(el, 'native', rectOf(label, parentCtx), parentCtx);
         }
       }
-      return;
+      return null;
     }
 
     const visibility = cs.visibility;
@@ -183,9 +202,9 @@ export function walk(doc: Document, opts: WalkOptions): WalkResult {
 
     // Frames: same-origin documents are walked in place; others are opaque.
     if (tag === 'iframe' || tag === 'frame') {
-      if (visible) walkFrame(el as HTMLIFrameElement, parentCtx, groups, cs);
-      if (outer) text.leaveBlock(outer);
-      return;
+      const inner = visible ? openFrame(el as HTMLIFrameElement, parentCtx, groups, cs, outer) : null;
+      if (!inner && outer) text.leaveBlock(outer);
+      return inner;
     }
 
     const reason = item?.reason;
@@ -215,33 +234,26 @@ export function walk(doc: Document, opts: WalkOptions): WalkResult {
     // hidden skips the subtree; form fields' insides are their value, not content.
     if (LEAF_TAGS.has(tag) || (!inline && cs.contentVisibility === 'hidden')) {
       if (outer) text.leaveBlock(outer);
-      return;
+      return null;
     }
     if (tag === 'details' && !(el as HTMLDetailsElement).open) {
       const summary = el.querySelector(':scope > summary');
-      if (summary) visit(summary, ctx);
-    } else {
-      const root = shadowRootOf(el);
-      if (root) visitChildren(root, ctx);
-      else if (tag === 'slot') visitSlot(el as HTMLSlotElement, ctx);
-      else visitChildren(el, ctx);
+      return listOf(el, summary ? [summary] : [], ctx, false, el, outer, false);
     }
-    if (outer) text.leaveBlock(outer);
+    const root = shadowRootOf(el);
+    if (root) return childrenOf(root, ctx, collects(ctx), outer);
+    if (tag === 'slot') {
+      // A slot shows what is assigned to it; its text reads at the slot's place.
+      const assigned = (el as HTMLSlotElement).assignedNodes({ flatten: true });
+      if (assigned.length) return listOf(el, assigned, ctx, collects(ctx), el, outer, false);
+    }
+    return childrenOf(el, ctx, collects(ctx), outer);
   };
 
-  const visitSlot = (slot: HTMLSlotElement, ctx: Ctx): void => {
-    const assigned = slot.assignedNodes({ flatten: true });
-    if (!assigned.length) return visitChildren(slot, ctx);
-    const collect = ctx.collectText && ctx.visible && opts.text;
-    for (const n of assigned) {
-      if (n.nodeType === 1) visit(n as Element, ctx);
-      else if (collect && n.nodeType === 3) text.add((n as Text).data, slot, ctx);
-    }
-  };
-
-  const walkFrame = (iframe: HTMLIFrameElement, ctx: Ctx, groups: readonly Group[], cs: CSSStyleDeclaration): void => {
+  /** A same-origin frame's document is walked in place (its frame of one child); others are opaque. */
+  const openFrame = (iframe: HTMLIFrameElement, ctx: Ctx, groups: readonly Group[], cs: CSSStyleDeclaration, outer: BlockState | null): Frame | null => {
     const box = rectOf(iframe, ctx);
-    if (box.width <= 1 || box.height <= 1) return;
+    if (box.width <= 1 || box.height <= 1) return null;
     let inner: Document | null = null;
     try {
       inner = iframe.contentDocument;
@@ -253,7 +265,7 @@ export function walk(doc: Document, opts: WalkOptions): WalkResult {
       const item = pushEl(iframe, 'opaque', box, { ...ctx, groups });
       item.opaque = 'iframe';
       item.crossOrigin = true;
-      return;
+      return null;
     }
     let id = frameIds.get(iframe);
     if (!id) frameIds.set(iframe, (id = `f${++frameCounter}`));
@@ -266,17 +278,47 @@ export function walk(doc: Document, opts: WalkOptions): WalkResult {
       frame, groups: [...groups, g], clip: intersect(ctx.clip, box), scroller: ctx.scroller,
       clickable: null, parentPointer: false, parentEditable: false, collectText: true, visible: true, landmark: '', rowFlex: false,
     };
-    if (inner.body) visit(inner.documentElement, frameCtx);
-    text.flush();
+    // The frame's text never joins the lines around it: flushed on entering and on leaving.
+    return listOf(iframe, inner.body ? [inner.documentElement] : [], frameCtx, false, null, outer, true);
   };
 
   const top: Ctx = {
     frame: null, groups: [], clip: NO_CLIP, scroller: null, clickable: null, parentPointer: false,
     parentEditable: false, collectText: true, visible: true, landmark: '', rowFlex: false,
   };
-  if (doc.documentElement) visit(doc.documentElement, top);
-  text.flush();
-  return { items, visited, candidates, modals, layered };
+  const stack: Frame[] = doc.documentElement ? [listOf(doc, [doc.documentElement], top, false, null, null, false)] : [];
+  let done = false;
+  let resumed = false;
+
+  const leave = (f: Frame): void => {
+    if (f.flushOnLeave) text.flush();
+    if (f.outer) text.leaveBlock(f.outer);
+  };
+
+  return {
+    run(budget) {
+      if (done) return true;
+      // The page ran between slices: drop what was removed meanwhile, keep the place.
+      if (resumed) resync(stack);
+      resumed = true;
+      while (stack.length) {
+        if (budget.due()) return false;
+        const f = stack[stack.length - 1]!;
+        const c = nextChild(f);
+        if (!c) {
+          stack.pop();
+          leave(f);
+        } else if (c.nodeType === 1) {
+          const inner = open(c as Element, f.ctx);
+          if (inner) stack.push(inner);
+        } else if (f.collect && c.nodeType === 3) text.add((c as Text).data, f.textHolder ?? c.parentElement, f.ctx);
+      }
+      text.flush();
+      done = true;
+      return true;
+    },
+    result: () => ({ items, visited, candidates, modals, layered }),
+  };
 }
 
 /** The visible box that stands for a transparent control: its label, if it has one. */
