@@ -6,10 +6,12 @@
 import type { ActionCall, ActionResult } from './page/actions/types';
 import type { MapOptions, PageMap, Ref } from './page/types';
 import type { InitConfig, RunHandle, RunOptions } from './agent/types';
+import type { Screenshot, ScreenshotOptions } from './page/screenshot/types';
 
 export type * from './agent/types';
 export type { ActionCall, ActionResult, ActionChanges } from './page/actions/types';
 export type { MapOptions, PageMap, MappedElement, Rect, Ref } from './page/types';
+export type { Mark, Screenshot, ScreenshotOptions } from './page/screenshot/types';
 
 /** What `window.pagehand` offers (and `init()` returns). */
 export interface PagehandApi {
@@ -38,6 +40,10 @@ export interface PagehandApi {
   find(query: string): { text: string; more: number };
   /** Runs one tool call (click, type, …); never throws. */
   act(call: ActionCall): Promise<ActionResult>;
+  /** A JPEG of the viewport (Set-of-Marks on request); `{ dataUrl: null, reason }` instead of failing. */
+  screenshot(options?: ScreenshotOptions): Promise<Screenshot>;
+  /** The bundle's version. */
+  readonly version: string;
 }
 
 /** Same as `pagehand.run`: starts a task and returns its handle at once. */

@@ -16,16 +16,19 @@ import { origin, useSession } from './harness';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 
-const CONSUMER = `import { run, init, type PagehandApi, type RunResult } from 'pagehand';
+const CONSUMER = `import { run, init, type PagehandApi, type RunResult, type Screenshot, type ScreenshotOptions } from 'pagehand';
 
 const cfg = (window as unknown as { __cfg: { proxy: string; token: string; model: string } }).__cfg;
 const api: PagehandApi = init({ instructions: 'Our counter only counts up.' });
 const handle = run('Add one to the counter', { ...cfg, ui: false });
 const result: Promise<RunResult> = handle.result;
+const shoot: (o?: ScreenshotOptions) => Promise<Screenshot> = api.screenshot;
 (window as unknown as { __npm: unknown }).__npm = {
   result,
   sameApi: api === (window as unknown as { pagehand: unknown }).pagehand,
   current: api.current() === handle,
+  version: api.version,
+  shoots: typeof shoot === 'function',
 };
 `;
 
@@ -84,11 +87,13 @@ describe("import { run, init } from 'pagehand'", () => {
 
     const npm = await page.evaluate(async () => {
       const n = (window as any).__npm;
-      return { result: await n.result, sameApi: n.sameApi, current: n.current };
+      return { result: await n.result, sameApi: n.sameApi, current: n.current, version: n.version, shoots: n.shoots };
     });
     expect(npm.result).toMatchObject({ ok: true, summary: 'The counter shows 1.', steps: 2 });
     expect(npm.sameApi).toBe(true);
     expect(npm.current).toBe(true);
+    expect(npm.version).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(npm.shoots).toBe(true);
     expect(await page.evaluate(() => (window as any).count)).toBe(1);
     // init(config) reached the loop: the site's instructions are in the system prompt.
     const system = stack.requests().at(-1)!.messages.find((m) => m.role === 'system')!.text;
