@@ -13,17 +13,17 @@
  */
 import { shadowRootOf } from './hooks';
 import { isExcluded } from './own-ui';
+import { firstValidRole } from './role';
 import { UNLIMITED, type Budget } from './slicing';
 import type { Rect } from './types';
 import { clippedAway, intersect, NO_CLIP, overlaps, scrollAxes, scrollScreens } from './walk/clip';
 import { childrenOf, listOf, nextChild, resync, type Frame } from './walk/frames';
 import { groupKind, isOpenModal } from './walk/groups';
-import { classify, firstRoleToken, LISTENER_MAX_HEIGHT } from './walk/target';
+import { classify, LISTENER_MAX_HEIGHT } from './walk/target';
 import { TextBuffer, type BlockState } from './walk/text';
 import type { Ctx, ElementItem, FrameInfo, Group, Item, Reason, WalkOptions, WalkResult } from './walk/types';
 
 export type { ElementItem, FrameInfo, Group, Item, Reason, TextItem, WalkOptions, WalkResult } from './walk/types';
-export { firstRoleToken } from './walk/target';
 
 // Containers whose content never reaches the map as text or elements.
 const SKIP_TAGS = new Set(['script', 'style', 'noscript', 'template', 'head', 'title', 'meta', 'link', 'option', 'optgroup', 'datalist']);
@@ -152,7 +152,8 @@ export function startWalk(doc: Document, opts: WalkOptions): Walk {
     }
 
     const roleAttr = attrs ? el.getAttribute('role') : null;
-    const role = roleAttr ? firstRoleToken(roleAttr) : '';
+    // The same first valid token role.ts takes (ARIA's roles, DPUB's, `image` read as `img`).
+    const role = firstValidRole(roleAttr) ?? '';
     const target = visible ? classify(el, tag, role, pointer, focused, cs, parentCtx, attrs) : null;
 
     // Groups: dialogs and forms get a header and indentation; a really open modal scopes the map.

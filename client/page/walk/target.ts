@@ -152,19 +152,3 @@ export function isListItem(el: Element, tag: string): boolean {
   }
   return false;
 }
-
-/** First token of a role attribute that names a role we know (unknown tokens are skipped). */
-export function firstRoleToken(value: string): string {
-  for (const t of value.trim().toLowerCase().split(/\s+/)) if (t && KNOWN_ROLES.has(t)) return t;
-  return '';
-}
-
-// WAI-ARIA 1.2 roles (non-abstract), for "first valid token".
-const KNOWN_ROLES = new Set(
-  ('alert alertdialog application article banner blockquote button caption cell checkbox code columnheader combobox ' +
-    'complementary contentinfo definition deletion dialog directory document emphasis feed figure form generic grid ' +
-    'gridcell group heading img insertion link list listbox listitem log main marquee math menu menubar menuitem ' +
-    'menuitemcheckbox menuitemradio meter navigation none note option paragraph presentation progressbar radio ' +
-    'radiogroup region row rowgroup rowheader scrollbar search searchbox separator slider spinbutton status strong ' +
-    'subscript superscript switch tab table tablist tabpanel term textbox time timer toolbar tooltip tree treegrid treeitem').split(' '),
-);
