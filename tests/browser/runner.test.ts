@@ -8,12 +8,12 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { inflateSync } from 'node:zlib';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, hasText, lastToolResults, latestMap, MODELS, refFor, startAgentStack, type AgentStack, type Policy, webmailModel } from './agent-harness';
 import { origin } from './harness';
+import { decodePng, type Png } from './png';
 
 const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -47,52 +47,9 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<Exit> {
 }
 
 
-/** A PNG's pixels (8-bit RGB or RGBA, as Chromium writes them). */
-function decodePng(buf: Buffer): { width: number; height: number; channels: number; data: Buffer } {
-  expect(buf.subarray(1, 4).toString()).toBe('PNG');
-  let at = 8;
-  let width = 0;
-  let height = 0;
-  let channels = 0;
-  const idat: Buffer[] = [];
-  while (at < buf.length) {
-    const len = buf.readUInt32BE(at);
-    const type = buf.subarray(at + 4, at + 8).toString();
-    const body = buf.subarray(at + 8, at + 8 + len);
-    if (type === 'IHDR') {
-      width = body.readUInt32BE(0);
-      height = body.readUInt32BE(4);
-      expect(body[8]).toBe(8);
-      channels = body[9] === 6 ? 4 : body[9] === 2 ? 3 : 0;
-      expect(channels).toBeGreaterThan(0);
-    } else if (type === 'IDAT') idat.push(body);
-    at += 12 + len;
-  }
-  const raw = inflateSync(Buffer.concat(idat));
-  const stride = width * channels;
-  const data = Buffer.alloc(stride * height);
-  for (let y = 0; y < height; y++) {
-    const filter = raw[y * (stride + 1)]!;
-    const line = raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1));
-    for (let x = 0; x < stride; x++) {
-      const a = x >= channels ? data[y * stride + x - channels]! : 0;
-      const b = y > 0 ? data[(y - 1) * stride + x]! : 0;
-      const c = x >= channels && y > 0 ? data[(y - 1) * stride + x - channels]! : 0;
-      const p = a + b - c;
-      const pa = Math.abs(p - a);
-      const pb = Math.abs(p - b);
-      const pc = Math.abs(p - c);
-      const paeth = pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
-      const v = line[x]!;
-      data[y * stride + x] = (filter === 0 ? v : filter === 1 ? v + a : filter === 2 ? v + b : filter === 3 ? v + ((a + b) >> 1) : v + paeth) & 0xff;
-    }
-  }
-  return { width, height, channels, data };
-}
-
-function countPixels(img: ReturnType<typeof decodePng>, [r, g, b]: [number, number, number]): number {
+function countPixels(img: Png, [r, g, b]: [number, number, number]): number {
   let n = 0;
-  for (let i = 0; i < img.data.length; i += img.channels) if (img.data[i] === r && img.data[i + 1] === g && img.data[i + 2] === b) n++;
+  for (let i = 0; i < img.rgba.length; i += 4) if (img.rgba[i] === r && img.rgba[i + 1] === g && img.rgba[i + 2] === b) n++;
   return n;
 }
 
