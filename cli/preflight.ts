@@ -5,6 +5,7 @@
  */
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
+import { NO_PROVIDER_FIX } from '../client/llm/no-provider';
 
 export class CliError extends Error {
   override readonly name = 'CliError';
@@ -74,7 +75,7 @@ export async function checkProxy(proxy: string, token: string | undefined, token
 export function checkModel(info: ProxyInfo, model: string | undefined, proxy: string): void {
   // No provider: no model can answer, whatever --model says.
   if (info.providers && !info.providers.openai && !info.providers.gemini) {
-    throw new CliError(`The proxy at ${proxy} has no model provider configured: set OPENAI_API_KEY (or OPENAI_BASE_URL and PAGEHAND_MODEL for a local server) or GEMINI_API_KEY where the proxy runs, then restart it.`);
+    throw new CliError(`The proxy at ${proxy} has no model provider configured: ${NO_PROVIDER_FIX}`);
   }
   if (!model) {
     if (!info.defaultModel && !info.models.length) {

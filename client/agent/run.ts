@@ -8,6 +8,7 @@
  */
 import { createModelClient } from '../llm/client';
 import { readsImages } from '../llm/models';
+import { NO_PROVIDER_FIX } from '../llm/no-provider';
 import { ModelError, type ChatReply, type ModelClient, type Usage } from '../llm/types';
 import { act, setBeforeNavigate, TOOL_NAMES } from '../page/actions/index';
 import type { ActionChanges, ActionResult } from '../page/actions/types';
@@ -209,7 +210,7 @@ class Run {
         const info = await this.client.config(this.abort.signal);
         this.model ||= info.defaultModel ?? info.models[0] ?? '';
         if (!this.model && !info.providers?.openai && !info.providers?.gemini) {
-          this.fatal('config', 'The proxy has no model provider configured: set OPENAI_API_KEY (or OPENAI_BASE_URL and PAGEHAND_MODEL for a local server) or GEMINI_API_KEY where the proxy runs, then restart it.');
+          this.fatal('config', `The proxy has no model provider configured: ${NO_PROVIDER_FIX}`);
           return false;
         }
         this.seesImages = readsImages(info.features?.images, this.model);
