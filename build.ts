@@ -84,6 +84,13 @@ export const userscriptOptions: BuildOptions = {
   footer: { js: '})();' },
 };
 
+/** What the headless runner injects: pagehand.js with the run's state kept by the runner (client/runner-env.ts). */
+export const runnerBundleOptions: BuildOptions = {
+  ...bundleOptions,
+  entryPoints: ['client/runner.ts'],
+  outfile: 'dist/pagehand.runner.js',
+};
+
 /** The npm entry: an ES module the site's bundler takes in (it minifies; dependencies are inside). */
 export const esmOptions: BuildOptions = {
   ...bundleOptions,
@@ -158,11 +165,11 @@ async function writeWorkerAssets(): Promise<void> {
 async function main(): Promise<void> {
   await mkdir(`${root}dist`, { recursive: true });
   if (process.argv.includes('--watch')) {
-    for (const options of [bundleOptions, screenshotModuleOptions, userscriptOptions, esmOptions, cliOptions]) await (await context(options)).watch();
+    for (const options of [bundleOptions, screenshotModuleOptions, userscriptOptions, runnerBundleOptions, esmOptions, cliOptions]) await (await context(options)).watch();
     console.log('watching client/ …');
     return;
   }
-  await Promise.all([build(bundleOptions), build(screenshotModuleOptions), build(userscriptOptions), build(esmOptions), build(cliOptions), buildDeclarations()]);
+  await Promise.all([build(bundleOptions), build(screenshotModuleOptions), build(userscriptOptions), build(runnerBundleOptions), build(esmOptions), build(cliOptions), buildDeclarations()]);
   await chmod(`${root}dist/cli.js`, 0o755);
   await writeWorkerAssets();
   for (const file of ['pagehand.js', 'pagehand-screenshot.js', 'pagehand.user.js']) {

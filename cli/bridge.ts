@@ -16,7 +16,14 @@ export const BINDINGS = {
   event: '__pagehandRunnerEvent',
   confirm: '__pagehandRunnerConfirm',
   ask: '__pagehandRunnerAsk',
+  save: '__pagehandRunnerSave',
 } as const;
+
+/**
+ * Where a page reads the run's state from Node at document start: a synchronous request that
+ * the runner's route answers (it never reaches the network). https, so https pages may ask too.
+ */
+export const RUN_STATE_URL = 'https://pagehand-runner.invalid/run';
 
 export interface BridgeOptions {
   /** Draw the marks for screenshots. */
@@ -114,7 +121,30 @@ export function bridgeSource(o: BridgeOptions): string {
 })();`;
 }
 
-/** The bundle, for the top frame only (frames are read from the top through the map). */
-export function topFrameOnly(bundle: string): string {
-  return `(function () {\n"use strict";\nif (window.top !== window) return;\n${bundle}\n})();`;
+/**
+ * The runner's bundle (dist/pagehand.runner.js), for the top frame only (frames are read from
+ * the top through the map), in a scope that gives it the runner's store (client/runner-env.ts):
+ * the run's state read from Node synchronously, saves sent to Node. The page's XMLHttpRequest
+ * is taken before any page script can change it.
+ */
+export function runnerBundleSource(bundle: string): string {
+  return `(function () {
+"use strict";
+if (window.top !== window) return;
+const PAGEHAND_RUNNER = (() => {
+  const X = XMLHttpRequest, open = X.prototype.open, send = X.prototype.send, save = window.${BINDINGS.save};
+  return {
+    get() {
+      try {
+        const x = new X();
+        open.call(x, 'GET', ${JSON.stringify(RUN_STATE_URL)}, false);
+        send.call(x);
+        return x.status === 200 ? x.responseText : null;
+      } catch { return null; }
+    },
+    set(json) { try { save(json); } catch {} },
+  };
+})();
+${bundle}
+})();`;
 }

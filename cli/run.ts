@@ -1,6 +1,7 @@
 /**
  * `pagehand run`: the system Chromium through playwright-core, the bundle injected at document
- * start of every page (so the run resumes after each navigation), the task run through
+ * start of every page (so the run resumes after each navigation; the runner keeps the run's
+ * state, so that works across origins too), the task run through
  * `pagehand.run` with `ui: false`, its events bridged to Node and reported, the result's `ok`
  * as the exit status.
  */
@@ -11,7 +12,8 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { ConfirmRequest, RunResult } from '../client/agent/types';
 import { DEFAULT_CHROMIUM, type RunArgs } from './args';
-import { BINDINGS, bridgeSource, markedImageHtml, marksFor, topFrameOnly, type Marks } from './bridge';
+import { BINDINGS, bridgeSource, markedImageHtml, marksFor, RUN_STATE_URL, runnerBundleSource, type Marks } from './bridge';
+import { runStateKeeper } from './run-state';
 import { checkChromium, checkModel, checkProxy, CliError } from './preflight';
 import { describeAction, humanReporter, jsonReporter, type EventName, type Out, type Reporter } from './report';
 import { defaultToken } from './token';
@@ -26,9 +28,9 @@ export interface RunIo {
 /** How long a page may go without the run after a navigation before the run counts as lost. */
 const LOST_RUN_MS = 15_000;
 
-/** Where dist/pagehand.js is: next to dist/cli.js, or under dist/ when run from cli/ with tsx. */
+/** Where dist/pagehand.runner.js is: next to dist/cli.js, or under dist/ when run from cli/ with tsx. */
 async function bundlePath(): Promise<string> {
-  const candidates = [new URL('./pagehand.js', import.meta.url), new URL('../dist/pagehand.js', import.meta.url)].map((u) => fileURLToPath(u));
+  const candidates = [new URL('./pagehand.runner.js', import.meta.url), new URL('../dist/pagehand.runner.js', import.meta.url)].map((u) => fileURLToPath(u));
   for (const p of candidates) {
     try {
       await access(p);
@@ -37,7 +39,7 @@ async function bundlePath(): Promise<string> {
       // next
     }
   }
-  throw new CliError('dist/pagehand.js is not built: run `npm run build` first.');
+  throw new CliError('dist/pagehand.runner.js is not built: run `npm run build` first.');
 }
 
 function chromiumArgs(): string[] {
@@ -171,6 +173,24 @@ async function drive(context: BrowserContext, bundle: string, args: RunArgs, tok
     report.event('ask', { question }, lastUrl);
     return (await ask(`pagehand asks: ${question}\n> `)).trim();
   });
+  // The run's state between pages: saved by the page through a binding, read back by the next
+  // page at document start through a request this route answers — in the run's own tab only
+  // (the scratch page for marked screenshots loads the bundle too, and must not resume the run).
+  const state = runStateKeeper();
+  await context.exposeBinding(BINDINGS.save, (source, json: unknown) => {
+    if (source.page === page && source.frame === page.mainFrame()) state.save(json);
+  });
+  await context.route(RUN_STATE_URL, (route) => {
+    let ours = false;
+    try {
+      ours = route.request().frame().page() === page;
+    } catch {
+      // a request without a frame (a service worker's): not the run's page
+    }
+    const json = ended || !ours ? undefined : state.current();
+    const headers = { 'access-control-allow-origin': '*', 'cache-control': 'no-store' };
+    return route.fulfill(json ? { status: 200, headers: { ...headers, 'content-type': 'application/json' }, body: json } : { status: 204, headers });
+  });
   // With --screenshot-dir, each model request waits until the page is pictured as the model sees it.
   if (args.screenshotDir) {
     await context.route(`${args.proxy}/v1/chat/completions`, async (route) => {
@@ -178,7 +198,7 @@ async function drive(context: BrowserContext, bundle: string, args: RunArgs, tok
       await route.continue().catch(() => {});
     });
   }
-  await context.addInitScript({ content: `${topFrameOnly(bundle)}\n${bridgeSource({ marks: !!args.screenshotDir, ask: interactive })}` });
+  await context.addInitScript({ content: `${runnerBundleSource(bundle)}\n${bridgeSource({ marks: !!args.screenshotDir, ask: interactive })}` });
 
   page = context.pages()[0] ?? (await context.newPage());
   page.on('crash', () => lost(`The page crashed on ${lastUrl}.`));

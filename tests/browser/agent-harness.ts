@@ -435,6 +435,23 @@ export function useAgentStack(): AgentStack {
 }
 
 /**
+ * The signup task of fixtures/delivery/csp: sign up on the strict-CSP page, follow the link to the
+ * partner site on the other origin (a cross-origin navigation), confirm there.
+ */
+export function signupModel(): Policy {
+  return (req) => {
+    const map = latestMap(req);
+    const url = mapUrl(map);
+    if (url.includes('partner.html')) {
+      if (!hasText(map, 'Subscription confirmed')) return call('click', { ref: refFor(map, 'button', 'Confirm subscription') }, 'goal: confirm on the partner site');
+      return call('done', { summary: `Signed up Ada Lovelace and confirmed on ${new URL(url).host}.` });
+    }
+    if (!hasText(map, 'Saved: Ada Lovelace')) return call('type', { ref: refFor(map, 'textbox', 'Your name'), text: 'Ada Lovelace', submit: true }, 'goal: sign up');
+    return call('click', { ref: refFor(map, 'link', 'Continue on the partner site') }, 'goal: go to the partner site');
+  };
+}
+
+/**
  * The webmail task's scripted model ("find the emails Ernesto sent and summarise them"): it
  * reads the map as a model would — search, open each of Ernesto's emails, come back — and
  * keeps what it read in `read`.

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, hasText, lastToolResults, latestMap, MODELS, refFor, startAgentStack, type AgentStack, type Policy, webmailModel } from './agent-harness';
+import { call, hasText, lastToolResults, latestMap, MODELS, refFor, signupModel, startAgentStack, type AgentStack, type Policy, webmailModel } from './agent-harness';
 import { origin } from './harness';
 import { decodePng, type Png } from './png';
 
@@ -129,6 +129,28 @@ describe('pagehand run', () => {
     expect(clicks).toHaveLength(3);
     expect(clicks.every((l) => l.result.ok && /message\.html/.test(l.result.changes.navigation?.url ?? ''))).toBe(true);
     expect(lines.find((l) => l.event === 'done')?.result).toMatchObject({ ok: true });
+  });
+
+  it('carries the run across a navigation to another origin (the runner keeps the state, not sessionStorage)', { timeout: 180_000 }, async () => {
+    stack.setPolicy(signupModel());
+    const url = `${origin()}/fixtures/delivery/csp/signup.html`;
+    // --yes: leaving the site is a risky action.
+    const out = await cli(['run', '--json', '--yes', '--url', url, '--proxy', stack.proxyUrl, '--token', stack.token, '--model', MODELS.gemini, 'Sign up as Ada Lovelace and confirm on the partner site']);
+
+    expect(out.code, out.stderr + out.stdout).toBe(0);
+    const lines = out.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const last = lines[lines.length - 1];
+    expect(last).toMatchObject({ event: 'result', ok: true });
+    expect(last.summary).toMatch(/confirmed on localhost:\d+/);
+    expect(new URL(last.url).hostname).toBe('localhost');
+    // Resumed once, on the other origin, with the steps before it.
+    const resumed = lines.filter((l) => l.event === 'step' && l.resumed);
+    expect(resumed.map((l) => new URL(l.url).hostname)).toEqual(['localhost']);
+    expect(resumed[0].step).toBeGreaterThan(1);
+    // The click that left the site got its end on the new page, with the navigation.
+    const partnerClick = lines.filter((l) => l.event === 'action' && l.call?.name === 'click' && l.phase === 'end');
+    expect(partnerClick[0]?.result.changes.navigation?.url).toMatch(/^http:\/\/localhost:\d+\/.*partner\.html$/);
+    expect(lines.filter((l) => l.event === 'action' && l.phase === 'start')).toHaveLength(lines.filter((l) => l.event === 'action' && l.phase === 'end').length);
   });
 
   it('denies risky actions when stdin is not a terminal and says how to allow them; --yes allows them', { timeout: 180_000 }, async () => {

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { call, hasText, latestMap, mapUrl, refFor, startAgentStack, type AgentStack, type Policy } from './agent-harness';
+import { signupModel, startAgentStack, type AgentStack } from './agent-harness';
 import { origin, useSession } from './harness';
 
 const session = useSession();
@@ -133,19 +133,6 @@ async function exposeGm(page: Page, seen: string[]): Promise<void> {
       return { error: String((e as Error).message) };
     }
   });
-}
-
-function signupModel(): Policy {
-  return (req) => {
-    const map = latestMap(req);
-    const url = mapUrl(map);
-    if (url.includes('partner.html')) {
-      if (!hasText(map, 'Subscription confirmed')) return call('click', { ref: refFor(map, 'button', 'Confirm subscription') }, 'goal: confirm on the partner site');
-      return call('done', { summary: `Signed up Ada Lovelace and confirmed on ${new URL(url).host}.` });
-    }
-    if (!hasText(map, 'Saved: Ada Lovelace')) return call('type', { ref: refFor(map, 'textbox', 'Your name'), text: 'Ada Lovelace', submit: true }, 'goal: sign up');
-    return call('click', { ref: refFor(map, 'link', 'Continue on the partner site') }, 'goal: go to the partner site');
-  };
 }
 
 describe('the userscript as served', () => {
