@@ -209,3 +209,90 @@ describe('click on Vue 3', () => {
     await page.close();
   });
 });
+
+describe('links and forms that would open a new tab', () => {
+  /** Holds next.html until released, so the action answers before the page unloads. */
+  async function gated(page: import('playwright-core').Page): Promise<() => void> {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    await page.route('**/actions/next.html*', async (route) => {
+      await gate;
+      await route.continue();
+    });
+    return release;
+  }
+  /** Counts the tabs the context opens from now on. */
+  function tabsOpened(page: import('playwright-core').Page): () => number {
+    let n = 0;
+    page.context().on('page', () => n++);
+    return () => n;
+  }
+  const next = (query: string) => `${origin()}/fixtures/actions/next.html?${query}`;
+
+  it.each([
+    ['target="_blank"', '<a href="actions/next.html?via=blank" target="_blank">Docs</a>', 'via=blank'],
+    ['a window name', '<a href="actions/next.html?via=named" target="help">Docs</a>', 'via=named'],
+    ['<base target="_blank">', '<base target="_blank"><a href="actions/next.html?via=base">Docs</a>', 'via=base'],
+  ])('a link with %s opens in this tab, and the result says so', async (_, html, query) => {
+    const page = await open(s, html);
+    const release = await gated(page);
+    const opened = tabsOpened(page);
+    const r = await act(page, 'click', { ref: await refOf(page, 'link', 'Docs') });
+    expect(r.ok, r.message).toBe(true);
+    expect(r.changes.navigation?.url).toBe(next(query));
+    expect(r.message).toBe(`Clicked link "Docs". It would open a new tab; pagehand opened it in this tab instead. Navigation to ${next(query)} started.`);
+    release();
+    await page.waitForURL(/next\.html/);
+    expect(await page.textContent('h1')).toBe('Arrived');
+    expect(opened()).toBe(0);
+    await page.close();
+  });
+
+  it.each([
+    ['the form has target="_blank"', '<form action="actions/next.html" target="_blank"><input name="q" aria-label="Query" value="mugs"><button>Search</button></form>'],
+    ['its button has formtarget="_blank"', '<form action="actions/next.html"><input name="q" aria-label="Query" value="mugs"><button formtarget="_blank">Search</button></form>'],
+  ])('a form submitted where %s opens in this tab', async (_, html) => {
+    const page = await open(s, html);
+    const release = await gated(page);
+    const opened = tabsOpened(page);
+    const r = await act(page, 'click', { ref: await refOf(page, 'button', 'Search') });
+    expect(r.ok, r.message).toBe(true);
+    expect(r.changes.navigation?.url).toBe(next('q=mugs'));
+    expect(r.message).toContain('pagehand opened it in this tab instead.');
+    release();
+    await page.waitForURL(/q=mugs/);
+    expect(opened()).toBe(0);
+    await page.close();
+  });
+
+  it("puts the page's attributes back when the page handles the click itself", async () => {
+    const page = await open(
+      s,
+      `<base target="_blank"><a id="own" href="actions/next.html" target="_blank">Own</a><a id="based" href="actions/next.html">Based</a><p id="out"></p>
+       <script>for (const a of document.querySelectorAll('a')) a.addEventListener('click', (e) => { e.preventDefault(); document.getElementById('out').textContent += a.id + ' '; });</script>`,
+    );
+    const opened = tabsOpened(page);
+    for (const name of ['Own', 'Based']) {
+      const r = await act(page, 'click', { ref: await refOf(page, 'link', name) });
+      expect(r.ok, r.message).toBe(true);
+      expect(r.changes.navigation).toBeUndefined();
+      expect(r.message).not.toContain('new tab');
+    }
+    expect(await page.textContent('#out')).toBe('own based ');
+    expect(await page.evaluate(() => [document.getElementById('own')!.getAttribute('target'), document.getElementById('based')!.hasAttribute('target')])).toEqual(['_blank', false]);
+    expect(opened()).toBe(0);
+    await page.close();
+  });
+
+  it('leaves a link that targets a frame of this page alone: the frame navigates', async () => {
+    const page = await open(s, '<iframe name="pane" src="about:blank"></iframe><a href="actions/next.html?via=pane" target="pane">Docs</a>');
+    const url = page.url();
+    const r = await act(page, 'click', { ref: await refOf(page, 'link', 'Docs') });
+    expect(r.ok, r.message).toBe(true);
+    expect(r.message).not.toContain('new tab');
+    await expect.poll(() => page.frames()[1]?.url()).toBe(next('via=pane'));
+    expect(page.url()).toBe(url);
+    expect(await page.getAttribute('a', 'target')).toBe('pane');
+    await page.close();
+  });
+});

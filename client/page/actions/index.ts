@@ -23,6 +23,7 @@ import { describeChanges } from './messages';
 import { goBack, navigate, watchNavigation, type NavigationWatch } from './navigate';
 import { takeSnapshot, diffSnapshots, type Snapshot } from './observe';
 import { pressKey } from './press';
+import { keepInThisTab, type SameTabGuard } from './same-tab';
 import { read } from './read';
 import { scroll, scrollTo } from './scroll';
 import { selectOption } from './select';
@@ -77,6 +78,7 @@ export async function act(call: ActionCall, opts?: ActOptions): Promise<ActionRe
   const t0 = performance.now();
   let watch: ActivityWatch | undefined;
   let nav: NavigationWatch | undefined;
+  let tabs: SameTabGuard | undefined;
   let name = 'requested';
   try {
     const parsed = parseCall(call);
@@ -105,6 +107,7 @@ export async function act(call: ActionCall, opts?: ActOptions): Promise<ActionRe
         if (el && el.ownerDocument !== document) docs.push(el.ownerDocument);
         watch = watchActivity(docs);
         nav = watchNavigation(() => watch?.touch());
+        tabs = keepInThisTab(docs.map((d) => d.defaultView).filter((w): w is Window & typeof globalThis => !!w));
       },
       settle: async (timeout) => {
         if (!watch) throw new Error('settle before begin');
@@ -126,6 +129,7 @@ export async function act(call: ActionCall, opts?: ActOptions): Promise<ActionRe
       const navUrl = nav?.started();
       if (navUrl !== undefined) {
         changes.navigation = { url: navUrl };
+        if (tabs?.kept()) messages.push('It would open a new tab; pagehand opened it in this tab instead.');
       } else {
         Object.assign(changes, diffSnapshots(before!, takeSnapshot(document), createDescriber()));
         const after = outcome.after?.();
@@ -148,6 +152,7 @@ export async function act(call: ActionCall, opts?: ActOptions): Promise<ActionRe
     try {
       watch?.stop();
       nav?.stop();
+      tabs?.stop();
     } catch {
       /* never throw from cleanup */
     }
