@@ -59,6 +59,8 @@ Options:
 Risky actions: with --yes they are allowed. Otherwise, when stdin is a terminal, the runner asks
 (y = yes, a = yes for the rest of the run, anything else = no); when stdin is not a terminal
 (a pipe, CI) they are denied, the model is told so and the run goes on without them.
+The page's own dialogs (confirm, prompt, "leave this page?") are answered the same way: OK with
+--yes, else asked on the terminal, else Cancel. Alerts are accepted. Each is logged.
 Questions the model asks the user are answered on the terminal too (not answered without one).
 
 Examples:

@@ -9,7 +9,7 @@ import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Dialog, type Page } from 'playwright-core';
 import type { ConfirmRequest, RunResult } from '../client/agent/types';
 import { DEFAULT_CHROMIUM, type RunArgs } from './args';
 import { BINDINGS, bridgeSource, markedImageHtml, marksFor, RUN_STATE_URL, runnerBundleSource, type Marks } from './bridge';
@@ -169,6 +169,42 @@ async function drive(context: BrowserContext, bundle: string, args: RunArgs, tok
     report.note(allowed ? `allowed: ${what}` : `denied: ${what}`);
     return { allowed, always: a === 'a' || a === 'always' };
   });
+  // The page's own dialogs (alert, confirm, prompt, "leave this page?") block it until answered,
+  // and nobody sees them in a headless browser: alerts are accepted and logged; the others are
+  // answered like a risky action — --yes says OK, else the terminal asks, else Cancel.
+  const answerDialog = async (d: Dialog): Promise<void> => {
+    const type = d.type();
+    const message = d.message().trim() || '(no text)';
+    const done = (answer: string, text: string) => report.note(text, { dialog: type, message, answer });
+    try {
+      if (type === 'alert') {
+        await d.accept();
+        return done('ok', `the page said: "${message}"`);
+      }
+      const what = type === 'beforeunload' ? 'asks to confirm leaving the page' : `asks: "${message}"`;
+      if (args.yes) {
+        await d.accept();
+        return done('ok', `the page ${what} — answered OK (--yes)`);
+      }
+      if (!interactive) {
+        await d.dismiss();
+        return done('cancel', `the page ${what} — answered Cancel (no terminal to ask; pass --yes to answer OK)`);
+      }
+      if (type === 'prompt') {
+        const text = await ask(`The page ${what}\n  Your answer (empty to cancel): `);
+        if (text) await d.accept(text);
+        else await d.dismiss();
+        return done(text ? 'ok' : 'cancel', text ? `answered the page: "${text}"` : 'cancelled the page\'s question');
+      }
+      const a = (await ask(`The page ${what}\n  OK? [y]es / [N]o: `)).trim().toLowerCase();
+      const ok = a === 'y' || a === 'yes';
+      if (ok) await d.accept();
+      else await d.dismiss();
+      return done(ok ? 'ok' : 'cancel', `answered the page ${ok ? 'OK' : 'Cancel'}`);
+    } catch {
+      // The dialog went with its page (a navigation, the end of the run).
+    }
+  };
   await context.exposeBinding(BINDINGS.ask, async (_source, question: string) => {
     report.event('ask', { question }, lastUrl);
     return (await ask(`pagehand asks: ${question}\n> `)).trim();
@@ -201,6 +237,7 @@ async function drive(context: BrowserContext, bundle: string, args: RunArgs, tok
   await context.addInitScript({ content: `${runnerBundleSource(bundle)}\n${bridgeSource({ marks: !!args.screenshotDir, ask: interactive })}` });
 
   page = context.pages()[0] ?? (await context.newPage());
+  page.on('dialog', (d) => void answerDialog(d));
   page.on('crash', () => lost(`The page crashed on ${lastUrl}.`));
   page.on('close', () => lost('The page was closed before the run ended.'));
 

@@ -178,6 +178,32 @@ describe('pagehand run', () => {
     expect(allowed.stdout).toContain('The account is deleted.');
   });
 
+  it("answers the page's own dialogs: alerts are logged, a confirm() gets Cancel without a terminal and OK with --yes", { timeout: 180_000 }, async () => {
+    const draftModel = (): Policy => (req) => {
+      const map = latestMap(req);
+      const status = /The draft (?:has 3 lines|is empty|was kept)\./.exec(map)?.[0];
+      if (status !== 'The draft has 3 lines.') return call('done', { summary: status ?? 'no status' });
+      return call('click', { ref: refFor(map, 'button', 'Clear draft') }, 'goal: clear the draft');
+    };
+    const base = ['run', '--json', '--url', `${origin()}/fixtures/delivery/dialogs.html`, '--proxy', stack.proxyUrl, '--token', stack.token, '--model', MODELS.openai];
+    const notes = (out: Exit) => out.stdout.trim().split('\n').map((l) => JSON.parse(l)).filter((l) => l.event === 'note' && l.dialog);
+
+    stack.setPolicy(draftModel());
+    const kept = await cli([...base, 'Clear the draft']);
+    expect(kept.code, kept.stderr + kept.stdout).toBe(0);
+    expect(JSON.parse(kept.stdout.trim().split('\n').pop()!).summary).toBe('The draft was kept.');
+    expect(notes(kept)).toEqual([
+      { event: 'note', dialog: 'alert', message: 'Drafts are kept for 30 days.', answer: 'ok', text: 'the page said: "Drafts are kept for 30 days."' },
+      { event: 'note', dialog: 'confirm', message: 'Clear the draft?', answer: 'cancel', text: 'the page asks: "Clear the draft?" — answered Cancel (no terminal to ask; pass --yes to answer OK)' },
+    ]);
+
+    stack.setPolicy(draftModel());
+    const cleared = await cli([...base, '--yes', 'Clear the draft']);
+    expect(cleared.code, cleared.stderr + cleared.stdout).toBe(0);
+    expect(JSON.parse(cleared.stdout.trim().split('\n').pop()!).summary).toBe('The draft is empty.');
+    expect(notes(cleared).map((n) => [n.dialog, n.answer])).toEqual([['alert', 'ok'], ['confirm', 'ok']]);
+  });
+
   it('--profile keeps the browser profile between runs', { timeout: 180_000 }, async () => {
     const profile = join(dir, 'profile');
     const args = ['run', '--url', `${origin()}/fixtures/delivery/visits.html`, '--proxy', stack.proxyUrl, '--token', stack.token, '--model', MODELS.openai, '--profile', profile, 'How many visits?'];
