@@ -1,7 +1,11 @@
 /**
- * The command line of `pagehand`: parsing (pure, no I/O) and the help text. Every flag the
- * runner takes is listed in HELP; a flag it does not know is an error, not ignored.
+ * The command line of `pagehand`: parsing (no I/O but checking that a --url without a scheme
+ * names a file) and the help text. Every flag the runner takes is listed in HELP; a flag it
+ * does not know is an error, not ignored.
  */
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 export interface RunArgs {
   task: string;
@@ -34,7 +38,8 @@ run goes on across page navigations), runs the task through pagehand.run (no ove
 the step log and prints the result. Exit status 0 when the task succeeded, 1 otherwise.
 
 Options:
-  --url URL             The page to start on (required).
+  --url URL             The page to start on (required): a URL, an address like example.org
+                        (https), or a local file.
   --proxy URL           The pagehand proxy (default ${DEFAULT_PROXY}; start it with \`npm start\`).
   --token T             The proxy token. Default: the personal token \`npm start\` keeps
                         (node_modules/.cache/pagehand/personal-token, or $PAGEHAND_TOKEN_FILE)
@@ -73,7 +78,36 @@ const VALUE_FLAGS = new Set(['url', 'proxy', 'token', 'model', 'max-steps', 'scr
 const BOOL_FLAGS = new Set(['json', 'headed', 'yes']);
 
 /** Parses argv (without node and the script). */
-export function parseArgs(argv: readonly string[], env: Record<string, string | undefined> = {}): Parsed {
+/**
+ * The page to start on, as a browser's address bar reads it: a URL with a scheme as is; a bare
+ * address (example.org/contact, localhost:3000) over https, or http for this machine; a path to
+ * a file that exists as a file URL. Undefined for anything else.
+ */
+export function pageUrl(input: string, cwd: string): string | undefined {
+  const text = input.trim();
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text) || /^file:/i.test(text)) {
+    try {
+      const u = new URL(text);
+      return /^(https?|file):$/.test(u.protocol) ? u.href : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  const file = resolve(cwd, text);
+  if (existsSync(file) && statSync(file).isFile()) return pathToFileURL(file).href;
+  // Reads as a path, not an address: a file that does not exist.
+  if (/^[./~]|\.x?html?$/i.test(text)) return undefined;
+  const host = /^([^/?#:]+)(:\d+)?(?:[/?#]|$)/.exec(text)?.[1]?.toLowerCase();
+  if (!host || !(host.includes('.') || host === 'localhost') || /\s/.test(text)) return undefined;
+  const local = host === 'localhost' || host === '127.0.0.1';
+  try {
+    return new URL(`${local ? 'http' : 'https'}://${text}`).href;
+  } catch {
+    return undefined;
+  }
+}
+
+export function parseArgs(argv: readonly string[], env: Record<string, string | undefined> = {}, cwd: string = process.cwd()): Parsed {
   if (!argv.length || argv.includes('--help') || argv.includes('-h') || argv[0] === 'help') return { kind: 'help' };
   if (argv[0] === '--version' || argv[0] === '-v') return { kind: 'version' };
   const [command, ...rest] = argv;
@@ -108,7 +142,8 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
 
   const task = words.join(' ').trim();
   if (!values.url) return { kind: 'error', message: 'missing --url URL: the page to start on' };
-  if (!/^(https?|file):/i.test(values.url)) return { kind: 'error', message: `--url must be an http(s) or file URL, got "${values.url}"` };
+  const url = pageUrl(values.url, cwd);
+  if (!url) return { kind: 'error', message: `--url must be an http(s) or file URL, an address like example.org, or a file that exists; got "${values.url}"` };
   if (!task) return { kind: 'error', message: 'missing the task: pagehand run --url URL "what to do"' };
   let maxSteps: number | undefined;
   if (values['max-steps'] !== undefined) {
@@ -125,7 +160,7 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
     kind: 'run',
     args: {
       task,
-      url: values.url,
+      url,
       proxy,
       token: values.token,
       model: values.model,

@@ -1,0 +1,39 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { pageUrl, parseArgs } from '../../cli/args';
+
+describe('--url as an address bar reads it', () => {
+  it('keeps http(s) and file URLs, and refuses other schemes', () => {
+    expect(pageUrl('https://example.org/a?b=1', '/')).toBe('https://example.org/a?b=1');
+    expect(pageUrl('HTTP://Example.org', '/')).toBe('http://example.org/');
+    expect(pageUrl('file:///tmp/x.html', '/')).toBe('file:///tmp/x.html');
+    expect(pageUrl('ftp://example.org/', '/')).toBeUndefined();
+    expect(pageUrl('javascript:alert(1)', '/')).toBeUndefined();
+  });
+
+  it('opens a bare address over https, and this machine over http', () => {
+    expect(pageUrl('example.org', '/')).toBe('https://example.org/');
+    expect(pageUrl('shop.example.org/cart?x=1', '/')).toBe('https://shop.example.org/cart?x=1');
+    expect(pageUrl('localhost:3000/admin', '/')).toBe('http://localhost:3000/admin');
+    expect(pageUrl('127.0.0.1:8787/demo/', '/')).toBe('http://127.0.0.1:8787/demo/');
+  });
+
+  it('opens a local file that exists, relative to the working directory', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'pagehand-args-'));
+    await writeFile(join(dir, 'page.html'), '<p>hi</p>');
+    expect(pageUrl('page.html', dir)).toBe(pathToFileURL(join(dir, 'page.html')).href);
+    expect(pageUrl(join(dir, 'page.html'), '/')).toBe(pathToFileURL(join(dir, 'page.html')).href);
+    for (const missing of ['missing.html', './missing', '/nowhere/page.htm']) expect(pageUrl(missing, dir), missing).toBeUndefined();
+    expect(pageUrl('notes', dir)).toBeUndefined();
+    expect(pageUrl('two words.org', dir)).toBeUndefined();
+  });
+
+  it('parseArgs says what it accepts when --url is none of these', () => {
+    expect(parseArgs(['run', '--url', 'example.org', 'task'])).toMatchObject({ kind: 'run', args: { url: 'https://example.org/' } });
+    const bad = parseArgs(['run', '--url', 'nowhere', 'task'], {}, '/');
+    expect(bad).toEqual({ kind: 'error', message: '--url must be an http(s) or file URL, an address like example.org, or a file that exists; got "nowhere"' });
+  });
+});
