@@ -119,6 +119,18 @@ export function banner(s: NodeServer): string {
   return lines.join('\n');
 }
 
+/** A listen failure a user can fix, said in one sentence (else undefined). */
+function listenProblem(e: unknown, env: NodeJS.ProcessEnv): string | undefined {
+  const err = e as NodeJS.ErrnoException & { address?: string; port?: number };
+  const where = `${err.address ?? env.HOST ?? '127.0.0.1'}:${err.port ?? env.PORT ?? 8787}`;
+  if (err?.code === 'EADDRINUSE') {
+    return `${where} is already in use — is pagehand already running (open http://${where}/)? Stop it, or start on another port: PORT=8788 npm start`;
+  }
+  if (err?.code === 'EACCES') return `no permission to listen on ${where}: choose a port above 1023 (PORT=8788 npm start)`;
+  if (err?.code === 'EADDRNOTAVAIL') return `HOST=${env.HOST ?? ''} is not an address of this machine`;
+  return undefined;
+}
+
 async function main(): Promise<void> {
   try {
     const server = await startNodeServer();
@@ -127,8 +139,9 @@ async function main(): Promise<void> {
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   } catch (e) {
-    if (e instanceof ConfigError) {
-      console.error(`pagehand: ${e.message}`);
+    const why = e instanceof ConfigError ? e.message : listenProblem(e, process.env);
+    if (why) {
+      console.error(`pagehand: ${why}`);
       process.exit(1);
     }
     throw e;

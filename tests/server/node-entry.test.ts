@@ -3,7 +3,8 @@
  * loopback rules — through startNodeServer, and once as the real `server/node.ts` process.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import http from 'node:http';
+import http, { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -267,6 +268,19 @@ describe('server/node.ts as a process', () => {
     expect(out.stderr).toContain('[redacted]');
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
+  });
+
+  it('exits with a clear message when the port is taken (npm start run twice)', async () => {
+    const taken = createServer();
+    await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const { out, exited } = run({ PORT: String(port), PAGEHAND_TOKEN_FILE: join(tmp, 'taken', 'token') });
+      expect(await exited).toBe(1);
+      expect(out.stderr.trim()).toBe(`pagehand: 127.0.0.1:${port} is already in use — is pagehand already running (open http://127.0.0.1:${port}/)? Stop it, or start on another port: PORT=8788 npm start`);
+    } finally {
+      await new Promise<void>((r) => taken.close(() => r()));
+    }
   });
 
   it('exits with a clear message instead of exposing a personal token on 0.0.0.0', async () => {
