@@ -6,10 +6,10 @@
  * as the exit status.
  */
 import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, extname, join } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Dialog, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Dialog, type Download, type Page } from 'playwright-core';
 import type { ConfirmRequest, RunResult } from '../client/agent/types';
 import { DEFAULT_CHROMIUM, type RunArgs } from './args';
 import { BINDINGS, bridgeSource, markedImageHtml, marksFor, RUN_STATE_URL, runnerBundleSource, type Marks } from './bridge';
@@ -23,6 +23,24 @@ export interface RunIo {
   stdout: Out;
   stderr: Out;
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+}
+
+/** How long the result waits for downloads still being saved. */
+const DOWNLOAD_WAIT_MS = 120_000;
+
+/** `dir/name`, or `dir/name (2)…` before the extension when that exists; never a path outside dir. */
+export async function freePath(dir: string, suggested: string): Promise<string> {
+  const name = basename(suggested.replace(/\\/g, '/')).replace(/^\.+/, '').trim() || 'download';
+  const ext = extname(name);
+  const stem = name.slice(0, name.length - ext.length);
+  for (let i = 1; ; i++) {
+    const path = join(dir, i === 1 ? name : `${stem} (${i})${ext}`);
+    try {
+      await access(path);
+    } catch {
+      return path;
+    }
+  }
 }
 
 /** How long a page may go without the run after a navigation before the run counts as lost. */
@@ -169,6 +187,23 @@ async function drive(context: BrowserContext, bundle: string, args: RunArgs, tok
     report.note(allowed ? `allowed: ${what}` : `denied: ${what}`);
     return { allowed, always: a === 'a' || a === 'always' };
   });
+  // Downloads the run starts (each one a risky action the user allowed) are kept in the working
+  // directory under the name the site gives, never over an existing file. The run's result waits
+  // for them (the browser would delete an unsaved download when it closes).
+  const saving = new Set<Promise<void>>();
+  const saveDownload = (d: Download): void => {
+    const p = (async () => {
+      try {
+        const path = await freePath(process.cwd(), d.suggestedFilename());
+        await d.saveAs(path);
+        report.note(`saved the download: ${path}`, { download: path, url: d.url() });
+      } catch (e) {
+        report.note(`the download ${d.suggestedFilename()} failed: ${String((e as Error)?.message ?? e).split('\n')[0]}`, { download: null, url: d.url() });
+      }
+    })();
+    saving.add(p);
+    void p.finally(() => saving.delete(p));
+  };
   // The page's own dialogs (alert, confirm, prompt, "leave this page?") block it until answered,
   // and nobody sees them in a headless browser: alerts are accepted and logged; the others are
   // answered like a risky action — --yes says OK, else the terminal asks, else Cancel.
@@ -238,6 +273,7 @@ async function drive(context: BrowserContext, bundle: string, args: RunArgs, tok
 
   page = context.pages()[0] ?? (await context.newPage());
   page.on('dialog', (d) => void answerDialog(d));
+  page.on('download', (d) => void saveDownload(d));
   page.on('crash', () => lost(`The page crashed on ${lastUrl}.`));
   page.on('close', () => lost('The page was closed before the run ended.'));
 
@@ -287,7 +323,10 @@ async function drive(context: BrowserContext, bundle: string, args: RunArgs, tok
       .catch((e: Error) => ({ error: e.message.split('\n')[0] }));
     if ('error' in id) throw new CliError(`Could not start the run on ${args.url}: ${id.error}.`);
     started = true;
-    return await finished;
+    const outcome = await finished;
+    // Bounded: a download that never finishes must not hold the result forever.
+    await Promise.race([Promise.all([...saving]), new Promise((r) => setTimeout(r, DOWNLOAD_WAIT_MS).unref())]);
+    return outcome;
   } finally {
     if (watch) clearTimeout(watch);
     process.off('SIGINT', onSigint);

@@ -265,6 +265,18 @@ describe('links and forms that would open a new tab', () => {
     await page.close();
   });
 
+  it('reports a download as a download, not as a navigation: the page stays', async () => {
+    const page = await open(s, '<a href="actions/next.html" download="notes.txt">Get the notes</a>');
+    const url = page.url();
+    const r = await act(page, 'click', { ref: await refOf(page, 'link', 'Get the notes') });
+    expect(r.ok, r.message).toBe(true);
+    expect(r.changes.navigation).toBeUndefined();
+    expect(r.changes.download).toEqual({ url: next('').replace(/\?$/, ''), filename: 'notes.txt' });
+    expect(r.message).toBe('Clicked link "Get the notes". A download of "notes.txt" started; the page stays.');
+    expect(page.url()).toBe(url);
+    await page.close();
+  });
+
   it("puts the page's attributes back when the page handles the click itself", async () => {
     const page = await open(
       s,

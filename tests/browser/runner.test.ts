@@ -5,7 +5,7 @@
  * script. Also the failures that must end in one clear sentence and exit status 1.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,9 +27,10 @@ interface Exit {
 }
 
 /** Runs the built CLI with stdin not a terminal (as in CI); never a timing assertion, only a bound. */
-function cli(args: string[], env: Record<string, string> = {}): Promise<Exit> {
+function cli(args: string[], env: Record<string, string> = {}, cwd?: string): Promise<Exit> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {
+      cwd,
       env: { ...process.env, CHROMIUM_PATH: CHROMIUM, PAGEHAND_TOKEN: '', PAGEHAND_TOKEN_FILE: '/nonexistent/pagehand-token', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -202,6 +203,26 @@ describe('pagehand run', () => {
     expect(cleared.code, cleared.stderr + cleared.stdout).toBe(0);
     expect(JSON.parse(cleared.stdout.trim().split('\n').pop()!).summary).toBe('The draft is empty.');
     expect(notes(cleared).map((n) => [n.dialog, n.answer])).toEqual([['alert', 'ok'], ['confirm', 'ok']]);
+  });
+
+  it('saves a download the run makes in the working directory, next to an existing file of that name', { timeout: 180_000 }, async () => {
+    const cwd = join(dir, 'downloads');
+    await mkdir(cwd, { recursive: true });
+    await writeFile(join(cwd, 'june-report.csv'), 'mine');
+    let clicked = false;
+    stack.setPolicy((req) => {
+      const map = latestMap(req);
+      if (clicked) return call('done', { summary: 'Downloaded the June report.' });
+      clicked = true;
+      return call('click', { ref: refFor(map, 'link', 'Download the June report') }, 'goal: download the report');
+    });
+    // --yes: a download is a risky action.
+    const out = await cli(['run', '--yes', '--url', `${origin()}/fixtures/delivery/report.html`, '--proxy', stack.proxyUrl, '--token', stack.token, '--model', MODELS.openai, 'Download the June report'], {}, cwd);
+    expect(out.code, out.stderr + out.stdout).toBe(0);
+    const saved = join(cwd, 'june-report (2).csv');
+    expect(out.stderr).toContain(`saved the download: ${saved}`);
+    expect(await readFile(saved, 'utf8')).toBe('month,total\nJune,1200\n');
+    expect(await readFile(join(cwd, 'june-report.csv'), 'utf8')).toBe('mine');
   });
 
   it('--profile keeps the browser profile between runs', { timeout: 180_000 }, async () => {

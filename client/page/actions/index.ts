@@ -131,6 +131,8 @@ export async function act(call: ActionCall, opts?: ActOptions): Promise<ActionRe
         changes.navigation = { url: navUrl };
         if (tabs?.kept()) messages.push('It would open a new tab; pagehand opened it in this tab instead.');
       } else {
+        const download = nav?.download();
+        if (download) changes.download = download;
         Object.assign(changes, diffSnapshots(before!, takeSnapshot(document), createDescriber()));
         const after = outcome.after?.();
         if (after?.message) messages.push(after.message);

@@ -13,6 +13,7 @@ export function describeChanges(c: ActionChanges): string {
   const out: string[] = [];
   if (c.navigation) out.push(c.navigation.url ? `Navigation to ${c.navigation.url} started.` : 'A navigation started.');
   else if (c.url) out.push(`The URL changed to ${c.url.to}.`);
+  if (c.download) out.push(`A download of ${c.download.filename ? quote(c.download.filename) : c.download.url} started; the page stays.`);
   if (c.title) out.push(`The title is now ${quote(c.title.to)}.`);
   for (const d of c.dialogOpened ?? []) out.push(d ? `A dialog ${quote(d)} opened.` : 'A dialog opened.');
   for (const d of c.dialogClosed ?? []) out.push(d ? `The dialog ${quote(d)} closed.` : 'A dialog closed.');

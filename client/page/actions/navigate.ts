@@ -37,6 +37,8 @@ export async function runBeforeNavigate(info: Parameters<BeforeNavigate>[0]): Pr
 
 interface NavigateEventLike extends Event {
   destination?: { url: string; sameDocument: boolean };
+  /** The file name when the navigation is a download (`<a download>`), else null. */
+  downloadRequest?: string | null;
   navigationType?: string;
 }
 
@@ -52,6 +54,8 @@ const navigationApi = (): NavigationLike | undefined => (window as unknown as { 
 export interface NavigationWatch {
   /** The URL a cross-document navigation is going to, if one started ('' if unknown). */
   started(): string | undefined;
+  /** A download the action started (not a navigation: the page stays). */
+  download(): { url: string; filename: string } | undefined;
   stop(): void;
 }
 
@@ -63,11 +67,15 @@ export interface NavigationWatch {
 export function watchNavigation(onStart: () => void): NavigationWatch {
   const nav = navigationApi();
   let event: NavigateEventLike | undefined;
+  let download: { url: string; filename: string } | undefined;
   let unloading = false;
   let notified = false;
   const onNavigate = (e: Event): void => {
     const ne = e as NavigateEventLike;
-    if (ne.destination && !ne.destination.sameDocument) {
+    if (ne.destination && typeof ne.downloadRequest === 'string') {
+      download = { url: ne.destination.url, filename: ne.downloadRequest };
+      onStart();
+    } else if (ne.destination && !ne.destination.sameDocument) {
       event = ne;
       // Listeners registered after ours may still cancel/intercept: decide after dispatch.
       queueMicrotask(() => {
@@ -91,6 +99,7 @@ export function watchNavigation(onStart: () => void): NavigationWatch {
   };
   return {
     started,
+    download: () => download,
     stop: () => {
       nav?.removeEventListener('navigate', onNavigate);
       window.removeEventListener('beforeunload', onUnload);

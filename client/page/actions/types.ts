@@ -34,6 +34,8 @@ export interface ActionChanges {
   title?: { from: string; to: string };
   /** A full (cross-document) navigation started; the page is about to unload. */
   navigation?: { url: string };
+  /** A download started (a link with `download`): the page stays. */
+  download?: { url: string; filename: string };
   dialogOpened?: string[];
   dialogClosed?: string[];
   /** Visible interactive elements that were not there (or not visible) before the action. */
