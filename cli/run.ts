@@ -274,6 +274,8 @@ async function drive(context: BrowserContext, bundle: string, args: RunArgs, tok
   page = context.pages()[0] ?? (await context.newPage());
   page.on('dialog', (d) => void answerDialog(d));
   page.on('download', (d) => void saveDownload(d));
+  // pagehand keeps links in its tab; a tab the page opens by script is only said (the run stays).
+  page.on('popup', (p) => report.note(`the page opened a new tab (${p.url() || 'about:blank'}); the run stays in its own tab`, { popup: p.url() }));
   page.on('crash', () => lost(`The page crashed on ${lastUrl}.`));
   page.on('close', () => lost('The page was closed before the run ended.'));
 

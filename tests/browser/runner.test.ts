@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, hasText, lastToolResults, latestMap, MODELS, refFor, signupModel, startAgentStack, type AgentStack, type Policy, webmailModel } from './agent-harness';
+import { call, hasText, lastToolResults, latestMap, mapUrl, MODELS, refFor, signupModel, startAgentStack, type AgentStack, type Policy, webmailModel } from './agent-harness';
 import { origin } from './harness';
 import { decodePng, type Png } from './png';
 
@@ -223,6 +223,20 @@ describe('pagehand run', () => {
     expect(out.stderr).toContain(`saved the download: ${saved}`);
     expect(await readFile(saved, 'utf8')).toBe('month,total\nJune,1200\n');
     expect(await readFile(join(cwd, 'june-report.csv'), 'utf8')).toBe('mine');
+  });
+
+  it('says when the page opens a tab by script, and the run goes on in its own tab', { timeout: 180_000 }, async () => {
+    let clicked = false;
+    stack.setPolicy((req) => {
+      const map = latestMap(req);
+      if (clicked) return call('done', { summary: `Still on ${mapUrl(map).replace(/^.*\//, '')}.` });
+      clicked = true;
+      return call('click', { ref: refFor(map, 'button', 'Open the preview') }, 'goal: open the preview');
+    });
+    const out = await cli(['run', '--url', `${origin()}/fixtures/delivery/popup.html`, '--proxy', stack.proxyUrl, '--token', stack.token, '--model', MODELS.openai, 'Open the preview']);
+    expect(out.code, out.stderr + out.stdout).toBe(0);
+    expect(out.stderr).toContain(`the page opened a new tab (${origin()}/fixtures/delivery/report.html); the run stays in its own tab`);
+    expect(out.stdout).toContain('Still on popup.html.');
   });
 
   it('--profile keeps the browser profile between runs', { timeout: 180_000 }, async () => {
