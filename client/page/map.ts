@@ -6,6 +6,7 @@
  * slices, giving the page the thread between them (slicing.ts). Whatever the page removes
  * between slices is left out; refs are handed out at the end, in one slice.
  */
+import { scrollCount } from './scrolls';
 import { createDescriber, type Describer } from './describe';
 import { cap, choose, quote, REF_SLOT, sanitize, scrollText, statesText, type Counts, type GroupHeader, type Line } from './format';
 import { deepActiveElement } from './flat-tree';
@@ -48,11 +49,13 @@ export function buildMapAsync(options: MapOptions = {}): Promise<PageMap> {
 
 /**
  * The map as a job that yields between slices. Boxes are read as the walk goes: when the
- * window scrolled or resized between slices they no longer agree, and the job starts over
+ * window scrolled or resized, or a scroller in the page scrolled, between slices they no longer
+ * agree, and the job starts over
  * (`retries` times, then the map is taken as it is).
  */
 function* mapJob(options: MapOptions, budget: Budget, t0 = performance.now(), retries = 1): Sliced<PageMap> {
   const view = viewOf();
+  const scrolls = scrollCount();
   sweep();
   const maxTokens = options.maxTokens ?? 3000;
   const near = options.nearScreens ?? 1;
@@ -179,7 +182,8 @@ function* mapJob(options: MapOptions, budget: Budget, t0 = performance.now(), re
 
   // From here on, one fresh slice: what is listed is what is in the page now, and gets its refs.
   yield;
-  if (retries > 0 && viewOf() !== view) return yield* mapJob(options, budget, t0, retries - 1);
+  // The window, or a scroller inside the page, moved: what was measured before no longer holds.
+  if (retries > 0 && (viewOf() !== view || scrollCount() !== scrolls)) return yield* mapJob(options, budget, t0, retries - 1);
   const present = lines.filter((l) => inPage(sources.get(l)!));
   present.sort((a, b) => a.order - b.order);
 

@@ -179,6 +179,24 @@ describe('mapAsync', () => {
     expect(splitMap(r.sliced).body.map((l) => l.replace(/^\*/, ''))).toEqual(splitMap(r.now).body);
   });
 
+  it('reads the page again when a scroller inside it scrolled between its slices', async () => {
+    const rows = Array.from({ length: 300 }, (_, i) => `<button>Row ${i + 1}</button>`).join('<br>');
+    const page = await open(s, bigPage(3000).replace('<main id="main">', `<div id="list" style="height:240px;overflow:auto">${rows}</div><main id="main">`));
+    const r = await page.evaluate(async () => {
+      const ph = (window as any).pagehand;
+      const top = ph.map().text as string;
+      const ch = new MessageChannel();
+      ch.port1.onmessage = () => (document.getElementById('list')!.scrollTop = 4000);
+      ch.port2.postMessage(null);
+      const sliced = (await ph.mapAsync()).text as string;
+      const now = ph.map().text as string;
+      return { top, sliced, now, scrollTop: document.getElementById('list')!.scrollTop };
+    });
+    expect(r.scrollTop).toBeGreaterThan(3000);
+    expect(r.now).not.toBe(r.top);
+    expect(splitMap(r.sliced).body.map((l) => l.replace(/^(\s*)\*/, '$1'))).toEqual(splitMap(r.now).body);
+  });
+
   it('survives the whole content being removed mid-walk', async () => {
     const page = await open(s, bigPage(3000));
     const r = await page.evaluate(async () => {
