@@ -8,8 +8,9 @@
 /**
  * A `javascript:` bookmarklet for `origin` with `token`: the first click loads /pagehand.js
  * (which resumes a run saved before a navigation) and opens the panel; a later click on the
- * same page toggles the panel instead of loading the bundle again. When the page's CSP (or a
- * stopped proxy) keeps the script out, it says so and points to the userscript.
+ * same page toggles the panel instead of loading the bundle again. When the page's CSP (or its
+ * Trusted Types, or a stopped proxy) keeps the script out, it says so and points to the
+ * userscript.
  */
 export function bookmarklet(origin: string, token: string): string {
   const o = JSON.stringify(origin);
@@ -18,9 +19,14 @@ export function bookmarklet(origin: string, token: string): string {
     `(()=>{var w=window,d=document,o=${o};` +
     `if(w.pagehand){w.pagehand.toggle?w.pagehand.toggle():w.pagehand.open();return}` +
     `if(d.querySelector('script[data-pagehand-loader]'))return;` +
-    `var s=d.createElement('script');s.src=o+'/pagehand.js';s.dataset.pagehandProxy=o;s.dataset.pagehandToken=${t};s.dataset.pagehandLoader='';` +
-    `s.onload=function(){w.pagehand&&w.pagehand.open()};` +
-    `s.onerror=function(){s.remove();alert('pagehand could not load '+o+'/pagehand.js: the proxy may be stopped (npm start), or the security policy (CSP) of this page blocks it. On such pages use the pagehand userscript instead.')};` +
+    `var s=d.createElement('script'),u=o+'/pagehand.js',tt=w.trustedTypes;` +
+    `function no(){s.remove();alert('pagehand could not load '+o+'/pagehand.js: the proxy may be stopped (npm start), the browser may not have been allowed to reach your local network, or the security policy of this page blocks it. On such pages use the pagehand userscript instead.')}` +
+    // Pages that enforce Trusted Types refuse a plain string as a script URL: a policy of our
+    // own passes this one URL, where the page's policy allows one; else the assignment throws.
+    `try{if(tt&&tt.createPolicy)u=tt.createPolicy('pagehand-loader',{createScriptURL:function(x){return x}}).createScriptURL(u)}catch(e){}` +
+    `try{s.src=u}catch(e){no();return}` +
+    `s.dataset.pagehandProxy=o;s.dataset.pagehandToken=${t};s.dataset.pagehandLoader='';` +
+    `s.onload=function(){w.pagehand&&w.pagehand.open()};s.onerror=no;` +
     `(d.head||d.documentElement).appendChild(s)})()`;
   return `javascript:${encodeURI(code)}`;
 }

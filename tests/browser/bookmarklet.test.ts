@@ -43,6 +43,36 @@ describe('bookmarklet', () => {
     await page.close();
   });
 
+  /** The counter page served with this content security policy. */
+  async function withPolicy(policy: string): Promise<Page> {
+    const page = await session.context.newPage();
+    page.on('pageerror', (e) => console.error('[page error]', e.message));
+    await page.goto(`${origin()}/fixtures/agent/counter.html?csp=${encodeURIComponent(policy)}`);
+    return page;
+  }
+
+  it('loads on a page that enforces Trusted Types, and the panel works there', async () => {
+    const page = await withPolicy("require-trusted-types-for 'script'");
+    const violations: string[] = [];
+    page.on('console', (m) => /trusted ?type/i.test(m.text()) && violations.push(m.text()));
+    await click(page, bookmarklet(stack.proxyUrl, stack.token));
+    await panel(page).waitFor({ state: 'visible' });
+    // The panel renders and takes a task (which then runs against the scripted model).
+    await inUi(page, 'textarea').fill('Count to three');
+    expect(await inUi(page, 'textarea').inputValue()).toBe('Count to three');
+    expect(violations).toEqual([]);
+    await page.close();
+  });
+
+  it('says what is wrong, instead of failing silently, when Trusted Types allow it no policy', async () => {
+    const page = await withPolicy("require-trusted-types-for 'script'; trusted-types 'none'");
+    const alerted = new Promise<string>((resolve) => page.once('dialog', (d) => void d.dismiss().then(() => resolve(d.message()))));
+    await click(page, bookmarklet(stack.proxyUrl, stack.token));
+    expect(await alerted).toMatch(/could not load .*pagehand\.js[\s\S]*userscript/);
+    expect(await page.evaluate(() => 'pagehand' in window)).toBe(false);
+    await page.close();
+  });
+
   it('the site embed snippet shows the launcher, which opens the panel', async () => {
     const page = await session.context.newPage();
     await page.goto(`${origin()}/fixtures/agent/counter.html`);

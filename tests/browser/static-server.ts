@@ -73,6 +73,9 @@ export async function startStaticServer(): Promise<StaticServer> {
       const headers: Record<string, string> = { 'content-type': types[extname(file)] ?? 'application/octet-stream' };
       // Fixtures of a page with a strict CSP: no inline or foreign script, no foreign connection.
       if (url.pathname.startsWith('/fixtures/delivery/csp/')) headers['content-security-policy'] = "script-src 'self'; connect-src 'self'";
+      // Any page under a policy of the test's choosing: ?csp=POLICY.
+      const csp = url.searchParams.get('csp');
+      if (csp) headers['content-security-policy'] = csp;
       res.writeHead(200, headers);
       res.end(body);
     } catch {
