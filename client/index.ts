@@ -22,7 +22,8 @@ declare global {
   }
 }
 
-if (!window.pagehand) {
+// Not in a browser (a framework rendering on the server imports this too): nothing to install.
+if (typeof window !== 'undefined' && !window.pagehand) {
   // At document start these reveal closed shadow roots and listener-only click targets.
   installHooks();
   // Counts the page's fetch/XHR (and short timers during actions) for settle detection.

@@ -6,14 +6,18 @@
  *
  * Importing it installs pagehand in the page exactly as the script tag does (the one global
  * `pagehand`, the document-start hooks, a run saved before a navigation resumed): import it
- * early in the page's bundle. Browser only.
+ * early in the page's bundle. On a server (a framework rendering the page) the import does
+ * nothing, so it is safe there; `run` and `init` are for the browser.
  */
 import './index';
 import type * as Api from './npm-types';
 
 function api(): Api.PagehandApi {
+  if (typeof window === 'undefined') {
+    throw new Error('pagehand runs in the browser: call run() and init() from code that runs there (an effect, an event handler), not while rendering on the server.');
+  }
   const p = window.pagehand;
-  if (!p) throw new Error('pagehand is not installed in this page (no window).');
+  if (!p) throw new Error('pagehand is not installed in this page.');
   return p;
 }
 

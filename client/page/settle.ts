@@ -18,9 +18,11 @@ const ANIMATION_MUTATIONS = 6;
 export const DEFAULT_SETTLE_TIMEOUT = 5000;
 export const DEFAULT_QUIET_WINDOW = 120;
 
-// The page's own timer functions, captured at bundle load for pagehand's internal waits.
-export const nativeSetTimeout: typeof setTimeout = window.setTimeout.bind(window);
-export const nativeClearTimeout: typeof clearTimeout = window.clearTimeout.bind(window);
+// The page's own timer functions, captured at bundle load for pagehand's internal waits
+// (outside a browser — a server rendering the site imports the npm entry — Node's own).
+const timers = typeof window !== 'undefined' ? window : globalThis;
+export const nativeSetTimeout: typeof setTimeout = timers.setTimeout.bind(timers);
+export const nativeClearTimeout: typeof clearTimeout = timers.clearTimeout.bind(timers);
 
 let watching = 0;
 let inTrackedCallback = false;
