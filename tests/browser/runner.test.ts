@@ -239,6 +239,22 @@ describe('pagehand run', () => {
     expect(out.stdout).toContain('Still on popup.html.');
   });
 
+  it('runs on a local file given by its path, and follows a link to another file', { timeout: 180_000 }, async () => {
+    const cwd = join(dir, 'local');
+    await mkdir(cwd, { recursive: true });
+    await writeFile(join(cwd, 'start.html'), '<!doctype html><title>Start</title><h1>Start</h1><a href="end.html">Go to the end</a>');
+    await writeFile(join(cwd, 'end.html'), '<!doctype html><title>End</title><h1>The end</h1><p>Nothing more here.</p>');
+    stack.setPolicy((req) => {
+      const map = latestMap(req);
+      if (hasText(map, 'Nothing more here.')) return call('done', { summary: `Reached ${mapUrl(map).replace(/^.*\//, '')}.` });
+      return call('click', { ref: refFor(map, 'link', 'Go to the end') }, 'goal: go to the end');
+    });
+    const out = await cli(['run', '--url', 'start.html', '--proxy', stack.proxyUrl, '--token', stack.token, '--model', MODELS.openai, 'Go to the end'], {}, cwd);
+    expect(out.code, out.stderr + out.stdout).toBe(0);
+    expect(out.stdout).toContain('Reached end.html.');
+    expect(out.stderr).toContain('(resumed on file://');
+  });
+
   it('--profile keeps the browser profile between runs', { timeout: 180_000 }, async () => {
     const profile = join(dir, 'profile');
     const args = ['run', '--url', `${origin()}/fixtures/delivery/visits.html`, '--proxy', stack.proxyUrl, '--token', stack.token, '--model', MODELS.openai, '--profile', profile, 'How many visits?'];
