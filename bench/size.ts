@@ -13,7 +13,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import { bundleOptions, screenshotModuleOptions, userscriptOptions } from '../build';
+import { bundleOptions, screenshotModuleOptions } from '../build';
 import { renderTable } from './lib/table';
 
 const root = fileURLToPath(new URL('..', import.meta.url));

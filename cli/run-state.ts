@@ -1,3 +1,6 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import { BINDINGS, RUN_STATE_URL } from './bridge';
+
 /**
  * The run's state as the runner keeps it between pages (the pages read it at document start,
  * so a run survives a navigation to another origin, where sessionStorage would be empty).
@@ -37,4 +40,27 @@ export function runStateKeeper(): RunStateKeeper {
     },
     current: () => json,
   };
+}
+
+/**
+ * Wires the keeper to the browser: the page saves through a binding; the next page reads the
+ * state at document start through a request this route answers (it never reaches the network).
+ * Only the run's tab, `page()`, is heard and answered; after the run ended nobody is.
+ */
+export async function keepRunState(context: BrowserContext, page: () => Page, ended: () => boolean): Promise<void> {
+  const state = runStateKeeper();
+  await context.exposeBinding(BINDINGS.save, (source, json: unknown) => {
+    if (source.page === page() && source.frame === page().mainFrame()) state.save(json);
+  });
+  await context.route(RUN_STATE_URL, (route) => {
+    let ours = false;
+    try {
+      ours = route.request().frame().page() === page();
+    } catch {
+      // a request without a frame (a service worker's): not the run's page
+    }
+    const json = ended() || !ours ? undefined : state.current();
+    const headers = { 'access-control-allow-origin': '*', 'cache-control': 'no-store' };
+    return route.fulfill(json ? { status: 200, headers: { ...headers, 'content-type': 'application/json' }, body: json } : { status: 204, headers });
+  });
 }

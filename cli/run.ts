@@ -6,14 +6,16 @@
  * as the exit status.
  */
 import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { basename, extname, join } from 'node:path';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Dialog, type Download, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { ConfirmRequest, RunResult } from '../client/agent/types';
 import { DEFAULT_CHROMIUM, type RunArgs } from './args';
-import { BINDINGS, bridgeSource, markedImageHtml, marksFor, RUN_STATE_URL, runnerBundleSource, type Marks } from './bridge';
-import { runStateKeeper } from './run-state';
+import { BINDINGS, bridgeSource, markedImageHtml, marksFor, runnerBundleSource, type Marks } from './bridge';
+import { answerDialog } from './dialogs';
+import { downloadSaver } from './downloads';
+import { keepRunState } from './run-state';
 import { checkChromium, checkModel, checkProxy, CliError } from './preflight';
 import { describeAction, humanReporter, jsonReporter, type EventName, type Out, type Reporter } from './report';
 import { defaultToken } from './token';
@@ -23,24 +25,6 @@ export interface RunIo {
   stdout: Out;
   stderr: Out;
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
-}
-
-/** How long the result waits for downloads still being saved. */
-const DOWNLOAD_WAIT_MS = 120_000;
-
-/** `dir/name`, or `dir/name (2)…` before the extension when that exists; never a path outside dir. */
-export async function freePath(dir: string, suggested: string): Promise<string> {
-  const name = basename(suggested.replace(/\\/g, '/')).replace(/^\.+/, '').trim() || 'download';
-  const ext = extname(name);
-  const stem = name.slice(0, name.length - ext.length);
-  for (let i = 1; ; i++) {
-    const path = join(dir, i === 1 ? name : `${stem} (${i})${ext}`);
-    try {
-      await access(path);
-    } catch {
-      return path;
-    }
-  }
 }
 
 /** How long a page may go without the run after a navigation before the run counts as lost. */
@@ -187,81 +171,13 @@ async function drive(context: BrowserContext, bundle: string, args: RunArgs, tok
     report.note(allowed ? `allowed: ${what}` : `denied: ${what}`);
     return { allowed, always: a === 'a' || a === 'always' };
   });
-  // Downloads the run starts (each one a risky action the user allowed) are kept in the working
-  // directory under the name the site gives, never over an existing file. The run's result waits
-  // for them (the browser would delete an unsaved download when it closes).
-  const saving = new Set<Promise<void>>();
-  const saveDownload = (d: Download): void => {
-    const p = (async () => {
-      try {
-        const path = await freePath(process.cwd(), d.suggestedFilename());
-        await d.saveAs(path);
-        report.note(`saved the download: ${path}`, { download: path, url: d.url() });
-      } catch (e) {
-        report.note(`the download ${d.suggestedFilename()} failed: ${String((e as Error)?.message ?? e).split('\n')[0]}`, { download: null, url: d.url() });
-      }
-    })();
-    saving.add(p);
-    void p.finally(() => saving.delete(p));
-  };
-  // The page's own dialogs (alert, confirm, prompt, "leave this page?") block it until answered,
-  // and nobody sees them in a headless browser: alerts are accepted and logged; the others are
-  // answered like a risky action — --yes says OK, else the terminal asks, else Cancel.
-  const answerDialog = async (d: Dialog): Promise<void> => {
-    const type = d.type();
-    const message = d.message().trim() || '(no text)';
-    const done = (answer: string, text: string) => report.note(text, { dialog: type, message, answer });
-    try {
-      if (type === 'alert') {
-        await d.accept();
-        return done('ok', `the page said: "${message}"`);
-      }
-      const what = type === 'beforeunload' ? 'asks to confirm leaving the page' : `asks: "${message}"`;
-      if (args.yes) {
-        await d.accept();
-        return done('ok', `the page ${what} — answered OK (--yes)`);
-      }
-      if (!interactive) {
-        await d.dismiss();
-        return done('cancel', `the page ${what} — answered Cancel (no terminal to ask; pass --yes to answer OK)`);
-      }
-      if (type === 'prompt') {
-        const text = await ask(`The page ${what}\n  Your answer (empty to cancel): `);
-        if (text) await d.accept(text);
-        else await d.dismiss();
-        return done(text ? 'ok' : 'cancel', text ? `answered the page: "${text}"` : 'cancelled the page\'s question');
-      }
-      const a = (await ask(`The page ${what}\n  OK? [y]es / [N]o: `)).trim().toLowerCase();
-      const ok = a === 'y' || a === 'yes';
-      if (ok) await d.accept();
-      else await d.dismiss();
-      return done(ok ? 'ok' : 'cancel', `answered the page ${ok ? 'OK' : 'Cancel'}`);
-    } catch {
-      // The dialog went with its page (a navigation, the end of the run).
-    }
-  };
   await context.exposeBinding(BINDINGS.ask, async (_source, question: string) => {
     report.event('ask', { question }, lastUrl);
     return (await ask(`pagehand asks: ${question}\n> `)).trim();
   });
-  // The run's state between pages: saved by the page through a binding, read back by the next
-  // page at document start through a request this route answers — in the run's own tab only
-  // (the scratch page for marked screenshots loads the bundle too, and must not resume the run).
-  const state = runStateKeeper();
-  await context.exposeBinding(BINDINGS.save, (source, json: unknown) => {
-    if (source.page === page && source.frame === page.mainFrame()) state.save(json);
-  });
-  await context.route(RUN_STATE_URL, (route) => {
-    let ours = false;
-    try {
-      ours = route.request().frame().page() === page;
-    } catch {
-      // a request without a frame (a service worker's): not the run's page
-    }
-    const json = ended || !ours ? undefined : state.current();
-    const headers = { 'access-control-allow-origin': '*', 'cache-control': 'no-store' };
-    return route.fulfill(json ? { status: 200, headers: { ...headers, 'content-type': 'application/json' }, body: json } : { status: 204, headers });
-  });
+  // The run's state between pages, kept here: only the run's own tab saves and reads it (the
+  // scratch page for marked screenshots loads the bundle too, and must not resume the run).
+  await keepRunState(context, () => page, () => ended);
   // With --screenshot-dir, each model request waits until the page is pictured as the model sees it.
   if (args.screenshotDir) {
     await context.route(`${args.proxy}/v1/chat/completions`, async (route) => {
@@ -272,8 +188,9 @@ async function drive(context: BrowserContext, bundle: string, args: RunArgs, tok
   await context.addInitScript({ content: `${runnerBundleSource(bundle)}\n${bridgeSource({ marks: !!args.screenshotDir, ask: interactive })}` });
 
   page = context.pages()[0] ?? (await context.newPage());
-  page.on('dialog', (d) => void answerDialog(d));
-  page.on('download', (d) => void saveDownload(d));
+  page.on('dialog', (d) => void answerDialog(d, { yes: args.yes, ask: interactive ? ask : undefined }, report));
+  const downloads = downloadSaver(process.cwd(), report);
+  page.on('download', (d) => downloads.save(d));
   // pagehand keeps links in its tab; a tab the page opens by script is only said (the run stays).
   page.on('popup', (p) => report.note(`the page opened a new tab (${p.url() || 'about:blank'}); the run stays in its own tab`, { popup: p.url() }));
   page.on('crash', () => lost(`The page crashed on ${lastUrl}.`));
@@ -326,8 +243,7 @@ async function drive(context: BrowserContext, bundle: string, args: RunArgs, tok
     if ('error' in id) throw new CliError(`Could not start the run on ${args.url}: ${id.error}.`);
     started = true;
     const outcome = await finished;
-    // Bounded: a download that never finishes must not hold the result forever.
-    await Promise.race([Promise.all([...saving]), new Promise((r) => setTimeout(r, DOWNLOAD_WAIT_MS).unref())]);
+    await downloads.idle();
     return outcome;
   } finally {
     if (watch) clearTimeout(watch);

@@ -4,7 +4,7 @@
  * effect is testable without a browser.
  */
 import type { ActionResult } from '../page/actions/types';
-import type { CallTarget, ConfirmRequest, PlannedCall, Reasoning, RunEvents, RunResult } from '../agent/types';
+import type { CallTarget, PlannedCall, Reasoning, RunEvents, RunResult } from '../agent/types';
 
 export interface ActionView {
   call: PlannedCall;

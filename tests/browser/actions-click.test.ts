@@ -1,3 +1,4 @@
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { open, origin, useSession } from './harness';
 import { act, appState, refAt, refOf } from './actions-helpers';
@@ -212,7 +213,7 @@ describe('click on Vue 3', () => {
 
 describe('links and forms that would open a new tab', () => {
   /** Holds next.html until released, so the action answers before the page unloads. */
-  async function gated(page: import('playwright-core').Page): Promise<() => void> {
+  async function gated(page: Page): Promise<() => void> {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     await page.route('**/actions/next.html*', async (route) => {
@@ -222,7 +223,7 @@ describe('links and forms that would open a new tab', () => {
     return release;
   }
   /** Counts the tabs the context opens from now on. */
-  function tabsOpened(page: import('playwright-core').Page): () => number {
+  function tabsOpened(page: Page): () => number {
     let n = 0;
     page.context().on('page', () => n++);
     return () => n;

@@ -4,7 +4,7 @@
  * loads, or find it). Judged by each site's own state.
  */
 import { describe, expect, it } from 'vitest';
-import { call, calls, hasText, latestMap, mapElements, mapUrl, MODELS, openWithAgent, refFor, refNear, type Policy, useAgentStack } from './agent-harness';
+import { call, calls, hasText, latestMap, mapUrl, MODELS, openWithAgent, refFor, refNear, type Policy, useAgentStack } from './agent-harness';
 import { runLog, startRun, waitForResult } from './agent-run';
 import { useSession } from './harness';
 

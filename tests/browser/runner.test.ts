@@ -47,6 +47,8 @@ function cli(args: string[], env: Record<string, string> = {}, cwd?: string): Pr
   });
 }
 
+/** The --json output: one object per line. */
+const jsonLines = (out: Exit): any[] => out.stdout.trim().split('\n').map((l) => JSON.parse(l));
 
 function countPixels(img: Png, [r, g, b]: [number, number, number]): number {
   let n = 0;
@@ -119,7 +121,7 @@ describe('pagehand run', () => {
     const out = await cli(['run', '--json', '--url', inbox(), '--proxy', stack.proxyUrl, '--token', stack.token, '--model', MODELS.openai, TASK]);
 
     expect(out.code, out.stderr).toBe(0);
-    const lines = out.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = jsonLines(out);
     const last = lines[lines.length - 1];
     expect(last).toMatchObject({ event: 'result', ok: true });
     for (const s of SUBJECTS) expect(last.summary).toContain(s);
@@ -139,7 +141,7 @@ describe('pagehand run', () => {
     const out = await cli(['run', '--json', '--yes', '--url', url, '--proxy', stack.proxyUrl, '--token', stack.token, '--model', MODELS.gemini, 'Sign up as Ada Lovelace and confirm on the partner site']);
 
     expect(out.code, out.stderr + out.stdout).toBe(0);
-    const lines = out.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = jsonLines(out);
     const last = lines[lines.length - 1];
     expect(last).toMatchObject({ event: 'result', ok: true });
     expect(last.summary).toMatch(/confirmed on localhost:\d+/);
@@ -187,12 +189,12 @@ describe('pagehand run', () => {
       return call('click', { ref: refFor(map, 'button', 'Clear draft') }, 'goal: clear the draft');
     };
     const base = ['run', '--json', '--url', `${origin()}/fixtures/delivery/dialogs.html`, '--proxy', stack.proxyUrl, '--token', stack.token, '--model', MODELS.openai];
-    const notes = (out: Exit) => out.stdout.trim().split('\n').map((l) => JSON.parse(l)).filter((l) => l.event === 'note' && l.dialog);
+    const notes = (out: Exit) => jsonLines(out).filter((l) => l.event === 'note' && l.dialog);
 
     stack.setPolicy(draftModel());
     const kept = await cli([...base, 'Clear the draft']);
     expect(kept.code, kept.stderr + kept.stdout).toBe(0);
-    expect(JSON.parse(kept.stdout.trim().split('\n').pop()!).summary).toBe('The draft was kept.');
+    expect(jsonLines(kept).pop().summary).toBe('The draft was kept.');
     expect(notes(kept)).toEqual([
       { event: 'note', dialog: 'alert', message: 'Drafts are kept for 30 days.', answer: 'ok', text: 'the page said: "Drafts are kept for 30 days."' },
       { event: 'note', dialog: 'confirm', message: 'Clear the draft?', answer: 'cancel', text: 'the page asks: "Clear the draft?" — answered Cancel (no terminal to ask; pass --yes to answer OK)' },
@@ -201,7 +203,7 @@ describe('pagehand run', () => {
     stack.setPolicy(draftModel());
     const cleared = await cli([...base, '--yes', 'Clear the draft']);
     expect(cleared.code, cleared.stderr + cleared.stdout).toBe(0);
-    expect(JSON.parse(cleared.stdout.trim().split('\n').pop()!).summary).toBe('The draft is empty.');
+    expect(jsonLines(cleared).pop().summary).toBe('The draft is empty.');
     expect(notes(cleared).map((n) => [n.dialog, n.answer])).toEqual([['alert', 'ok'], ['confirm', 'ok']]);
   });
 

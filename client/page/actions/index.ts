@@ -107,7 +107,7 @@ export async function act(call: ActionCall, opts?: ActOptions): Promise<ActionRe
         if (el && el.ownerDocument !== document) docs.push(el.ownerDocument);
         watch = watchActivity(docs);
         nav = watchNavigation(() => watch?.touch());
-        tabs = keepInThisTab(docs.map((d) => d.defaultView).filter((w): w is Window & typeof globalThis => !!w));
+        tabs = keepInThisTab(docs.flatMap((d) => d.defaultView ?? []));
       },
       settle: async (timeout) => {
         if (!watch) throw new Error('settle before begin');
