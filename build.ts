@@ -172,7 +172,7 @@ async function main(): Promise<void> {
   await Promise.all([build(bundleOptions), build(screenshotModuleOptions), build(userscriptOptions), build(runnerBundleOptions), build(esmOptions), build(cliOptions), buildDeclarations()]);
   await chmod(`${root}dist/cli.js`, 0o755);
   await writeWorkerAssets();
-  for (const file of ['pagehand.js', 'pagehand-screenshot.js', 'pagehand.user.js']) {
+  for (const file of ['pagehand.js', 'pagehand-screenshot.js', 'pagehand.user.js', 'pagehand.runner.js']) {
     const { size } = await stat(`${root}dist/${file}`);
     console.log(`dist/${file}  ${(size / 1024).toFixed(1)} KiB`);
   }
