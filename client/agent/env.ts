@@ -11,6 +11,12 @@ export interface AgentEnv {
   fetch?: typeof fetch;
   /** Where the run's state survives a page load; default sessionStorage. */
   store?: RunStore;
+  /**
+   * Who put pagehand on this page. `'site'` (the embed, the npm entry): the page is the site
+   * owner's, so its marks, `init` and callbacks are trusted. `'user'` (bookmarklet, userscript,
+   * runner): the page is a stranger's, so it may add caution but never remove it. Default 'site'.
+   */
+  installedBy?: 'site' | 'user';
 }
 
 let current: AgentEnv = {};
@@ -20,3 +26,6 @@ export function setAgentEnv(env: AgentEnv): void {
 }
 
 export const agentEnv = (): AgentEnv => current;
+
+/** The page is a stranger's (bookmarklet, userscript, runner): its marks and callbacks may only add caution. */
+export const pageIsUntrusted = (): boolean => current.installedBy === 'user';
