@@ -4,6 +4,8 @@
  *   POST /v1/chat/completions  OpenAI Chat Completions in and out (JSON or SSE)
  *   GET  /v1/config            what this token may use (models, features — images: which models
  *                              accept them —, limits)
+ *   POST /v1/session           a site or personal token → a session token bound to the page's
+ *                              Origin, expiring (what a page should hold)
  *   GET  /healthz              liveness
  *
  * Every error is JSON `{ error: { code, message } }`; keys never appear in a response or a log.
@@ -13,11 +15,13 @@ import { HTTPException } from 'hono/http-exception';
 import { chatCompletions } from './chat/handler';
 import { allowedModels, defaultModelFor, imageModels, type ProxyConfig } from './config';
 import { ProxyError, errorResponse } from './errors';
+import { clientRateLimit } from './middleware/client-rate-limit';
 import { jsonBody, type JsonBodyVariables } from './middleware/json-body';
 import { rateLimit } from './middleware/rate-limit';
 import { requireSite, type SiteVariables } from './middleware/require-site';
 import { siteCors } from './middleware/site-cors';
 import { redactor } from './redact';
+import { createSession } from './session/handler';
 
 export type AppEnv = { Variables: SiteVariables & JsonBodyVariables };
 
@@ -54,7 +58,9 @@ export function createApp(config: ProxyConfig): Hono<AppEnv> {
 
   app.use('/v1/*', siteCors({ sites: config.sites }));
 
-  const site = requireSite({ sites: config.sites });
+  // Session tokens work everywhere but where they are made: one cannot make another.
+  const site = requireSite({ sites: config.sites, sessions: { now: config.now } });
+  const parentSite = requireSite({ sites: config.sites });
 
   app.get('/v1/config', site, (c) => {
     const s = c.get('site');
@@ -68,7 +74,9 @@ export function createApp(config: ProxyConfig): Hono<AppEnv> {
         maxTokens: s.maxTokens ?? config.limits.defaultMaxTokens,
         maxN: config.limits.maxN,
         maxBodyBytes: config.limits.maxBodyBytes,
+        maxPromptTokens: s.maxPromptTokens ?? config.limits.defaultMaxPromptTokens,
         rpm: s.rpm ?? config.limits.defaultRpm,
+        clientRpm: s.clientRpm ?? config.limits.defaultClientRpm,
       },
     });
   });
@@ -76,12 +84,15 @@ export function createApp(config: ProxyConfig): Hono<AppEnv> {
   app.post(
     '/v1/chat/completions',
     site,
+    clientRateLimit({ limiter: config.clientRateLimiter, defaultRpm: config.limits.defaultClientRpm, trustProxyHops: config.trustProxyHops }),
     rateLimit({ limiter: config.rateLimiter, defaultRpm: config.limits.defaultRpm }),
     jsonBody({ maxBytes: config.limits.maxBodyBytes }),
     chatCompletions(safeConfig, redact),
   );
 
-  for (const path of ['/v1/chat/completions', '/v1/config']) {
+  app.post('/v1/session', parentSite, createSession({ ttlSeconds: config.limits.sessionTtlSeconds, now: config.now }));
+
+  for (const path of ['/v1/chat/completions', '/v1/config', '/v1/session']) {
     app.all(path, (c) => {
       const allow = path === '/v1/config' ? 'GET, OPTIONS' : 'POST, OPTIONS';
       return errorResponse(c, new ProxyError(405, 'method_not_allowed', `${path} accepts ${allow}.`, { Allow: allow }));

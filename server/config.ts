@@ -3,6 +3,7 @@
  * limits. Built from environment variables on Node and from vars/secrets on Workers — the same
  * names in both places, parsed here once.
  */
+import { memoryRateLimiter } from './rate-limit/memory';
 import type { RateLimiter } from './rate-limit/types';
 
 /** A site is one public token bound to the origins (and optionally models/limits) it may use. */
@@ -17,6 +18,10 @@ export interface Site {
   rpm?: number;
   /** Cap on generated tokens per request; larger requests are clamped to it. */
   maxTokens?: number;
+  /** Requests per minute for one client address using this token (PAGEHAND_CLIENT_RPM otherwise). */
+  clientRpm?: number;
+  /** Cap on a request's estimated prompt tokens (PAGEHAND_MAX_PROMPT_TOKENS otherwise). */
+  maxPromptTokens?: number;
 }
 
 export interface OpenAIProvider {
@@ -37,12 +42,18 @@ export interface Limits {
   maxBodyBytes: number;
   /** Longest wait for the upstream's response headers, and between two streamed chunks (504). */
   upstreamTimeoutMs: number;
-  /** Largest `n` (choices per request) accepted (400 above). */
+  /** Largest `n` (choices per request) accepted (400 above). Always 1: one step, one answer. */
   maxN: number;
   /** Requests per minute for a site without `rpm`. */
   defaultRpm: number;
+  /** Requests per minute per client address, for a site without `clientRpm`. */
+  defaultClientRpm: number;
   /** Token cap for a site without `maxTokens`. */
   defaultMaxTokens: number;
+  /** Prompt cap (estimated tokens: characters / 4) for a site without `maxPromptTokens`. */
+  defaultMaxPromptTokens: number;
+  /** Lifetime of a session token from POST /v1/session. */
+  sessionTtlSeconds: number;
 }
 
 export interface LogEvent {
@@ -66,17 +77,31 @@ export interface ProxyConfig {
   visionModels?: string[];
   sites: Site[];
   limits: Limits;
+  /** Counts requests per site token. */
   rateLimiter: RateLimiter;
+  /** Counts requests per client address; it must honour the `rpm` it is given. */
+  clientRateLimiter: RateLimiter;
+  /**
+   * How many reverse proxies in front of this one to believe (TRUST_PROXY): the client address
+   * is then read from X-Forwarded-For, that many entries from the right. 0: never read it.
+   */
+  trustProxyHops: number;
+  /** Clock in milliseconds (session expiry); injectable so tests need not sleep. */
+  now: () => number;
   /** Every line is redacted of API keys before it reaches this sink. */
   log: Logger;
 }
 
 export const DEFAULT_LIMITS: Limits = {
-  maxBodyBytes: 8 * 1024 * 1024,
+  // One agent step: the prompt plus one screenshot (a few hundred KB as base64) fits with room.
+  maxBodyBytes: 4 * 1024 * 1024,
   upstreamTimeoutMs: 120_000,
-  maxN: 4,
+  maxN: 1,
   defaultRpm: 60,
+  defaultClientRpm: 30,
   defaultMaxTokens: 8192,
+  defaultMaxPromptTokens: 48_000,
+  sessionTtlSeconds: 8 * 60 * 60,
 };
 
 /** Server default model lists, per configured provider (see server/README.md). */
@@ -103,7 +128,11 @@ export type EnvName =
   | 'PAGEHAND_VISION_MODELS'
   | 'PAGEHAND_SITES'
   | 'PAGEHAND_MAX_BODY_BYTES'
-  | 'PAGEHAND_UPSTREAM_TIMEOUT_MS';
+  | 'PAGEHAND_UPSTREAM_TIMEOUT_MS'
+  | 'PAGEHAND_CLIENT_RPM'
+  | 'PAGEHAND_MAX_PROMPT_TOKENS'
+  | 'PAGEHAND_SESSION_TTL_S'
+  | 'TRUST_PROXY';
 
 const get = (env: EnvVars, name: EnvName): string | undefined => {
   const v = env[name];
@@ -112,6 +141,10 @@ const get = (env: EnvVars, name: EnvName): string | undefined => {
 
 export interface FromEnvOptions {
   rateLimiter: RateLimiter;
+  /** Per-client counting; omitted → an in-memory store (it honours each site's `clientRpm`). */
+  clientRateLimiter?: RateLimiter;
+  /** Omitted → Date.now. */
+  now?: () => number;
   log: Logger;
   /** Sites to use when PAGEHAND_SITES is unset (Node: the personal token). */
   fallbackSites?: Site[];
@@ -162,8 +195,14 @@ export function configFromEnv(env: EnvVars, options: FromEnvOptions): ProxyConfi
       ...DEFAULT_LIMITS,
       maxBodyBytes: positiveInt(env, 'PAGEHAND_MAX_BODY_BYTES') ?? DEFAULT_LIMITS.maxBodyBytes,
       upstreamTimeoutMs: positiveInt(env, 'PAGEHAND_UPSTREAM_TIMEOUT_MS') ?? DEFAULT_LIMITS.upstreamTimeoutMs,
+      defaultClientRpm: positiveInt(env, 'PAGEHAND_CLIENT_RPM') ?? DEFAULT_LIMITS.defaultClientRpm,
+      defaultMaxPromptTokens: positiveInt(env, 'PAGEHAND_MAX_PROMPT_TOKENS') ?? DEFAULT_LIMITS.defaultMaxPromptTokens,
+      sessionTtlSeconds: positiveInt(env, 'PAGEHAND_SESSION_TTL_S') ?? DEFAULT_LIMITS.sessionTtlSeconds,
     },
     rateLimiter: options.rateLimiter,
+    clientRateLimiter: options.clientRateLimiter ?? memoryRateLimiter(),
+    trustProxyHops: trustProxyHops(env),
+    now: options.now ?? Date.now,
     log: options.log,
   };
 }
@@ -173,6 +212,17 @@ function positiveInt(env: EnvVars, name: EnvName): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
   if (!Number.isInteger(n) || n <= 0) throw new ConfigError(`${name} must be a positive integer, got "${v}"`);
+  return n;
+}
+
+/** TRUST_PROXY: unset or 0 → 0; a positive whole number → that many proxies. */
+function trustProxyHops(env: EnvVars): number {
+  const v = get(env, 'TRUST_PROXY');
+  if (v === undefined || v === '0') return 0;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0 || n > 10) {
+    throw new ConfigError(`TRUST_PROXY must be the number of reverse proxies in front of pagehand (1 for one), got "${v}"`);
+  }
   return n;
 }
 
@@ -187,7 +237,8 @@ function assertHttpUrl(name: EnvName, value: string): void {
 }
 
 /**
- * Parses PAGEHAND_SITES: a JSON list of `{ token, origins, models?, rpm?, maxTokens? }`.
+ * Parses PAGEHAND_SITES: a JSON list of
+ * `{ token, origins, models?, rpm?, maxTokens?, clientRpm?, maxPromptTokens? }`.
  * Messages name the site by position, never by token.
  */
 export function parseSites(json: string): Site[] {
@@ -203,11 +254,12 @@ export function parseSites(json: string): Site[] {
     const where = `PAGEHAND_SITES[${i}]`;
     if (typeof s !== 'object' || s === null || Array.isArray(s)) throw new ConfigError(`${where} must be an object`);
     const o = s as Record<string, unknown>;
-    const known = new Set(['token', 'origins', 'models', 'rpm', 'maxTokens']);
+    const known = new Set(['token', 'origins', 'models', 'rpm', 'maxTokens', 'clientRpm', 'maxPromptTokens']);
     for (const k of Object.keys(o)) if (!known.has(k)) throw new ConfigError(`${where} has an unknown field "${k}"`);
     if (typeof o.token !== 'string' || o.token.length < 16 || /\s/.test(o.token)) {
       throw new ConfigError(`${where}.token must be a string of at least 16 characters without spaces`);
     }
+    if (o.token.startsWith('phs_')) throw new ConfigError(`${where}.token must not begin with "phs_" (the prefix of session tokens)`);
     if (seen.has(o.token)) throw new ConfigError(`${where}.token repeats an earlier site's token`);
     seen.add(o.token);
     if (!Array.isArray(o.origins) || o.origins.length === 0) {
@@ -234,7 +286,7 @@ export function parseSites(json: string): Site[] {
       }
       site.models = o.models as string[];
     }
-    for (const key of ['rpm', 'maxTokens'] as const) {
+    for (const key of ['rpm', 'maxTokens', 'clientRpm', 'maxPromptTokens'] as const) {
       const v = o[key];
       if (v === undefined) continue;
       if (typeof v !== 'number' || !Number.isInteger(v) || v <= 0) {

@@ -20,15 +20,20 @@ export type ErrorCode =
   | 'invalid_tool_choice'
   | 'invalid_parameter'
   | 'n_too_large'
+  | 'missing_origin'
   // who is asking (401/403)
   | 'missing_token'
   | 'invalid_token'
+  | 'token_expired'
   | 'origin_not_allowed'
+  | 'session_not_allowed'
+  | 'cross_origin_refused'
   | 'model_not_allowed'
   // transport (404/405/413/415/429)
   | 'not_found'
   | 'method_not_allowed'
   | 'body_too_large'
+  | 'prompt_too_large'
   | 'unsupported_media_type'
   | 'rate_limited'
   // upstream and server (4xx passed on, 5xx)

@@ -11,7 +11,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Hono } from 'hono';
 import { createApp, type AppEnv } from './app';
-import { ConfigError, configFromEnv, type EnvVars, type Logger, type ProxyConfig } from './config';
+import { ConfigError, DEFAULT_LIMITS, configFromEnv, type EnvVars, type Logger, type ProxyConfig } from './config';
 import { consoleLogger } from './log';
 import { loadPersonalToken } from './node/personal-token';
 import { mountNodePages } from './node/pages';
@@ -25,6 +25,8 @@ export interface NodeServerOptions {
   demoDir?: string;
   tokenFile?: string;
   log?: Logger;
+  /** The app's clock in milliseconds (session expiry); default Date.now. For tests. */
+  now?: () => number;
 }
 
 export interface NodeServer {
@@ -68,8 +70,11 @@ export async function startNodeServer(options: NodeServerOptions = {}): Promise<
 
   const config = configFromEnv(env as EnvVars, {
     rateLimiter: memoryRateLimiter(),
+    now: options.now,
     log: options.log ?? consoleLogger,
-    fallbackSites: personalToken ? [{ token: personalToken, origins: ['*'] }] : undefined,
+    // Every client of a loopback personal token is this machine: a per-client limit below the
+    // token's own would only slow the one user down.
+    fallbackSites: personalToken ? [{ token: personalToken, origins: ['*'], clientRpm: DEFAULT_LIMITS.defaultRpm }] : undefined,
   });
   const app = createApp(config);
   mountNodePages(app, {

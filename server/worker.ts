@@ -11,8 +11,14 @@ import { bindingRateLimiter, type RateLimitBinding } from './rate-limit/binding'
 import { memoryRateLimiter } from './rate-limit/memory';
 
 export interface WorkerEnv extends EnvVars {
-  /** `[[ratelimits]]` binding; without it each isolate counts in memory (weaker). */
+  /** `[[ratelimits]]` binding counting per site token; without it each isolate counts in memory (weaker). */
   PAGEHAND_RATE_LIMITER?: RateLimitBinding;
+  /**
+   * Optional `[[ratelimits]]` binding counting per client address (CF-Connecting-IP). Its own
+   * limit replaces PAGEHAND_CLIENT_RPM and the sites' `clientRpm`; without it each isolate counts
+   * in memory with those.
+   */
+  PAGEHAND_CLIENT_RATE_LIMITER?: RateLimitBinding;
 }
 
 // One app per env object: built on the first request of an isolate, reused after.
@@ -25,6 +31,7 @@ function appFor(env: WorkerEnv): Hono<AppEnv> | ConfigError {
       app = createApp(
         configFromEnv(env, {
           rateLimiter: env.PAGEHAND_RATE_LIMITER ? bindingRateLimiter(env.PAGEHAND_RATE_LIMITER) : memoryRateLimiter(),
+          clientRateLimiter: env.PAGEHAND_CLIENT_RATE_LIMITER ? bindingRateLimiter(env.PAGEHAND_CLIENT_RATE_LIMITER) : memoryRateLimiter(),
           log: consoleLogger,
         }),
       );

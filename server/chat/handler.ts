@@ -1,6 +1,6 @@
 /**
  * POST /v1/chat/completions: validate, apply the site's rules, route by model, answer in
- * OpenAI's format. Runs after requireSite, rateLimit and jsonBody.
+ * OpenAI's format. Runs after requireSite, the rate limits and jsonBody.
  */
 import type { Handler } from 'hono';
 import { allowedModels, defaultModelFor, isModelAllowed, type ProxyConfig } from '../config';
@@ -11,6 +11,7 @@ import type { Redact } from '../redact';
 import { capTokens, providerFor } from './caps';
 import { geminiUpstream, type GeminiUpstream } from './gemini-upstream';
 import { openaiUpstream, type OpenAIUpstream } from './openai-upstream';
+import { estimatePromptTokens } from './prompt-size';
 import { UpstreamGuard } from './upstream-guard';
 import { validateChatRequest } from './validate';
 
@@ -48,6 +49,15 @@ export function chatCompletions(config: ProxyConfig, redact: Redact): Handler<En
     const upstream = upstreams[provider];
     if (!upstream) {
       throw new ProxyError(503, 'provider_not_configured', `"${model}" needs the ${provider} provider: set ${ENV_FOR[provider]} on the server.`);
+    }
+    const promptCap = site.maxPromptTokens ?? config.limits.defaultMaxPromptTokens;
+    const promptTokens = estimatePromptTokens(request);
+    if (promptTokens > promptCap) {
+      throw new ProxyError(
+        413,
+        'prompt_too_large',
+        `The prompt is about ${promptTokens} tokens (estimated as characters / 4), over this token's cap of ${promptCap}.`,
+      );
     }
     const resolved = capTokens({ ...request, model }, site.maxTokens ?? config.limits.defaultMaxTokens);
 

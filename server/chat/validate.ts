@@ -20,7 +20,7 @@ import type {
 } from './types';
 
 export interface ValidateOptions {
-  /** Largest `n` accepted. */
+  /** Largest `n` accepted (the proxy uses 1). */
   maxN: number;
 }
 
@@ -97,7 +97,10 @@ export function validateChatRequest(body: unknown, options: ValidateOptions): Ch
   }
   if (b.n !== undefined && b.n !== null) {
     out.n = int('n', b.n, 1, Number.MAX_SAFE_INTEGER);
-    if (out.n > options.maxN) fail('n_too_large', `n may be at most ${options.maxN} on this proxy.`);
+    // Refused rather than clamped: a caller asking for several choices would silently get one.
+    if (out.n > options.maxN) {
+      fail('n_too_large', `n may be at most ${options.maxN} on this proxy (one answer per request; each choice would cost a full generation).`);
+    }
   }
   if (b.temperature !== undefined && b.temperature !== null) out.temperature = num('temperature', b.temperature, 0, 2);
   if (b.top_p !== undefined && b.top_p !== null) out.top_p = num('top_p', b.top_p, 0, 1);
@@ -234,8 +237,13 @@ function userContent(v: unknown, path: string): string | ContentPart[] {
       const img = p.image_url;
       if (!isObj(img) || typeof img.url !== 'string') fail('invalid_content_part', `${at}.image_url must be { url: string }.`);
       const { url, detail } = img as Obj;
-      if (!isImageUrl(url as string)) {
-        fail('invalid_content_part', `${at}.image_url.url must be a base64 data:image/… URL or an http(s) URL.`);
+      if (!IMAGE_DATA_URL.test(url as string)) {
+        // A link would be fetched by the upstream (or the SDK) from wherever it points, internal
+        // addresses included; the page sends its screenshots inline anyway.
+        fail(
+          /^https?:/i.test(url as string) ? 'unsupported_image_url' : 'invalid_content_part',
+          `${at}.image_url.url must be a base64 data:image/… URL (png, jpeg, webp, gif, heic); this proxy does not pass on image links.`,
+        );
       }
       if (detail !== undefined && detail !== 'auto' && detail !== 'low' && detail !== 'high') {
         fail('invalid_content_part', `${at}.image_url.detail must be auto, low or high.`);
@@ -244,16 +252,6 @@ function userContent(v: unknown, path: string): string | ContentPart[] {
     }
     return fail('invalid_content_part', `${at}.type must be "text" or "image_url", got ${JSON.stringify(p.type)?.slice(0, 40) ?? 'nothing'}.`);
   });
-}
-
-function isImageUrl(url: string): boolean {
-  if (url.startsWith('data:')) return IMAGE_DATA_URL.test(url);
-  try {
-    const u = new URL(url);
-    return u.protocol === 'https:' || u.protocol === 'http:';
-  } catch {
-    return false;
-  }
 }
 
 function toolCalls(v: unknown, path: string): ToolCall[] {

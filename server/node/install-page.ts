@@ -15,6 +15,8 @@ export interface InstallPageData {
   /** Set when the server made a personal token (no PAGEHAND_SITES). */
   personalToken?: string;
   siteCount: number;
+  /** A freshly generated token for the PAGEHAND_SITES example (shown, never configured). */
+  exampleSiteToken: string;
   bundleBuilt: boolean;
   userscriptBuilt: boolean;
   demos: Array<{ path: string; title: string }>;
@@ -73,6 +75,19 @@ A bookmarklet for a token <code>T</code> is:</p><pre>${bookmarklet(d.origin, 'T'
 <h2>Embed on your site</h2>
 <p>Add to your pages (use a site token bound to your origin in <code>PAGEHAND_SITES</code>):</p>
 <pre id="embed">${embedSnippet(d.origin, token)}</pre>
+${
+  d.personalToken
+    ? html`<p class="warn" id="embed-personal">This snippet carries your <strong>personal token</strong>, which works from any
+origin: use it only to try pagehand on pages on this machine. Never put it on a site others can open.</p>`
+    : ''
+}
+<div id="site-token-help">
+<p>For a site, make a token that works only from that site's origin: start the proxy with
+<code>PAGEHAND_SITES</code> (a JSON list; <code>models</code>, <code>rpm</code>, <code>clientRpm</code>,
+<code>maxTokens</code> and <code>maxPromptTokens</code> are optional), then put that token in the snippet:</p>
+<pre id="sites-example">PAGEHAND_SITES='[{ "token": "${d.exampleSiteToken}", "origins": ["https://your-site.example"] }]'</pre>
+<p>The token above was generated for this page load; any long random string will do.</p>
+</div>
 
 <h2>Userscript</h2>
 <p>${
@@ -112,6 +127,7 @@ the bookmarklet work, and a run carries on when a link leads to another site.</p
 <ul>
   <li><code>POST /v1/chat/completions</code> — OpenAI Chat Completions (JSON or SSE), any configured model</li>
   <li><code>GET /v1/config</code> — the models, features and limits of a token</li>
+  <li><code>POST /v1/session</code> — a site or personal token → a session token bound to the calling page's origin, expiring</li>
 </ul>
 </body>
 </html>`;

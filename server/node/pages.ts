@@ -1,13 +1,18 @@
 /**
  * Routes only the Node entry has: the install page, the built bundle, the userscript and the
  * demo pages. Pages that show the personal token answer only to a loopback Host header, so a
- * DNS-rebinding page cannot read the token through the browser.
+ * DNS-rebinding page cannot read the token through the browser, and only to a top-level
+ * navigation or a same-origin request (tokenPages), so another site cannot run or frame them.
  */
+import { randomBytes } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Hono, MiddlewareHandler } from 'hono';
+import { every } from 'hono/combine';
 import type { ProxyConfig } from '../config';
 import { ProxyError } from '../errors';
+import { tokenPages } from '../middleware/token-pages';
+import { mintSessionToken } from '../session/token';
 import { installPage } from './install-page';
 import { embedSnippet } from './loader';
 
@@ -35,8 +40,9 @@ export function mountNodePages(app: Hono<any>, opts: NodePagesOptions): void {
     }
     await next();
   };
+  const guarded = every(loopbackOnly, tokenPages({ what: opts.personalToken ? 'the personal token' : 'a token' }));
 
-  app.get('/', loopbackOnly, async (c) => {
+  app.get('/', guarded, async (c) => {
     const { config } = opts;
     const providerInfo = (p: { baseURL?: string; baseUrl?: string } | undefined) =>
       p ? { customBaseUrl: Boolean(p.baseURL ?? p.baseUrl) } : (false as const);
@@ -48,6 +54,7 @@ export function mountNodePages(app: Hono<any>, opts: NodePagesOptions): void {
         models: config.models,
         personalToken: opts.personalToken,
         siteCount: config.sites.length,
+        exampleSiteToken: `ph_site_${randomBytes(18).toString('base64url')}`,
         bundleBuilt: await exists(join(opts.distDir, 'pagehand.js')),
         userscriptBuilt: await exists(join(opts.distDir, 'pagehand.user.js')),
         demos: (await demoFiles(opts.demoDir)).map((f) => ({ path: `/demo/${f.name}`, title: f.title })),
@@ -67,13 +74,14 @@ export function mountNodePages(app: Hono<any>, opts: NodePagesOptions): void {
         'Content-Type': 'text/javascript; charset=utf-8',
         'Cache-Control': 'no-cache',
         'Access-Control-Allow-Origin': '*',
+        'X-Content-Type-Options': 'nosniff',
       });
     });
   }
 
   // The userscript with this proxy and (on loopback only, like the install page) the personal
   // token filled in: a userscript manager installs it from this URL and updates from it.
-  app.get('/pagehand.user.js', loopbackOnly, async (c) => {
+  app.get('/pagehand.user.js', guarded, async (c) => {
     const file = await readOrNull(join(opts.distDir, 'pagehand.user.js'));
     if (file === null) return c.text('pagehand: the userscript is not built yet (dist/pagehand.user.js does not exist).\n', 404);
     const source = fillUserscript(new TextDecoder().decode(file), new URL(c.req.url), opts.personalToken);
@@ -81,18 +89,20 @@ export function mountNodePages(app: Hono<any>, opts: NodePagesOptions): void {
   });
 
   app.get('/demo', (c) => c.redirect('/demo/'));
-  app.get('/demo/', loopbackOnly, async (c) => {
+  app.get('/demo/', guarded, async (c) => {
     const files = await demoFiles(opts.demoDir);
     const items = files.map((f) => `<li><a href="/demo/${f.name}">${escapeHtml(f.title)}</a></li>`).join('');
     return c.html(`<!doctype html><meta charset="utf-8"><title>pagehand demos</title><h1>pagehand demos</h1><ul>${items}</ul>`);
   });
-  app.get('/demo/:name', loopbackOnly, async (c) => {
+  app.get('/demo/:name', guarded, async (c) => {
     const name = c.req.param('name');
     const file = DEMO_NAME.test(name) ? await readOrNull(join(opts.demoDir, name)) : null;
     if (file === null) throw new ProxyError(404, 'not_found', `No demo page "${name.slice(0, 80)}".`);
     const origin = new URL(c.req.url).origin;
+    // The page holds a session token bound to this server's own origin, never the personal token.
+    const { limits, now } = opts.config;
     const embed = opts.personalToken
-      ? embedSnippet(origin, opts.personalToken)
+      ? embedSnippet(origin, await mintSessionToken(opts.personalToken, origin, Math.floor(now() / 1000) + limits.sessionTtlSeconds))
       : '<!-- pagehand: no personal token on this server (PAGEHAND_SITES is set); add your own embed snippet -->';
     return c.html(new TextDecoder().decode(file).replace('<!--pagehand-embed-->', embed));
   });

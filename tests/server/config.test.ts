@@ -10,12 +10,12 @@ describe('PAGEHAND_SITES', () => {
   it('parses sites with their optional limits', () => {
     const sites = parseSites(
       JSON.stringify([
-        { token: 'tok-a-0123456789abcdef', origins: ['https://a.test', 'http://localhost:3000'], models: ['gpt-test'], rpm: 10, maxTokens: 500 },
+        { token: 'tok-a-0123456789abcdef', origins: ['https://a.test', 'http://localhost:3000'], models: ['gpt-test'], rpm: 10, maxTokens: 500, clientRpm: 5, maxPromptTokens: 9000 },
         { token: 'tok-b-0123456789abcdef', origins: ['*'] },
       ]),
     );
     expect(sites).toEqual([
-      { token: 'tok-a-0123456789abcdef', origins: ['https://a.test', 'http://localhost:3000'], models: ['gpt-test'], rpm: 10, maxTokens: 500 },
+      { token: 'tok-a-0123456789abcdef', origins: ['https://a.test', 'http://localhost:3000'], models: ['gpt-test'], rpm: 10, maxTokens: 500, clientRpm: 5, maxPromptTokens: 9000 },
       { token: 'tok-b-0123456789abcdef', origins: ['*'] },
     ]);
   });
@@ -31,6 +31,9 @@ describe('PAGEHAND_SITES', () => {
     ['an unknown field', [{ token: 'tok-0123456789abcdef', origins: ['*'], admin: true }], /unknown field "admin"/],
     ['a negative rpm', [{ token: 'tok-0123456789abcdef', origins: ['*'], rpm: -1 }], /rpm must be a positive integer/],
     ['empty models', [{ token: 'tok-0123456789abcdef', origins: ['*'], models: [] }], /models must be a non-empty list/],
+    ['a token shaped like a session token', [{ token: 'phs_0123456789abcdef', origins: ['*'] }], /must not begin with "phs_"/],
+    ['a zero clientRpm', [{ token: 'tok-0123456789abcdef', origins: ['*'], clientRpm: 0 }], /clientRpm must be a positive integer/],
+    ['a fractional maxPromptTokens', [{ token: 'tok-0123456789abcdef', origins: ['*'], maxPromptTokens: 1.5 }], /maxPromptTokens must be a positive integer/],
   ];
   for (const [name, value, message] of bad) {
     it(`refuses ${name} with a message that names the field and no token`, () => {
@@ -85,6 +88,19 @@ describe('configFromEnv', () => {
     expect(c.providers).toEqual({});
   });
 
+  it('reads the per-client limit, the prompt cap, the session lifetime and TRUST_PROXY, with safe defaults', () => {
+    const def = configFromEnv({}, opts);
+    expect(def.limits).toMatchObject({ maxN: 1, maxBodyBytes: 4 * 1024 * 1024, defaultClientRpm: 30, defaultMaxPromptTokens: 48_000, sessionTtlSeconds: 8 * 3600 });
+    expect(def.trustProxyHops).toBe(0);
+    const set = configFromEnv({ PAGEHAND_CLIENT_RPM: '12', PAGEHAND_MAX_PROMPT_TOKENS: '1000', PAGEHAND_SESSION_TTL_S: '600', TRUST_PROXY: '1' }, opts);
+    expect(set.limits).toMatchObject({ defaultClientRpm: 12, defaultMaxPromptTokens: 1000, sessionTtlSeconds: 600 });
+    expect(set.trustProxyHops).toBe(1);
+    expect(configFromEnv({ TRUST_PROXY: '0' }, opts).trustProxyHops).toBe(0);
+    expect(() => configFromEnv({ TRUST_PROXY: 'yes' }, opts)).toThrow(/TRUST_PROXY must be the number of reverse proxies/);
+    expect(() => configFromEnv({ PAGEHAND_CLIENT_RPM: '0' }, opts)).toThrow(/PAGEHAND_CLIENT_RPM/);
+    expect(() => configFromEnv({ PAGEHAND_SESSION_TTL_S: '8h' }, opts)).toThrow(/PAGEHAND_SESSION_TTL_S/);
+  });
+
   it('refuses bad URLs and numbers', () => {
     expect(() => configFromEnv({ OPENAI_BASE_URL: 'ftp://x' }, opts)).toThrow(/OPENAI_BASE_URL must be http/);
     expect(() => configFromEnv({ GEMINI_BASE_URL: 'nope' }, opts)).toThrow(/GEMINI_BASE_URL is not a URL/);
@@ -109,6 +125,19 @@ describe('memoryRateLimiter', () => {
     now += 10 * 60_000;
     for (let i = 0; i < 6; i++) expect(hit().ok).toBe(true);
     expect(hit().ok).toBe(false);
+  });
+
+  it('keeps at most maxKeys buckets, dropping the one used longest ago (a flood of addresses cannot grow it)', () => {
+    const limiter = memoryRateLimiter({ now: () => 0, maxKeys: 3 });
+    const hit = (key: string) => (limiter.hit(key, 1) as { ok: boolean }).ok;
+    expect(hit('a')).toBe(true);
+    expect(hit('b')).toBe(true);
+    expect(hit('c')).toBe(true);
+    expect(hit('a')).toBe(false); // 'a' is now the newest
+    expect(hit('d')).toBe(true); // drops 'b'
+    expect(hit('a')).toBe(false);
+    expect(hit('c')).toBe(false);
+    expect(hit('b')).toBe(true); // forgotten, so a fresh bucket
   });
 });
 

@@ -3,7 +3,9 @@ import { afterAll, beforeAll } from 'vitest';
 import { startFakeUpstreams, type FakeUpstreams } from './fakes/fake-upstreams';
 import { nodeTarget } from './suite/node-target';
 import { defineFuzzSuite } from './suite/fuzz-suite';
+import { defineLimitsSuite } from './suite/limits-suite';
 import { defineProxySuite } from './suite/proxy-suite';
+import { defineSessionSuite } from './suite/session-suite';
 import type { ProxyTarget } from './suite/target';
 
 let upstreams: FakeUpstreams;
@@ -17,3 +19,5 @@ afterAll(() => upstreams.close());
 
 defineProxySuite(nodeTarget(fake));
 defineFuzzSuite(nodeTarget(fake));
+defineSessionSuite(nodeTarget(fake));
+defineLimitsSuite(nodeTarget(fake));

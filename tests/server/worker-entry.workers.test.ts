@@ -72,6 +72,55 @@ describe('the Workers entry', () => {
     expect(recs[0]?.aborted).toBe(true);
   });
 
+  it('trades the site token for a session token bound to the origin, which works there only', async () => {
+    const made = await call('/v1/session', { method: 'POST', headers: { Authorization: `Bearer ${TOKEN}`, Origin: SHOP_ORIGIN } });
+    expect(made.status).toBe(200);
+    expect(made.headers.get('access-control-allow-origin')).toBe(SHOP_ORIGIN);
+    const { token, origin } = (await made.json()) as { token: string; origin: string };
+    expect(token).toMatch(/^phs_/);
+    expect(origin).toBe(SHOP_ORIGIN);
+    const ask = (from: string) =>
+      call('/v1/chat/completions', {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', Origin: from },
+        body: JSON.stringify({ model: 'gpt-test', messages: [{ role: 'user', content: script({ text: 'session on workers' }) }] }),
+      });
+    const ok = await ask(SHOP_ORIGIN);
+    expect(ok.status).toBe(200);
+    expect(((await ok.json()) as { choices: Array<{ message: { content: string } }> }).choices[0]!.message.content).toBe('session on workers');
+    const replayed = await ask('https://elsewhere.test');
+    expect(replayed.status).toBe(403);
+  });
+
+  it('counts each client by CF-Connecting-IP (PAGEHAND_CLIENT_RPM), ignoring X-Forwarded-For', async () => {
+    const limitedEnv = { ...(env as Record<string, unknown>), PAGEHAND_CLIENT_RPM: '2' };
+    const ask = (ip: string, forwarded?: string) =>
+      worker.fetch(
+        new Request('http://proxy.test/v1/chat/completions', {
+          method: 'POST',
+          headers: {
+            Authorization: `Bearer ${TOKEN}`,
+            'Content-Type': 'application/json',
+            'CF-Connecting-IP': ip,
+            ...(forwarded ? { 'X-Forwarded-For': forwarded } : {}),
+          },
+          body: JSON.stringify({ model: 'gpt-test', messages: [{ role: 'user', content: script({}) }] }),
+        }),
+        limitedEnv as never,
+        createExecutionContext(),
+      );
+    const statuses: number[] = [];
+    for (const forwarded of ['203.0.113.1', '203.0.113.2', '203.0.113.3']) {
+      const res = await ask('198.51.100.50', forwarded);
+      statuses.push(res.status);
+      await res.text();
+    }
+    expect(statuses).toEqual([200, 200, 429]);
+    const other = await ask('198.51.100.51');
+    expect(other.status).toBe(200);
+    await other.text();
+  });
+
   it('answers 500 server_misconfigured, naming the variable, when PAGEHAND_SITES is broken', async () => {
     const res = await worker.fetch(
       new Request('http://proxy.test/v1/config'),

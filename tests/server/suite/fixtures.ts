@@ -35,6 +35,8 @@ export function baseVars(fake: ProxyTarget['fake'], extra: Record<string, string
       { token: TOKENS.limited, origins: ['*'], models: [MODELS.openai, MODELS.openaiReasoning, MODELS.gemini], maxTokens: 100 },
       { token: TOKENS.metered, origins: ['*'], rpm: 3 },
     ]),
+    // Every request of a suite comes from one address; the per-client limit has its own tests.
+    PAGEHAND_CLIENT_RPM: '100000',
     ...extra,
   };
 }

@@ -10,9 +10,9 @@ export function nodeTarget(fake: ProxyTarget['fake']): ProxyTarget {
   return {
     runtime: 'node',
     fake,
-    async start(vars) {
+    async start(vars, options = {}) {
       const logs: LogEvent[] = [];
-      const app = createApp(configFromEnv(vars, { rateLimiter: memoryRateLimiter(), log: (e) => logs.push(e) }));
+      const app = createApp(configFromEnv(vars, { rateLimiter: memoryRateLimiter(), now: options.now, log: (e) => logs.push(e) }));
       const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
         const s = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(s));
       });

@@ -146,7 +146,7 @@ export function defineProxySuite(target: ProxyTarget): void {
       const content = [
         { type: 'text', text: script({ tag }) },
         { type: 'image_url', image_url: { url: PNG_DATA_URL, detail: 'low' } },
-        { type: 'image_url', image_url: { url: 'https://img.test/a.png' } },
+        { type: 'image_url', image_url: { url: PNG_DATA_URL } },
       ];
       const res = await post({ model: MODELS.openai, messages: [{ role: 'user', content }] });
       expect(res.status).toBe(200);
@@ -302,7 +302,7 @@ export function defineProxySuite(target: ProxyTarget): void {
         tools: [CLICK_TOOL, { type: 'function', function: { name: 'type_text', parameters: { type: 'object', properties: { text: { type: 'string' } } } } }],
         tool_choice: { type: 'function', function: { name: 'click' } },
         stop: 'END',
-        n: 2,
+        n: 1,
         response_format: { type: 'json_object' },
       });
       expect(res.status).toBe(200);
@@ -336,7 +336,8 @@ export function defineProxySuite(target: ProxyTarget): void {
         },
       ]);
       expect(body.toolConfig).toEqual({ functionCallingConfig: { mode: 'ANY', allowedFunctionNames: ['click'] } });
-      expect(body.generationConfig).toMatchObject({ stopSequences: ['END'], candidateCount: 2, responseMimeType: 'application/json' });
+      expect(body.generationConfig).toMatchObject({ stopSequences: ['END'], responseMimeType: 'application/json' });
+      expect(body.generationConfig.candidateCount).toBeUndefined();
     });
 
     it('maps finish reasons and reasoning tokens', async () => {
@@ -560,7 +561,7 @@ export function defineProxySuite(target: ProxyTarget): void {
         providers: { openai: true, gemini: true },
         // The default vision families (gpt-5*, gemini-*) cover two of the token's three models.
         features: { streaming: true, tools: true, images: [MODELS.openaiReasoning, MODELS.gemini], geminiImages: 'data-url-only' },
-        limits: { maxTokens: 100, maxN: 4, maxBodyBytes: 8 * 1024 * 1024, rpm: 60 },
+        limits: { maxTokens: 100, maxN: 1, maxBodyBytes: 4 * 1024 * 1024, maxPromptTokens: 48_000, rpm: 60, clientRpm: 100_000 },
       });
       expect(containsSecret(text)).toBe(false);
       expect(text).not.toContain(fake.origin);

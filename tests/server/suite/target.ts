@@ -18,6 +18,8 @@ export interface StartOptions {
   /** workerd: count requests with the Rate Limiting binding (limit 3 per minute in the test
    * config); Node: the site's `rpm` with the memory store. */
   rateLimitBinding?: boolean;
+  /** The app's clock in milliseconds (session expiry); default Date.now. */
+  now?: () => number;
 }
 
 export interface ProxyTarget {

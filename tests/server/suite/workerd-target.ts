@@ -19,7 +19,7 @@ export function workerdTarget(): ProxyTarget {
       const rateLimiter = options.rateLimitBinding
         ? bindingRateLimiter(env.TEST_RATE_LIMITER as RateLimitBinding)
         : memoryRateLimiter();
-      const app = createApp(configFromEnv(vars, { rateLimiter, log: (e) => logs.push(e) }));
+      const app = createApp(configFromEnv(vars, { rateLimiter, now: options.now, log: (e) => logs.push(e) }));
       const proxy: RunningProxy = {
         base: 'http://proxy.test',
         fetch: ((input: RequestInfo | URL, init?: RequestInit) =>
