@@ -61,6 +61,29 @@ export function fullResults(s: StepRecord | undefined): string[] {
   })];
 }
 
+/** How the loop records the user's answer to ask_user (run.ts). */
+const ANSWER_PREFIX = 'The user answered: ';
+/** At most this many answers, the latest, each cut to ANSWER_MAX characters. */
+const ANSWERS_KEPT = 5;
+const ANSWER_MAX = 500;
+
+/**
+ * What the user answered to the model's ask_user questions, oldest first: the user's own words,
+ * which the prompt shows apart from the step log (the question is the model's and may quote
+ * the page; the answer is trusted).
+ */
+export function userAnswers(steps: readonly StepRecord[]): string[] {
+  const out: string[] = [];
+  for (const s of steps) {
+    for (const a of s.actions) {
+      if (!a.ok || !/^ask_user\b/.test(a.call) || !a.result.startsWith(ANSWER_PREFIX)) continue;
+      const answer = oneLine(a.result.slice(ANSWER_PREFIX.length), ANSWER_MAX);
+      if (answer) out.push(`Step ${s.step}: ${answer}`);
+    }
+  }
+  return out.slice(-ANSWERS_KEPT);
+}
+
 /**
  * Earlier steps (all but the last) as lines, newest kept first, within `budget` tokens.
  * @returns the lines oldest first, and how many were left out.

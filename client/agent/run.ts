@@ -22,7 +22,7 @@ import type { MappedElement, PageMap } from '../page/types';
 import { agentEnv, type AgentEnv } from './env';
 import { createEmitter } from './events';
 import { callsKey, newGuardState, pageKey, recordOutcome, recordStep, recordTextOnly, type Verdict } from './guards';
-import { describeCall, fitHistory, fullResults, type ActionRecord, type StepRecord } from './history';
+import { describeCall, fitHistory, fullResults, userAnswers, type ActionRecord, type StepRecord } from './history';
 import { sessionRunStore, type RunStore, type SavedRun, type StoredOptions } from './persist';
 import { stepMessage, systemPrompt } from './prompt';
 import { parseReply, type ParsedCall } from './reply';
@@ -370,7 +370,8 @@ class Run {
     const budget = this.options.maxPromptTokens ?? DEFAULT_PROMPT_BUDGET;
     const fixed = this.fixedTokens();
     const last = this.state.history[this.state.history.length - 1];
-    const essentials = estimateTokens(`${this.state.task}\n${this.state.memory}\n${this.state.notes.join('\n')}\n${fullResults(last).join('\n')}`) + 100;
+    // The data blocks' markers (memory, steps, results, map) count too.
+    const essentials = estimateTokens(`${this.state.task}\n${this.state.memory}\n${this.state.notes.join('\n')}\n${fullResults(last).join('\n')}\n${userAnswers(this.state.history).join('\n')}`) + 140;
     // Keep room for about ten history lines.
     return Math.max(MAP_MIN_TOKENS, Math.min(MAP_MAX_TOKENS, budget - fixed - essentials - 600));
   }
@@ -387,6 +388,7 @@ class Run {
       maxSteps: o.maxSteps ?? DEFAULT_MAX_STEPS,
       memory: this.state.memory,
       lastResults: fullResults(last),
+      answers: userAnswers(this.state.history),
       notes: this.state.notes,
       map: map.text,
     };

@@ -47,9 +47,95 @@ const REF_SLOT = '[#]';
 /** Refs are not known while choosing lines; budget as if each were this long. */
 const REF_PLACEHOLDER = '[f99:999999]';
 
-/** Removes our content markers from page strings so page text cannot close the data block. */
+/**
+ * Bracket-like characters, as they may stand around "page content" in a forged marker: every
+ * Unicode opening/closing punctuation and quotation mark (⟪ ⟨ 〈 《 「 « ‹ …), and the angle
+ * look-alikes that are letters or maths symbols (< ≪ ˂ ᐸ …). Fullwidth and compatibility forms
+ * (＜ ﹤ 〈) are folded by NFKC first.
+ */
+const BRACKET = String.raw`[\p{Ps}\p{Pe}\p{Pi}\p{Pf}<>≪≫⋘⋙˂˃ᐸᐳ⊲⊳◁▷]`;
+/** What may stand between a bracket and the words: spaces and slashes (/ ∕ ⁄ ⧸ ⟋ \\). */
+const GAP = String.raw`[\s/\\∕⁄⧸⟋]*`;
+/** "page content" in any case and spacing: p-a-g-e c-o-n-t-e-n-t with spaces, dots, dashes or
+ *  underscores anywhere between the letters. */
+const WORDS = [...'pagecontent'].join(String.raw`[\s_.\-·]*`);
+/** A forged marker: the words with bracket-like characters on at least one side (checked in code). */
+const FORGED = new RegExp(`(${BRACKET}+)?${GAP}${WORDS}${GAP}(${BRACKET}+)?`, 'gu');
+/** Letters of "page content" from other scripts that read the same (Cyrillic, Greek…). */
+const LOOKALIKES: Record<string, string> = {
+  р: 'p', ρ: 'p', а: 'a', α: 'a', ɑ: 'a', ɡ: 'g', ց: 'g', е: 'e', ε: 'e', ё: 'e', с: 'c', ϲ: 'c', о: 'o', ο: 'o', օ: 'o', п: 'n', ո: 'n', т: 't', τ: 't',
+};
+/** Characters that show nothing (format controls, combining marks): ignored when matching. */
+const INVISIBLE = /[\p{Cf}\p{Mn}\p{Me}]/gu;
+
+/** One original character's folded form, for matching only: NFKC, invisibles dropped, lower case, look-alikes as Latin. */
+function fold(ch: string): string {
+  const n = ch.normalize('NFKC').replace(INVISIBLE, '').toLowerCase();
+  let out = '';
+  for (const c of n) out += LOOKALIKES[c] ?? c;
+  return out;
+}
+
+/**
+ * Makes a page string safe to put between the data markers: removes the markers' own
+ * characters (⟪ ⟫) everywhere, and the brackets of anything that reads as a marker — "page
+ * content" in any case or spacing, with a bracket-like character before or after it, in any
+ * script or width (checked after NFKC): `⟨/page content⟩`, `〈page content〉`, `《/Page Content》`,
+ * `<</page content>>`, `＜／ｐａｇｅ ｃｏｎｔｅｎｔ＞`. The words stay (`/page content`); only the
+ * brackets go, so the text can never open or close a data block. The one function for every
+ * page-derived string in a prompt.
+ */
 export function sanitize(s: string): string {
-  return s.replace(/[⟪⟫]/g, '');
+  let text = s.replace(/[⟪⟫]/g, '');
+  // Removing brackets can bring another bracket next to the words ("(a) ⟨/page content⟩"):
+  // again until nothing changes (each pass removes something, so this ends).
+  for (let pass = 0; pass < 8; pass++) {
+    const next = dropForgedBrackets(text);
+    if (next === text) return text;
+    text = next;
+  }
+  return text;
+}
+
+function dropForgedBrackets(text: string): string {
+  // A cheap test on the whole string first: most strings hold nothing like a marker.
+  FORGED.lastIndex = 0;
+  if (!FORGED.test(foldAll(text))) return text;
+  // Fold character by character, remembering which original character each folded one came
+  // from, so that the brackets found in the folded text are removed from the original.
+  const chars = [...text];
+  let folded = '';
+  const from: number[] = [];
+  chars.forEach((ch, i) => {
+    for (const c of fold(ch)) {
+      folded += c;
+      from.push(i);
+    }
+  });
+  const drop = new Set<number>();
+  FORGED.lastIndex = 0;
+  for (let m = FORGED.exec(folded); m; m = FORGED.exec(folded)) {
+    const before = m[1] ?? '';
+    const after = m[2] ?? '';
+    if (!before && !after) continue;
+    const end = m.index + m[0].length;
+    for (let k = m.index; k < m.index + before.length; k++) drop.add(from[k]!);
+    for (let k = end - after.length; k < end; k++) drop.add(from[k]!);
+  }
+  return drop.size ? chars.filter((_, i) => !drop.has(i)).join('') : text;
+}
+
+/** The folded form of a whole string (for the cheap test; positions are not kept). */
+function foldAll(s: string): string {
+  let out = '';
+  for (const c of s.normalize('NFKC').replace(INVISIBLE, '').toLowerCase()) out += LOOKALIKES[c] ?? c;
+  return out;
+}
+
+/** Page-derived text as one data block: the markers on lines of their own around it, and
+ *  nothing inside that could close the block early. */
+export function dataBlock(text: string): string {
+  return `${CONTENT_START}\n${sanitize(text)}\n${CONTENT_END}`;
 }
 
 /** Caps a name at `max` characters on a word boundary. */

@@ -255,14 +255,18 @@ export function sequence(...steps: Array<Reply | Policy>): Policy & { readonly u
   return fn;
 }
 
-/** Where the last map sits in a message: the index of its header line and of its end marker. */
+/** A map's block: its header line (`page "Title" url  viewport …`) is right before the start
+ *  marker (pagehand.map()'s own text) or the first line inside it (the loop's prompt). */
+const isMapStart = (lines: string[], i: number): boolean => (i > 0 && HEADER.test(lines[i - 1]!)) || HEADER.test(lines[i + 1] ?? '');
+
+/** Where the last map sits in a message: the index of its first line and of its last. */
 function findMap(text: string, headedOnly = false): { header: number; end: number; lines: string[] } | undefined {
   const lines = text.split('\n');
-  // The markers also fence other page data (tool results); a map's block is the one right after
-  // its header line (`page "Title" url  viewport …`). The last such block, else the last block.
+  // The markers also fence other page data (tool results); a map's block is the one with its
+  // header line. The last such block, else the last block.
   const starts = lines.flatMap((l, i) => (l === START ? [i] : []));
   if (!starts.length) return undefined;
-  const headed = starts.filter((i) => i > 0 && HEADER.test(lines[i - 1]!));
+  const headed = starts.filter((i) => isMapStart(lines, i));
   if (headedOnly && !headed.length) return undefined;
   const start = headed.length ? headed[headed.length - 1]! : starts[starts.length - 1]!;
   let end = lines.indexOf(END, start + 1);
@@ -290,7 +294,8 @@ export function latestMap(req: ModelRequest): string {
 
 /** The map's header line: `page "Title" url  viewport …`. */
 export function mapHeader(mapText: string): string {
-  const first = mapText.split('\n')[0] ?? '';
+  const lines = mapText.split('\n');
+  const first = (lines[0] === START ? lines[1] : lines[0]) ?? '';
   return HEADER.test(first) ? first : '';
 }
 
@@ -318,8 +323,9 @@ const ELEMENT = /(\*?)\[((?:f\d+:)?\d+)\]([\w-]+)(?: ("(?:[^"\\]|\\.)*"))?/g;
 function contentLines(mapText: string): string[] {
   const found = findMap(mapText);
   if (!found) return mapText.split('\n');
-  const start = found.lines.indexOf(START, found.header);
+  let start = found.lines.indexOf(START, found.header);
   const end = found.lines.indexOf(END, start + 1);
+  if (HEADER.test(found.lines[start + 1] ?? '')) start++; // the header inside the block
   return found.lines.slice(start + 1, end < 0 ? undefined : end);
 }
 
@@ -412,7 +418,8 @@ export function lastToolResults(req: ModelRequest): string[] {
   if (!user) return [];
   const lines = user.text.split('\n');
   for (let at = lines.indexOf(START); at >= 0; at = lines.indexOf(START, at + 1)) {
-    if (at > 0 && HEADER.test(lines[at - 1]!)) continue; // the map
+    if (isMapStart(lines, at)) continue; // the map
+    if (at > 0 && /^# (Memory|Earlier steps)$/.test(lines[at - 1]!)) continue; // the loop's memory and step log
     const end = lines.indexOf(END, at + 1);
     out.push(lines.slice(at + 1, end < 0 ? undefined : end).join('\n'));
   }
