@@ -105,9 +105,19 @@ describe('npm start without PAGEHAND_SITES (personal token)', () => {
     expect(code.startsWith('javascript:(()=>{')).toBe(true);
     expect(code).toContain(`o="${s.url}"`);
     expect(code).toContain("u=o+'/pagehand.js'");
-    expect(code).toContain(`s.dataset.pagehandToken="${s.personalToken}"`);
+    // The personal token goes only into the session exchange; the script tag gets the session token.
+    expect(code).toContain(`fetch(o+'/v1/session',{method:'POST',mode:'cors'`);
+    expect(code).toContain(`Authorization:'Bearer '+"${s.personalToken}"`);
+    expect(code.split(s.personalToken!)).toHaveLength(2);
+    expect(code).toContain('s.dataset.pagehandToken=k');
     expect(code).toContain('s.dataset.pagehandProxy=o');
     expect(page).toContain(`data-pagehand-token=&quot;${s.personalToken}&quot;`);
+    // Beside that snippet: it is for this machine only, and how to make a site token instead.
+    expect(page).toMatch(/id="embed-personal">[^<]*<strong>personal token<\/strong>[^]*only to try pagehand on pages on this machine/);
+    const example = /<pre id="sites-example">([^<]*)<\/pre>/.exec(page)?.[1] ?? '';
+    const json = JSON.parse(/PAGEHAND_SITES='(.*)'/.exec(example.replace(/&quot;/g, '"'))![1]!) as Array<{ token: string; origins: string[] }>;
+    expect(json).toEqual([{ token: expect.stringMatching(/^ph_site_[A-Za-z0-9_-]{24}$/), origins: ['https://your-site.example'] }]);
+    expect(json[0]!.token).not.toBe(s.personalToken);
     expect(page).toMatch(/OpenAI-compatible: <span class="ok">configured<\/span> \(custom base URL\)/);
     expect(page).toMatch(/Gemini: <span class="ok">configured<\/span>/);
     expect(page).toContain('<code>gpt-test</code>');
@@ -133,7 +143,13 @@ describe('npm start without PAGEHAND_SITES (personal token)', () => {
     expect(index).toContain('/demo/todo-list.html');
     const demo = await (await fetch(`${s.url}/demo/contact-form.html`)).text();
     expect(demo).toContain('<form id="contact">');
-    expect(demo).toContain(`<script src="${s.url}/pagehand.js" data-pagehand-proxy="${s.url}" data-pagehand-token="${s.personalToken}" defer></script>`);
+    // A session token bound to this server's own origin, never the personal token.
+    expect(demo).not.toContain(s.personalToken!);
+    const session = new RegExp(`<script src="${s.url}/pagehand(?:-loader)?\\.js" data-pagehand-proxy="${s.url}" data-pagehand-token="(phs_[^"]+)" defer></script>`).exec(demo)?.[1];
+    expect(session).toBeDefined();
+    const config = (origin: string) => fetch(`${s.url}/v1/config`, { headers: { Authorization: `Bearer ${session}`, Origin: origin } });
+    expect((await config(s.url)).status).toBe(200);
+    expect((await config('https://any-site.test')).status).toBe(403);
     expect(demo).not.toContain('<!--pagehand-embed-->');
     const missing = await fetch(`${s.url}/demo/nope.html`);
     expect(missing.status).toBe(404);
