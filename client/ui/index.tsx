@@ -1,8 +1,12 @@
 /**
- * The overlay: one `<pagehand-ui data-pagehand-ui>` host with an open shadow root holding the
+ * The overlay: one `<pagehand-ui data-pagehand-ui>` host with a closed shadow root holding the
  * panel, the launcher and the mask. It is a view of run handles: it starts runs through the
  * same `run` the page calls, renders their events through the reducer, and answers `confirm`
  * and `ask` with the user's choice. `createUi` is called once by the entry.
+ *
+ * The root is closed so that the page's scripts do not find the panel's buttons by walking the
+ * DOM (`host.shadowRoot` is null); only this module holds it. That alone does not stop a page
+ * that hooks the DOM: the buttons that give the agent something also refuse scripted clicks.
  */
 import { render } from 'preact';
 import type { LauncherPosition, RunHandle, RunOptions, Theme } from '../agent/types';
@@ -24,6 +28,13 @@ export interface OpenOptions extends Pick<RunOptions, 'proxy' | 'token' | 'model
   /** Default `auto` (prefers-color-scheme). */
   theme?: Theme;
 }
+
+/**
+ * attachShadow as it was when the bundle loaded: loaded before the page's scripts (userscript,
+ * embed in <head>) the page cannot wrap it later to catch our root. (Guarded: a server
+ * rendering the page imports this module too.)
+ */
+const attachShadow = typeof Element === 'function' ? Element.prototype.attachShadow : undefined;
 
 const SHIELDED = ['keydown', 'keyup', 'keypress', 'input', 'beforeinput', 'mousedown', 'mouseup', 'click', 'dblclick', 'pointerdown', 'pointerup', 'contextmenu', 'focusin', 'focusout', 'wheel'];
 
@@ -73,7 +84,7 @@ export function createUi(deps: UiDeps) {
     if (!host) {
       host = document.createElement('pagehand-ui');
       host.setAttribute(UI_ATTR, '');
-      root = host.attachShadow({ mode: 'open' });
+      root = attachShadow!.call(host, { mode: 'closed' });
       adoptStyles(root);
       // Typing and clicking in the panel is not the page's business: keys typed in the task
       // box must not fire the site's keyboard shortcuts (their bubbling listeners see our host).

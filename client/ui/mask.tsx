@@ -9,6 +9,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import type { Strings } from './i18n';
 import type { ActionView } from './state';
 import { callLabel } from './labels';
+import { onUserInput } from './trusted';
 
 /** Real user input we stop while the agent works (pointer too, for page top layers above us). */
 const BLOCKED = ['keydown', 'keyup', 'keypress', 'pointerdown', 'pointerup', 'mousedown', 'mouseup', 'click', 'dblclick', 'auxclick', 'contextmenu', 'wheel', 'touchstart'];
@@ -63,7 +64,7 @@ export function Mask({ host, acting, t, onTakeOver, onStop }: Props) {
       )}
       <div class="lock row" role="status">
         <span>{t.working}</span>
-        <button type="button" onClick={onTakeOver}>{t.takeOver}</button>
+        <button type="button" onClick={onUserInput(onTakeOver)}>{t.takeOver}</button>
         <button type="button" class="danger" onClick={onStop}>{t.stop}</button>
       </div>
     </div>

@@ -1,12 +1,16 @@
 /**
  * The chat panel: the task box, the step log, progress, and the cards that need the user
  * (confirm, ask, the end of a run). It renders a RunView and calls back; no agent logic.
+ * What gives the agent something — Allow, Allow all of a kind, Send (a task or an answer),
+ * Retry, Take over, Resume — answers only the user's own input (see trusted.ts); Deny, Stop
+ * and the rest only make it do less, so they take any click.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Strings } from './i18n';
 import { callLabel, targetLabel } from './labels';
 import type { HistoryItem } from './storage';
 import type { Entry, RunView, StepView } from './state';
+import { isUserInput, onUserInput } from './trusted';
 
 export interface PanelActions {
   send(task: string): void;
@@ -107,9 +111,9 @@ export function Panel({ view, t, history, notice, box, act, onResize }: Props) {
         {running ? (
           <div class="row">
             {view!.paused ? (
-              <button type="button" class="primary" onClick={act.resume}>{t.resume}</button>
+              <button type="button" class="primary" onClick={onUserInput(act.resume)}>{t.resume}</button>
             ) : (
-              <button type="button" onClick={act.pause}>{t.takeOver}</button>
+              <button type="button" onClick={onUserInput(act.pause)}>{t.takeOver}</button>
             )}
             <button type="button" class="danger" onClick={act.stop}>{t.stop}</button>
             {view!.paused && <span class="hint">{t.paused}</span>}
@@ -242,9 +246,9 @@ function ConfirmCard({ view, t, act }: { view: RunView; t: Strings; act: PanelAc
         {req.goal && [<dt key="g">{t.goal}</dt>, <dd key="g2">{req.goal}</dd>]}
       </dl>
       <div class="row">
-        <button type="button" class="primary" onClick={() => act.confirm(true)} data-allow>{t.allow}</button>
+        <button type="button" class="primary" onClick={onUserInput(() => act.confirm(true))} data-allow>{t.allow}</button>
         <button type="button" ref={first} onClick={() => act.confirm(false)} data-deny>{t.deny}</button>
-        <button type="button" onClick={() => act.confirm(true, true)} data-allow-kind>{t.allowKind(kind)}</button>
+        <button type="button" onClick={onUserInput(() => act.confirm(true, true))} data-allow-kind>{t.allowKind(kind)}</button>
       </div>
     </div>
   );
@@ -265,7 +269,7 @@ function AskCard({ question, t, act }: { question: string; t: Strings; act: Pane
       <label class="sr" for="ph-answer">{t.answer}</label>
       <textarea id="ph-answer" ref={box} rows={2} onKeyDown={(e) => enterSends(e, send)} />
       <div class="row">
-        <button type="button" class="primary" onClick={send}>{t.send}</button>
+        <button type="button" class="primary" onClick={onUserInput(send)}>{t.send}</button>
       </div>
     </div>
   );
@@ -293,15 +297,16 @@ function EndCard({ view, t, act }: { view: RunView; t: Strings; act: PanelAction
         {ok ? (
           <button type="button" onClick={copy} data-copy>{copied ? t.copied : t.copy}</button>
         ) : (
-          <button type="button" class="primary" onClick={act.retry} data-retry>{t.retry}</button>
+          <button type="button" class="primary" onClick={onUserInput(act.retry)} data-retry>{t.retry}</button>
         )}
       </div>
     </div>
   );
 }
 
+/** Enter (not Shift+Enter, not while composing) sends — when a person pressed it. */
 function enterSends(e: KeyboardEvent, send: () => void): void {
-  if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+  if (e.key === 'Enter' && !e.shiftKey && !e.isComposing && isUserInput(e)) {
     e.preventDefault();
     send();
   }
@@ -322,7 +327,7 @@ function TaskBox({ t, send, text, setText }: { t: Strings; send(task: string): v
       <textarea id="ph-task" ref={box} data-task rows={2} value={text} aria-describedby="ph-task-hint" onInput={(e) => setText((e.target as HTMLTextAreaElement).value)} onKeyDown={(e) => enterSends(e, go)} />
       <div class="row">
         <p class="hint" id="ph-task-hint" style={{ flex: '1' }}>{t.taskHint}</p>
-        <button type="button" class="primary" onClick={go} data-send>{t.send}</button>
+        <button type="button" class="primary" onClick={onUserInput(go)} data-send>{t.send}</button>
       </div>
     </>
   );

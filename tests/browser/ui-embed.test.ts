@@ -9,7 +9,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { call, MODELS, useAgentStack } from './agent-harness';
 import { origin, useSession } from './harness';
-import { checkState, DARK_BG, inUi, panel, sendTask, shot, waitIn } from './ui-kit';
+import { checkState, DARK_BG, inUi, panel, revealOverlay, sendTask, shot, waitIn } from './ui-kit';
 
 const session = useSession();
 const stack = useAgentStack();
@@ -24,6 +24,7 @@ afterEach(async () => {
 /** An embed fixture in a fresh context (no remembered panel place), with the page's console warnings. */
 async function openEmbed(fixture: string, extra: Record<string, string> = {}): Promise<{ page: Page; warnings: string[] }> {
   context = await session.browser.newContext({ viewport: VIEWPORT, colorScheme: 'light' });
+  await revealOverlay(context);
   const page = await context.newPage();
   const warnings: string[] = [];
   page.on('console', (m) => m.type() === 'warning' && warnings.push(m.text()));

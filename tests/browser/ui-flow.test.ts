@@ -6,10 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { openWithAgent, useAgentStack, webmailModel } from './agent-harness';
-import { useSession } from './harness';
-import { checkState, inUi, LIGHT_BG, openPanel, sendTask, waitIn } from './ui-kit';
+import { checkState, inUi, LIGHT_BG, openPanel, sendTask, useUiSession, waitIn } from './ui-kit';
 
-const session = useSession();
+const session = useUiSession();
 const stack = useAgentStack();
 
 

@@ -5,10 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { useAgentStack } from './agent-harness';
-import { bundleSource, open, origin, useSession } from './harness';
-import { checkState, LIGHT_BG, openPanel, panel } from './ui-kit';
+import { bundleSource, open, origin } from './harness';
+import { checkState, LIGHT_BG, openPanel, panel, useUiSession } from './ui-kit';
 
-const session = useSession();
+const session = useUiSession();
 const stack = useAgentStack();
 
 /** The default place: bottom-right, 12 px margin, 380×540 in a 1280×800 viewport. */

@@ -2,20 +2,48 @@
  * Helpers for the overlay's browser tests: open the panel against the agent stack, reach into
  * its shadow root, save a PNG of the viewport as a test artifact (.tmp/ui-shots/, gitignored)
  * and check it, and run axe-core on the panel.
+ *
+ * The overlay's shadow root is closed, which Playwright's locators do not enter. Contexts made
+ * with `useUiSession` (or passed to `revealOverlay`) open it, for tests only: an init script,
+ * run before the bundle, turns the overlay host's `mode: 'closed'` into `'open'`. Tests of the
+ * closed root itself use a context without it (ui-trust.test.ts).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import type { Locator, Page } from 'playwright-core';
-import { expect } from 'vitest';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
+import { beforeAll, expect } from 'vitest';
 import type { AgentStack } from './agent-harness';
 import { MODELS } from './agent-harness';
+import { useSession, type Session } from './harness';
 import { decodePng, type Png } from './png';
 
 export const SHOTS = fileURLToPath(new URL('../../.tmp/ui-shots/', import.meta.url));
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-/** Playwright's CSS engine pierces open shadow roots, so these reach inside the host. */
+/** Test-only: the overlay host's shadow root attached open, so locators and `.shadowRoot` reach it. */
+export const OPEN_OVERLAY = `(() => {
+  const attach = Element.prototype.attachShadow;
+  Element.prototype.attachShadow = function (init) {
+    return attach.call(this, this.localName === 'pagehand-ui' ? { ...init, mode: 'open' } : init);
+  };
+})();`;
+
+/** Opens the overlay's shadow root in every page of this context from now on (before the bundle loads). */
+export async function revealOverlay(context: BrowserContext): Promise<void> {
+  await context.addInitScript({ content: OPEN_OVERLAY });
+}
+
+/** `useSession()` whose context opens the overlay's shadow root to the tests. */
+export function useUiSession(viewport?: { width: number; height: number }): Session {
+  const session = useSession(viewport);
+  beforeAll(async () => {
+    await revealOverlay(session.context);
+  });
+  return session;
+}
+
+/** Playwright's CSS engine pierces open shadow roots, so these reach inside the host (see revealOverlay). */
 export const panel = (page: Page): Locator => page.locator('pagehand-ui section.panel');
 export const inUi = (page: Page, sel: string): Locator => page.locator(`pagehand-ui ${sel}`);
 

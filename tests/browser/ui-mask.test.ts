@@ -6,11 +6,10 @@
  */
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { call, latestMap, MODELS, refFor, useAgentStack } from './agent-harness';
-import { useSession } from './harness';
 import { open } from './harness';
-import { inUi, openPanel, sendTask, waitIn } from './ui-kit';
+import { inUi, openPanel, sendTask, useUiSession, waitIn } from './ui-kit';
 
-const session = useSession();
+const session = useUiSession();
 const stack = useAgentStack();
 
 const PAGE = 'ui/mask.html';

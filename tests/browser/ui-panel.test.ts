@@ -7,10 +7,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { call, hasText, latestMap, mapUrl, openWithAgent, refFor, type Policy, useAgentStack } from './agent-harness';
-import { connect, useSession } from './harness';
-import { checkState, DARK_BG, inUi, LIGHT_BG, openPanel, panel, sendTask, waitIn } from './ui-kit';
+import { connect } from './harness';
+import { checkState, DARK_BG, inUi, LIGHT_BG, openPanel, panel, revealOverlay, sendTask, useUiSession, waitIn } from './ui-kit';
 
-const session = useSession();
+const session = useUiSession();
 const stack = useAgentStack();
 
 /** A promise the test resolves: the scripted model holds its reply until then. */
@@ -202,6 +202,7 @@ describe('panel states', () => {
   it('360 px wide: the panel fits the screen and its controls stay usable', async () => {
     const narrow = await connect({ width: 360, height: 740 });
     try {
+      await revealOverlay(narrow.context);
       const page = await narrow.context.newPage();
       const { origin } = await import('./harness');
       await page.goto(`${origin()}/fixtures/agent/webmail/inbox.html`);
@@ -225,6 +226,7 @@ describe('panel states', () => {
     const es = await connect();
     try {
       const ctx = await es.browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'es-ES' });
+      await revealOverlay(ctx);
       const page = await ctx.newPage();
       const { origin } = await import('./harness');
       await page.goto(`${origin()}/fixtures/agent/webmail/inbox.html`);

@@ -5,10 +5,19 @@
  * launcher, init's theme and language replace open()'s, and autoOpen opens the panel once,
  * never over a run already shown.
  */
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createEmitter } from '../../client/agent/events';
 import type { RunEvents, RunHandle } from '../../client/agent/types';
 import { createUi } from '../../client/ui/index';
+
+// The overlay attaches its shadow root closed: opened for these tests (installed before the
+// overlay's module loads, which keeps attachShadow as it found it).
+vi.hoisted(() => {
+  const attach = Element.prototype.attachShadow;
+  Element.prototype.attachShadow = function (this: Element, init: ShadowRootInit): ShadowRoot {
+    return attach.call(this, this.localName === 'pagehand-ui' ? { ...init, mode: 'open' } : init);
+  };
+});
 
 function handle(task: string): RunHandle {
   const em = createEmitter<RunEvents>();

@@ -2,7 +2,8 @@
 /**
  * The overlay's controller with a fake run handle: open/close mount one shadow-rooted host,
  * handle events show up in the panel, the user's choices go back through the handle, and the
- * task box sends on Enter (not Shift+Enter).
+ * task box sends on Enter (not Shift+Enter). What gives the agent something answers only the
+ * user's own input, not a script's.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createEmitter } from '../../client/agent/events';
@@ -11,17 +12,40 @@ import type { RunEvents, RunHandle, RunOptions } from '../../client/agent/types'
 import { createUi } from '../../client/ui/index';
 import { LAYOUT_KEY, saveLog } from '../../client/ui/storage';
 
+/**
+ * The overlay attaches its shadow root closed; for these tests it is opened (as the browser
+ * tests' revealOverlay does) and the mode asked for is recorded. Installed before the overlay's
+ * module loads, since it keeps attachShadow as it found it.
+ */
+const overlay = vi.hoisted(() => {
+  const asked: string[] = [];
+  const attach = Element.prototype.attachShadow;
+  Element.prototype.attachShadow = function (this: Element, init: ShadowRootInit): ShadowRoot {
+    if (this.localName !== 'pagehand-ui') return attach.call(this, init);
+    asked.push(init.mode);
+    return attach.call(this, { ...init, mode: 'open' });
+  };
+  return { asked };
+});
+
+/** happy-dom has no isTrusted: here an event is the user's while `input.user` is true, a script's when false. */
+const input = { user: true };
+Object.defineProperty(Event.prototype, 'isTrusted', { get: () => input.user, configurable: true });
+
 interface FakeHandle extends RunHandle {
   emit<E extends keyof RunEvents>(e: E, p: RunEvents[E]): void;
   calls: string[];
 }
+
+/** Every fake handle made, so a test's runs end after it (their masks would block the next test's user input). */
+const made: FakeHandle[] = [];
 
 function fakeHandle(task: string): FakeHandle {
   const em = createEmitter<RunEvents>();
   const calls: string[] = [];
   let active = true;
   let paused = false;
-  return {
+  const h: FakeHandle = {
     id: `id-${task}`,
     task,
     ui: true,
@@ -44,6 +68,8 @@ function fakeHandle(task: string): FakeHandle {
     },
     result: new Promise(() => {}),
   };
+  made.push(h);
+  return h;
 }
 
 let handles: FakeHandle[];
@@ -82,19 +108,23 @@ function type(el: HTMLElement, value: string): void {
 const key = (el: HTMLElement, k: string, shiftKey = false): boolean => el.dispatchEvent(new KeyboardEvent('keydown', { key: k, shiftKey, bubbles: true, cancelable: true }));
 
 beforeEach(() => {
+  input.user = true;
   localStorage.clear();
   sessionStorage.clear();
   document.documentElement.querySelectorAll('pagehand-ui').forEach((e) => e.remove());
   setup();
 });
 afterEach(() => {
+  for (const h of made.splice(0)) if (h.active) h.emit('done', { result: { ok: false, summary: 'Test over.', steps: 0, usage: { promptTokens: 0, completionTokens: 0 } } });
   ui.close();
 });
 
 describe('overlay controller', () => {
-  it('open() mounts one marked host with an open shadow root and adopted styles; close() empties it', () => {
+  it('open() mounts one marked host with a closed shadow root and adopted styles; close() empties it', () => {
+    overlay.asked.length = 0;
     ui.open();
     ui.open();
+    expect(overlay.asked).toEqual(['closed']);
     expect(hosts()).toHaveLength(1);
     expect(hosts()[0]!.hasAttribute('data-pagehand-ui')).toBe(true);
     expect(shadow().adoptedStyleSheets.length).toBe(1);
@@ -270,5 +300,45 @@ describe('overlay controller', () => {
     expect(saved.entries.map((e: { step: number }) => e.step)).toEqual([1, 2]);
     // The history records a task once, when it starts, not again on every page it resumes on.
     expect(sessionStorage.getItem('pagehand:history')).toBeNull();
+  });
+  it("a script's clicks and keys (not the user's) do not allow, send, answer, retry, take over or resume; Deny and Stop still work", () => {
+    ui.open();
+    input.user = false;
+    type($('[data-task]')!, 'Delete my account');
+    key($('[data-task]')!, 'Enter');
+    $('[data-send]')!.click();
+    expect(runs).toEqual([]);
+    expect(($('[data-task]') as HTMLTextAreaElement).value).toBe('Delete my account');
+
+    const h = fakeHandle('Delete');
+    ui.attach(h);
+    const respond = vi.fn();
+    h.emit('confirm', { request: { kind: 'deletion', call: { name: 'click', args: { ref: '3' } }, reason: 'It deletes the account.' }, respond });
+    $('[data-allow]')!.click();
+    $('[data-allow-kind]')!.click();
+    expect(respond).not.toHaveBeenCalled();
+    expect($('[data-confirm]')).not.toBeNull();
+    $('[data-deny]')!.click();
+    expect(respond).toHaveBeenCalledWith(false, undefined);
+
+    h.emit('ask', { question: 'Which account?' });
+    type($('#ph-answer')!, 'all of them');
+    key($('#ph-answer')!, 'Enter');
+    ([...shadow().querySelectorAll('[data-ask] button')] as HTMLElement[]).forEach((b) => b.click());
+    const button = (label: string) => [...shadow().querySelectorAll('button')].find((b) => b.textContent === label) as HTMLElement;
+    button('Take over').click();
+    h.emit('pause', { paused: true }); // the user took over for real (or the site's code paused it)
+    button('Resume').click();
+    expect(h.calls).toEqual([]);
+    button('Stop').click();
+    expect(h.calls).toEqual(['stop']);
+    h.emit('done', { result: { ok: false, summary: 'Stopped.', reason: 'model_error', steps: 1, usage } });
+    $('[data-retry]')?.click();
+    expect(runs).toEqual([]);
+
+    // The same controls answer the user.
+    input.user = true;
+    $('[data-retry]')!.click();
+    expect(runs.map((r) => r.task)).toEqual(['Delete']);
   });
 });
