@@ -1,7 +1,13 @@
 /**
  * The injected bundle's entry. It defines exactly one global, `pagehand`, and nothing else.
  * Loading it twice keeps the first instance (a bookmarklet clicked again must not reset refs).
+ *
+ * Who put it on the page decides what the page's scripts may do with it: the site's own embed
+ * (or npm import) is trusted with the whole API; on a stranger's page (the bookmarklet, whose
+ * loader tag carries `data-pagehand-loader`, and the userscript) page scripts get the cut-down
+ * API of guarded-api.ts, and only the user approves or answers, in the panel.
  */
+import { pageIsUntrusted, setAgentEnv } from './agent/env';
 import { createAgentApi } from './agent/run';
 import type { InitConfig, RunOptions } from './agent/types';
 import { parseInit, type ParsedInit } from './embed/init-config';
@@ -9,6 +15,7 @@ import { readScriptTag } from './embed/script-tag';
 import { createPageApi } from './page/api';
 import { installHooks } from './page/hooks';
 import { installActivityHooks } from './page/settle';
+import { pageHandle, pageInitConfig, pageRunOptions } from './guarded-api';
 import { createUi } from './ui/index';
 
 declare global {
@@ -29,7 +36,11 @@ if (typeof window !== 'undefined' && !window.pagehand) {
   // Counts the page's fetch/XHR (and short timers during actions) for settle detection.
   installActivityHooks();
   // The script tag that loaded the bundle: proxy, token, language, corner, model.
-  const defaults = readScriptTag(document.currentScript, location.href);
+  const script = document.currentScript;
+  // The bookmarklet's loader: the user brought pagehand to a page that is not theirs.
+  if (script?.hasAttribute('data-pagehand-loader')) setAgentEnv({ installedBy: 'user' });
+  const stranger = pageIsUntrusted();
+  const defaults = readScriptTag(script, location.href);
   const agent = createAgentApi(defaults);
   /** init's model and lang: under a run's own options, over the script tag's. */
   let runDefaults: ParsedInit['runDefaults'] = {};
@@ -51,15 +62,27 @@ if (typeof window !== 'undefined' && !window.pagehand) {
     if (c.autoOpen) ui.autoOpen();
     return out;
   };
+  // What the page's scripts call. The overlay keeps the whole `run` and `current` above.
+  const api = stranger
+    ? {
+        run: (task: string, options?: RunOptions) => pageHandle(run(task, pageRunOptions(options))),
+        current: () => {
+          const h = agent.current();
+          return h && pageHandle(h);
+        },
+        init: (config?: InitConfig) => init(pageInitConfig(config)),
+      }
+    : { run, current: agent.current, init };
   Object.defineProperty(window, 'pagehand', {
-    value: Object.freeze({ ...createPageApi(), run, current: agent.current, init, open: ui.open, close: ui.close, toggle: ui.toggle }),
+    value: Object.freeze({ ...createPageApi(), ...api, open: ui.open, close: ui.close, toggle: ui.toggle }),
     configurable: true,
     enumerable: false,
     writable: false,
   });
-  // A run saved before a navigation goes on here (in the overlay, unless it was started with ui: false).
+  // A run saved before a navigation goes on here, in the overlay — unless it was started with
+  // ui: false on the site's own page (a stranger's page cannot keep a run out of the user's sight).
   const resumed = agent.resume();
-  if (resumed?.ui) ui.attach(resumed, true);
+  if (resumed && (resumed.ui || stranger)) ui.attach(resumed, true);
   // A site embed (a script tag with a token, not the bookmarklet's loader) shows its launcher.
   else if (defaults.embed) ui.launcher();
 }

@@ -1,0 +1,70 @@
+/**
+ * The run API as page scripts get it when the page is a stranger's (bookmarklet, userscript:
+ * `installedBy: 'user'`). There `window.pagehand` is reachable by whatever script the page runs,
+ * so what it offers must not speak for the user: a page script may start a run (the panel shows
+ * it), watch it, stop or pause it — things that only make the agent do less — but it cannot
+ * approve a risky action, answer the agent's question, or resume a run the user took over.
+ * The overlay keeps the whole handle; only the copy handed to the page is cut down.
+ */
+import type { InitConfig, RunEventName, RunEvents, RunHandle, RunOptions } from './agent/types';
+
+/** Events whose payload or follow-up speaks for the user: only the panel subscribes to them. */
+const USER_ONLY: ReadonlySet<string> = new Set<RunEventName>(['confirm', 'ask']);
+
+const warned = new Set<string>();
+function warnOnce(what: string): void {
+  if (warned.has(what)) return;
+  warned.add(what);
+  console.warn(`pagehand: ${what} is ignored here: pagehand was added to this page by its user, so only the user answers it, in the panel.`);
+}
+
+const guarded = new WeakMap<RunHandle, RunHandle>();
+
+/** The handle page scripts get: the same run, without confirm/ask subscriptions, answer() or resume(). */
+export function pageHandle(h: RunHandle): RunHandle {
+  let g = guarded.get(h);
+  if (g) return g;
+  g = Object.freeze({
+    id: h.id,
+    task: h.task,
+    ui: h.ui,
+    on<E extends RunEventName>(event: E, fn: (payload: RunEvents[E]) => void): () => void {
+      const name = String(event) as E;
+      if (USER_ONLY.has(name)) {
+        warnOnce(`on('${name}')`);
+        return () => {};
+      }
+      return h.on(name, fn);
+    },
+    stop: () => h.stop(),
+    pause: () => h.pause(),
+    resume: () => warnOnce('resume()'),
+    get paused() {
+      return h.paused;
+    },
+    answer: () => warnOnce('answer()'),
+    result: h.result,
+    get active() {
+      return h.active;
+    },
+  });
+  guarded.set(h, g);
+  return g;
+}
+
+/** A page script's run options: no `confirm` callback, and always in the panel. */
+export function pageRunOptions(options: RunOptions | undefined): RunOptions {
+  const copy: RunOptions = { ...options };
+  if (copy.confirm !== undefined) warnOnce('The confirm option');
+  delete copy.confirm;
+  return { ...copy, ui: true };
+}
+
+/** A page script's init: no `confirm` callback (the panel asks). Read once, into a plain copy. */
+export function pageInitConfig(config: InitConfig | undefined): InitConfig | undefined {
+  if (!config || typeof config !== 'object' || Array.isArray(config)) return config; // init says what is wrong
+  const copy: InitConfig = { ...config };
+  if (copy.confirm !== undefined) warnOnce("init's confirm");
+  delete copy.confirm;
+  return copy;
+}
