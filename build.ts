@@ -67,6 +67,10 @@ export const USERSCRIPT_HEADER = `// ==UserScript==
 // @grant        GM_getValue
 // @grant        GM_setValue
 // @grant        GM_deleteValue
+// @grant        GM_getTab
+// @grant        GM_saveTab
+// @grant        GM.getTab
+// @grant        GM.saveTab
 // @connect      __PAGEHAND_PROXY_HOST__
 // @run-at       document-start
 // @noframes

@@ -7,7 +7,7 @@
  * loader tag carries `data-pagehand-loader`, and the userscript) page scripts get the cut-down
  * API of guarded-api.ts, and only the user approves or answers, in the panel.
  */
-import { pageIsUntrusted, setAgentEnv } from './agent/env';
+import { agentEnv, pageIsUntrusted, setAgentEnv } from './agent/env';
 import { createAgentApi } from './agent/run';
 import type { InitConfig, RunOptions } from './agent/types';
 import { parseInit, type ParsedInit } from './embed/init-config';
@@ -81,8 +81,14 @@ if (typeof window !== 'undefined' && !window.pagehand) {
   });
   // A run saved before a navigation goes on here, in the overlay — unless it was started with
   // ui: false on the site's own page (a stranger's page cannot keep a run out of the user's sight).
-  const resumed = agent.resume();
-  if (resumed && (resumed.ui || stranger)) ui.attach(resumed, true);
-  // A site embed (a script tag with a token, not the bookmarklet's loader) shows its launcher.
-  else if (defaults.embed) ui.launcher();
+  const resumeSaved = (): void => {
+    const resumed = agent.resume();
+    if (resumed && (resumed.ui || stranger)) ui.attach(resumed, true);
+    // A site embed (a script tag with a token, not the bookmarklet's loader) shows its launcher.
+    else if (defaults.embed) ui.launcher();
+  };
+  // The userscript's store first asks the manager which run this tab holds; elsewhere at once.
+  const store = agentEnv().store;
+  if (store?.ready) void store.ready().then(resumeSaved, resumeSaved);
+  else resumeSaved();
 }

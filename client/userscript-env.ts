@@ -1,12 +1,14 @@
 /**
  * The userscript's environment, set before the bundle's entry runs (client/userscript.ts
  * imports this first): model calls through GM_xmlhttpRequest (strict-CSP pages), the run's
- * state in GM storage (cross-origin navigations), and the proxy and token the Node server
- * filled into the script when it served /pagehand.user.js.
+ * state in GM storage bound to this tab (cross-origin navigations), and the proxy and token
+ * the Node server filled into the script when it served /pagehand.user.js. The pages it runs
+ * on are not the user's own: `installedBy: 'user'`.
  */
 import { setAgentEnv } from './agent/env';
 import { createGmFetch, type GmXmlHttpRequest } from './gm/fetch';
 import { createGmStore } from './gm/store';
+import { gmTab, type GmTabGlobals } from './gm/tab';
 
 /** Filled in by the server (build.ts puts it in the banner with placeholders). */
 declare const PAGEHAND_USERSCRIPT: { proxy: string; token: string };
@@ -15,6 +17,9 @@ declare const GM_getValue: ((key: string, fallback?: unknown) => unknown) | unde
 declare const GM_setValue: ((key: string, value: string) => void) | undefined;
 declare const GM_deleteValue: ((key: string) => void) | undefined;
 declare const GM_info: { scriptHandler?: string } | undefined;
+declare const GM_getTab: GmTabGlobals['GM_getTab'];
+declare const GM_saveTab: GmTabGlobals['GM_saveTab'];
+declare const GM: GmTabGlobals['GM'];
 
 const filled = (v: string | undefined): string | undefined => (v && !v.startsWith('__PAGEHAND_') ? v : undefined);
 
@@ -26,11 +31,22 @@ export const userscriptConfig = {
 // Tampermonkey hands out the body as a ReadableStream; other managers report progress as text.
 const stream = typeof GM_info === 'object' && GM_info?.scriptHandler === 'Tampermonkey';
 
+// The manager's per-tab object (Tampermonkey has it; Violentmonkey does not): without it a run
+// stays on its page (gm/store.ts says why).
+const tab = gmTab({
+  GM_getTab: typeof GM_getTab === 'function' ? GM_getTab : undefined,
+  GM_saveTab: typeof GM_saveTab === 'function' ? GM_saveTab : undefined,
+  GM: typeof GM === 'object' && GM ? GM : undefined,
+});
+const values =
+  typeof GM_getValue === 'function' && typeof GM_setValue === 'function' && typeof GM_deleteValue === 'function'
+    ? { getValue: GM_getValue, setValue: GM_setValue, deleteValue: GM_deleteValue }
+    : undefined;
+
 setAgentEnv({
+  installedBy: 'user',
   ...(typeof GM_xmlhttpRequest === 'function' ? { fetch: createGmFetch(GM_xmlhttpRequest, { stream }) } : {}),
-  ...(typeof GM_getValue === 'function' && typeof GM_setValue === 'function' && typeof GM_deleteValue === 'function'
-    ? { store: createGmStore({ getValue: GM_getValue, setValue: GM_setValue, deleteValue: GM_deleteValue }) }
-    : {}),
+  store: createGmStore(values, tab),
 });
 
 /*

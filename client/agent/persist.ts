@@ -41,6 +41,11 @@ export interface SavedRun {
 
 /** Where a run's state lives between pages: sessionStorage by default, GM storage in the userscript. */
 export interface RunStore {
+  /**
+   * Resolves once load() can answer, for a store that must look something up first (the
+   * userscript asks its manager which run this tab holds). The entry resumes after it.
+   */
+  ready?(): Promise<void>;
   load(): SavedRun | undefined;
   /** False when nothing could be saved (the run then cannot resume after a navigation). */
   save(state: SavedRun): boolean;

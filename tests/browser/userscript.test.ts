@@ -2,14 +2,18 @@
  * The userscript (dist/pagehand.user.js as the proxy serves it, proxy and token filled in) in a
  * GM shim, on a page whose CSP allows only its own scripts and connections: the model calls go
  * through GM_xmlhttpRequest — performed by Node's fetch over a Playwright binding, so the page's
- * CSP cannot block them, as with a real manager — and the run, kept in GM storage shared by
- * both origins, resumes after a cross-origin navigation (127.0.0.1 → localhost). Once with the
- * body handed out as a ReadableStream (Tampermonkey), once as progressive text (others).
+ * CSP cannot block them, as with a real manager. Under Tampermonkey (the body handed out as a
+ * ReadableStream, and a per-tab object: GM_getTab/GM_saveTab, kept in Node per Playwright page)
+ * the run, kept in GM storage shared by both origins, resumes after a cross-origin navigation
+ * (127.0.0.1 → localhost) in its own tab — and never in another tab opened meanwhile. Under
+ * Violentmonkey (progressive text, no tab API) it does not go on after a page load at all.
+ * Risky actions are allowed the way a user does it: a real click on Allow in the panel.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { signupModel, startAgentStack, type AgentStack } from './agent-harness';
 import { origin, useSession } from './harness';
+import { inUi, OPEN_OVERLAY, panel } from './ui-kit';
 
 const session = useSession();
 let stack: AgentStack;
@@ -24,10 +28,20 @@ afterAll(async () => {
   await stack?.close();
 });
 
+type Handler = 'Tampermonkey' | 'Violentmonkey';
+
 /** GM_* for the page, before the userscript: storage through same-origin synchronous requests
- * to the static server (one store for both origins), requests through the `__gmFetch` binding. */
-function gmShim(ns: string, handler: 'Tampermonkey' | 'Violentmonkey'): string {
+ * to the static server (one store for both origins), requests through the `__gmFetch` binding,
+ * and — Tampermonkey only — the tab object through the `__gmTab` binding, in both its callback
+ * (GM_getTab) and promise (GM.getTab) forms. */
+function gmShim(ns: string, handler: Handler): string {
+  const tabApi = handler === 'Tampermonkey'
+    ? `window.GM_getTab = (cb) => { window.__gmTab('get').then((t) => cb(t)); };
+  window.GM_saveTab = (t, cb) => { window.__gmTab('save', t).then(() => cb && cb()); };
+  window.GM = { getTab: () => window.__gmTab('get'), saveTab: (t) => window.__gmTab('save', t).then(() => undefined) };`
+    : '';
   return `(() => {
+  ${tabApi}
   const store = (method, key, body) => {
     const x = new XMLHttpRequest();
     x.open(method, '/__gm-store?key=' + encodeURIComponent(${JSON.stringify(ns)} + ':' + key), false);
@@ -35,7 +49,8 @@ function gmShim(ns: string, handler: 'Tampermonkey' | 'Violentmonkey'): string {
     return x;
   };
   window.GM_getValue = (k, d) => { const x = store('GET', k); return x.status === 200 ? x.responseText : d; };
-  window.GM_setValue = (k, v) => { store('PUT', k, String(v)); };
+  window.__gmWrites = [];
+  window.GM_setValue = (k, v) => { window.__gmWrites.push(k); store('PUT', k, String(v)); };
   window.GM_deleteValue = (k) => { store('DELETE', k); };
   window.GM_info = { scriptHandler: ${JSON.stringify(handler)} };
   window.GM_xmlhttpRequest = (d) => {
@@ -75,7 +90,11 @@ function gmShim(ns: string, handler: 'Tampermonkey' | 'Violentmonkey'): string {
 })();`;
 }
 
-/** Subscribes to the run handle on every page (after the userscript resumed it), allowing risky actions. */
+/**
+ * Reports the run's events from every page. The userscript is on a stranger's page, so what the
+ * page sees of a run may watch it but not approve anything (the user does, in the panel); and a
+ * run resumes once the manager said which run this tab holds, so the current run is polled for.
+ */
 const SUBSCRIBE = `(() => {
   const seen = new WeakSet();
   const plain = (v) => { try { return JSON.parse(JSON.stringify(v ?? null)); } catch { return null; } };
@@ -84,9 +103,8 @@ const SUBSCRIBE = `(() => {
     if (!h || seen.has(h)) return;
     seen.add(h);
     for (const ev of ['step', 'action', 'message', 'error', 'done']) h.on(ev, (p) => window.__phEvent(ev, plain(p), location.href));
-    h.on('confirm', (p) => { window.__phEvent('confirm', plain(p.request), location.href); p.respond(true); });
   };
-  window.__phSubscribe();
+  setInterval(() => window.__phSubscribe(), 10);
 })();`;
 
 interface Recorded {
@@ -135,6 +153,58 @@ async function exposeGm(page: Page, seen: string[]): Promise<void> {
   });
 }
 
+/** The manager's tab object for one Playwright page (one browser tab), across its navigations. */
+async function exposeTab(page: Page): Promise<() => Record<string, unknown>> {
+  let tab: Record<string, unknown> = {};
+  await page.exposeBinding('__gmTab', (_source, op: 'get' | 'save', value?: Record<string, unknown>) => {
+    if (op === 'save') tab = structuredClone(value ?? {});
+    return tab;
+  });
+  return () => tab;
+}
+
+interface Tab {
+  page: Page;
+  /** Every GM_xmlhttpRequest this tab made, as `METHOD url`. */
+  gmRequests: string[];
+  events: Recorded[];
+  /** The run's result, from whichever page of this tab it ended on. */
+  result: Promise<any>;
+  /** The manager's tab object for this tab. */
+  tabObject(): Record<string, unknown>;
+}
+
+/** A browser tab with the manager's shim and the userscript on every page it loads. */
+async function openTab(handler: Handler, ns: string): Promise<Tab> {
+  const page = await session.context.newPage();
+  page.on('pageerror', (e) => console.error('[page error]', e.message));
+  const gmRequests: string[] = [];
+  const events: Recorded[] = [];
+  let settle!: (r: any) => void;
+  const result = new Promise<any>((r) => (settle = r));
+  await exposeGm(page, gmRequests);
+  const tabObject = await exposeTab(page);
+  await page.exposeBinding('__phEvent', (_s, event: string, payload: any, url: string) => {
+    events.push({ event, payload, url });
+    if (event === 'done' && payload?.result?.reason !== 'moved') settle(payload.result);
+  });
+  // Test-only: the overlay's shadow root open to Playwright's locators (it is closed otherwise).
+  await page.addInitScript({ content: OPEN_OVERLAY });
+  await page.addInitScript({ content: gmShim(ns, handler) });
+  await page.addInitScript({ content: userscript });
+  await page.addInitScript({ content: SUBSCRIBE });
+  return { page, gmRequests, events, result, tabObject };
+}
+
+/** The userscript has made up its mind on this page: its launcher (or its panel) is there. */
+const settled = (page: Page) => page.waitForFunction(() => !!document.querySelector('[data-pagehand-ui]'), null, { timeout: 10_000 });
+const CHAT = () => `POST ${stack.proxyUrl}/v1/chat/completions`;
+const chats = (t: Tab) => t.gmRequests.filter((u) => u === CHAT()).length;
+
+function timeoutWith(t: Tab, ms = 100_000): Promise<never> {
+  return new Promise((_, rej) => setTimeout(() => rej(new Error(`no result; events:\n${t.events.map((e) => `${e.event} ${JSON.stringify(e.payload).slice(0, 200)}`).join('\n')}`)), ms));
+}
+
 describe('the userscript as served', () => {
   it('carries a metadata block with this proxy for @connect and, on loopback, the personal token', () => {
     const header = userscript.slice(0, userscript.indexOf('// ==/UserScript=='));
@@ -148,6 +218,10 @@ describe('the userscript as served', () => {
       /^\/\/ @grant\s+GM_getValue$/m,
       /^\/\/ @grant\s+GM_setValue$/m,
       /^\/\/ @grant\s+GM_deleteValue$/m,
+      /^\/\/ @grant\s+GM_getTab$/m,
+      /^\/\/ @grant\s+GM_saveTab$/m,
+      /^\/\/ @grant\s+GM\.getTab$/m,
+      /^\/\/ @grant\s+GM\.saveTab$/m,
       /^\/\/ @run-at\s+document-start$/m,
       /^\/\/ @noframes$/m,
     ]) {
@@ -168,53 +242,127 @@ describe('the userscript as served', () => {
   });
 });
 
-describe.each(['Tampermonkey', 'Violentmonkey'] as const)('the userscript under %s on a strict-CSP page', (handler) => {
-  it('completes the task through GM_xmlhttpRequest and resumes after a cross-origin navigation from GM storage', { timeout: 120_000 }, async () => {
+describe('the userscript under Tampermonkey on a strict-CSP page', () => {
+  it('completes the task through GM_xmlhttpRequest and resumes in its own tab after a cross-origin navigation', { timeout: 120_000 }, async () => {
     stack.setPolicy(signupModel());
     const before = stack.requests().length;
-    const page = await session.context.newPage();
-    page.on('pageerror', (e) => console.error('[page error]', e.message));
-    const gmRequests: string[] = [];
-    const events: Recorded[] = [];
-    let settle!: (r: any) => void;
-    const result = new Promise<any>((r) => (settle = r));
-    await exposeGm(page, gmRequests);
-    await page.exposeBinding('__phEvent', (_s, event: string, payload: any, url: string) => {
-      events.push({ event, payload, url });
-      if (event === 'done' && payload?.result?.reason !== 'moved') settle(payload.result);
-    });
-    await page.addInitScript({ content: gmShim(`${handler}-${Date.now()}`, handler) });
-    await page.addInitScript({ content: userscript });
-    await page.addInitScript({ content: SUBSCRIBE });
-
+    const a = await openTab('Tampermonkey', `tm-${Date.now()}`);
+    const { page } = a;
     await page.goto(`${origin()}/fixtures/delivery/csp/signup.html`);
     // Like an embed, the userscript shows pagehand's launcher on the page.
-    await page.waitForFunction(() => !!document.querySelector('[data-pagehand-ui]'), null, { timeout: 10_000 });
+    await settled(page);
     // The CSP is in force: the page itself cannot reach the proxy.
     const direct = await page.evaluate((u) => fetch(`${u}/healthz`).then(() => 'reached', (e) => `blocked: ${e.message}`), stack.proxyUrl);
     expect(direct).toMatch(/^blocked/);
 
     // No proxy, token or model given: the userscript's own configuration (filled in by the server).
+    // Started by a page script with ui: false — on a stranger's page it is shown all the same.
     await page.evaluate(() => (window as any).__phSubscribe((window as any).pagehand.run('Sign up as Ada Lovelace and confirm on the partner site', { ui: false })));
-    const timeout = new Promise((_, rej) => setTimeout(() => rej(new Error(`no result; events:\n${events.map((e) => `${e.event} ${JSON.stringify(e.payload).slice(0, 200)}`).join('\n')}`)), 100_000));
-    const r = await Promise.race([result, timeout]);
+    // Leaving the site is a risky action: the panel asks, and the user allows it.
+    await inUi(page, '[data-confirm]').waitFor({ timeout: 30_000 });
+    expect(await inUi(page, '[data-confirm] h3').textContent()).toContain('Leaving the site');
+    // This tab holds the run (its state is in GM storage under its own key).
+    const runId = a.tabObject().pagehandRun as string;
+    expect(runId).toEqual(expect.any(String));
+    await inUi(page, '[data-allow]').click();
+    const r = await Promise.race([a.result, timeoutWith(a)]);
 
-    expect(r, JSON.stringify(events.slice(-5))).toMatchObject({ ok: true });
+    expect(r, JSON.stringify(a.events.slice(-5))).toMatchObject({ ok: true });
     expect(r.summary).toContain(`confirmed on ${new URL(page.url()).host}`);
     expect(new URL(page.url()).hostname).toBe('localhost');
     expect(await page.title()).toBe('Confirmed');
-    // Resumed on the other origin, and said so.
-    const resumed = events.filter((e) => e.event === 'step' && e.payload.phase === 'start' && e.payload.resumed);
-    expect(resumed.map((e) => new URL(e.url).hostname)).toEqual(['localhost']);
-    // Leaving the site was a risky action: asked, and allowed here.
-    expect(events.filter((e) => e.event === 'confirm').map((e) => e.payload.kind)).toEqual(['leaving_site']);
+    // Resumed on the other origin, in the panel, which said so.
+    await inUi(page, '[data-end="done"]').waitFor();
+    expect(a.events.filter((e) => e.event === 'message' && /^Resumed on /.test(e.payload.text)).map((e) => new URL(e.url).hostname)).toEqual(['localhost']);
     // Every model call (and the config request) went through GM_xmlhttpRequest, from both origins.
-    const chats = gmRequests.filter((u) => u === `POST ${stack.proxyUrl}/v1/chat/completions`);
-    expect(chats.length).toBe(stack.requests().length - before);
-    expect(chats.length).toBe(r.steps);
-    expect(gmRequests).toContain(`GET ${stack.proxyUrl}/v1/config`);
-    // The run's state is gone from GM storage once it ended.
-    expect(await page.evaluate(() => (window as any).GM_getValue('pagehand:run', 'none'))).toBe('none');
+    expect(chats(a)).toBe(stack.requests().length - before);
+    expect(chats(a)).toBe(r.steps);
+    expect(a.gmRequests).toContain(`GET ${stack.proxyUrl}/v1/config`);
+    // The run's state is gone from GM storage and from the tab once it ended.
+    expect(await page.evaluate((id) => (window as any).GM_getValue(`pagehand:run:${id}`, 'none'), runId)).toBe('none');
+    expect(a.tabObject().pagehandRun).toBeUndefined();
+    await page.close();
+  });
+
+  it('a run belongs to its tab: a tab opened while it runs never resumes it, and the run goes on in its own tab', { timeout: 120_000 }, async () => {
+    stack.setPolicy(signupModel());
+    const ns = `tm-two-${Date.now()}`;
+    const a = await openTab('Tampermonkey', ns);
+    await a.page.goto(`${origin()}/fixtures/delivery/csp/signup.html`);
+    await settled(a.page);
+    // The user starts the task in the panel.
+    await a.page.evaluate(() => (window as any).pagehand.open());
+    await inUi(a.page, '[data-task]').click();
+    await a.page.keyboard.type('Sign up as Ada Lovelace and confirm on the partner site');
+    await a.page.keyboard.press('Enter');
+    // The run has signed up and now waits for the user to allow leaving the site: its state is
+    // in GM storage, shared by every tab.
+    await inUi(a.page, '[data-confirm]').waitFor({ timeout: 30_000 });
+    const aChats = chats(a);
+
+    // Meanwhile the user opens the same site in another tab.
+    const b = await openTab('Tampermonkey', ns);
+    await b.page.goto(`${origin()}/fixtures/delivery/csp/signup.html`);
+    await settled(b.page);
+    const untouched = () => b.page.evaluate(() => ({
+      run: !!(window as any).pagehand.current(),
+      // The overlay is there (launcher, or the panel as the user left it on this site), showing no run.
+      overlay: !!document.querySelector('pagehand-ui'),
+      runShown: !!document.querySelector('pagehand-ui')?.shadowRoot?.querySelector('[data-mask], .log .task, [data-step], [data-confirm]'),
+      name: (document.getElementById('name') as HTMLInputElement).value,
+      status: document.getElementById('status')!.textContent,
+    }));
+    expect(await untouched()).toEqual({ run: false, overlay: true, runShown: false, name: '', status: '' });
+    // Tab A's tab object names the run; its state is in GM storage, which tab B reads too.
+    const runId = a.tabObject().pagehandRun as string;
+    expect(runId).toEqual(expect.any(String));
+    expect(await b.page.evaluate((id) => typeof (window as any).GM_getValue(`pagehand:run:${id}`), runId)).toBe('string');
+
+    // The user allows leaving the site in tab A: the run moves to the partner site there.
+    await inUi(a.page, '[data-allow]').click();
+    const r = await Promise.race([a.result, timeoutWith(a)]);
+    expect(r).toMatchObject({ ok: true });
+    expect(new URL(a.page.url()).hostname).toBe('localhost');
+    expect(await a.page.title()).toBe('Confirmed');
+    expect(chats(a)).toBeGreaterThan(aChats);
+    await inUi(a.page, '[data-end="done"]').waitFor();
+
+    // Tab B never took part: no model call, no action, no run, nothing in its panel; and a reload
+    // of tab B (a fresh page load in that tab) still finds no run of its own.
+    expect(b.gmRequests.filter((u) => u === CHAT())).toEqual([]);
+    expect(b.events.filter((e) => e.event === 'action' || e.event === 'step')).toEqual([]);
+    expect(await untouched()).toEqual({ run: false, overlay: true, runShown: false, name: '', status: '' });
+    expect(b.tabObject().pagehandRun).toBeUndefined();
+    await b.page.reload();
+    await settled(b.page);
+    expect(await untouched()).toEqual({ run: false, overlay: true, runShown: false, name: '', status: '' });
+    await a.page.close();
+    await b.page.close();
+  });
+});
+
+describe('the userscript under Violentmonkey (no tab API) on a strict-CSP page', () => {
+  it('works through GM_xmlhttpRequest on its page, and does not go on after the page changed', { timeout: 120_000 }, async () => {
+    stack.setPolicy(signupModel());
+    const t = await openTab('Violentmonkey', `vm-${Date.now()}`);
+    const { page } = t;
+    await page.goto(`${origin()}/fixtures/delivery/csp/signup.html`);
+    await settled(page);
+    await page.evaluate(() => (window as any).__phSubscribe((window as any).pagehand.run('Sign up as Ada Lovelace and confirm on the partner site')));
+    await inUi(page, '[data-confirm]').waitFor({ timeout: 30_000 });
+    // Its first step went through GM_xmlhttpRequest (progress text) and acted on the page.
+    expect(await page.locator('#status').textContent()).toBe('Saved: Ada Lovelace');
+    expect(chats(t)).toBe(2);
+    // Nothing of the run went to GM storage, where another tab could find it.
+    expect(await page.evaluate(() => (window as any).__gmWrites)).toEqual([]);
+    await inUi(page, '[data-allow]').click();
+    await page.waitForURL(/localhost.*partner\.html/);
+    await settled(page);
+    // The new page holds no run: nothing resumed, no model call, the partner's button untouched.
+    expect(await page.evaluate(() => ({ run: !!(window as any).pagehand.current(), status: document.getElementById('status')!.textContent }))).toEqual({ run: false, status: '' });
+    expect(await panel(page).count()).toBe(0);
+    expect(chats(t)).toBe(2);
+    expect(t.events.filter((e) => e.event === 'step' && new URL(e.url).hostname === 'localhost')).toEqual([]);
     await page.close();
   });
 });
