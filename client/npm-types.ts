@@ -5,7 +5,7 @@
  */
 import type { ActionCall, ActionResult } from './page/actions/types';
 import type { MapOptions, PageMap, Ref } from './page/types';
-import type { InitConfig, RunHandle, RunOptions } from './agent/types';
+import type { InitConfig, RunHandle, RunOptions, Theme } from './agent/types';
 import type { Screenshot, ScreenshotOptions } from './page/screenshot/types';
 
 export type * from './agent/types';
@@ -13,8 +13,18 @@ export type { ActionCall, ActionResult, ActionChanges } from './page/actions/typ
 export type { MapOptions, PageMap, MappedElement, Rect, Ref } from './page/types';
 export type { Mark, Screenshot, ScreenshotOptions } from './page/screenshot/types';
 
+/** `pagehand.open(options)`: how runs started from the panel are made, and how it looks. */
+export interface OpenOptions extends Pick<RunOptions, 'proxy' | 'token' | 'model' | 'maxSteps' | 'instructions' | 'vision' | 'toolChoice'> {
+  /** `en` or `es`; default the browser's language. Also the language the agent replies in. */
+  lang?: string;
+  /** Default `auto` (prefers-color-scheme). */
+  theme?: Theme;
+}
+
 /** What `window.pagehand` offers (and `init()` returns). */
 export interface PagehandApi {
+  /** This API, at once (on a page with the embed's loader, the loader's `ready` resolves to it). */
+  readonly ready: Promise<PagehandApi>;
   /** Starts a task: the observe → think → act loop behind a handle (README, "Running a task"). */
   run(task: string, options?: RunOptions): RunHandle;
   /** The running handle (also after a resume), or undefined. */
@@ -25,7 +35,7 @@ export interface PagehandApi {
    */
   init(config?: InitConfig): { ignoredDeny: string[] };
   /** Shows / hides the overlay. */
-  open(): void;
+  open(options?: OpenOptions): void;
   close(): void;
   toggle(): void;
   /** The page map the model reads. */
@@ -43,6 +53,37 @@ export interface PagehandApi {
   /** A JPEG of the viewport (Set-of-Marks on request); `{ dataUrl: null, reason }` instead of failing. */
   screenshot(options?: ScreenshotOptions): Promise<Screenshot>;
   /** The bundle's version. */
+  readonly version: string;
+}
+
+/**
+ * `window.pagehand` on a page with the embed's loader (`pagehand-loader.js`) until the agent
+ * has loaded (docs/embed.md, "The loader"). It becomes the full `PagehandApi` then; a reference
+ * kept to this object forwards every call to it.
+ */
+export interface PagehandLoaderApi {
+  /** The full API once the agent has loaded. Reading it starts loading the agent; rejects when it could not be loaded (reading it again tries again). */
+  readonly ready: Promise<PagehandApi>;
+  /** Checked at once (the same errors as the full API's), shown on the launcher at once, applied to the agent when it arrives. Does not load the agent, except with `autoOpen: true`. */
+  init(config?: InitConfig): { ignoredDeny: string[] };
+  /** Loads the agent, then starts the task: a promise of its handle (rejects where the full API's `run` throws). */
+  run(task: string, options?: RunOptions): Promise<RunHandle>;
+  /** Undefined until the agent has loaded (no run is active before). */
+  current(): RunHandle | undefined;
+  /** Loads the agent and opens the panel (the launcher shows that it is loading). */
+  open(options?: OpenOptions): void;
+  /** Hides the launcher (and the panel the agent would open). */
+  close(): void;
+  toggle(): void;
+  /** Available after `ready`: before, they start loading the agent and throw `pagehand.map() is available once the agent has loaded: …`. */
+  map(options?: MapOptions): PageMap;
+  describe(el: Element): { role: string; name: string };
+  resolve(ref: Ref | number): Element;
+  find(query: string): { text: string; more: number };
+  /** Load the agent, then answer as the full API does. */
+  mapAsync(options?: MapOptions): Promise<PageMap>;
+  act(call: ActionCall): Promise<ActionResult>;
+  screenshot(options?: ScreenshotOptions): Promise<Screenshot>;
   readonly version: string;
 }
 

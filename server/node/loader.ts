@@ -47,7 +47,10 @@ export function bookmarklet(origin: string, token: string): string {
   return `javascript:${encodeURI(code)}`;
 }
 
-/** The `<script>` tag a site owner adds to their pages. */
+/**
+ * The `<script>` tag a site owner adds to their pages: the embed's loader (a few KB; the agent
+ * follows when a visitor opens the launcher). Tags that load /pagehand.js keep working.
+ */
 export function embedSnippet(origin: string, token: string): string {
-  return `<script src="${origin}/pagehand.js" data-pagehand-proxy="${origin}" data-pagehand-token="${token}" defer></script>`;
+  return `<script src="${origin}/pagehand-loader.js" data-pagehand-proxy="${origin}" data-pagehand-token="${token}" defer></script>`;
 }

@@ -14,6 +14,7 @@ import { ProxyError } from '../errors';
 import { tokenPages } from '../middleware/token-pages';
 import { mintSessionToken } from '../session/token';
 import { installPage } from './install-page';
+import { staticAssets } from './static-assets';
 import { embedSnippet } from './loader';
 
 export interface NodePagesOptions {
@@ -62,22 +63,10 @@ export function mountNodePages(app: Hono<any>, opts: NodePagesOptions): void {
     );
   });
 
-  // The bundle, and the screenshot module it imports on first use from next to itself (a
-  // cross-origin module import needs the CORS header).
-  for (const name of ['pagehand.js', 'pagehand-screenshot.js']) {
-    app.get(`/${name}`, async (c) => {
-      const file = await readOrNull(join(opts.distDir, name));
-      if (file === null) {
-        return c.text(`pagehand: dist/${name} is not built yet. Run \`npm run build\` (or \`npm start\`, which builds first).\n`, 404);
-      }
-      return c.body(file, 200, {
-        'Content-Type': 'text/javascript; charset=utf-8',
-        'Cache-Control': 'no-cache',
-        'Access-Control-Allow-Origin': '*',
-        'X-Content-Type-Options': 'nosniff',
-      });
-    });
-  }
+  // The bundle, the screenshot module it imports on first use from next to itself (a
+  // cross-origin module import needs the CORS header), the embed's loader and its agent chunks:
+  // compressed once, with ETags, cached by kind (static-assets.ts).
+  app.get('*', staticAssets({ dir: opts.distDir, log: opts.config.log }));
 
   // The userscript with this proxy and (on loopback only, like the install page) the personal
   // token filled in: a userscript manager installs it from this URL and updates from it.

@@ -1,0 +1,42 @@
+/**
+ * The embed's first file (dist/pagehand-loader.js), the one every page view of a site with the
+ * embed downloads: it reads the script tag, installs the document-start hooks (closed shadow
+ * roots, listener-only targets, the page's requests and timers) so nothing is lost by loading
+ * the agent late, defines the `pagehand` stub (./stub.ts), shows the launcher and checks for a
+ * run saved before a navigation. The agent chunk (map, actions, loop, panel) loads when the
+ * launcher is opened, a saved run must go on, or a page script asks for it; pointing at or
+ * focusing the launcher fetches it ahead.
+ */
+import { loadRun } from '../agent/persist';
+import { readScriptTag } from '../embed/script-tag';
+import * as hooks from '../page/hooks';
+import * as network from '../page/network';
+import * as settle from '../page/settle';
+import { loadLayout } from '../ui/storage';
+import { chunkLoader, chunkUrl } from './chunk';
+import { snapshotNatives } from './handoff';
+import { createStub } from './stub';
+
+/** The agent chunk's content-hashed file name, and the package version (build.ts puts them in). */
+declare const __PAGEHAND_AGENT_FILE__: string;
+declare const __PAGEHAND_VERSION__: string;
+
+// Not in a browser, or pagehand is already here (the full bundle, or this loader twice): nothing to do.
+if (typeof window !== 'undefined' && !window.pagehand) {
+  // Before the hooks wrap attachShadow: the agent's own closed root is made with the native one.
+  const natives = snapshotNatives();
+  hooks.installHooks();
+  settle.installActivityHooks();
+  const script = document.currentScript instanceof HTMLScriptElement ? document.currentScript : null;
+  const defaults = readScriptTag(script, location.href);
+  const url = chunkUrl(__PAGEHAND_AGENT_FILE__, script?.src || undefined, defaults.proxy, location.href);
+  const stub = createStub({ defaults, natives, modules: { hooks, network, settle }, chunk: chunkLoader(url, script?.nonce || undefined), version: __PAGEHAND_VERSION__ });
+  Object.defineProperty(window, 'pagehand', { value: stub.api, configurable: true, enumerable: false, writable: false });
+  // A run saved before a navigation goes on here at once, and so does a panel left open on this site.
+  if (loadRun() || (defaults.embed && !loadLayout(true).collapsed)) stub.load();
+  if (defaults.embed) stub.showLauncher();
+  // A page restored from the back/forward cache may have a run to pick up since.
+  addEventListener('pageshow', (e) => {
+    if ((e as PageTransitionEvent).persisted && loadRun()) stub.load();
+  });
+}

@@ -1,0 +1,39 @@
+/**
+ * `pagehand.init(config)` before the agent has loaded: the same checks as the agent's own
+ * init (client/index.ts: fields, custom tools, deny selectors), so a mistake throws the same
+ * error at the same moment whichever has loaded. Nothing is applied here: the checked config
+ * is queued and replayed on the agent's init when it arrives.
+ */
+import { toolProblem } from '../agent/tools';
+import type { InitConfig } from '../agent/types';
+import { INIT_KEYS, parseInit, type UiConfig } from '../embed/init-config';
+import { setDenyZones } from '../page/own-ui';
+
+export interface CheckedInit {
+  /** The config without the fields init does not know (warned about once, here). */
+  queued: InitConfig;
+  ui: UiConfig;
+  autoOpen: boolean;
+  /** What the agent's init returns for it. */
+  result: { ignoredDeny: string[] };
+}
+
+/** As the agent's RunError('invalid_tool'): same name, code and message. */
+function toolError(message: string): Error {
+  return Object.assign(new Error(message), { name: 'PagehandRunError', code: 'invalid_tool' });
+}
+
+export function checkInit(config: unknown, warn: (message: string) => void = console.warn): CheckedInit {
+  const c = parseInit(config);
+  if (c.unknown.length) warn(`pagehand.init: ignored unknown field${c.unknown.length > 1 ? 's' : ''} ${c.unknown.join(', ')}.`);
+  for (const t of c.site.tools ?? []) {
+    const problem = toolProblem(t);
+    if (problem) throw toolError(`pagehand: ${problem}.`);
+  }
+  // The agent's own parse check (in the loader's copy of the module, which applies nothing).
+  const { ignored } = setDenyZones(c.site.deny ?? []);
+  const source = (config ?? {}) as Record<string, unknown>;
+  const queued: Record<string, unknown> = {};
+  for (const k of INIT_KEYS) if (source[k] !== undefined) queued[k] = source[k];
+  return { queued: queued as InitConfig, ui: c.ui, autoOpen: c.autoOpen, result: { ignoredDeny: ignored } };
+}
