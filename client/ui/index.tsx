@@ -36,6 +36,9 @@ export interface OpenOptions extends Pick<RunOptions, 'proxy' | 'token' | 'model
  */
 const attachShadow = typeof Element === 'function' ? Element.prototype.attachShadow : undefined;
 
+/** The run options open() takes (OpenOptions without the theme). */
+const RUN_KEYS = ['proxy', 'token', 'model', 'maxSteps', 'instructions', 'vision', 'toolChoice', 'lang'] as const satisfies ReadonlyArray<keyof OpenOptions>;
+
 const SHIELDED = ['keydown', 'keyup', 'keypress', 'input', 'beforeinput', 'mousedown', 'mouseup', 'click', 'dblclick', 'pointerdown', 'pointerup', 'contextmenu', 'focusin', 'focusout', 'wheel'];
 
 export interface UiDeps {
@@ -105,8 +108,13 @@ export function createUi(deps: UiDeps) {
   const lang = () => pickLang(options.lang ?? site.lang ?? deps.lang);
   const corner = (): LauncherPosition => site.position ?? deps.position ?? 'bottom-right';
 
+  /**
+   * open()'s run options, by name: whatever else a caller slipped in (a `confirm` callback, a
+   * `signal`, `ui: false`) must not reach the runs the user starts in the panel.
+   */
   const runOptions = (): RunOptions => {
-    const { theme: _theme, ...o } = options;
+    const o: RunOptions = {};
+    for (const k of RUN_KEYS) if (options[k] !== undefined) (o as Record<string, unknown>)[k] = options[k];
     return o;
   };
 

@@ -2,7 +2,8 @@
  * `window.pagehand` on a stranger's page. Loaded by the bookmarklet (its loader tag carries
  * `data-pagehand-loader`), pagehand lives in the page's own world, so the page's scripts can call
  * it: they try to approve a risky action for the user (a confirm subscription on the handle, a
- * run's confirm callback, init's confirm) and to answer the agent's question for them. None of
+ * run's confirm callback, init's, one slipped into open()'s options) and to answer the agent's
+ * question for them. None of
  * it works: the panel asks, and the user — Playwright's real clicks and keys — decides. Stop and
  * pause, which only make the agent do less, still work. On the site's own page (the embed) the
  * site's confirm callback still decides, as before.
@@ -57,6 +58,11 @@ const TRICKS: Record<string, { script: string; userStarts: boolean }> = {
     userStarts: false,
     script: `window.tricked = 0;
       pagehand.run('Delete my account', { confirm: () => { window.tricked++; return true; }, ui: false });`,
+  },
+  'pagehand.open({ confirm: () => true }) before the user sends a task': {
+    userStarts: true,
+    script: `window.tricked = 0;
+      pagehand.open({ confirm: () => { window.tricked++; return true; } });`,
   },
   'pagehand.init({ confirm: () => true })': {
     userStarts: true,

@@ -145,6 +145,13 @@ describe('overlay controller', () => {
     expect($('.ph.dark')).not.toBeNull();
   });
 
+  it("open()'s run options reach the panel's runs by name only: a confirm callback or ui: false slipped in does not", () => {
+    ui.open({ model: 'gpt-test', confirm: () => true, ui: false, signal: new AbortController().signal } as never);
+    type($('[data-task]')!, 'Delete my account');
+    key($('[data-task]')!, 'Enter');
+    expect(runs).toEqual([{ task: 'Delete my account', options: { model: 'gpt-test' } }]);
+  });
+
   it('shows steps, progress, the reasoning under a disclosure, and action results', () => {
     ui.open();
     const box = $('[data-task]')!;
