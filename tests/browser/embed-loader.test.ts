@@ -7,6 +7,7 @@
  * downloads nothing again; the loader's launcher is the agent's, pixel for pixel.
  */
 import { serve } from '@hono/node-server';
+import { build } from 'esbuild';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -378,6 +379,26 @@ describe('what a page script can do with the loader', () => {
     await page.waitForLoadState('networkidle');
     expect(await page.evaluate(() => ({ mine: (window as any).pagehand.mine, ui: document.querySelectorAll('pagehand-ui').length }))).toEqual({ mine: true, ui: 0 });
     expect(asked).toEqual(['/pagehand-loader.js']);
+  });
+
+  it('the npm entry on a page where the loader came first says to use one of the two, until the agent is there', async () => {
+    const site = await build({
+      stdin: { contents: `import { run } from ${JSON.stringify(`${DIST}esm/index.js`)};\nwindow.__npmRun = (t) => { try { return typeof run(t, { ui: false }).stop; } catch (e) { return e.message; } };`, resolveDir: DIST, loader: 'js' },
+      bundle: true,
+      format: 'iife',
+      write: false,
+      logLevel: 'silent',
+    });
+    const { page } = await pageOf(await newContext());
+    await page.goto(fixture('loader-shop.html'));
+    await waitIn(page, 'button.launcher');
+    await page.addScriptTag({ content: site.outputFiles[0]!.text });
+    expect(await page.evaluate(() => (window as any).__npmRun('Count the products'))).toBe(
+      'pagehand: this page also loads the embed (pagehand-loader.js), which installed pagehand first. Use one of the two; with the embed, call window.pagehand after `await window.pagehand.ready`.',
+    );
+    stack.setPolicy(() => call('done', { summary: 'Counted.' }));
+    await page.evaluate(() => (window as any).pagehand.ready);
+    expect(await page.evaluate(() => (window as any).__npmRun('Count the products'))).toBe('function');
   });
 
   it('the agent chunk loaded by itself defines nothing and says why', async () => {
