@@ -1,8 +1,9 @@
 /**
  * The Worker as `wrangler dev` runs it from wrangler.toml — the `[assets]` folder in front of
  * server/worker.ts — started with wrangler's programmatic API on 127.0.0.1 and reached over real
- * HTTP: the built bundle and screenshot module come from the asset server with the Node
- * server's headers, nothing else of dist/ is served, and the API still runs the Worker's checks.
+ * HTTP: the built bundle, screenshot module, embed loader and agent chunk come from the asset
+ * server with the Node server's caching, nothing else of dist/ is served, and the API still
+ * runs the Worker's checks.
  *
  * Reads dist/worker-assets/ as `npm run build` leaves it (`npm test` builds first). The Worker
  * runs from a copy of wrangler.toml without its `[build]` table (wrangler runs that command at
@@ -68,7 +69,7 @@ async function within<T>(ms: number, what: string, body: Promise<T>): Promise<T>
 }
 
 beforeAll(async () => {
-  for (const name of ['pagehand.js', 'pagehand-screenshot.js', '_headers']) {
+  for (const name of ['pagehand.js', 'pagehand-screenshot.js', 'pagehand-loader.js', '_headers']) {
     if (!existsSync(`${ROOT}dist/worker-assets/${name}`)) throw new Error(`dist/worker-assets/${name} is missing: run \`npm run build\` first.`);
   }
   fake = await startFakeUpstreams();
@@ -138,6 +139,28 @@ describe('the Worker with its static assets (wrangler.toml [assets])', () => {
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(res.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect(Buffer.compare(new Uint8Array(await res.arrayBuffer()), new Uint8Array(await readFile(`${ROOT}dist/pagehand-screenshot.js`)))).toBe(0);
+  });
+
+  it("serves the embed's loader (five minutes, then revalidated: a 304) and its content-hashed agent chunk (immutable)", async () => {
+    const loader = await get('/pagehand-loader.js', { Origin: 'https://anywhere.test' });
+    expect(loader.status).toBe(200);
+    expect(loader.headers.get('cache-control')).toBe('public, max-age=300');
+    expect(loader.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    const source = new Uint8Array(await loader.arrayBuffer());
+    expect(Buffer.compare(source, new Uint8Array(await readFile(`${ROOT}dist/pagehand-loader.js`)))).toBe(0);
+    const etag = loader.headers.get('etag');
+    expect(etag).toBeTruthy();
+    const again = await get('/pagehand-loader.js', { 'If-None-Match': etag! });
+    expect(again.status).toBe(304);
+    expect((await again.arrayBuffer()).byteLength).toBe(0);
+
+    // The chunk the built loader names, at that name.
+    const chunk = /pagehand-agent\.[0-9a-f]{8}\.js/.exec(new TextDecoder().decode(source))![0];
+    const res = await get(`/${chunk}`, { Origin: 'https://anywhere.test' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(Buffer.compare(new Uint8Array(await res.arrayBuffer()), new Uint8Array(await readFile(`${ROOT}dist/${chunk}`)))).toBe(0);
   });
 
   it('serves nothing else of dist/: those paths get the Worker JSON 404', async () => {
