@@ -17,6 +17,7 @@ import { installHooks } from './page/hooks';
 import { installActivityHooks } from './page/settle';
 import { pageHandle, pageInitConfig, pageRunOptions } from './guarded-api';
 import { createUi } from './ui/index';
+import { loaderHandoff } from './loader/adopt';
 
 declare global {
   interface Window {
@@ -25,12 +26,16 @@ declare global {
       Pick<ReturnType<typeof createUi>, 'open' | 'close' | 'toggle'> & {
         /** The site's configuration: runs (tools, deny zones, …) and the overlay (theme, launcher, …). */
         init(config?: InitConfig): { ignoredDeny: string[] };
+        /** This API, at once: code written for the embed's loader (whose `ready` waits for the agent) works here too. */
+        readonly ready: Promise<import('./npm-types').PagehandApi>;
       };
   }
 }
 
+// The embed's agent chunk takes over from the loader's stub (client/loader); other bundles have no handoff.
+const handoff = loaderHandoff();
 // Not in a browser (a framework rendering on the server imports this too): nothing to install.
-if (typeof window !== 'undefined' && !window.pagehand) {
+if (typeof window !== 'undefined' && (!window.pagehand || handoff)) {
   // At document start these reveal closed shadow roots and listener-only click targets.
   installHooks();
   // Counts the page's fetch/XHR (and short timers during actions) for settle detection.
@@ -40,7 +45,7 @@ if (typeof window !== 'undefined' && !window.pagehand) {
   // The bookmarklet's loader: the user brought pagehand to a page that is not theirs.
   if (script?.hasAttribute('data-pagehand-loader')) setAgentEnv({ installedBy: 'user' });
   const stranger = pageIsUntrusted();
-  const defaults = readScriptTag(script, location.href);
+  const defaults = handoff?.defaults ?? readScriptTag(script, location.href);
   const agent = createAgentApi(defaults);
   /** init's model and lang: under a run's own options, over the script tag's. */
   let runDefaults: ParsedInit['runDefaults'] = {};
@@ -74,7 +79,17 @@ if (typeof window !== 'undefined' && !window.pagehand) {
       }
     : { run, current: agent.current, init };
   Object.defineProperty(window, 'pagehand', {
-    value: Object.freeze({ ...createPageApi(), ...api, open: ui.open, close: ui.close, toggle: ui.toggle }),
+    value: Object.freeze({
+      ...createPageApi(),
+      ...api,
+      open: ui.open,
+      close: ui.close,
+      toggle: ui.toggle,
+      // What the embed loader's `ready` resolves to; here, this API at once.
+      get ready() {
+        return Promise.resolve(this);
+      },
+    }),
     configurable: true,
     enumerable: false,
     writable: false,
@@ -91,4 +106,6 @@ if (typeof window !== 'undefined' && !window.pagehand) {
   const store = agentEnv().store;
   if (store?.ready) void store.ready().then(resumeSaved, resumeSaved);
   else resumeSaved();
+  // The calls made to the loader's stub before the agent came, and its launcher, go over to this API.
+  handoff?.takeover(window.pagehand!);
 }
