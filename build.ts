@@ -16,9 +16,13 @@
  *   client/npm-types.ts alone, so they never depend on the implementation.
  * dist/cli.js — the `pagehand` command (package.json "bin"; `npx pagehand run --url URL "task"`):
  *   an ES module for Node with its packages left as imports (playwright-core drives Chromium).
+ * dist/pagehand-loader.js + dist/pagehand-agent.HASH.js — the site embed in two files: a loader of
+ *   a few KB every page view pays for (hooks, `pagehand` stub, launcher) and the agent it loads on
+ *   demand, named by its content hash (client/loader/build-options.ts).
  * dist/worker-assets/ — what a Worker serves as static assets (wrangler.toml `[assets]`): copies
- *   of pagehand.js and pagehand-screenshot.js and nothing else of dist/, plus a `_headers` file
- *   giving them the headers the Node server sends (server/node/pages.ts). Not refreshed by --watch.
+ *   of pagehand.js, pagehand-screenshot.js, the loader and its agent chunk(s) and nothing else of
+ *   dist/, plus a `_headers` file giving them the caching the Node server gives them
+ *   (server/node/static-assets.ts). Not refreshed by --watch.
  *
  * Run: `npm run build` (or `tsx build.ts --watch`).
  */
@@ -27,6 +31,8 @@ import { readFileSync } from 'node:fs';
 import { chmod, copyFile, mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildEmbed, watchEmbed, type EmbedFiles } from './client/loader/build-options';
+import { cacheControlFor } from './server/node/static-assets';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
@@ -148,35 +154,42 @@ export const cliOptions: BuildOptions = {
   logLevel: 'warning',
 };
 
-/** The files a Worker serves (copied from dist/), and the headers each gets (as server/node/pages.ts). */
-const WORKER_ASSETS = ['pagehand.js', 'pagehand-screenshot.js'];
-const WORKER_ASSETS_HEADERS = WORKER_ASSETS.map(
-  (name) =>
-    // Content-Type too: the asset server's own guess may lack the charset. The CORS header is
-    // what lets a page on another origin import the screenshot module.
-    `/${name}\n  Content-Type: text/javascript; charset=utf-8\n  Cache-Control: no-cache\n  Access-Control-Allow-Origin: *\n`,
-).join('');
+/** The files a Worker serves (copied from dist/): the bundle, the screenshot module, the embed's loader and chunk(s). */
+const workerAssets = (embed: EmbedFiles): string[] => ['pagehand.js', 'pagehand-screenshot.js', embed.loader, embed.agent, ...(embed.previous ? [embed.previous] : [])];
+
+/** Each file's headers, with the Node server's caching (the asset server adds ETag, 304 and compression). */
+const workerAssetsHeaders = (names: readonly string[]): string =>
+  names
+    .map(
+      (name) =>
+        // Content-Type too: the asset server's own guess may lack the charset. The CORS header is
+        // what lets a page on another origin import the screenshot module.
+        `/${name}\n  Content-Type: text/javascript; charset=utf-8\n  Cache-Control: ${cacheControlFor(name)}\n  Access-Control-Allow-Origin: *\n  X-Content-Type-Options: nosniff\n`,
+    )
+    .join('');
 
 /** dist/worker-assets/: emptied first, so only these files are ever uploaded. */
-async function writeWorkerAssets(): Promise<void> {
+async function writeWorkerAssets(embed: EmbedFiles): Promise<void> {
   const dir = `${root}dist/worker-assets`;
+  const names = workerAssets(embed);
   await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
-  for (const name of WORKER_ASSETS) await copyFile(`${root}dist/${name}`, `${dir}/${name}`);
-  await writeFile(`${dir}/_headers`, WORKER_ASSETS_HEADERS);
+  for (const name of names) await copyFile(`${root}dist/${name}`, `${dir}/${name}`);
+  await writeFile(`${dir}/_headers`, workerAssetsHeaders(names));
 }
 
 async function main(): Promise<void> {
   await mkdir(`${root}dist`, { recursive: true });
   if (process.argv.includes('--watch')) {
     for (const options of [bundleOptions, screenshotModuleOptions, userscriptOptions, runnerBundleOptions, esmOptions, cliOptions]) await (await context(options)).watch();
+    await watchEmbed(bundleOptions, root, version);
     console.log('watching client/ …');
     return;
   }
-  await Promise.all([build(bundleOptions), build(screenshotModuleOptions), build(userscriptOptions), build(runnerBundleOptions), build(esmOptions), build(cliOptions), buildDeclarations()]);
+  const [embed] = await Promise.all([buildEmbed(bundleOptions, root, version), build(bundleOptions), build(screenshotModuleOptions), build(userscriptOptions), build(runnerBundleOptions), build(esmOptions), build(cliOptions), buildDeclarations()]);
   await chmod(`${root}dist/cli.js`, 0o755);
-  await writeWorkerAssets();
-  for (const file of ['pagehand.js', 'pagehand-screenshot.js', 'pagehand.user.js', 'pagehand.runner.js']) {
+  await writeWorkerAssets(embed);
+  for (const file of ['pagehand.js', 'pagehand-screenshot.js', embed.loader, embed.agent, 'pagehand.user.js', 'pagehand.runner.js']) {
     const { size } = await stat(`${root}dist/${file}`);
     console.log(`dist/${file}  ${(size / 1024).toFixed(1)} KiB`);
   }
