@@ -148,7 +148,7 @@ async function main(): Promise<void> {
       GEMINI_API_KEY: KEYS.gemini,
       GEMINI_BASE_URL: `${fake}/gemini`,
       PAGEHAND_MODELS: `${MODELS.openai},${MODELS.gemini}`,
-      PAGEHAND_SITES: JSON.stringify([{ token: TOKEN, origins: ['*'], rpm: 100_000_000 }]),
+      PAGEHAND_SITES: JSON.stringify([{ token: TOKEN, origins: ['*'], rpm: 100_000_000, clientRpm: 100_000_000 }]),
     },
     /pagehand proxy on (http:\/\/127\.0\.0\.1:\d+)/,
     [KEYS.openai, KEYS.gemini],

@@ -64,6 +64,7 @@ export function createApp(config: ProxyConfig): Hono<AppEnv> {
 
   app.get('/v1/config', site, (c) => {
     const s = c.get('site');
+    const session = c.get('session');
     return c.json({
       models: allowedModels(config, s),
       defaultModel: defaultModelFor(config, s) ?? null,
@@ -78,6 +79,8 @@ export function createApp(config: ProxyConfig): Hono<AppEnv> {
         rpm: s.rpm ?? config.limits.defaultRpm,
         clientRpm: s.clientRpm ?? config.limits.defaultClientRpm,
       },
+      // For a session token: where it works and until when, so a page can tell the user in time.
+      ...(session ? { session: { origin: session.origin, expiresAt: new Date(session.expiresAt * 1000).toISOString() } } : {}),
     });
   });
 

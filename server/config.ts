@@ -79,7 +79,7 @@ export interface ProxyConfig {
   limits: Limits;
   /** Counts requests per site token. */
   rateLimiter: RateLimiter;
-  /** Counts requests per client address; it must honour the `rpm` it is given. */
+  /** Counts requests per client address (and token); the memory store honours each `clientRpm`. */
   clientRateLimiter: RateLimiter;
   /**
    * How many reverse proxies in front of this one to believe (TRUST_PROXY): the client address

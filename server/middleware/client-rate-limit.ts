@@ -11,7 +11,7 @@ import { parentId } from '../session/token';
 import type { SiteVariables } from './require-site';
 
 export interface ClientRateLimitOptions {
-  /** Must honour the `rpm` it is given (the memory store does). */
+  /** The memory store honours each site's `clientRpm`; a Workers binding applies its own limit. */
   limiter: RateLimiter;
   /** Requests per minute per client for sites without their own `clientRpm`. */
   defaultRpm: number;

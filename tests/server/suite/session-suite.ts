@@ -67,7 +67,12 @@ export function defineSessionSuite(target: ProxyTarget): void {
       expect((await res.json()).choices[0].message.content).toBe('from a session');
       const cfg = await proxy.fetch(`${proxy.base}/v1/config`, { headers: { Authorization: `Bearer ${s.token}`, Origin: SHOP_ORIGIN } });
       expect(cfg.status).toBe(200);
-      expect((await cfg.json()).models).toEqual([MODELS.openai, MODELS.openaiReasoning, MODELS.gemini]);
+      const info = await cfg.json();
+      expect(info.models).toEqual([MODELS.openai, MODELS.openaiReasoning, MODELS.gemini]);
+      expect(info.session).toEqual({ origin: SHOP_ORIGIN, expiresAt: s.expiresAt });
+      // The parent token's own answer has no session part.
+      const parent = await proxy.fetch(`${proxy.base}/v1/config`, { headers: { Authorization: `Bearer ${TOKENS.shop}`, Origin: SHOP_ORIGIN } });
+      expect((await parent.json()).session).toBeUndefined();
     });
 
     it('answers the preflight of POST /v1/session for an origin a site lists, and puts CORS headers on its answer', async () => {
