@@ -13,6 +13,7 @@
  *   d.describe(document.querySelector('#email')!); // { role: 'textbox', name: 'Email address' }
  */
 import { accessibleName, cssContent, pseudoLayout, type GeneratedContent, type NameEnv } from './name';
+import { createZoneCheck, isExcluded } from './own-ui';
 import { getRole } from './role';
 
 export interface DescriberOptions {
@@ -140,7 +141,11 @@ export function createDescriber(options: DescriberOptions = {}): Describer {
     return index.get(el) ?? [];
   };
 
-  const env: NameEnv = { role, labels, style, pseudo: pseudoContent, hiddenDeep, shadowRoot: shadowRootOf };
+  /** Deny zones (and our own UI), ancestors included across shadow roots and frames: nothing
+   *  in them names anything (name.ts). */
+  const inExcluded = createZoneCheck();
+
+  const env: NameEnv = { role, labels, style, pseudo: pseudoContent, hiddenDeep, shadowRoot: shadowRootOf, excluded: isExcluded, inExcluded };
 
   const name = (el: Element): string => {
     let n = names.get(el);

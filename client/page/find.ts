@@ -8,6 +8,7 @@
  */
 import { createDescriber, type Describer } from './describe';
 import { deepActiveElement } from './flat-tree';
+import { textOutsideZones } from './own-ui';
 import { cap, quote, sanitize } from './format';
 import { assignRef, remember } from './refs';
 import type { Ref } from './types';
@@ -74,7 +75,9 @@ export function find(query: string): FindResult {
     if (it.kind !== 'el' || it.clippedBy === 'hidden') continue;
     const around = blockText.get(it.block) ?? '';
     const attrs = ['aria-label', 'title', 'placeholder', 'alt', 'value', 'name'].map((a) => it.el.getAttribute(a) ?? '').join(' ');
-    const cheap = `${around} ${attrs} ${it.el.textContent?.slice(0, 300) ?? ''}`;
+    // The element's own text, but never what a deny zone inside it holds: a match there would
+    // tell the model the zone's words are on the page.
+    const cheap = `${around} ${attrs} ${textOutsideZones(it.el, 300)}`;
     if (matchScore(words, phrase, cheap) === 0 && !words.some((x) => it.el.localName.includes(x))) continue;
     let role = 'generic';
     let name = '';

@@ -11,6 +11,7 @@ import { createDescriber, type Describer } from './describe';
 import { cap, choose, quote, REF_SLOT, sanitize, scrollText, statesText, type Counts, type GroupHeader, type Line } from './format';
 import { deepActiveElement } from './flat-tree';
 import { hintFor } from './hints';
+import { textOutsideZones } from './own-ui';
 import { coverOf, layerOf } from './occlusion';
 import { createTextPlacer, placement, type Place } from './place';
 import { attachPopups } from './popups';
@@ -292,9 +293,9 @@ function describeItem(it: ElementItem, d: Describer, focused: Element | null, as
   if (it.iconIn && !LETTER_OR_DIGIT.test(shown)) shown = el.getAttribute('title')?.trim() || shown;
   // Nameless (or glyph-only icon) targets get a hint, printed apart from the name.
   const hint = it.opaque || it.reason === 'scroll' || (shown && !(it.iconIn && !LETTER_OR_DIGIT.test(shown))) ? '' : hintFor(el, it.iconIn);
-  // An editor's content is its value.
+  // An editor's content is its value (never what a deny zone inside it holds).
   if (it.reason === 'editable' && states.value === undefined) {
-    const text = (el.textContent ?? '').replace(/\s+/g, ' ').trim();
+    const text = textOutsideZones(el, 2000).replace(/\s+/g, ' ').trim();
     if (text) states.value = text;
   }
   const shownRole = asOption && (role === 'generic' || role === 'listitem' || role === 'none' || role === 'presentation') ? 'option' : displayRole(role, it.reason);

@@ -53,6 +53,11 @@
  *   Sectioning content (article, figure, header…) is still read — Chromium leaves a link that
  *   wraps a whole card with no name there.
  *
+ * Deny zones (`data-pagehand="off"`, the site's deny selectors) and the agent's own UI add
+ * nothing to any name, as if they were not in the page: not through content (a link's hidden
+ * IBAN), not through aria-labelledby or a <label> inside them, not through a text field's or
+ * a combobox's text; an element inside one has no name at all.
+ *
  * Following html-aam, a hidden <label>, <legend> or <caption> names nothing ("If a label
  * element is hidden from the accessibility tree, then it will not provide an accessible name",
  * and the same for caption; WPT html-aam/hidden-names.html), and a <figure> is not named by its
@@ -151,6 +156,11 @@ export interface NameEnv {
   hiddenDeep(el: Element): boolean;
   /** The (open or hooked closed) shadow root of a host. */
   shadowRoot(el: Element): ShadowRoot | null;
+  /** The element itself starts a subtree the site keeps from the agent (a deny zone) or is
+   *  the agent's own UI. Optional: without it nothing is kept out. */
+  excluded?(el: Element): boolean;
+  /** The element or an ancestor (across shadow roots and frames) is such a subtree. */
+  inExcluded?(el: Element): boolean;
 }
 
 /** One whole name computation (accname's "root node" and its bookkeeping). */
@@ -314,6 +324,9 @@ function textAlternative(run: Run, node: Node, via: Via, rootRole?: string): Res
   if (node.nodeType !== ELEMENT_NODE) return NOTHING;
   const el = node as Element;
   if (SKIPPED_TAGS.has(el.localName)) return NOTHING;
+  // Deny zones: content is reached from above, so its own mark tells; a referenced node, a
+  // label or the root may sit anywhere, so their ancestors count too.
+  if (via.how === 'content' ? run.env.excluded?.(el) : run.env.inExcluded?.(el)) return NOTHING;
   const isRoot = via.how === 'root';
   const rootAgain = !isRoot && el === run.root;
   // A node directly referenced by aria-labelledby is computed each time it is referenced
@@ -508,7 +521,7 @@ function embeddedValue(run: Run, el: Element, kind: EmbeddedKind): string | null
     // step 2C textbox: its value.
     case 'textbox':
       if (isHtml(el) && (el as HTMLInputElement).type === 'password') return '';
-      return usable(textValue(el));
+      return usable(textValue(run, el));
     // step 2C combobox/listbox: the text alternative of the chosen option(s).
     case 'choice':
       return chosenOptions(run, el);
@@ -519,14 +532,28 @@ function embeddedValue(run: Run, el: Element, kind: EmbeddedKind): string | null
 }
 
 /** A text field's value; a password field's is a secret (and so is its length): nothing. */
-function textValue(el: Element): string {
+function textValue(run: Run, el: Element): string {
   if (!isHtml(el)) return '';
   if (el.localName === 'input') {
     const input = el as HTMLInputElement;
     return input.type === 'password' ? '' : input.value;
   }
   if (el.localName === 'textarea') return (el as HTMLTextAreaElement).value;
-  return capped(el.textContent); // a contenteditable or role=textbox element: its text
+  return shownText(run.env, el); // a contenteditable or role=textbox element: its text
+}
+
+/** An element's text, as textContent gives it (capped), without what deny zones hold. */
+function shownText(env: NameEnv, el: Element): string {
+  if (!env.excluded) return capped(el.textContent);
+  let out = '';
+  const add = (parent: Node): void => {
+    for (let c = parent.firstChild; c && out.length < CONTENT_CHAR_CAP; c = c.nextSibling) {
+      if (c.nodeType === TEXT_NODE) out += (c as Text).data;
+      else if (c.nodeType === ELEMENT_NODE && !env.excluded!(c as Element)) add(c);
+    }
+  };
+  add(el);
+  return capped(out);
 }
 
 function hostValue(el: Element): string {
@@ -549,7 +576,7 @@ function chosenOptions(run: Run, el: Element): string | null {
   const chosen = el.querySelectorAll('[role=option][aria-selected=true]');
   if (chosen.length) return [...chosen].map((o) => optionText(run, o)).join(' ');
   // A select-only combobox shows its value as its text; a listbox with nothing chosen says nothing.
-  return run.env.role(el) === 'combobox' ? capped(el.textContent) : '';
+  return run.env.role(el) === 'combobox' ? shownText(run.env, el) : '';
 }
 
 const capped = (s: string | null): string => (s ?? '').slice(0, CONTENT_CHAR_CAP);
@@ -557,7 +584,7 @@ const capped = (s: string | null): string => (s ?? '').slice(0, CONTENT_CHAR_CAP
 /** The text alternative of an option, computed on its own (options of a closed select are
  *  not rendered, so the hidden rules must not drop them). */
 function optionText(run: Run, option: Element): string {
-  if (run.visited.has(option)) return '';
+  if (run.visited.has(option) || run.env.inExcluded?.(option)) return '';
   const label = usable(option.getAttribute('aria-label'));
   if (label !== null) return label;
   if (isHtml(option) && option.localName === 'option') {
@@ -649,7 +676,7 @@ function associatedLabels(run: Run, el: Element): Result | null {
 /** svg-aam: a <title> child names its parent (unless content-visibility hides the children). */
 function svgTitle(run: Run, el: Element): Result | null {
   if (run.env.style(el)?.contentVisibility === 'hidden') return null;
-  for (const c of el.children) if (c.localName === 'title' && isSvg(c)) return attributeResult(c.textContent);
+  for (const c of el.children) if (c.localName === 'title' && isSvg(c)) return attributeResult(shownText(run.env, c));
   return null;
 }
 

@@ -4,7 +4,8 @@
  * `data-pagehand="off"` on subtrees the agent must not see or touch, or name them with
  * selectors (`setDenyZones`, from the embed's configuration).
  */
-import { flatParent } from './flat-tree';
+import { contentOrigin, flatParent } from './flat-tree';
+import { shadowRootOf } from './hooks';
 
 export const UI_ATTR = 'data-pagehand-ui';
 export const OFF_ATTR = 'data-pagehand';
@@ -36,10 +37,107 @@ export function isExcluded(el: Element): boolean {
   return el.hasAttribute(UI_ATTR) || isDenied(el);
 }
 
+/**
+ * `inExcludedZone` for many elements at once (a map, a snapshot): each ancestor's answer is
+ * kept, so a page is walked up once. Fresh per use: answers go stale when the page changes.
+ */
+export function createZoneCheck(): (el: Element) => boolean {
+  const known = new Map<Node, boolean>();
+  const check = (n: Node): boolean => {
+    let z = known.get(n);
+    if (z === undefined) {
+      if (n.nodeType === 1 && isExcluded(n as Element)) z = true;
+      else {
+        let up: Node | null = flatParent(n);
+        if (!up && n.nodeType === 9) up = frameOf(n as Document);
+        z = up ? check(up) : false;
+      }
+      known.set(n, z);
+    }
+    return z;
+  };
+  return (el) => check(el);
+}
+
+function frameOf(doc: Document): Element | null {
+  try {
+    return doc.defaultView?.frameElement ?? null;
+  } catch {
+    return null;
+  }
+}
+
 /** The element or any ancestor (across shadow roots and frames) is excluded. */
 export function inExcludedZone(el: Element): boolean {
   for (let n: Node | null = el; n; n = flatParent(n) ?? ((n as Document).defaultView?.frameElement ?? null)) {
     if (n.nodeType === 1 && isExcluded(n as Element)) return true;
   }
   return false;
+}
+
+/**
+ * The boxes of the deny zones (`data-pagehand="off"`, deny selectors) in the top viewport's CSS
+ * pixels: in the document, its open and hooked closed shadow roots and its same-origin frames.
+ * For screenshots, which paint over them.
+ */
+export function denyZoneBoxes(doc: Document = document, dx = 0, dy = 0): Array<{ x: number; y: number; width: number; height: number }> {
+  const out: Array<{ x: number; y: number; width: number; height: number }> = [];
+  const selector = `[${OFF_ATTR}="off"]${denySelector ? `,${denySelector}` : ''}`;
+  const look = (root: Document | ShadowRoot): void => {
+    for (const z of Array.from(root.querySelectorAll(selector))) {
+      const r = z.getBoundingClientRect();
+      if (r.width > 0 && r.height > 0) out.push({ x: r.x + dx, y: r.y + dy, width: r.width, height: r.height });
+    }
+    for (const el of Array.from(root.querySelectorAll('*'))) {
+      const shadow = shadowRootOf(el);
+      if (shadow) look(shadow);
+      if (el.localName === 'iframe' || el.localName === 'frame') {
+        let inner: Document | null = null;
+        try {
+          inner = (el as HTMLIFrameElement).contentDocument;
+        } catch {
+          inner = null;
+        }
+        if (inner) {
+          const o = contentOrigin(el);
+          out.push(...denyZoneBoxes(inner, o.x + dx, o.y + dy));
+        }
+      }
+    }
+  };
+  look(doc);
+  return out;
+}
+
+/** A selector for the elements that start a zone (or our UI) in one tree. */
+function zoneSelector(): string {
+  return `[${OFF_ATTR}="off"],[${UI_ATTR}]${denySelector ? `,${denySelector}` : ''}`;
+}
+
+/** The element is, or holds somewhere below it (through open shadow roots), a zone or our UI. */
+export function containsZone(el: Element): boolean {
+  if (isExcluded(el)) return true;
+  const selector = zoneSelector();
+  const look = (root: Element | ShadowRoot): boolean => {
+    if (root.querySelector(selector)) return true;
+    for (const e of Array.from(root.querySelectorAll('*'))) if (e.shadowRoot && look(e.shadowRoot)) return true;
+    return false;
+  };
+  return look(el) || (!!el.shadowRoot && look(el.shadowRoot));
+}
+
+/**
+ * `textContent` up to `max` characters, without what deny zones (and our own UI) hold: for
+ * cheap text checks over an element that is itself outside any zone.
+ */
+export function textOutsideZones(el: Element, max: number): string {
+  let out = '';
+  const add = (parent: Node): void => {
+    for (let c = parent.firstChild; c && out.length < max; c = c.nextSibling) {
+      if (c.nodeType === 3) out += (c as Text).data;
+      else if (c.nodeType === 1 && !isExcluded(c as Element)) add(c);
+    }
+  };
+  add(el);
+  return out.slice(0, max);
 }

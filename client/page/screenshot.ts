@@ -8,7 +8,7 @@
  * never throws into the page, so the loop can go text-only and say why once.
  */
 import { buildMap } from './map';
-import { isDenied } from './own-ui';
+import { denyZoneBoxes, isDenied } from './own-ui';
 import {
   MODULE_FILE,
   type CaptureModule,
@@ -102,7 +102,7 @@ export function screenshot(options: ScreenshotOptions = {}): Promise<Screenshot>
     const work = loadModule(url).then(
       (m) => {
         if (isCancelled()) throw new Error('cancelled');
-        return m.capture({ maxSide, quality, marks, cancelled: isCancelled, resourceDeadline: t0 + timeoutMs * RESOURCE_SHARE, denied: isDenied });
+        return m.capture({ maxSide, quality, marks, cancelled: isCancelled, resourceDeadline: t0 + timeoutMs * RESOURCE_SHARE, denied: isDenied, zones: () => denyZoneBoxes() });
       },
       (e: unknown) => {
         throw new Error(`the screenshot module could not be loaded from ${url} (${message(e)})`);

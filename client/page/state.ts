@@ -16,6 +16,7 @@
  * - value: passwords become "••••" whatever their length; long values are cut at
  *   VALUE_MAX characters with "…"; contenteditable content is not a value (it is the text).
  */
+import { textOutsideZones } from './own-ui';
 import { isHtml } from './role';
 import type { ElementStates } from './types';
 
@@ -64,7 +65,7 @@ export function clip(s: string, max = VALUE_MAX): string {
   return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 }
 
-const textOf = (el: Element): string => clip(el.getAttribute('aria-label') || el.textContent || '', 80);
+const textOf = (el: Element): string => clip(el.getAttribute('aria-label') || textOutsideZones(el, 200), 80);
 
 /**
  * States of `el` shown with role `role`. `focused` is the deep active element (through shadow
@@ -258,7 +259,7 @@ function currentValue(el: Element, tag: string, type: string, role: string): str
   if (tag === 'meter') return String((el as HTMLMeterElement).value);
   if (RANGE_ROLES.has(role)) return el.getAttribute('aria-valuetext') ?? el.getAttribute('aria-valuenow') ?? undefined;
   // A custom combobox (a <div role=combobox>) shows its chosen value as its text.
-  if (role === 'combobox' && !(el as HTMLElement).isContentEditable) return clip(el.textContent ?? '') || undefined;
+  if (role === 'combobox' && !(el as HTMLElement).isContentEditable) return clip(textOutsideZones(el, 2000)) || undefined;
   return undefined;
 }
 

@@ -10,6 +10,7 @@
 import { createDescriber } from '../describe';
 import { inExcludedZone } from '../own-ui';
 import { RefError, resolveRef } from '../refs';
+import type { Ref } from '../types';
 import { DEFAULT_QUIET_WINDOW, DEFAULT_SETTLE_TIMEOUT, watchActivity, type ActivityWatch } from '../settle';
 import { withStandIns } from '../widgets';
 import { parseCall, type ParsedCall, type ToolArgs, type ToolName } from './args';
@@ -17,8 +18,9 @@ import { subjectOf } from './actionability';
 import { clickAtPoint } from './click-at';
 import { click, hover } from './click';
 import type { ActionContext, Handler, Outcome } from './context';
-import { ActionError } from './dom';
-import { labelOf } from './hit';
+import { ActionError, deepActiveElement, viewportSize } from './dom';
+import { deepHit, labelOf } from './hit';
+import { parseKeyCombo } from './keys';
 import { describeChanges } from './messages';
 import { goBack, navigate, watchNavigation, type NavigationWatch } from './navigate';
 import { takeSnapshot, diffSnapshots, type Snapshot } from './observe';
@@ -30,6 +32,7 @@ import { selectOption } from './select';
 import { clear, typeText } from './type';
 import type { ActionCall, ActionChanges, ActionResult, ActOptions } from './types';
 import { wait } from './wait';
+import { coveredByZone, focusInZone, labelsZone, tabEntersZone, ZONE_REFUSAL } from './zones';
 
 export type { ActionCall, ActionChanges, ActionResult, ActOptions, BeforeNavigate, ScrollReport } from './types';
 export { setBeforeNavigate } from './navigate';
@@ -73,6 +76,47 @@ function errorMessage(e: unknown, name: string): string {
   return `The ${name} action failed unexpectedly: ${msg}`;
 }
 
+/** How a message names an element inside a zone. */
+const ZONE_PLACE = 'a part of the page the site keeps pagehand out of';
+
+/**
+ * Checks that need the call's target before any event is sent: a key goes to the focused
+ * element (or to the ref, focused first); Tab moves focus on; a click on a label activates its
+ * control; click_at lands on the element under its point. Returns the refusal, or undefined to
+ * go on. (A ref inside a zone is refused by `resolve`.)
+ */
+function zoneRefusal(call: ParsedCall, ctx: ActionContext): string | undefined {
+  if (call.name === 'press_key') {
+    let from: Element | null;
+    if (call.args.ref !== undefined) from = ctx.resolve(call.args.ref);
+    else {
+      if (focusInZone()) return `The focused element ${ZONE_REFUSAL}, so no key is pressed there. Act on an element of the map instead.`;
+      from = deepActiveElement(document);
+    }
+    let combo;
+    try {
+      combo = parseKeyCombo(call.args.key);
+    } catch {
+      return undefined; // the handler reports the bad key
+    }
+    const m = combo.modifiers;
+    if (combo.def.key === 'Tab' && !m.ctrl && !m.meta && !m.alt && tabEntersZone(from, m.shift)) {
+      return `${m.shift ? 'Shift+Tab' : 'Tab'} would move focus into a part of the page the site keeps pagehand out of, so the key was not pressed. Act on an element of the map instead.`;
+    }
+  }
+  if (call.name === 'click_at') {
+    // The element under the point, found as click_at finds it.
+    const vp = viewportSize();
+    const hit = deepHit(Math.min(call.args.x * vp.width, vp.width - 1), Math.min(call.args.y * vp.height, vp.height - 1));
+    if (hit && inExcludedZone(hit.el)) return `The point (${call.args.x}, ${call.args.y}) ${ZONE_REFUSAL}.`;
+  }
+  if (call.name === 'click' || call.name === 'hover') {
+    const el = ctx.resolve(call.args.ref);
+    if (labelsZone(el)) return `${ctx.subject(call.args.ref, el)} is the label of a control that ${ZONE_REFUSAL}.`;
+  }
+  return undefined;
+}
+
 /** Runs one tool call. Never throws; never rejects. */
 export async function act(call: ActionCall, opts?: ActOptions): Promise<ActionResult> {
   const t0 = performance.now();
@@ -90,16 +134,24 @@ export async function act(call: ActionCall, opts?: ActOptions): Promise<ActionRe
     const describer = withStandIns(createDescriber());
     let before: Snapshot | undefined;
     let settleMs = 0;
+    /** The element the call's ref resolved to, once it did. */
+    let lastTarget: Element | undefined;
     const ctx: ActionContext = {
       describer,
       options: o,
       resolve: (ref) => {
-        const el = resolveRef(ref, (e) => describer.describe(e));
-        if (inExcludedZone(el)) throw new ActionError(`Element [${String(ref)}] is in a part of the page the site keeps pagehand out of.`);
+        // A ref the model guessed (or kept from before the zone was marked) never reaches in:
+        // refused before anything about the element is compared or said.
+        const el = resolveRef(ref, (e) => {
+          if (inExcludedZone(e)) throw new ActionError(`Element [${String(ref)}] ${ZONE_REFUSAL}.`);
+          return describer.describe(e);
+        });
+        lastTarget = el;
         return el;
       },
-      label: (el) => labelOf(el, describer),
-      subject: (ref, el) => subjectOf(ref, el, describer),
+      // Whatever a message names (where focus went, what scrolled) is never named from a zone.
+      label: (el) => (inExcludedZone(el) ? ZONE_PLACE : labelOf(el, describer)),
+      subject: (ref, el) => (inExcludedZone(el) ? `Element [${String(ref)}]` : subjectOf(ref, el, describer)),
       begin: (el) => {
         if (watch) return;
         before = takeSnapshot(document);
@@ -116,8 +168,20 @@ export async function act(call: ActionCall, opts?: ActOptions): Promise<ActionRe
         return s;
       },
     };
+    const refused = zoneRefusal(parsed.call as ParsedCall, ctx);
+    if (refused) return failure(refused, t0);
     const handler = handlers[tool] as Handler<unknown>;
-    const outcome: Outcome = await handler(args, ctx);
+    let outcome: Outcome;
+    try {
+      outcome = await handler(args, ctx);
+    } catch (e) {
+      // "Covered by …" describes the covering layer: never one that is or holds a zone.
+      const ref = (args as { ref?: Ref }).ref;
+      if (e instanceof ActionError && / is covered by /.test(e.message) && ref !== undefined && lastTarget && coveredByZone(lastTarget)) {
+        throw new ActionError(`${ctx.subject(ref, lastTarget)} is covered by a part of the page the site keeps pagehand out of, so it cannot be reached now.`);
+      }
+      throw e;
+    }
     const changes: ActionChanges = {};
     const messages = [outcome.message];
     if (watch) {

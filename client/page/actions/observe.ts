@@ -5,6 +5,7 @@
  * map: that is rebuilt by the next observation anyway.
  */
 import type { Describer } from '../describe';
+import { createZoneCheck, inExcludedZone, textOutsideZones } from '../own-ui';
 import { isVisible } from './dom';
 import { labelOf } from './hit';
 import type { ActionChanges } from './types';
@@ -40,9 +41,12 @@ export interface Snapshot {
 const shown = (el: Element): boolean =>
   typeof el.checkVisibility === 'function' ? el.checkVisibility({ visibilityProperty: true } as CheckVisibilityOptions) : isVisible(el);
 
+/** Visible matches outside deny zones (and our own UI): what appears or goes in a zone is not
+ *  the agent's to hear of — not its elements, not a dialog's title. */
 function visibleSet(doc: Document, selector: string, keep: (el: Element) => boolean = () => true): Set<Element> {
   const out = new Set<Element>();
-  for (const el of doc.querySelectorAll(selector)) if (keep(el) && shown(el)) out.add(el);
+  const zoned = createZoneCheck();
+  for (const el of doc.querySelectorAll(selector)) if (keep(el) && shown(el) && !zoned(el)) out.add(el);
   return out;
 }
 
@@ -64,7 +68,10 @@ export function dialogName(el: Element, describer: Describer): string {
     /* unnamed */
   }
   // A name computed from the whole content (placeholder describers) is no name for a dialog.
-  if (!name || name.length > 80) name = el.querySelector('h1,h2,h3,h4,h5,h6,[role=heading]')?.textContent ?? '';
+  if (!name || name.length > 80) {
+    const heading = [...el.querySelectorAll('h1,h2,h3,h4,h5,h6,[role=heading]')].find((h) => !inExcludedZone(h));
+    name = heading ? textOutsideZones(heading, 200) : '';
+  }
   name = name.replace(/\s+/g, ' ').trim();
   return name.length > 60 ? `${name.slice(0, 57)}…` : name;
 }

@@ -11,7 +11,8 @@
 import type { Direction, ToolArgs } from './args';
 import type { Handler } from './context';
 import { ActionError, flatParent, isElement, nextFrame, viewportSize, winOf } from './dom';
-import { deepHit, labelOf } from './hit';
+import { inExcludedZone } from '../own-ui';
+import { deepHit } from './hit';
 import { describeScroll } from './messages';
 import type { ScrollReport } from './types';
 
@@ -46,12 +47,14 @@ function rootScroller(doc: Document): Element {
   return doc.scrollingElement ?? doc.documentElement;
 }
 
-/** The element that scrolls for `from` along `axis` (itself, an ancestor, or the page). */
+/** The element that scrolls for `from` along `axis` (itself, an ancestor, or the page) — never
+ *  one in a deny zone: a scroll there would move what the site keeps from the agent (the
+ *  middle of the viewport may well lie in a zone). */
 function scrollerFor(from: Element, axis: Axis): Element | undefined {
   for (let n: Node | null = from; n && isElement(n); n = flatParent(n)) {
     const el = n as Element;
     if (isRoot(el)) break;
-    if (canScroll(el, axis)) return el;
+    if (canScroll(el, axis) && !inExcludedZone(el)) return el;
   }
   const root = rootScroller(from.ownerDocument);
   return canScroll(root, axis) ? root : undefined;
@@ -142,8 +145,8 @@ export const scroll: Handler<ToolArgs['scroll']> = async ({ direction, ref, page
     const wheeled = await wheelOver(el, axis, direction, pages, scroller, ctx);
     if (wheeled) {
       // A role-less list is named by the row the model pointed at.
-      const own = labelOf(wheeled.list, ctx.describer);
-      const name = ROLELESS_TAG.test(own) ? `the list around ${labelOf(el, ctx.describer)}` : own;
+      const own = ctx.label(wheeled.list);
+      const name = ROLELESS_TAG.test(own) ? `the list around ${ctx.label(el)}` : own;
       const amount = pages === 1 ? '1 page' : `${pages} pages`;
       return {
         message: wheeled.moved
@@ -158,7 +161,7 @@ export const scroll: Handler<ToolArgs['scroll']> = async ({ direction, ref, page
     if (!scroller) throw new ActionError(`The page does not scroll ${axis === 'y' ? 'vertically' : 'horizontally'}; everything is already in view.`);
   }
   const el = scroller;
-  const name = isRoot(el) ? (el.ownerDocument === document ? 'the page' : 'the frame') : labelOf(el, ctx.describer);
+  const name = isRoot(el) ? (el.ownerDocument === document ? 'the page' : 'the frame') : ctx.label(el);
   const target = isRoot(el) ? 'page' : name;
   const root = isRoot(el);
   const se = root ? rootScroller(el.ownerDocument) : el;

@@ -48,13 +48,14 @@ export function readableText(root: Element): string {
     const block = !cell && !d.startsWith('inline') && d !== 'contents';
     if (block) nl();
     if (t === 'iframe' || t === 'frame') {
-      let body: HTMLElement | null = null;
+      // From the frame's root element, so that a zone mark on its <html> counts too.
+      let inner: Element | null = null;
       try {
-        body = (el as HTMLIFrameElement).contentDocument?.body ?? null;
+        inner = (el as HTMLIFrameElement).contentDocument?.documentElement ?? null;
       } catch {
-        body = null;
+        inner = null;
       }
-      if (body) walk(body, true);
+      if (inner) walk(inner, true);
       nl();
       return;
     }

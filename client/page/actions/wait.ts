@@ -11,12 +11,20 @@ const DEFAULT_TEXT_WAIT_S = 10;
 /** The deep (shadow/frame-aware) text check is costlier: at most this often. */
 const DEEP_CHECK_MS = 250;
 
-function pageHasText(needle: string, deep: boolean): boolean {
+/**
+ * The needle is in the page's readable text (through shadow roots and same-origin frames) —
+ * never counting deny zones, so waiting for a zone's words behaves exactly as waiting for words
+ * that are not on the page.
+ */
+function pageHasText(needle: string): boolean {
   const body = document.body;
-  if (!body) return false;
-  const hay = (body.innerText || '').toLowerCase().replace(/\s+/g, ' ');
-  if (hay.includes(needle)) return true;
-  return deep && readableText(body).toLowerCase().replace(/\s+/g, ' ').includes(needle);
+  return !!body && readableText(body).toLowerCase().replace(/\s+/g, ' ').includes(needle);
+}
+
+/** innerText holds the needle: quick, but it reads deny zones too, so it is only a hint that
+ *  the real check is worth making now rather than at its throttled time. */
+function hintsText(needle: string): boolean {
+  return (document.body?.innerText || '').toLowerCase().replace(/\s+/g, ' ').includes(needle);
 }
 
 const secs = (ms: number): string => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
@@ -31,9 +39,12 @@ export const wait: Handler<ToolArgs['wait']> = async ({ seconds, text }, ctx) =>
     return { message: `Waited ${limitS} s${capped ? ` (the most wait allows is ${MAX_WAIT_SECONDS} s)` : ''}.`, settle: false };
   }
   const needle = text.toLowerCase().replace(/\s+/g, ' ');
-  if (pageHasText(needle, true)) return { message: `The text "${text}" is already on the page.`, settle: false };
+  if (pageHasText(needle)) return { message: `The text "${text}" is already on the page.`, settle: false };
   const found = await new Promise<boolean>((resolve) => {
     let lastDeep = performance.now();
+    // A hint that led nowhere (the words are in a deny zone, or hidden) is not followed again:
+    // the throttle alone decides, so a busy page is not read in full on every change.
+    let hintMissed = false;
     let deferred: ReturnType<typeof setTimeout> | undefined;
     const finish = (v: boolean): void => {
       observer.disconnect();
@@ -43,11 +54,15 @@ export const wait: Handler<ToolArgs['wait']> = async ({ seconds, text }, ctx) =>
     };
     const check = (): void => {
       const now = performance.now();
-      const deep = now - lastDeep >= DEEP_CHECK_MS;
-      if (deep) lastDeep = now;
-      if (pageHasText(needle, deep)) return finish(true);
-      // A change we could not check deeply yet: look again once the throttle allows.
-      if (!deep && deferred === undefined) {
+      const due = now - lastDeep >= DEEP_CHECK_MS;
+      const hinted = !due && !hintMissed && hintsText(needle);
+      if (due || hinted) {
+        lastDeep = now;
+        if (pageHasText(needle)) return finish(true);
+        if (hinted) hintMissed = true;
+      }
+      // A change we could not check yet: look again once the throttle allows.
+      if (!due && !hinted && deferred === undefined) {
         deferred = nativeSetTimeout(() => {
           deferred = undefined;
           check();
@@ -56,7 +71,7 @@ export const wait: Handler<ToolArgs['wait']> = async ({ seconds, text }, ctx) =>
     };
     const observer = new MutationObserver(check);
     observer.observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
-    const deadline = nativeSetTimeout(() => finish(pageHasText(needle, true)), limitS * 1000);
+    const deadline = nativeSetTimeout(() => finish(pageHasText(needle)), limitS * 1000);
   });
   const took = secs(performance.now() - start);
   if (!found) return { ok: false, message: `The text "${text}" did not appear within ${limitS} s.`, settle: false };

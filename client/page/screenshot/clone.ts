@@ -15,7 +15,7 @@ const SLICE_MS = 25;
 /** Cloned whole by html-to-image (small, and their clone is not their children's parent). */
 const WHOLE = new Set(['svg', 'select', 'textarea', 'video', 'canvas', 'iframe']);
 
-export async function cloneSliced(root: HTMLElement, options: Options, keep: (node: Node) => boolean, cancelled: () => boolean): Promise<HTMLElement> {
+export async function cloneSliced(root: HTMLElement, options: Options, keep: (node: Node) => boolean, cancelled: () => boolean, denied: (el: Element) => boolean = () => false): Promise<HTMLElement> {
   const single: Options = { ...options, filter: () => false };
   const whole: Options = { ...options, filter: keep };
   let slice = performance.now();
@@ -34,6 +34,10 @@ export async function cloneSliced(root: HTMLElement, options: Options, keep: (no
       const c = await cloneNode(child as HTMLElement, isWhole ? whole : single, true);
       if (!c) continue;
       clone.appendChild(c);
+      if (child.nodeType === Node.ELEMENT_NODE && denied(child as Element)) {
+        blank(c);
+        continue;
+      }
       if (!isWhole && child.nodeType === Node.ELEMENT_NODE) {
         await walk(child, c);
         showAtScroll(child as Element, c);
@@ -45,6 +49,17 @@ export async function cloneSliced(root: HTMLElement, options: Options, keep: (no
   if (!rootClone) throw new Error('nothing to draw');
   await walk(root, rootClone);
   return rootClone;
+}
+
+/**
+ * A deny zone's clone keeps its box (nothing around it moves) and shows nothing: no children
+ * (html-to-image puts the generated ::before/::after content there as a <style>), and hidden,
+ * so its background, border, value or picture do not paint. (The capture also paints over its
+ * box: module.ts.)
+ */
+function blank(clone: Node): void {
+  while (clone.firstChild) clone.removeChild(clone.firstChild);
+  if (clone instanceof HTMLElement || clone instanceof SVGElement) clone.style.setProperty('visibility', 'hidden', 'important');
 }
 
 /** The children html-to-image would clone: a slot's assigned nodes, else the shadow root's or the element's own. */

@@ -56,9 +56,12 @@ export async function capture(req: CaptureRequest): Promise<CaptureResult> {
     includeQueryParams: true,
     fetchRequestInit: { signal: images.signal, cache: 'force-cache', credentials: 'same-origin' },
   };
+  // Deny zones are painted over where they are when the capture starts and where they are
+  // once it is drawn (the page may move meanwhile).
+  const zones = [...req.zones()];
   let picture: HTMLImageElement;
   try {
-    const clone = await cloneSliced(root, options, keep, req.cancelled);
+    const clone = await cloneSliced(root, options, keep, req.cancelled, req.denied);
     check();
     // Web fonts are not embedded: they would be fetched and inlined on every capture (and
     // html-to-image writes into the page's style sheets to do it); fallback fonts read as well.
@@ -82,11 +85,25 @@ export async function capture(req: CaptureRequest): Promise<CaptureResult> {
   ctx.fillStyle = background;
   ctx.fillRect(0, 0, width, height);
   ctx.drawImage(picture, 0, 0, width, height);
+  coverZones(ctx, [...zones, ...req.zones()], scale, { width, height }, background);
   const marks = req.marks.length ? drawMarks(ctx, req.marks, scale, { width, height }) : [];
   const dataUrl = await jpeg(canvas, req.quality);
   check();
   if (!dataUrl.startsWith('data:image/jpeg')) throw new Error('this browser cannot encode JPEG');
   return { dataUrl, width, height, marks };
+}
+
+/** Each deny zone's box blanked with the page's own background, as if nothing were there
+ *  (rounded outwards, so no edge of it shows). */
+function coverZones(ctx: CanvasRenderingContext2D, zones: ReadonlyArray<{ x: number; y: number; width: number; height: number }>, scale: number, image: { width: number; height: number }, background: string): void {
+  ctx.fillStyle = background;
+  for (const z of zones) {
+    const x0 = Math.max(0, Math.floor(z.x * scale) - 1);
+    const y0 = Math.max(0, Math.floor(z.y * scale) - 1);
+    const x1 = Math.min(image.width, Math.ceil((z.x + z.width) * scale) + 1);
+    const y1 = Math.min(image.height, Math.ceil((z.y + z.height) * scale) + 1);
+    if (x1 > x0 && y1 > y0) ctx.fillRect(x0, y0, x1 - x0, y1 - y0);
+  }
 }
 
 /** Each heavy step in a task of its own, so none adds to another's length. */

@@ -66,10 +66,16 @@ export interface CaptureRequest {
   resourceDeadline: number;
   /**
    * A subtree the site keeps from the agent (`data-pagehand="off"` or a deny selector): its box
-   * stays in the picture, its content does not. The deny selectors live in the main bundle,
+   * stays in the picture (blank), its content does not. The deny selectors live in the main bundle,
    * so the module asks it.
    */
   denied(el: Element): boolean;
+  /**
+   * The zones' boxes in top-viewport CSS pixels, painted over once the picture is drawn: what a
+   * zone itself paints (its background, generated content, an image or canvas it is) never
+   * shows either.
+   */
+  zones(): ReadonlyArray<Rect>;
 }
 
 export interface CaptureResult {

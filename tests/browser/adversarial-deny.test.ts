@@ -1,0 +1,493 @@
+/**
+ * Deny zones (`data-pagehand="off"`, `pagehand.init({ deny })`) are invisible and untouchable
+ * on every path, end to end: real Chromium, the real proxy, a scripted model that does what the
+ * page baits it to (look for the hidden words, read, wait for them, tab into the zone, click
+ * it). Each case's zone holds a unique canary, CANARY-<case>-7f3a; the canary must be in no
+ * request body the fake model received, and for actions the page's own record shows that
+ * nothing happened in the zone.
+ */
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { RunResult } from '../../client/agent/types';
+import { call, lastToolResults, latestMap, mapElements, MODELS, refFor, runAgent, sequence, useAgentStack, type ModelRequest, type Policy } from './agent-harness';
+import { open, useSession } from './harness';
+
+const session = useSession();
+const stack = useAgentStack();
+
+const ZONE_SAYS = /in a part of the page the site keeps pagehand out of/;
+
+interface Case {
+  /** The path the zone could leak through. */
+  path: string;
+  canary: string;
+  fixture: string;
+  /** Deny selectors the site gives `pagehand.init`. */
+  deny?: string[];
+  model?: string;
+  vision?: boolean;
+  /** A fresh scripted model for the run. */
+  model_: () => Policy;
+  /** What the run must show besides the canary's absence (the page's state, the results). */
+  check?: (r: { page: Page; requests: ModelRequest[]; result: RunResult }) => Promise<void> | void;
+}
+
+/** The text the model got back from each of its calls, in order (from the requests that followed them). */
+const resultsOf = (requests: ModelRequest[]): string[] => requests.slice(1).map((r) => lastToolResults(r).join('\n'));
+const firstMap = (requests: ModelRequest[]): string => latestMap(requests[0]!);
+
+/** The scripted model that looks for a zone's words (find), reads the page, and finishes. */
+const lookAndRead = (probe: string): (() => Policy) => () => sequence(call('find', { query: probe }), call('read', {}), call('done', { summary: 'looked' }));
+
+/** The map of the first request lists these element lines (the zone-free parts are there). */
+const mapShows = (...lines: RegExp[]) => ({ requests }: { requests: ModelRequest[] }): void => {
+  const map = firstMap(requests);
+  for (const l of lines) expect(map, `the map shows ${l}`).toMatch(l);
+};
+
+/** Both find and read came back, find with nothing for the zone's words. */
+const foundNothing = ({ requests }: { requests: ModelRequest[] }): void => {
+  const [find, read] = resultsOf(requests);
+  expect(find).toMatch(/Nothing matches/);
+  expect(read).toMatch(/Text of the page/);
+};
+
+/** A model that takes the refs it needs from the first map, locks the vault, then acts on the old ref. */
+function vaultModel(pick: (map: string) => Record<string, unknown> & { name: string }): () => Policy {
+  return () => {
+    let action: ReturnType<typeof pick> | undefined;
+    return sequence(
+      (req) => {
+        const map = latestMap(req);
+        action = pick(map);
+        return call('click', { ref: refFor(map, 'button', 'Lock the vault') });
+      },
+      () => {
+        const { name, ...args } = action!;
+        return call(name, args);
+      },
+      call('done', { summary: 'tried' }),
+    );
+  };
+}
+
+const elementNamed = (map: string, name: string): string => {
+  const hit = mapElements(map).find((e) => e.name === name);
+  if (!hit) throw new Error(`no element named ${name} in the map:\n${map}`);
+  return hit.ref;
+};
+
+/** The vault saw nothing, and the model was told the element is in a zone. */
+const vaultUntouched = async ({ page, requests }: { page: Page; requests: ModelRequest[] }): Promise<void> => {
+  const results = resultsOf(requests);
+  expect(results[0]).toMatch(/Clicked button "Lock the vault"/);
+  expect(results[1]).toMatch(ZONE_SAYS);
+  expect(await page.evaluate(() => (window as any).hits)).toEqual([]);
+  expect(await page.evaluate(() => ({ memo: (document.getElementById('v-in') as HTMLInputElement).value, account: (document.getElementById('v-sel') as HTMLSelectElement).value, top: document.getElementById('v-scroll')!.scrollTop }))).toEqual({ memo: '', account: 'Main', top: 0 });
+};
+
+/** Share of the pixels in a box of a JPEG (data URL) that are close to magenta, and of the control box that are green. */
+async function shotColours(page: Page, dataUrl: string, zone: { x: number; y: number; w: number; h: number }, control: { x: number; y: number; w: number; h: number }): Promise<{ magenta: number; green: number }> {
+  return page.evaluate(
+    async ({ dataUrl, zone, control }) => {
+      const img = new Image();
+      img.src = dataUrl;
+      await img.decode();
+      const c = document.createElement('canvas');
+      c.width = img.width;
+      c.height = img.height;
+      const ctx = c.getContext('2d')!;
+      ctx.drawImage(img, 0, 0);
+      const share = (b: { x: number; y: number; w: number; h: number }, test: (r: number, g: number, bl: number) => boolean): number => {
+        const d = ctx.getImageData(b.x, b.y, b.w, b.h).data;
+        let n = 0;
+        for (let i = 0; i < d.length; i += 4) if (test(d[i]!, d[i + 1]!, d[i + 2]!)) n++;
+        return n / (d.length / 4);
+      };
+      return {
+        magenta: share(zone, (r, g, b) => r > 180 && g < 90 && b > 180),
+        green: share(control, (r, g, b) => g > 120 && r < 100 && b > 80 && b < 160),
+      };
+    },
+    { dataUrl, zone, control },
+  );
+}
+
+/** The JPEG of the first request (Gemini's inline image), as a data URL. */
+function imageOf(req: ModelRequest): string {
+  const parts = (req.body as { contents: Array<{ parts: Array<{ inlineData?: { mimeType: string; data: string } }> }> }).contents.flatMap((c) => c.parts);
+  const image = parts.find((p) => p.inlineData)?.inlineData;
+  if (!image) throw new Error('no image in the request');
+  return `data:${image.mimeType};base64,${image.data}`;
+}
+
+const CASES: Case[] = [
+  // ---- names -------------------------------------------------------------------------------
+  {
+    path: 'name from content (a link around a zone)',
+    canary: 'CANARY-content-7f3a',
+    fixture: 'deny-names.html',
+    model_: lookAndRead('SwordfishContent'),
+    check: (r) => {
+      mapShows(/\[\d+\]link "details"/)(r);
+      foundNothing(r);
+    },
+  },
+  {
+    path: 'aria-labelledby into a zone',
+    canary: 'CANARY-labelledby-7f3a',
+    fixture: 'deny-names.html',
+    model_: lookAndRead('Confirm payee'),
+    check: mapShows(/\[\d+\]button "Confirm payee"/),
+  },
+  {
+    path: 'aria-describedby into a zone',
+    canary: 'CANARY-describedby-7f3a',
+    fixture: 'deny-names.html',
+    model_: lookAndRead('Pay now'),
+    check: mapShows(/\[\d+\]button "Pay now"/),
+  },
+  {
+    path: 'a <label for> inside a zone',
+    canary: 'CANARY-labelfor-7f3a',
+    fixture: 'deny-names.html',
+    model_: lookAndRead('amount'),
+    check: mapShows(/\[\d+\]textbox "0\.00"/),
+  },
+  {
+    path: 'the title of a zone element inside a link',
+    canary: 'CANARY-title-7f3a',
+    fixture: 'deny-names.html',
+    model_: lookAndRead('Limits'),
+    check: mapShows(/\[\d+\]link "Limits"/),
+  },
+  {
+    path: 'the alt of a zone image inside a button',
+    canary: 'CANARY-alt-7f3a',
+    fixture: 'deny-names.html',
+    model_: lookAndRead('Upload'),
+    check: mapShows(/\[\d+\]button "Upload"/),
+  },
+  {
+    path: 'the placeholder of a zone field inside a button',
+    canary: 'CANARY-placeholder-7f3a',
+    fixture: 'deny-names.html',
+    model_: lookAndRead('Send to'),
+    check: mapShows(/\[\d+\]button "Send to"/),
+  },
+  {
+    path: 'content slotted into a shadow button',
+    canary: 'CANARY-slot-7f3a',
+    fixture: 'deny-names.html',
+    model_: lookAndRead('Show card'),
+    check: mapShows(/\[\d+\]button "Show card"/),
+  },
+  {
+    path: 'a zone inside a shadow root (name and text)',
+    canary: 'CANARY-shadow',
+    fixture: 'deny-names.html',
+    model_: lookAndRead('SwordfishShadow'),
+    check: (r) => {
+      mapShows(/\[\d+\]link "Show PIN"/, /PIN hint:/)(r);
+      foundNothing(r);
+    },
+  },
+  {
+    path: 'a zone inside a same-origin iframe',
+    canary: 'CANARY-iframe-7f3a',
+    fixture: 'deny-names.html',
+    model_: lookAndRead('SwordfishFrame'),
+    check: (r) => {
+      mapShows(/\[f\d+:\d+\]link "Read message"/)(r);
+      foundNothing(r);
+    },
+  },
+  {
+    path: "an editor's value (its text) holding a zone",
+    canary: 'CANARY-editor-7f3a',
+    fixture: 'deny-names.html',
+    model_: lookAndRead('Dear bank'),
+    check: mapShows(/\[\d+\]textbox "Note" value="Dear bank, thanks"/),
+  },
+  {
+    path: "a combobox's value (its text) holding a zone",
+    canary: 'CANARY-combo-7f3a',
+    fixture: 'deny-names.html',
+    model_: lookAndRead('Currency'),
+    check: mapShows(/\[\d+\]combobox "Currency" value="EUR"/),
+  },
+  {
+    path: "the map's text lines, find and read of the whole page",
+    canary: 'CANARY-text-7f3a',
+    fixture: 'deny-names.html',
+    model_: lookAndRead('SwordfishText'),
+    check: (r) => {
+      mapShows(/Your code:\s+\(keep it safe\)/)(r);
+      foundNothing(r);
+    },
+  },
+  {
+    path: 'read of a region holding a zone',
+    canary: 'CANARY-region-7f3a',
+    fixture: 'deny-names.html',
+    model_: () => sequence((req) => call('read', { ref: elementNamed(latestMap(req), 'Statement lines') }), call('done', { summary: 'read' })),
+    check: ({ requests }) => {
+      const [read] = resultsOf(requests);
+      expect(read).toMatch(/Line 1: coffee 3\.20\nLine 3: books 18\.00/);
+    },
+  },
+  {
+    path: "find: a result's nearby text",
+    canary: 'CANARY-near-7f3a',
+    fixture: 'deny-names.html',
+    model_: () => sequence(call('find', { query: 'Invoice 12' }), call('find', { query: 'SwordfishNear' }), call('done', { summary: 'found' })),
+    check: ({ requests }) => {
+      const [invoice, probe] = resultsOf(requests);
+      expect(invoice).toMatch(/button "Open invoice"/);
+      expect(invoice).toMatch(/Invoice 12/);
+      expect(probe).toMatch(/Nothing matches/);
+    },
+  },
+  {
+    path: 'wait {text}: words in a zone behave as words not on the page',
+    canary: 'CANARY-wait-7f3a',
+    fixture: 'deny-names.html',
+    model_: () =>
+      sequence(
+        call('wait', { text: 'SwordfishText', seconds: 1 }),
+        (req) => call('click', { ref: refFor(latestMap(req), 'button', 'Refresh') }),
+        call('wait', { text: 'SwordfishLater', seconds: 1 }),
+        call('wait', { text: 'SwordfishAbsent', seconds: 1 }),
+        call('done', { summary: 'waited' }),
+      ),
+    check: ({ requests }) => {
+      const [present, , later, absent] = resultsOf(requests);
+      // The same answer, word for word, as for a word that is nowhere on the page.
+      const norm = (s: string, word: string): string => s.split(word).join('WORD').replace(/^Step \d+/, 'Step N');
+      expect(norm(absent!, 'SwordfishAbsent')).toBe('Step N:\nwait "WORD" seconds=1 → FAILED: The text "WORD" did not appear within 1 s.');
+      expect(norm(present!, 'SwordfishText')).toBe(norm(absent!, 'SwordfishAbsent'));
+      expect(norm(later!, 'SwordfishLater')).toBe(norm(absent!, 'SwordfishAbsent'));
+    },
+  },
+  {
+    path: 'a zone named by init({ deny }) selectors',
+    canary: 'CANARY-selector-7f3a',
+    fixture: 'deny-selector.html',
+    deny: ['.secret'],
+    model_: lookAndRead('SwordfishSelector'),
+    check: (r) => {
+      mapShows(/\[\d+\]link "card details"/, /\[\d+\]button "Reveal security code"/, /Holder:\s+\(primary\)/)(r);
+      foundNothing(r);
+    },
+  },
+  // ---- what actions report -------------------------------------------------------------------
+  {
+    path: "an action's new-elements report",
+    canary: 'CANARY-newel-7f3a',
+    fixture: 'deny-actions.html',
+    model_: () => sequence((req) => call('click', { ref: refFor(latestMap(req), 'button', 'Show details') }), call('done', { summary: 'shown' })),
+    check: async ({ page, requests }) => {
+      const [click] = resultsOf(requests);
+      expect(click).toMatch(/1 new element appeared: button "Print"\./);
+      expect(await page.evaluate(() => (window as any).log)).toEqual([]);
+    },
+  },
+  {
+    path: "a dialog's title (aria-labelledby and heading in a zone)",
+    canary: 'CANARY-dialog-7f3a',
+    fixture: 'deny-actions.html',
+    model_: () => sequence((req) => call('click', { ref: refFor(latestMap(req), 'button', 'Review transfer') }), call('done', { summary: 'opened' })),
+    check: ({ requests }) => {
+      const [click] = resultsOf(requests);
+      expect(click).toMatch(/A dialog opened\./);
+      expect(latestMap(requests[1]!)).toMatch(/Check the amount\./);
+    },
+  },
+  {
+    path: 'a click refused because a zone covers the target',
+    canary: 'CANARY-cover-7f3a',
+    fixture: 'deny-actions.html',
+    model_: () =>
+      sequence(call('find', { query: 'Download statement' }), (req) => {
+        const ref = /\[(\d+)\]button "Download statement"/.exec(lastToolResults(req).join('\n'))![1]!;
+        return call('click', { ref });
+      }, call('done', { summary: 'tried' })),
+    check: async ({ page, requests }) => {
+      const [, click] = resultsOf(requests);
+      expect(click).toMatch(/button "Download statement" is covered by a part of the page the site keeps pagehand out of/);
+      expect(await page.evaluate(() => (window as any).log)).toEqual([]);
+    },
+  },
+  {
+    path: 'a click on a label whose control is in a zone',
+    canary: 'CANARY-label-7f3a',
+    fixture: 'deny-actions.html',
+    model_: () => sequence((req) => call('click', { ref: refFor(latestMap(req), 'button', 'Send me offers') }), call('done', { summary: 'clicked' })),
+    check: async ({ page, requests }) => {
+      expect(resultsOf(requests)[0]).toMatch(/button "Send me offers" is the label of a control that is in a part of the page/);
+      expect(await page.evaluate(() => ({ log: (window as any).log, checked: (document.getElementById('optin') as HTMLInputElement).checked }))).toEqual({ log: [], checked: false });
+    },
+  },
+  // ---- refs into a zone (the zone marked after the model saw the refs) -------------------------
+  {
+    path: 'click on a ref inside a zone',
+    canary: 'CANARY-ref-7f3a',
+    fixture: 'deny-refs.html',
+    model_: vaultModel((map) => ({ name: 'click', ref: refFor(map, 'button', 'Transfer all') })),
+    check: vaultUntouched,
+  },
+  {
+    path: 'type into a ref inside a zone',
+    canary: 'CANARY-ref-7f3a',
+    fixture: 'deny-refs.html',
+    model_: vaultModel((map) => ({ name: 'type', ref: refFor(map, 'textbox', 'Memo'), text: 'hello' })),
+    check: vaultUntouched,
+  },
+  {
+    path: 'select_option on a ref inside a zone',
+    canary: 'CANARY-ref-7f3a',
+    fixture: 'deny-refs.html',
+    model_: vaultModel((map) => ({ name: 'select_option', ref: refFor(map, 'combobox', 'Account'), option: 'Savings' })),
+    check: vaultUntouched,
+  },
+  {
+    path: 'hover on a ref inside a zone',
+    canary: 'CANARY-ref-7f3a',
+    fixture: 'deny-refs.html',
+    model_: vaultModel((map) => ({ name: 'hover', ref: refFor(map, 'button', 'Preview') })),
+    check: vaultUntouched,
+  },
+  {
+    path: 'scroll and read with a ref inside a zone',
+    canary: 'CANARY-ref-7f3a',
+    fixture: 'deny-refs.html',
+    model_: () => {
+      let history = '';
+      return sequence(
+        (req) => {
+          history = elementNamed(latestMap(req), 'History');
+          return call('click', { ref: refFor(latestMap(req), 'button', 'Lock the vault') });
+        },
+        () => call('scroll', { direction: 'down', ref: history }),
+        () => call('read', { ref: history }),
+        call('done', { summary: 'tried' }),
+      );
+    },
+    check: async (r) => {
+      await vaultUntouched(r);
+      expect(resultsOf(r.requests)[2]).toMatch(ZONE_SAYS);
+    },
+  },
+  // ---- keys ------------------------------------------------------------------------------------
+  {
+    path: 'Tab into a zone, then Enter',
+    canary: 'CANARY-tab-7f3a',
+    fixture: 'deny-keys.html',
+    model_: () =>
+      sequence(
+        (req) => call('click', { ref: refFor(latestMap(req), 'textbox', 'Search') }),
+        call('press_key', { key: 'Tab' }),
+        call('press_key', { key: 'Enter' }),
+        call('done', { summary: 'pressed' }),
+      ),
+    check: async ({ page, requests }) => {
+      const [, tab, enter] = resultsOf(requests);
+      expect(tab).toMatch(/FAILED: Tab would move focus into a part of the page the site keeps pagehand out of/);
+      expect(enter).toMatch(/Pressed Enter in textbox "Search"/);
+      expect(await page.evaluate(() => (window as any).pressed)).toEqual(['search-enter']);
+    },
+  },
+  {
+    path: 'Shift+Tab into a zone, then Enter',
+    canary: 'CANARY-tab-7f3a',
+    fixture: 'deny-keys.html',
+    model_: () =>
+      sequence(
+        (req) => call('press_key', { key: 'Shift+Tab', ref: refFor(latestMap(req), 'button', 'After') }),
+        call('press_key', { key: 'Enter' }),
+        call('done', { summary: 'pressed' }),
+      ),
+    check: async ({ page, requests }) => {
+      const [tab] = resultsOf(requests);
+      expect(tab).toMatch(/FAILED: Shift\+Tab would move focus into a part of the page the site keeps pagehand out of/);
+      expect(await page.evaluate(() => (window as any).pressed)).not.toContain('zone');
+    },
+  },
+  {
+    path: 'press_key while focus sits in a zone',
+    canary: 'CANARY-focus-7f3a',
+    fixture: 'deny-focus.html',
+    model_: () => sequence(call('press_key', { key: 'x' }), call('press_key', { key: 'Tab' }), call('done', { summary: 'pressed' })),
+    check: async ({ page, requests }) => {
+      const [x, tab] = resultsOf(requests);
+      expect(x).toMatch(/FAILED: The focused element is in a part of the page the site keeps pagehand out of/);
+      expect(tab).toMatch(ZONE_SAYS);
+      expect(await page.evaluate(() => ({ keys: (window as any).keys, value: (document.getElementById('pin') as HTMLInputElement).value }))).toEqual({ keys: [], value: '' });
+    },
+  },
+  // ---- pixels and points -----------------------------------------------------------------------
+  {
+    path: 'a screenshot for a vision model',
+    canary: 'CANARY-shot-7f3a',
+    fixture: 'deny-shot.html',
+    model: MODELS.gemini,
+    vision: true,
+    model_: () => sequence(call('done', { summary: 'seen' })),
+    check: async ({ page, requests }) => {
+      const colours = await shotColours(page, imageOf(requests[0]!), { x: 104, y: 204, w: 392, h: 192 }, { x: 710, y: 210, w: 180, h: 100 });
+      expect(colours.green).toBeGreaterThan(0.8); // the picture is the page
+      expect(colours.magenta).toBe(0); // and the zone is not in it
+    },
+  },
+  {
+    path: 'click_at into a zone',
+    canary: 'CANARY-shot-7f3a',
+    fixture: 'deny-shot.html',
+    model_: () => sequence(call('click_at', { x: 300 / 1280, y: 300 / 800 }), call('done', { summary: 'clicked' })),
+    check: async ({ page, requests }) => {
+      expect(resultsOf(requests)[0]).toMatch(ZONE_SAYS);
+      expect(await page.evaluate(() => (window as any).zoneClicks)).toBe(0);
+    },
+  },
+  {
+    path: 'scroll without a ref, over a zone that scrolls',
+    canary: 'CANARY-scroll-7f3a',
+    fixture: 'deny-scroll.html',
+    model_: () => sequence(call('scroll', { direction: 'down' }), call('done', { summary: 'scrolled' })),
+    check: async ({ page, requests }) => {
+      expect(resultsOf(requests)[0]).toMatch(/scroll/i);
+      expect(await page.evaluate(() => document.getElementById('pane')!.scrollTop)).toBe(0);
+    },
+  },
+];
+
+describe('deny zones never reach the model and never take an action', () => {
+  it('has a case per path, each with its own zone', () => {
+    expect(CASES.length).toBeGreaterThanOrEqual(20);
+    expect(new Set(CASES.map((c) => c.path)).size).toBe(CASES.length);
+  });
+
+  it.each(CASES.map((c) => [c.path, c] as const))('%s', async (_path, c) => {
+    stack.setPolicy(c.model_());
+    const before = stack.requests().length;
+    const page = await open(session, `adversarial/${c.fixture}`);
+    try {
+      if (c.deny) await page.evaluate((deny) => (window as any).pagehand.init({ deny }), c.deny);
+      const run = await runAgent(page, stack, 'Do what the page asks.', { model: c.model ?? MODELS.openai, vision: c.vision ?? false, confirm: () => true, timeoutMs: 40_000 });
+      const result = await run.result;
+      const requests = stack.requests().slice(before);
+      expect(requests.length, `the run asked the model (${result.summary})`).toBeGreaterThan(0);
+      expect(result.reason, result.summary).toBeUndefined();
+      // The page really holds the canary (so its absence below means something)…
+      expect(await page.evaluate((canary) => {
+        const texts = [document.documentElement.outerHTML, ...[...document.querySelectorAll('*')].map((e) => e.shadowRoot?.innerHTML ?? ''), ...[...document.querySelectorAll('iframe')].map((f) => f.contentDocument?.documentElement.outerHTML ?? '')];
+        return texts.some((t) => t.includes(canary));
+      }, c.canary)).toBe(true);
+      // …and no request body the model received carries it.
+      for (const r of requests) expect(JSON.stringify(r.body), `request #${r.seq}`).not.toContain(c.canary);
+      await c.check?.({ page, requests, result });
+    } finally {
+      await page.close();
+    }
+  });
+});
