@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { comboLabel, keyByName, keyForChar, parseKeyCombo, typedText } from '../../client/page/actions/keys';
+import { activatingKey, comboLabel, keyByName, keyForChar, parseKeyCombo, typedText } from '../../client/page/actions/keys';
 
 describe('key table', () => {
   it('maps named keys to key/code/keyCode', () => {
@@ -58,5 +58,20 @@ describe('key table', () => {
     expect(comboLabel(parseKeyCombo('Shift+a'))).toBe('A');
     expect(comboLabel(parseKeyCombo('Shift'))).toBe('Shift');
     expect(comboLabel(parseKeyCombo(' '))).toBe('Space');
+  });
+});
+
+describe('keys that press what has focus', () => {
+  it('NumpadEnter is Enter to the page (its own code and location), and types no text', () => {
+    expect(keyByName('NumpadEnter')).toEqual({ key: 'Enter', code: 'NumpadEnter', keyCode: 13, location: 3, text: '\r' });
+    expect(parseKeyCombo('Shift+NumpadEnter')).toMatchObject({ def: { key: 'Enter', code: 'NumpadEnter' }, modifiers: { shift: true } });
+    expect(typedText(parseKeyCombo('NumpadEnter'))).toBeUndefined();
+    expect(comboLabel(parseKeyCombo('numpadenter'))).toBe('Enter');
+  });
+
+  it('every spelling of Enter and Space is one of the two, whatever the modifiers', () => {
+    for (const k of ['Enter', 'enter', 'ENTER', 'Return', ' Enter', 'Enter ', 'Shift+Enter', 'Control+Return', 'NumpadEnter']) expect(activatingKey(parseKeyCombo(k)), k).toBe('Enter');
+    for (const k of ['Space', 'space', ' ', 'spacebar', 'Shift+Space', 'Control+Space']) expect(activatingKey(parseKeyCombo(k)), k).toBe(' ');
+    for (const k of ['Tab', 'Escape', 'a', 'Shift+Tab', 'ArrowDown', 'Control+a', 'F5']) expect(activatingKey(parseKeyCombo(k)), k).toBeUndefined();
   });
 });

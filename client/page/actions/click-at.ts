@@ -5,16 +5,35 @@
  */
 import type { ToolArgs } from './args';
 import type { Handler } from './context';
-import { ActionError, viewportSize } from './dom';
-import { deepHit, labelOf, selectorOf } from './hit';
+import { ActionError, viewportSize, type Point } from './dom';
+import { activatedBy, deepHit, labelOf, selectorOf, type Hit } from './hit';
 import { inExcludedZone } from '../own-ui';
 import { clickAt } from './pointer';
 
-export const clickAtPoint: Handler<ToolArgs['click_at']> = async ({ x, y }, ctx) => {
+export interface ClickAtTarget {
+  /** The point in root-viewport pixels, clamped inside the viewport. */
+  root: Point;
+  /** What is at the point (undefined: nothing). */
+  hit?: Hit;
+  /** The element the click activates (see activatedBy): what the risk check judges. */
+  activates?: Element;
+}
+
+/**
+ * Where `click_at {x, y}` lands and what it activates: the one computation behind both the
+ * action and the risk check (the same viewport size, the same clamping).
+ */
+export function clickAtTarget(x: number, y: number): ClickAtTarget {
   const vp = viewportSize();
   // Keep the point inside the viewport: 1.0 would be one pixel past the last column.
-  const root = { x: Math.min(x * vp.width, vp.width - 1), y: Math.min(y * vp.height, vp.height - 1) };
+  const root = { x: Math.max(0, Math.min(x * vp.width, vp.width - 1)), y: Math.max(0, Math.min(y * vp.height, vp.height - 1)) };
   const hit = deepHit(root.x, root.y);
+  if (!hit) return { root };
+  return { root, hit, activates: hit.crossOriginFrame ? undefined : activatedBy(hit.el) };
+}
+
+export const clickAtPoint: Handler<ToolArgs['click_at']> = async ({ x, y }, ctx) => {
+  const { root, hit, activates } = clickAtTarget(x, y);
   const where = `(${x}, ${y})`;
   if (!hit) throw new ActionError(`Nothing is at ${where} of the viewport.`);
   if (hit.crossOriginFrame) {
@@ -26,5 +45,6 @@ export const clickAtPoint: Handler<ToolArgs['click_at']> = async ({ x, y }, ctx)
   const label = labelOf(hit.el, ctx.describer);
   const r = hit.el.getBoundingClientRect();
   const inside = `${Math.round(hit.local.x - r.left)}, ${Math.round(hit.local.y - r.top)}`;
-  return { message: `Clicked ${label} at ${where} of the viewport (${inside} px inside it).` };
+  const within = activates && activates !== hit.el ? ` (it activates ${labelOf(activates, ctx.describer)})` : '';
+  return { message: `Clicked ${label} at ${where} of the viewport (${inside} px inside it)${within}.` };
 };

@@ -3,7 +3,8 @@
  * hit-test itself (through shadow roots and same-origin frames) is `deepHit` in ../flat-tree.
  */
 import type { Describer } from '../describe';
-import { flatContains, flatParent, isElement, tag, winOf } from './dom';
+import { hasClickListener } from '../hooks';
+import { flatContains, flatParent, inputType, isElement, tag, winOf } from './dom';
 
 export { deepHit, type Hit } from '../flat-tree';
 
@@ -106,3 +107,37 @@ export function hitReaches(hit: Element, target: Element): boolean {
 
 /** The window an element's events carry as `view`. */
 export const viewOf = winOf;
+
+/** Roles whose element a click activates as a whole (the click on a child is a click on it). */
+const CONTROL_ROLES = new Set(['button', 'link', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'tab', 'checkbox', 'radio', 'switch', 'treeitem']);
+
+function isControl(el: Element): boolean {
+  const t = tag(el);
+  if (t === 'button' || t === 'select' || t === 'textarea' || t === 'summary' || t === 'option') return true;
+  if ((t === 'a' || t === 'area') && el.hasAttribute('href')) return true;
+  if (t === 'input') return inputType(el) !== 'hidden';
+  const role = (el.getAttribute('role') ?? '').trim().split(/\s+/)[0]!.toLowerCase();
+  return CONTROL_ROLES.has(role);
+}
+
+/**
+ * The element a click on `el` activates: the nearest control around it (button, link, form
+ * field, summary, an element with a control role), a label's control, else the nearest element
+ * with an `onclick` or a click listener (seen when the hooks ran before the page), else `el`.
+ * A click on the <span> or <svg> inside <button>Place order</button> is a click on the button.
+ */
+export function activatedBy(el: Element): Element {
+  let listener: Element | undefined;
+  for (let n: Node | null = el; n && isElement(n); n = flatParent(n)) {
+    const e = n as Element;
+    const t = tag(e);
+    if (t === 'body' || t === 'html') break;
+    if (t === 'label') {
+      const control = (e as HTMLLabelElement).control;
+      if (control) return control;
+    }
+    if (isControl(e)) return e;
+    if (!listener && (e.hasAttribute('onclick') || hasClickListener(e))) listener = e;
+  }
+  return listener ?? el;
+}

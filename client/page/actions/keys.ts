@@ -1,7 +1,7 @@
 /**
  * Key names → KeyboardEvent fields (pure). A US layout is assumed for `code`/`keyCode`, which
  * is what most sites' legacy handlers (keyCode === 13) expect. Accepts the names models use:
- * "Enter", "esc", "Ctrl+A", "Shift+Tab", "ArrowDown", "F5", "Space", single characters.
+ * "Enter", "esc", "Ctrl+A", "Shift+Tab", "ArrowDown", "F5", "Space", "NumpadEnter", single characters.
  */
 
 export interface KeyDef {
@@ -37,6 +37,8 @@ type Named = [key: string, code: string, keyCode: number, location?: number];
  *  left-hand keys (code "ShiftLeft", location 1); Space's key is " ". */
 const named: Record<string, Named> = {
   space: [' ', 'Space', 32],
+  // The keypad's Enter is Enter to every page (same key and keyCode), only its code differs.
+  numpadenter: ['Enter', 'NumpadEnter', 13, 3],
 };
 for (const [key, keyCode] of Object.entries({
   Enter: 13, Tab: 9, Escape: 27, Backspace: 8, Delete: 46, Insert: 45, Home: 36, End: 35, PageUp: 33, PageDown: 34,
@@ -94,7 +96,7 @@ export function keyByName(name: string): KeyDef | undefined {
   const lower = name.trim().toLowerCase();
   const id = aliases[lower] ?? lower;
   const n = named[id];
-  if (n) return { key: n[0], code: n[1], keyCode: n[2], location: n[3] ?? 0, text: id === 'space' ? ' ' : id === 'enter' ? '\r' : undefined };
+  if (n) return { key: n[0], code: n[1], keyCode: n[2], location: n[3] ?? 0, text: n[0] === ' ' ? ' ' : n[0] === 'Enter' ? '\r' : undefined };
   const f = /^f([1-9]|1[0-9]|2[0-4])$/.exec(id);
   if (f) {
     const k = `F${f[1]}`;
@@ -126,7 +128,7 @@ export function parseKeyCombo(input: string): KeyCombo {
   const def = keyByName(last);
   if (!def) {
     throw new Error(
-      `Unknown key "${last}". Use a character or one of: Enter, Tab, Escape, Backspace, Delete, Home, End, PageUp, PageDown, ArrowUp/Down/Left/Right, Space, F1–F12 (with modifiers like "Control+a", "Shift+Tab").`,
+      `Unknown key "${last}". Use a character or one of: Enter, NumpadEnter, Tab, Escape, Backspace, Delete, Home, End, PageUp, PageDown, ArrowUp/Down/Left/Right, Space, F1–F12 (with modifiers like "Control+a", "Shift+Tab").`,
     );
   }
   const lastMod = modifierOf[(aliases[last.toLowerCase()] ?? last.toLowerCase())];
@@ -158,4 +160,15 @@ export function comboLabel(combo: KeyCombo): string {
   if (m.shift && self !== 'shift' && !combo.def.text?.trim()) parts.push('Shift');
   parts.push(combo.def.key === ' ' ? 'Space' : combo.def.key);
   return parts.join('+');
+}
+
+/**
+ * The key that presses what has focus, whatever the modifiers: `Enter` (from "Return",
+ * "NumpadEnter", "Shift+Enter", …) or `' '` (Space, "spacebar", " "). Undefined for other keys.
+ * Modifiers are not looked at: the default action ignores some, but a page's own handler may
+ * act on any (Control+Enter sends in many editors).
+ */
+export function activatingKey(combo: KeyCombo): 'Enter' | ' ' | undefined {
+  const k = combo.def.key;
+  return k === 'Enter' || k === ' ' ? k : undefined;
 }

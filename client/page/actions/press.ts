@@ -52,12 +52,56 @@ function isSubmitButton(el: Element): boolean {
   return t === 'input' && (inputType(el) === 'submit' || inputType(el) === 'image');
 }
 
+/** The button implicit submission clicks: the form's first submit button (HTML's "default button"). */
+export function defaultButton(form: HTMLFormElement): HTMLButtonElement | HTMLInputElement | undefined {
+  return [...form.elements].find(isSubmitButton) as HTMLButtonElement | HTMLInputElement | undefined;
+}
+
+/**
+ * What Enter or Space does by default to the element that receives it (keydown not
+ * cancelled, no Control/Alt/Meta): the one decision behind both the action and the risk
+ * check, so the two cannot disagree.
+ * - `submit`: Enter in a field of a form submits it (through `button`, its default button);
+ * - `activate`: the key clicks `el` (Enter: buttons, links, summary; Space: buttons,
+ *   checkboxes, radios, summary);
+ * - `newline`: Enter in a text area or editor adds a line (`form` is the form around it —
+ *   pages often send on Enter there themselves);
+ * - `none`: nothing that presses anything (Space in a field types, elsewhere it scrolls).
+ */
+export type KeyEffect =
+  | { does: 'submit'; form: HTMLFormElement; button?: HTMLButtonElement | HTMLInputElement }
+  | { does: 'activate'; el: HTMLElement }
+  | { does: 'newline'; form?: HTMLFormElement }
+  | { does: 'none' };
+
+export function keyEffect(target: Element, key: 'Enter' | ' '): KeyEffect {
+  const t = tag(target);
+  const type = inputType(target);
+  const host = editingHost(target);
+  const formOf = (el: Element): HTMLFormElement | undefined => (el as HTMLInputElement).form ?? (el.closest('form') as HTMLFormElement | null) ?? undefined;
+  if (key === 'Enter') {
+    if (t === 'textarea' || host) return { does: 'newline', form: formOf(target) };
+    if (t === 'input' && !BUTTON_TYPES.has(type)) {
+      const form = (target as HTMLInputElement).form;
+      return form ? { does: 'submit', form, button: defaultButton(form) } : { does: 'none' };
+    }
+    if ((t === 'button' || (t === 'input' && BUTTON_TYPES.has(type)) || (t === 'a' && target.hasAttribute('href')) || t === 'summary') && isHTML(target)) {
+      return { does: 'activate', el: target };
+    }
+    return { does: 'none' };
+  }
+  if (!isTextField(target) && !host && (t === 'button' || (t === 'input' && (BUTTON_TYPES.has(type) || type === 'checkbox' || type === 'radio')) || t === 'summary') && isHTML(target)) {
+    return { does: 'activate', el: target };
+  }
+  return { does: 'none' };
+}
+
 /** Implicit submission from a field in a form. Returns a sentence, or '' when nothing happens. */
 export function implicitSubmit(field: Element, label: (el: Element) => string): string {
   const form = (field as HTMLInputElement).form;
   if (!form) return '';
   const controls = [...form.elements];
-  const button = controls.find(isSubmitButton) as HTMLButtonElement | undefined;
+  const button = defaultButton(form);
   if (button) {
     if (button.matches(':disabled')) return 'The form was not submitted: its submit button is disabled.';
     button.click();
@@ -277,28 +321,21 @@ function defaultAction(target: Element, combo: KeyCombo, ctx: ActionContext): st
   if (key === 'Escape') return closeTopLayer(target);
   if (command || m.alt) return '';
 
-  if (key === 'Enter') {
-    if (t === 'textarea') {
-      if (roomLeft(target as Field) >= 1) insertAtCaret(target as Field, '\n', 'insertLineBreak');
+  // Space in a field or editor types (below); everywhere else both keys do what keyEffect says.
+  if (key === 'Enter' || (key === ' ' && !field && !host)) {
+    const effect = keyEffect(target, key);
+    if (effect.does === 'activate') {
+      effect.el.click();
+      return `This activated ${ctx.label(effect.el)}.`;
+    }
+    if (effect.does === 'submit') return implicitSubmit(target, ctx.label);
+    if (effect.does === 'newline') {
+      if (t === 'textarea') {
+        if (roomLeft(target as Field) >= 1) insertAtCaret(target as Field, '\n', 'insertLineBreak');
+      } else if (host) insertIntoEditable(host, '\n');
       return '';
     }
-    if (host) {
-      insertIntoEditable(host, '\n');
-      return '';
-    }
-    if (t === 'input' && !BUTTON_TYPES.has(type)) return implicitSubmit(target, ctx.label);
-    if ((t === 'button' || (t === 'input' && BUTTON_TYPES.has(type)) || (t === 'a' && target.hasAttribute('href')) || t === 'summary') && isHTML(target)) {
-      target.click();
-      return `This activated ${ctx.label(target)}.`;
-    }
-    return '';
-  }
-  if (key === ' ' && !field && !host) {
-    if ((t === 'button' || (t === 'input' && (BUTTON_TYPES.has(type) || type === 'checkbox' || type === 'radio')) || t === 'summary') && isHTML(target)) {
-      target.click();
-      return `This activated ${ctx.label(target)}.`;
-    }
-    if (t !== 'select') return scrollPage(target, key, m.shift);
+    if (key === ' ' && t !== 'select') return scrollPage(target, key, m.shift);
     return '';
   }
   if (key === 'Backspace' || key === 'Delete') {

@@ -9,7 +9,8 @@
  * (extra characters are dropped, and the result says so). Date/time/number/range/colour
  * inputs take a normalised value in one step (see values.ts). Contenteditable editors get the
  * text through execCommand('insertText') / beforeinput, and the text is verified to have
- * landed. A trailing newline, or `submit: true`, presses Enter afterwards.
+ * landed. A trailing line break, or `submit: true`, presses Enter afterwards (`typingPlan`);
+ * other line breaks are spaces in a single-line field and lines in a text area or editor.
  */
 import type { Ref } from '../types';
 import type { ToolArgs } from './args';
@@ -38,8 +39,8 @@ type Field = HTMLInputElement | HTMLTextAreaElement;
 
 const quote = (s: string): string => `"${s.length > 80 ? `${s.slice(0, 77)}…` : s}"`;
 
-/** The element to type into: the target, its label's control, or its only editable descendant. */
-function editableTarget(el: Element, subject: string): Element {
+/** The element to type into: the target, its label's control, or its only editable descendant. Throws ActionError when there is none. */
+export function editableTarget(el: Element, subject: string): Element {
   if (isValueField(el) || editingHost(el)) return el;
   const t = tag(el);
   if (t === 'label' && (el as HTMLLabelElement).control) return editableTarget((el as HTMLLabelElement).control!, subject);
@@ -56,6 +57,21 @@ function editableTarget(el: Element, subject: string): Element {
     .filter((c) => (isValueField(c) || editingHost(c) === c) && isVisible(c));
   if (inner.length === 1) return inner[0]!;
   throw new ActionError(`${subject} is not a text field; type works on inputs, text areas and editable areas.`);
+}
+
+const TRAILING_BREAK = /(?:\r\n|\r|\n)$/;
+
+/**
+ * What a `type` call will send to `field` (the element editableTarget chose): `body` is the
+ * text typed; `enter` says whether Enter is pressed on the field afterwards (`submit`, or a
+ * trailing line break outside a text area); `lineKeys` says whether typing itself sends Enter
+ * key events (line breaks typed into a text area, where a page may act on them). The one
+ * decision behind both the action and the risk check.
+ */
+export function typingPlan(field: Element, text: string, submit: boolean): { body: string; enter: boolean; lineKeys: boolean } {
+  const area = tag(field) === 'textarea';
+  if (!area && TRAILING_BREAK.test(text)) return { body: text.replace(TRAILING_BREAK, ''), enter: true, lineKeys: false };
+  return { body: text, enter: submit, lineKeys: area && /[\r\n]/.test(text) };
 }
 
 /** Types `text` into a text field character by character. Returns how many characters landed. */
@@ -101,7 +117,8 @@ function typeIntoField(el: Field, text: string, replace: boolean, subject: strin
     return notes;
   }
   const single = tag(el) === 'input';
-  const clean = single ? text.replace(/\r?\n/g, ' ') : text.replace(/\r\n?/g, '\n');
+  // A single-line field gets no Enter from a line break (a lone \r too): only typingPlan's Enter submits.
+  const clean = single ? text.replace(/\r\n|\r|\n/g, ' ') : text.replace(/\r\n?/g, '\n');
   if (replace) {
     try {
       el.select();
@@ -192,13 +209,8 @@ function report(field: Element, intended: string | undefined): Outcome['after'] 
 }
 
 export const typeText: Handler<ToolArgs['type']> = async ({ ref, text, replace, submit }, ctx) => {
-  let body = text;
-  let enter = submit;
-  if (/\r?\n$/.test(body) && tag(ctx.resolve(ref)) !== 'textarea') {
-    body = body.replace(/\r?\n$/, '');
-    enter = true;
-  }
   const { field, subject, label } = await prepare(ref, ctx);
+  const { body, enter } = typingPlan(field, text, submit);
   focusField(field);
   const host = editingHost(field);
   const notes = host ? await typeIntoEditable(host, body, replace, subject, ctx) : typeIntoField(field as Field, body, replace, subject);
