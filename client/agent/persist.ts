@@ -6,7 +6,7 @@
 import type { Usage } from '../llm/types';
 import type { GuardState } from './guards';
 import type { StepRecord } from './history';
-import type { CallTarget, PlannedCall, RiskKind, RunOptions } from './types';
+import type { Allowance, CallTarget, PlannedCall, RunOptions } from './types';
 
 export const STORAGE_KEY = 'pagehand:run';
 
@@ -28,8 +28,8 @@ export interface SavedRun {
   guards: GuardState;
   /** Notes for the next prompt (warnings, denials). */
   notes: string[];
-  /** Risk kinds the user allowed for the rest of the run. */
-  allowed: RiskKind[];
+  /** Risk kinds (and site tools, `tool:NAME`) the user allowed for the rest of the run. */
+  allowed: Allowance[];
   /** The run instance that drives it now; a stale instance (bfcache) steps aside. */
   owner: string;
   /**

@@ -1,32 +1,349 @@
 /**
  * Which calls need the user's yes, whatever the model says: payment, deletion, sending a
- * message, submitting personal data, leaving the site, downloading. Pure: the page layer
- * supplies the facts (`targetFacts`), this decides.
+ * message, submitting personal data, leaving the site, downloading, and the site's own tools
+ * that do not declare themselves read-only. Pure: the page layer supplies the facts
+ * (`targetFacts`: the element the call really activates, the form it really submits), this
+ * decides.
  *
- * Judged from what the element is called and what the call does, never from the model's
- * stated intent — a hijacked model states whatever the page told it to.
+ * Judged from what the call will do — never from the model's stated intent, which a hijacked
+ * model states as the page told it to. Three signals, any of which asks: the words on the
+ * control (thirteen languages, icon names), the structure (where the form or link goes, card
+ * and password fields, `_method=delete`), and the site's own marks.
  */
 import type { TargetFacts } from '../page/facts';
+import { activatingKey, comboLabel, parseKeyCombo } from '../page/actions/keys';
 import type { PlannedCall, RiskKind } from './types';
 
 export interface Risk {
   kind: RiskKind;
   reason: string;
+  /** A site tool's name: the user's "always" for it holds for this tool only. */
+  tool?: string;
 }
 
-// Words on the control itself (English and Spanish, the overlay's languages).
-const PAYMENT = /\b(pay|payment|place (?:my |the |your )?order|buy|purchase|checkout and pay|complete (?:order|purchase|payment)|confirm (?:order|purchase|payment)|subscribe|donate|pagar|comprar|realizar pedido|confirmar (?:pedido|compra|pago))\b/i;
-const DELETION = /\b(delete|erase|destroy|trash|deactivate|wipe|remove (?:account|user|member|permanently|all)|close (?:my )?account|cancel (?:my )?(?:account|subscription|order)|eliminar|borrar|suprimir)\b/i;
-const SENDING = /\b(send|post|publish|tweet|share|reply all|enviar|publicar|responder)\b/i;
-const ACTIONABLE = new Set(['button', 'link', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'tab', 'gridcell', 'generic', 'img', 'listitem', 'cell']);
-const DOWNLOAD_PATH = /\.(zip|rar|7z|tar|gz|tgz|exe|msi|dmg|pkg|deb|rpm|apk|iso|bin|pdf|csv|xlsx?|docx?|pptx?)$/i;
+export interface RiskOptions {
+  /**
+   * The page is the site owner's (an embed): its marks are trusted, so `none` can clear a
+   * false alarm. On a stranger's page (bookmarklet, userscript, runner) marks may only add
+   * caution. Default true.
+   */
+  trustMarks?: boolean;
+}
 
-/** Calls that can press, submit or navigate; the rest (typing without submit, scrolling, reading) are safe. */
-function presses(call: PlannedCall): boolean {
+// Words are matched as whole words in any script: a letter or digit may not touch either end
+// (JS's \b is ASCII-only). No lookbehind: Safari 15 cannot parse it.
+const EDGE = '\\p{L}\\p{N}\\p{M}';
+const words = (list: string[]): RegExp => new RegExp(`(?:^|[^${EDGE}])(?:${list.map((w) => w.replace(/ /g, '\\s+')).join('|')})(?![${EDGE}])`, 'iu');
+// Chinese, Japanese and Korean run words together: a substring is a word.
+const inside = (list: string[]): RegExp => new RegExp(list.join('|'), 'u');
+
+const PAYMENT_WORDS = words([
+  // en
+  'pay', 'pay now', 'payment', 'place (?:my |the |your )?order', 'buy', 'buy now', 'purchase', 'checkout and pay',
+  'complete (?:order|purchase|payment|booking)', 'confirm (?:order|purchase|payment|booking)', 'submit order', 'order now', 'book now', 'subscribe', 'donate',
+  // es
+  'pagar', 'pagar ahora', 'comprar', 'comprar ahora', 'realizar pedido', 'confirmar (?:pedido|compra|pago)', 'finalizar (?:compra|pedido)', 'tramitar pedido', 'suscribirse', 'donar',
+  // de
+  'bezahlen', 'jetzt (?:kaufen|bezahlen|zahlen)', 'kaufen', 'bestellen', 'bestellung (?:abschicken|absenden|abschließen|bestätigen)', 'abonnieren', 'spenden',
+  // fr
+  'payer', 'commander', 'acheter', '(?:valider|confirmer|passer|finaliser) (?:la |ma |votre )?commande', 'régler', "s['’]abonner", 'faire un don',
+  // pt
+  'confirmar (?:pedido|compra|pagamento)', 'fazer pedido', 'doar',
+  // it
+  'paga', 'paga ora', 'pagare', 'acquista', 'acquista ora', 'acquistare', 'compra', 'compra ora', "(?:conferma|completa|effettua|invia) (?:l['’])?ordine", 'abbonati',
+  // nl
+  'betalen', 'nu betalen', 'afrekenen', 'kopen', 'nu kopen', 'bestelling plaatsen', 'abonneren', 'doneren',
+  // ru
+  'оплатить', 'оплата', 'купить', 'заказать', 'оформить заказ', 'подтвердить заказ', 'подписаться', 'пожертвовать',
+  // pl
+  'zapłać', 'płacę', 'kup', 'kup teraz', 'kupuję', 'zamów', 'zamawiam', 'złóż zamówienie', 'potwierdź zamówienie', 'płatność', 'subskrybuj',
+  // tr
+  'sat[ıi]n al', 'öde', 'ödeme(?:yi)? (?:yap|tamamla)', 'şimdi öde', 'sipariş(?:i)? (?:ver|tamamla|onayla)', 'abone ol', 'bağış yap',
+]);
+const PAYMENT_CJK = inside([
+  '購入(?!履歴)', '注文を確定', '注文する', '注文確定', '支払う', 'お支払い', '決済', '今すぐ買う',
+  '支付', '付款', '购买(?!记录)', '購買(?!記錄)', '提交订单', '提交訂單', '下单', '下單', '结算', '結算', '结账', '結帳', '订阅', '訂閱',
+  '결제', '구매(?!\\s*내역)', '주문하기', '주문 완료', '구독',
+]);
+const DELETION_WORDS = words([
+  // en
+  'delete', 'erase', 'destroy', 'trash', 'deactivate', 'wipe', 'unsubscribe', 'remove (?:account|user|member|permanently|all|everything)',
+  'close (?:my |your )?account', 'cancel (?:my |your )?(?:account|subscription|membership|order)',
+  // es, pt
+  'eliminar', 'borrar', 'suprimir', 'dar(?:se)? de baja', 'cancelar (?:mi |minha |la |a )?(?:cuenta|suscripción|conta|assinatura)', 'excluir', 'apagar', 'desativar',
+  // de
+  'löschen', 'loeschen', 'konto (?:schließen|kündigen|deaktivieren)', 'kündigen', 'deaktivieren',
+  // fr
+  'supprimer', 'effacer', 'détruire', 'désactiver', 'fermer (?:mon |le |votre )?compte', 'résilier', '(?:se )?désabonner',
+  // it
+  'elimina', 'eliminare', 'cancella', 'cancellare', 'disattiva', 'chiudi (?:il )?(?:mio )?account',
+  // nl
+  'verwijder', 'verwijderen', 'wissen', 'opzeggen', 'account (?:sluiten|opheffen)', 'deactiveren',
+  // ru
+  'удалить', 'удаление', 'стереть', 'деактивировать', 'закрыть (?:аккаунт|счёт|счет)', 'отписаться',
+  // pl
+  'usuń', 'usuwam', 'skasuj', 'wymaż', 'zamknij konto', 'dezaktywuj',
+  // tr
+  'sil', 'hesab[ıi] (?:sil|kapat)',
+]);
+const DELETION_CJK = inside(['削除', '消去', '退会', '解約', '删除', '刪除', '清空', '注销', '註銷', '销户', '銷戶', '삭제', '탈퇴', '해지']);
+const SENDING_WORDS = words([
+  'send', 'post', 'publish', 'tweet', 'share', 'reply all',
+  'enviar', 'publicar', 'responder', 'compartilhar', 'partilhar',
+  'senden', 'absenden', 'abschicken', 'versenden', 'veröffentlichen', 'posten', 'teilen',
+  'envoyer', 'publier', 'partager', 'répondre à tous',
+  'invia', 'inviare', 'pubblica', 'condividi',
+  'verzenden', 'verzend', 'versturen', 'verstuur', 'publiceren',
+  'отправить', 'опубликовать', 'поделиться',
+  'wyślij', 'opublikuj', 'udostępnij',
+  'gönder', 'paylaş', 'yay[ıi]nla',
+]);
+const SENDING_CJK = inside(['送信', '投稿', 'シェア', '发送', '發送', '发布', '發佈', '發布', '发表', '發表', '分享', '보내기', '전송', '게시', '발송', '공유']);
+
+/** U+0130 (İ) has no simple case folding to "i": Turkish "SİL" must still read as "sil". */
+const fold = (text: string): string => text.replace(/\u0130/g, 'i');
+
+type WordKind = 'payment' | 'deletion' | 'sending';
+const WORD_LISTS: Array<[WordKind, RegExp, RegExp]> = [
+  ['payment', PAYMENT_WORDS, PAYMENT_CJK],
+  ['deletion', DELETION_WORDS, DELETION_CJK],
+  ['sending', SENDING_WORDS, SENDING_CJK],
+];
+
+/** Every risky kind the words of a name say, in the order they are said ("Delete Buy milk": deletion, then payment). */
+export function wordsKinds(text: string): WordKind[] {
+  const t = fold(text);
+  const found: Array<[number, WordKind]> = [];
+  for (const [kind, latin, cjk] of WORD_LISTS) {
+    const at = [latin.exec(t)?.index, cjk.exec(t)?.index].filter((i): i is number => i !== undefined);
+    if (at.length) found.push([Math.min(...at), kind]);
+  }
+  return found.sort((a, b) => a[0] - b[0]).map(([, kind]) => kind);
+}
+
+/** The first risky kind the words of a name say, if any. */
+export function wordsKind(text: string): WordKind | undefined {
+  return wordsKinds(text)[0];
+}
+
+// Icon names (class/id words) of a control with no name.
+const ICON_DELETION = new Set(['trash', 'delete', 'remove', 'bin', 'garbage', 'wastebasket', 'erase', 'destroy']);
+const ICON_PAYMENT = new Set(['pay', 'payment', 'purchase', 'buy']);
+const ICON_SENDING = new Set(['send']);
+
+/** The risky kind an icon's words say, if any. */
+export function iconKind(icon: readonly string[]): 'payment' | 'deletion' | 'sending' | undefined {
+  if (icon.some((w) => ICON_PAYMENT.has(w))) return 'payment';
+  if (icon.some((w) => ICON_DELETION.has(w))) return 'deletion';
+  if (icon.some((w) => ICON_SENDING.has(w)) || icon.join(' ').includes('paper plane')) return 'sending';
+  return undefined;
+}
+
+// Where a form or link goes: a path segment of at most two words naming the act.
+const PATH_DELETION = new Set(['delete', 'remove', 'destroy', 'unsubscribe', 'deactivate', 'erase']);
+const PATH_PAYMENT = new Set(['pay', 'purchase', 'buy']);
+/** A form sent to /checkout, /payment or /orders pays; a link there only opens the page where one pays. */
+const FORM_PAYMENT = new Set(['checkout', 'payment', 'order', 'orders']);
+const ACCOUNTS = /^(account|subscription|membership|profile)$/;
+const QUERY_KEYS = /^(_?method|action|do|op|cmd|task|mode)$/i;
+
+function actWords(text: string): string[] {
+  return text.toLowerCase().replace(/\.[a-z0-9]{1,5}$/, '').split(/[-_.+\s]+/).filter(Boolean);
+}
+
+function actKind(parts: string[], form: boolean): 'payment' | 'deletion' | undefined {
+  if (parts.length === 0 || parts.length > 2) return undefined;
+  if (parts.some((w) => PATH_DELETION.has(w))) return 'deletion';
+  if ((parts.includes('cancel') || parts.includes('close')) && parts.some((w) => ACCOUNTS.test(w))) return 'deletion';
+  if (parts.some((w) => PATH_PAYMENT.has(w) || (form && FORM_PAYMENT.has(w)))) return 'payment';
+  return undefined;
+}
+
+/**
+ * What a URL's path (or its `?action=` style parameter) says the request does:
+ * `/account/delete`, `/delete-account`, `/account/cancel`, `/pay`, `index.php?action=delete`.
+ * `form`: the URL is where a form sends data (not a GET), where `/checkout`, `/payment` and
+ * `/orders` mean paying.
+ */
+export function urlKind(url: string, form: boolean): 'payment' | 'deletion' | undefined {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return undefined;
+  }
+  let path = u.pathname;
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    /* keep it encoded */
+  }
+  const segments = path.toLowerCase().split('/').filter(Boolean);
+  for (let i = 0; i < segments.length; i++) {
+    const kind = actKind(actWords(segments[i]!), form);
+    if (kind) return kind;
+    // /account/cancel, /subscription/close
+    if (i > 0 && /^(cancel|close)$/.test(segments[i]!) && ACCOUNTS.test(segments[i - 1]!)) return 'deletion';
+  }
+  for (const [key, value] of u.searchParams) {
+    if (!QUERY_KEYS.test(key)) continue;
+    const kind = actKind(actWords(value), form);
+    if (kind) return kind;
+  }
+  return undefined;
+}
+
+const DOWNLOAD_PATH = /\.(zip|rar|7z|tar|gz|tgz|exe|msi|dmg|pkg|deb|rpm|apk|iso|bin|pdf|csv|xlsx?|docx?|pptx?)$/i;
+/** Roles whose name says what pressing them does (a textbox's name says what to type). */
+const NAMED_BY_ACT = new Set(['button', 'link', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'tab', 'gridcell', 'generic', 'img', 'listitem', 'cell', 'treeitem', 'none', 'presentation']);
+
+const DOES: Record<'payment' | 'deletion' | 'sending', string> = {
+  payment: 'may pay or place an order',
+  deletion: 'may delete something',
+  sending: 'may send or publish a message',
+};
+
+/** Whether a call presses anything, for facts made without `via` (tests, callers outside targetFacts). */
+function pressesByCall(call: PlannedCall, facts: TargetFacts): boolean {
   if (call.name === 'click' || call.name === 'click_at') return true;
-  if (call.name === 'press_key') return /^(enter|space| )$/i.test(String(call.args.key ?? ''));
-  if (call.name === 'type') return call.args.submit === true || call.args.submit === 'true';
+  if (call.name === 'press_key') {
+    try {
+      return activatingKey(parseKeyCombo(String(call.args.key ?? ''))) !== undefined;
+    } catch {
+      return false;
+    }
+  }
+  if (call.name === 'type') {
+    const text = String(call.args.text ?? '');
+    if (call.args.submit === true || call.args.submit === 'true') return true;
+    return facts.tag === 'textarea' ? /[\r\n]/.test(text) : /[\r\n]$/.test(text);
+  }
   return false;
+}
+
+const keyName = (key: unknown): string => {
+  try {
+    return comboLabel(parseKeyCombo(String(key ?? '')));
+  } catch {
+    return String(key);
+  }
+};
+
+/**
+ * The call as the user should read it, to be followed by what it may do:
+ * `Clicking button "Place order"`, `Clicking at (0.5, 0.99) (button "Pay")`,
+ * `Pressing Enter in textbox "Email" (it submits the form through button "Delete my account")`.
+ */
+function verbOf(call: PlannedCall, facts: TargetFacts): string {
+  const what = `${facts.role === 'generic' ? facts.tag : facts.role}${facts.name ? ` "${facts.name.length > 60 ? `${facts.name.slice(0, 57)}…` : facts.name}"` : ''}`;
+  const through = facts.button ? ` through ${facts.button}` : '';
+  const form = facts.via === 'newline' ? ` (pages often send the form${through} on Enter there)` : ` (it submits the form${through})`;
+  switch (call.name) {
+    case 'click_at':
+      return `Clicking at (${String(call.args.x)}, ${String(call.args.y)}) (${what})`;
+    case 'press_key':
+      return facts.via === 'submit' || facts.via === 'newline' ? `Pressing ${keyName(call.args.key)} in ${what}${form}` : `Pressing ${keyName(call.args.key)} on ${what}`;
+    case 'type':
+      return facts.via === 'newline' ? `Typing lines into ${what}${form}` : `Typing into ${what} and pressing Enter${form}`;
+    default:
+      return `Clicking ${what}`;
+  }
+}
+
+const kindName: Record<string, string> = { payment: 'a payment', deletion: 'a deletion', sending: 'sending a message', personal_data: 'personal data' };
+
+/**
+ * Every risk of the call, most telling first (payment, deletion, sending from words; then
+ * structure; then personal data, downloads, leaving the site). The loop asks about the first
+ * the user has not allowed for the run, so a control that both sends and pays cannot pass
+ * under an "always" given for sending.
+ *
+ * @param here the page's URL, to tell leaving the site from moving within it
+ * @example classifyRisks({ name: 'click', args: { ref: '9' } }, { role: 'button', name: 'Place order', tag: 'button' }, location.href)
+ *   // → [{ kind: 'payment', reason: 'Clicking button "Place order" may pay or place an order.' }]
+ */
+export function classifyRisks(call: PlannedCall, facts: TargetFacts | undefined, here: string, options: RiskOptions = {}): Risk[] {
+  if (call.name === 'navigate') {
+    const to = originOf(resolveUrl(String(call.args.url ?? ''), here));
+    const from = originOf(here);
+    return to && from && to !== from ? [{ kind: 'leaving_site', reason: `Opening ${to} leaves this site.` }] : [];
+  }
+  if (!facts || !(facts.via ? true : pressesByCall(call, facts))) return [];
+  const verb = verbOf(call, facts);
+  const trusted = options.trustMarks !== false;
+  const out: Risk[] = [];
+  const add = (kind: RiskKind, reason: string): void => {
+    if (!out.some((r) => r.kind === kind)) out.push({ kind, reason });
+  };
+
+  // The site's own say: on its own page it is the last word (`none` clears a false alarm).
+  if (trusted && facts.mark) {
+    return facts.mark === 'none' ? [] : onlySending(facts, [{ kind: facts.mark, reason: `${verb} is marked by the site as ${kindName[facts.mark] ?? facts.mark}.` }]);
+  }
+
+  // Words: the control's name (when its role is named by what it does), the button a submission goes through, the form's name.
+  const texts = [...(NAMED_BY_ACT.has(facts.role) || facts.submits ? [facts.name] : []), ...(facts.words ?? [])].filter(Boolean);
+  for (const text of texts) {
+    for (const kind of wordsKinds(text)) {
+      if (kind === 'sending' && facts.role === 'link' && !facts.submits) continue; // a "Share" link opens a page
+      add(kind, `${verb} ${DOES[kind]}.`);
+    }
+  }
+  if (facts.icon?.length) {
+    const kind = iconKind(facts.icon);
+    if (kind) add(kind, `${verb} ${DOES[kind]} (its icon: ${facts.icon.filter((w) => ICON_DELETION.has(w) || ICON_PAYMENT.has(w) || ICON_SENDING.has(w) || w === 'paper' || w === 'plane').join(' ')}).`);
+  }
+
+  // Structure: where the submission or the link goes, and what the form holds.
+  const s = facts.submits;
+  if (s) {
+    if (s.method === 'delete') add('deletion', `${verb} sends a DELETE request.`);
+    // A GET form only asks for a page, as a link does.
+    const kind = s.action ? urlKind(s.action, s.method !== 'get') : undefined;
+    if (kind) add(kind, `${verb} ${DOES[kind]} (the form goes to ${safePath(s.action!)}).`);
+    if (s.payment) add('payment', `${verb} sends a form with card fields.`);
+  } else if (facts.href && facts.via !== 'newline') {
+    if (facts.linkMethod === 'delete') add('deletion', `${verb} sends a DELETE request.`);
+    const kind = urlKind(facts.href, false);
+    if (kind) add(kind, `${verb} ${DOES[kind]} (the link goes to ${safePath(facts.href)}).`);
+  }
+  if (s && !s.search && s.personal.length && facts.via !== 'newline') {
+    add('personal_data', `${verb} ${s.newPassword ? 'changes a password, submitting' : 'submits'} personal data (${s.personal.join(', ')}).`);
+  }
+  if (facts.href && facts.via !== 'newline') {
+    if (facts.download || DOWNLOAD_PATH.test(safePath(facts.href))) add('download', `${verb} downloads a file.`);
+    const to = originOf(facts.href);
+    const from = originOf(here);
+    if (to && from && to !== from) add('leaving_site', `${verb} leaves this site for ${to}.`);
+  }
+
+  // On a stranger's page a mark may only add caution.
+  if (facts.mark && facts.mark !== 'none') add(facts.mark, `${verb} is marked by the page as ${kindName[facts.mark] ?? facts.mark}.`);
+  return onlySending(facts, out);
+}
+
+/**
+ * Enter in a text area or editor adds a line; what pages do on it themselves is send (a chat,
+ * a comment box), never pay or delete: only sending is asked there, so typing a two-line
+ * address into a checkout form does not ask about a payment.
+ */
+function onlySending(facts: TargetFacts, risks: Risk[]): Risk[] {
+  return facts.via === 'newline' ? risks.filter((r) => r.kind === 'sending') : risks;
+}
+
+/** The first risk of the call (see classifyRisks), or undefined. */
+export function classifyRisk(call: PlannedCall, facts: TargetFacts | undefined, here: string, options: RiskOptions = {}): Risk | undefined {
+  return classifyRisks(call, facts, here, options)[0];
+}
+
+/**
+ * A site tool asks first unless it declares itself read-only (`readOnly: true`, as WebMCP's
+ * `readOnlyHint`); a declared `risk` kind always asks, under that kind.
+ */
+export function siteToolRisk(tool: { name: string; description: string; readOnly?: boolean; risk?: RiskKind }): Risk | undefined {
+  if (tool.risk) return { kind: tool.risk, reason: `${tool.name}: ${tool.description}`, tool: tool.name };
+  if (tool.readOnly === true) return undefined;
+  return { kind: 'site_tool', reason: `The site's tool "${tool.name}" (${tool.description.trim().replace(/\.$/, '')}) may change something: it is not marked read-only.`, tool: tool.name };
 }
 
 const originOf = (url: string): string | undefined => {
@@ -37,39 +354,6 @@ const originOf = (url: string): string | undefined => {
     return undefined;
   }
 };
-
-/**
- * @param here the page's URL, to tell leaving the site from moving within it
- * @example classifyRisk({ name: 'click', args: { ref: '9' } }, { role: 'button', name: 'Place order', tag: 'button' }, location.href)
- *   // → { kind: 'payment', reason: 'Clicking button "Place order" may pay or place an order.' }
- */
-export function classifyRisk(call: PlannedCall, facts: TargetFacts | undefined, here: string): Risk | undefined {
-  if (call.name === 'navigate') {
-    const to = originOf(resolveUrl(String(call.args.url ?? ''), here));
-    const from = originOf(here);
-    if (to && from && to !== from) return { kind: 'leaving_site', reason: `Opening ${to} leaves this site.` };
-    return undefined;
-  }
-  if (!facts || !presses(call)) return undefined;
-  const what = `${facts.role === 'generic' ? facts.tag : facts.role}${facts.name ? ` "${facts.name}"` : ''}`;
-  const verb = call.name === 'type' ? `Submitting ${what}` : call.name === 'press_key' ? `Pressing ${String(call.args.key)} on ${what}` : `Clicking ${what}`;
-  const label = facts.name;
-  if (ACTIONABLE.has(facts.role) || facts.submits) {
-    if (PAYMENT.test(label)) return { kind: 'payment', reason: `${verb} may pay or place an order.` };
-    if (DELETION.test(label)) return { kind: 'deletion', reason: `${verb} may delete something.` };
-    if (SENDING.test(label) && facts.role !== 'link') return { kind: 'sending', reason: `${verb} may send or publish a message.` };
-  }
-  if (facts.submits && !facts.submits.search && facts.submits.personal.length) {
-    return { kind: 'personal_data', reason: `${verb} submits personal data (${facts.submits.personal.join(', ')}).` };
-  }
-  if (facts.href) {
-    if (facts.download || DOWNLOAD_PATH.test(safePath(facts.href))) return { kind: 'download', reason: `${verb} downloads a file.` };
-    const to = originOf(facts.href);
-    const from = originOf(here);
-    if (to && from && to !== from) return { kind: 'leaving_site', reason: `${verb} leaves this site for ${to}.` };
-  }
-  return undefined;
-}
 
 function resolveUrl(url: string, base: string): string {
   try {

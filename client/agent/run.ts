@@ -19,17 +19,18 @@ import { buildMapAsync } from '../page/map';
 import { nativeSetTimeout, watchActivity } from '../page/settle';
 import { estimateTokens } from '../page/tokens';
 import type { MappedElement, PageMap } from '../page/types';
-import { agentEnv, type AgentEnv } from './env';
+import { agentEnv, pageIsUntrusted, type AgentEnv } from './env';
 import { createEmitter } from './events';
 import { callsKey, newGuardState, pageKey, recordOutcome, recordStep, recordTextOnly, type Verdict } from './guards';
 import { describeCall, fitHistory, fullResults, userAnswers, type ActionRecord, type StepRecord } from './history';
 import { sessionRunStore, type RunStore, type SavedRun, type StoredOptions } from './persist';
 import { stepMessage, systemPrompt } from './prompt';
 import { parseReply, type ParsedCall } from './reply';
-import { classifyRisk, type Risk } from './risk';
+import { classifyRisks, siteToolRisk, type Risk } from './risk';
 import { toolProblem, toolSpecs, toolTokens } from './tools';
 import { setDenyZones } from '../page/own-ui';
-import type { CallTarget, ConfirmRequest, CustomTool, PlannedCall, RunEvents, RunHandle, RunOptions, RunResult, SiteConfig } from './types';
+import { setRiskMarks } from '../page/risk-marks';
+import type { Allowance, CallTarget, ConfirmRequest, CustomTool, PlannedCall, RunEvents, RunHandle, RunOptions, RunResult, SiteConfig } from './types';
 
 export const DEFAULT_MAX_STEPS = 50;
 export const DEFAULT_PROMPT_BUDGET = 12_000;
@@ -477,8 +478,7 @@ class Run {
         }
         const target = isAction ? targetOf(call, map) : undefined;
         if (call.name !== 'find') {
-          const declared = custom?.risk ? { kind: custom.risk, reason: `${custom.name}: ${custom.description}` } : undefined;
-          const allowed = await this.allowed(call, target, goal, declared);
+          const allowed = await this.allowed(call, target, goal, custom);
           if (this.ended) return 'ended';
           if (allowed !== true) {
             push({ call: label, ok: false, result: allowed });
@@ -526,15 +526,27 @@ class Run {
     return refs.length ? `${message} Refs in the last map: ${refs.join(', ')}${(this.lastMap?.elements.length ?? 0) > 20 ? ', …' : ''}; the new map is below.` : message;
   }
 
-  /** true, or the sentence the model reads when the user (or nobody) said no. */
-  private async allowed(call: ParsedCall, target: CallTarget | undefined, goal: string | undefined, declared?: Risk): Promise<true | string> {
-    let risk = declared;
+  /**
+   * true, or the sentence the model reads when the user (or nobody) said no. Judged on what
+   * the call will do (targetFacts), or for a site tool on what it declares (readOnly, risk).
+   * The user's "always" holds for a kind, and for a site tool by its name only.
+   */
+  private async allowed(call: ParsedCall, target: CallTarget | undefined, goal: string | undefined, tool?: CustomTool): Promise<true | string> {
+    let risks: Risk[];
     try {
-      risk ??= classifyRisk(call, targetFacts(call), location.href);
+      if (tool) {
+        const r = siteToolRisk(tool);
+        risks = r ? [r] : [];
+      } else {
+        risks = classifyRisks(call, targetFacts(call), location.href, { trustMarks: !pageIsUntrusted() });
+      }
     } catch {
-      risk = undefined;
+      risks = [];
     }
-    if (!risk || this.state.allowed.includes(risk.kind)) return true;
+    const allowance = (r: Risk): Allowance => (r.tool ? `tool:${r.tool}` : r.kind);
+    const granted = (r: Risk): boolean => this.state.allowed.includes(allowance(r)) || (r.kind !== 'site_tool' && this.state.allowed.includes(r.kind));
+    const risk = risks.find((r) => !granted(r));
+    if (!risk) return true;
     const request: ConfirmRequest = { kind: risk.kind, call: { name: call.name, args: call.args }, target, reason: risk.reason, goal };
     let yes = false;
     let asked = true;
@@ -551,13 +563,15 @@ class Run {
         const respond = (allowed: boolean, always?: boolean): void => {
           if (answered) return;
           answered = true;
-          if (allowed && always && !this.state.allowed.includes(risk!.kind)) this.state.allowed.push(risk!.kind);
+          if (allowed && always && !this.state.allowed.includes(allowance(risk))) this.state.allowed.push(allowance(risk));
           resolve(allowed === true);
         };
         this.abort.signal.addEventListener('abort', () => respond(false), { once: true });
         this.emitter.emit('confirm', { request, respond });
       });
     } else asked = false;
+    // One question per call, about its first risk not yet allowed: an "always" for sending
+    // does not let a "Send" button that also pays through.
     if (yes) return true;
     return asked
       ? `The user did not allow this: ${risk.reason}`
@@ -753,6 +767,7 @@ export function createAgentApi(defaults: ScriptDefaults, env: AgentEnv = agentEn
       site = previous;
       throw e;
     }
+    setRiskMarks(config.risky ?? []);
     return { ignoredDeny: setDenyZones(config.deny ?? []).ignored };
   }
 

@@ -4,11 +4,15 @@
  * drive the agent through exactly this.
  */
 import type { ActionResult } from '../page/actions/types';
+import type { RiskyRule } from '../page/risk-marks';
 import type { Rect, Ref } from '../page/types';
 import type { JsonSchema, ToolChoice, Usage } from '../llm/types';
 
-/** What a risky action is. */
-export type RiskKind = 'payment' | 'deletion' | 'sending' | 'personal_data' | 'leaving_site' | 'download';
+/** What a risky action is. `site_tool`: a site's own tool that does not declare itself read-only. */
+export type RiskKind = 'payment' | 'deletion' | 'sending' | 'personal_data' | 'leaving_site' | 'download' | 'site_tool';
+
+/** What the user allowed for the rest of a run ("always"): a kind, or one site tool by name (`tool:NAME`). */
+export type Allowance = RiskKind | `tool:${string}`;
 
 /** One tool call the model asked for, with its arguments parsed (or raw text when they were not JSON). */
 export interface PlannedCall {
@@ -167,7 +171,12 @@ export interface CustomTool {
   /** JSON Schema of the arguments (an object schema). */
   parameters?: JsonSchema;
   handler: (args: Record<string, unknown>) => unknown;
-  /** Ask the user first, as for built-in risky actions. */
+  /**
+   * The tool only reads (looks up stock, a price, an order's status): it runs without asking.
+   * Without it the user is asked before each call, as WebMCP's `readOnlyHint` means.
+   */
+  readOnly?: boolean;
+  /** Ask the user first under this kind, as for built-in risky actions (even when `readOnly`). */
   risk?: RiskKind;
 }
 
@@ -181,6 +190,12 @@ export interface SiteConfig {
   allowedActions?: string[];
   /** Selectors of subtrees the agent must not see or touch (besides `data-pagehand="off"`). */
   deny?: string[];
+  /**
+   * What the site's words do not show: controls matching `selector` (or inside a match) are
+   * judged as `kind` (`payment`, `deletion`, `sending`, `personal_data`), or as safe (`none`),
+   * like `data-pagehand-risk` on them. The nearest mark wins.
+   */
+  risky?: RiskyRule[];
   confirm?: RunOptions['confirm'];
 }
 

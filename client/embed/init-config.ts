@@ -4,6 +4,7 @@
  * half-configured overlay. Pure (no DOM), so unit-tested directly.
  */
 import type { InitConfig, LauncherPosition, SiteConfig, Theme } from '../agent/types';
+import { RISK_MARKS, type RiskyRule } from '../page/risk-marks';
 
 export const THEMES: readonly Theme[] = ['auto', 'light', 'dark'];
 export const POSITIONS: readonly LauncherPosition[] = ['bottom-right', 'bottom-left', 'top-right', 'top-left'];
@@ -27,7 +28,7 @@ export interface ParsedInit {
   unknown: string[];
 }
 
-const SITE_KEYS = ['instructions', 'tools', 'allowedActions', 'deny', 'confirm'] as const;
+const SITE_KEYS = ['instructions', 'tools', 'allowedActions', 'deny', 'risky', 'confirm'] as const;
 const OTHER_KEYS = ['theme', 'launcherText', 'autoOpen', 'position', 'lang', 'model'] as const;
 export const INIT_KEYS: readonly string[] = [...SITE_KEYS, ...OTHER_KEYS];
 
@@ -72,6 +73,33 @@ function strings(field: string, v: unknown): string[] | undefined {
   return v as string[];
 }
 
+/** A selector the browser can parse (checked where there is a DOM; elsewhere any string passes). */
+function parses(selector: string): boolean {
+  if (typeof document === 'undefined') return true;
+  try {
+    document.createDocumentFragment().querySelector(selector);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const RISKY_SHAPE = `an array of { selector, kind } with kind ${oneOf(RISK_MARKS)}`;
+
+/** `risky: [{ selector, kind }]`: every rule a parsable selector and a known kind. */
+function risky(v: unknown): RiskyRule[] | undefined {
+  if (v === undefined) return undefined;
+  if (!Array.isArray(v)) fail('risky', v, RISKY_SHAPE);
+  return v.map((r: unknown, i) => {
+    if (!r || typeof r !== 'object' || Array.isArray(r)) fail(`risky[${i}]`, r, 'an object { selector, kind }');
+    const { selector, kind } = r as { selector?: unknown; kind?: unknown };
+    if (typeof selector !== 'string' || !selector.trim()) fail(`risky[${i}].selector`, selector, 'a CSS selector');
+    if (!parses(selector)) fail(`risky[${i}].selector`, selector, 'a CSS selector the browser can parse');
+    if (typeof kind !== 'string' || !(RISK_MARKS as readonly string[]).includes(kind)) fail(`risky[${i}].kind`, kind, oneOf(RISK_MARKS));
+    return { selector: selector.trim(), kind: kind as RiskyRule['kind'] };
+  });
+}
+
 /** Checks a whole init config; throws an InitError on the first bad field. */
 export function parseInit(config: unknown): ParsedInit {
   if (config === undefined || config === null) config = {};
@@ -86,9 +114,11 @@ export function parseInit(config: unknown): ParsedInit {
   if (c.confirm !== undefined && typeof c.confirm !== 'function') fail('confirm', c.confirm, 'a function');
   strings('allowedActions', c.allowedActions);
   strings('deny', c.deny);
+  const rules = risky(c.risky);
 
   const site: SiteConfig = {};
   for (const k of SITE_KEYS) if (c[k] !== undefined) (site as Record<string, unknown>)[k] = c[k];
+  if (rules) site.risky = rules;
   const model = text('model', c.model);
   return {
     site,

@@ -1,29 +1,69 @@
 /**
- * Facts about what a tool call would touch, for the agent's risk guard: the element, where a
- * link goes, whether it downloads, and whether the call submits a form with personal data.
- * Reads only; the judgement itself is the agent's (pure, in client/agent/risk.ts).
+ * Facts about what a tool call will really do, for the agent's risk guard: which element it
+ * activates, the form it submits (and what the form holds and where it goes), where a link
+ * goes, and the site's own marks. Reads only; the judgement is the agent's (pure, in
+ * client/agent/risk.ts).
+ *
+ * The call is first put in its one canonical form (the actions' own argument parser), and
+ * every "what happens" decision is the action's own: the key parser and keyEffect (press_key),
+ * typingPlan (type), clickAtTarget (click_at) and activatedBy (click) — so the check judges
+ * exactly what the action then does, never the words of the call.
  */
-import { createDescriber } from './describe';
-import { deepActiveElement, deepHit } from './flat-tree';
+import { createDescriber, type Describer } from './describe';
+import { deepActiveElement } from './flat-tree';
+import { parseCall } from './actions/args';
+import { clickAtTarget } from './actions/click-at';
+import { activatedBy } from './actions/hit';
+import { activatingKey, parseKeyCombo } from './actions/keys';
+import { keyEffect, defaultButton, type KeyEffect } from './actions/press';
+import { editableTarget, typingPlan } from './actions/type';
 import { resolveRef } from './refs';
+import { riskMarkOf, type RiskMark } from './risk-marks';
 
 export interface FormFacts {
   /** Kinds of personal fields that hold a value and would be sent: `email`, `name`, `card`, … */
   personal: string[];
   /** A search form (role=search, a lone search field): never personal. */
   search: boolean;
+  /** Where it is sent, when the page says (the submitter's `formaction`, else the form's `action`): absolute URL. */
+  action?: string;
+  /** `get` or `post`, or the method a `_method` field (Rails, Laravel) asks for: `delete`, `put`, … */
+  method?: string;
+  /** It has card fields (`autocomplete="cc-*"`, card number / CVC names) or a card-payment frame. */
+  payment?: boolean;
+  /** It sends a new password (`autocomplete="new-password"` with a value). */
+  newPassword?: boolean;
 }
+
+/**
+ * How the call presses the element: `click` (click, click_at), `key` (Enter or Space activates
+ * it), `submit` (Enter in a field submits its form), `newline` (Enter in a text area or editor:
+ * a new line, but pages often send on it).
+ */
+export type Via = 'click' | 'key' | 'submit' | 'newline';
 
 export interface TargetFacts {
   role: string;
   name: string;
   tag: string;
+  /** How the call presses it; absent on facts made by hand (then the call says). */
+  via?: Via;
+  /** The button a submission goes through, for messages: `button "Delete my account"`. */
+  button?: string;
+  /** More texts that say what pressing it does: the default button's name, the form's name. */
+  words?: string[];
+  /** Words from the icon of a control with no name (class/id like `fa-trash`, `icon-send`). */
+  icon?: string[];
   /** Absolute URL a link (or the link around the element) goes to. */
   href?: string;
   /** The link has a `download` attribute. */
   download?: boolean;
-  /** The call would submit a form: what it holds. */
+  /** The link asks for another HTTP method (`data-method="delete"`, `data-turbo-method`). */
+  linkMethod?: string;
+  /** The call would submit a form: what it holds and where it goes. */
   submits?: FormFacts;
+  /** The site's mark on the element or an ancestor (`data-pagehand-risk`, `init({ risky })`). */
+  mark?: RiskMark;
 }
 
 export interface CallLike {
@@ -39,7 +79,8 @@ const PERSONAL_AUTOCOMPLETE: Array<[RegExp, string]> = [
   [/^(street-address|address-line|address-level|postal-code|country)/, 'address'],
   [/^cc-/, 'card'],
   [/^bday/, 'birthday'],
-  [/^(current-password|new-password)/, 'password'],
+  [/^new-password/, 'new password'],
+  [/^current-password/, 'password'],
 ];
 const PERSONAL_WORDS: Array<[RegExp, string]> = [
   [/e-?mail/, 'email'],
@@ -51,6 +92,14 @@ const PERSONAL_WORDS: Array<[RegExp, string]> = [
   [/ssn|passport|national.?id|tax.?id/, 'id number'],
   [/(first|last|full|given|family|sur)[-_ ]?name|^name$/, 'name'],
 ];
+/** Names of card fields: a form with one takes a payment. */
+const CARD_FIELD = /(^|[^a-z])(cc|card)[-_ ]?(num|number|no)|cardnumber|(^|[^a-z])(cvc|cvv|cvv2|csc)([^a-z]|$)|card[-_ ]?(cvc|code|security)|security[-_ ]?code/;
+/** Frames that hold card fields (payment providers' hosted fields). */
+const CARD_FRAME = /card|payment|checkout/i;
+
+function acTokens(el: Element): string {
+  return (el.getAttribute('autocomplete') ?? '').toLowerCase().split(/\s+/).filter((t) => !/^(section-|shipping|billing|home|work|mobile|on|off)/.test(t)).join(' ');
+}
 
 function fieldKind(el: Element): string | undefined {
   const input = el as HTMLInputElement;
@@ -60,9 +109,9 @@ function fieldKind(el: Element): string | undefined {
   if (type === 'hidden') return wordsKind(el);
   if (type === 'email') return 'email';
   if (type === 'tel') return 'phone';
-  if (type === 'password') return 'password';
-  const ac = (el.getAttribute('autocomplete') ?? '').toLowerCase().split(/\s+/).filter((t) => !/^(section-|shipping|billing|home|work|mobile|on|off)$/.test(t)).join(' ');
+  const ac = acTokens(el);
   for (const [re, kind] of PERSONAL_AUTOCOMPLETE) if (re.test(ac)) return kind;
+  if (type === 'password') return 'password';
   return wordsKind(el);
 }
 
@@ -72,22 +121,53 @@ function wordsKind(el: Element): string | undefined {
   return undefined;
 }
 
-/** `filled`: a field about to receive text (a `type` call that also submits). */
-function formFacts(form: HTMLFormElement, filled?: Element): FormFacts {
+function isCardField(el: Element): boolean {
+  if (/^cc-/.test(acTokens(el))) return true;
+  return CARD_FIELD.test(`${el.getAttribute('name') ?? ''} ${el.id}`.toLowerCase());
+}
+
+const absolute = (url: string | null, base: string): string | undefined => {
+  if (!url || !url.trim()) return undefined;
+  try {
+    return new URL(url.trim(), base).href;
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * `filled`: a field about to receive text (a `type` call that also submits).
+ * `submitter`: the button the submission goes through (its formaction/formmethod win).
+ */
+function formFacts(form: HTMLFormElement, filled?: Element, submitter?: Element): FormFacts {
   const fields = [...form.elements].filter((e) => /^(input|select|textarea)$/.test(e.localName));
   const texty = fields.filter((f) => f.localName !== 'select' && !/^(hidden|submit|button|checkbox|radio|reset|image)$/.test((f as HTMLInputElement).type));
   const search =
     form.getAttribute('role') === 'search' ||
     (texty.length === 1 && ((texty[0] as HTMLInputElement).type === 'search' || /^(q|query|search|s|keywords?)$/i.test((texty[0] as HTMLInputElement).name)));
   const personal = new Set<string>();
+  let newPassword = false;
   if (!search) {
     for (const f of fields) {
       if (!(f as HTMLInputElement).value && f !== filled) continue;
       const kind = fieldKind(f);
       if (kind) personal.add(kind);
+      if (kind === 'new password') newPassword = true;
     }
   }
-  return { personal: [...personal], search };
+  const base = form.ownerDocument.baseURI;
+  // Only an action the page wrote counts: a form without one posts to the page's own URL.
+  const action = absolute(submitter?.getAttribute('formaction') ?? null, base) ?? absolute(form.getAttribute('action'), base);
+  const override = fields.find((f) => (f as HTMLInputElement).name === '_method');
+  const method = ((override as HTMLInputElement | undefined)?.value || submitter?.getAttribute('formmethod') || form.getAttribute('method') || 'get').trim().toLowerCase();
+  let frames = false;
+  try {
+    frames = [...form.querySelectorAll('iframe')].some((f) => CARD_FRAME.test(`${f.getAttribute('title') ?? ''} ${f.getAttribute('name') ?? ''}`));
+  } catch {
+    frames = false;
+  }
+  const payment = fields.some(isCardField) || frames;
+  return { personal: [...personal], search, ...(action ? { action } : {}), method, ...(payment ? { payment } : {}), ...(newPassword ? { newPassword } : {}) };
 }
 
 function isSubmitter(el: Element): el is HTMLButtonElement | HTMLInputElement {
@@ -95,45 +175,166 @@ function isSubmitter(el: Element): el is HTMLButtonElement | HTMLInputElement {
   return el.localName === 'input' && /^(submit|image)$/.test((el as HTMLInputElement).type);
 }
 
-/** What the call would do to which element; undefined when it touches no element we can see. */
-export function targetFacts(call: CallLike): TargetFacts | undefined {
-  const args = call.args ?? {};
-  const describer = createDescriber();
-  let el: Element | null = null;
+/** Roles a page's own key handler activates with Enter/Space (the browser does not: pages do). */
+const KEY_ROLES = new Set(['button', 'link', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'tab', 'checkbox', 'radio', 'switch', 'treeitem']);
+const NAMELESS_ROLES = new Set(['generic', 'none', 'presentation', 'img', 'listitem', 'cell', 'gridcell', 'paragraph']);
+/** A nameless element is told by what it says, if that is short enough to be a label. */
+const CONTENT_NAME_MAX = 80;
+
+/** Words an icon gives a nameless control: its own class/id, its icon children's, a material icon's ligature. */
+function iconWords(el: Element): string[] {
+  const parts: string[] = [];
+  const add = (v: string | null | undefined): void => {
+    if (v) parts.push(v);
+  };
+  const take = (e: Element): void => {
+    add(typeof e.className === 'string' ? e.className : e.getAttribute('class'));
+    add(e.id);
+    add(e.getAttribute('data-icon'));
+    add(e.getAttribute('href')?.replace(/^.*#/, ''));
+    add(e.getAttribute('xlink:href')?.replace(/^.*#/, ''));
+    if (e.localName === 'img') add((e.getAttribute('src') ?? '').replace(/^.*\//, '').replace(/\.\w+$/, ''));
+    if (/material-(icons|symbols)/.test(e.getAttribute('class') ?? '')) add(e.textContent);
+  };
+  take(el);
   try {
-    if (call.name === 'click_at') {
-      const x = Number(args.x) * window.innerWidth;
-      const y = Number(args.y) * window.innerHeight;
-      el = Number.isFinite(x) && Number.isFinite(y) ? deepHit(x, y)?.el ?? null : null;
-    } else if (args.ref !== undefined && args.ref !== null && args.ref !== '') {
-      el = resolveRef(args.ref, (e) => describer.describe(e));
-    } else if (call.name === 'press_key') {
-      el = deepActiveElement(document);
-    }
+    [...el.querySelectorAll('svg, i, span, img, use, [class*="icon"]')].slice(0, 12).forEach(take);
   } catch {
-    return undefined; // unknown or stale: the action itself will say so
+    /* an odd subtree: the control's own words are enough */
   }
-  if (!el) return undefined;
-  const { role, name } = describer.describe(el);
-  const facts: TargetFacts = { role, name, tag: el.localName };
-  const link = el.closest('a[href], area[href]') as HTMLAnchorElement | null;
+  const words = parts
+    .join(' ')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z]+/)
+    .filter((w) => w.length > 1);
+  return [...new Set(words)].slice(0, 24);
+}
+
+function nameOf(el: Element, role: string, describer: Describer): string {
+  let name = '';
+  try {
+    name = describer.name(el);
+  } catch {
+    name = '';
+  }
+  if (!name && NAMELESS_ROLES.has(role)) {
+    try {
+      const content = describer.nameAs(el, 'button');
+      if (content.length <= CONTENT_NAME_MAX) name = content;
+    } catch {
+      /* no content name */
+    }
+  }
+  return name;
+}
+
+const label = (role: string, name: string, tag: string): string => `${role === 'generic' ? tag : role}${name ? ` "${name.length > 60 ? `${name.slice(0, 57)}…` : name}"` : ''}`;
+
+/** Facts about the control a click or key activates (itself a submit button, a link, …). */
+function activationFacts(control: Element, origin: Element, via: Via, describer: Describer): TargetFacts {
+  const role = describer.role(control);
+  const name = nameOf(control, role, describer);
+  const facts: TargetFacts = { role, name, tag: control.localName, via };
+  if (!name) {
+    const icon = iconWords(control);
+    if (icon.length) facts.icon = icon;
+  }
+  const link = control.closest('a[href], area[href]') as HTMLAnchorElement | null;
   if (link) {
     facts.href = link.href;
     if (link.hasAttribute('download')) facts.download = true;
+    const method = (link.getAttribute('data-method') ?? link.getAttribute('data-turbo-method') ?? '').trim().toLowerCase();
+    if (method) facts.linkMethod = method;
   }
-  const form = (el as HTMLInputElement).form ?? el.closest('form');
-  const key = String(args.key ?? '');
-  const submits =
-    ((call.name === 'click' || call.name === 'click_at') && isSubmitter(el)) ||
-    (call.name === 'type' && (args.submit === true || args.submit === 'true')) ||
-    (call.name === 'press_key' && /^enter$/i.test(key) && el.localName !== 'textarea');
-  if (submits && form) {
-    facts.submits = formFacts(form, call.name === 'type' ? el : undefined);
-    // Enter or a typed submit goes through the form's default button: its name says what it does.
-    if (call.name !== 'click' && call.name !== 'click_at') {
-      const button = [...form.elements].find(isSubmitter);
-      if (button) facts.name = `${facts.name} → ${describer.name(button)}`;
+  const form = isSubmitter(control) ? control.form : null;
+  if (form) {
+    facts.submits = formFacts(form, undefined, control);
+    const formName = describer.name(form);
+    if (formName) facts.words = [formName];
+  }
+  const mark = riskMarkOf(origin);
+  if (mark) facts.mark = mark;
+  return facts;
+}
+
+/** Facts about Enter in a field: the submission of its form (through its default button), or a line in a text area. */
+function enterFacts(field: Element, effect: Extract<KeyEffect, { does: 'submit' | 'newline' }>, filled: Element | undefined, describer: Describer): TargetFacts | undefined {
+  const form = effect.form;
+  if (!form) return undefined; // a line in a text area outside any form sends nothing the page did not wire itself
+  const role = describer.role(field);
+  const facts: TargetFacts = { role, name: nameOf(field, role, describer), tag: field.localName, via: effect.does === 'submit' ? 'submit' : 'newline' };
+  const button = effect.does === 'submit' ? effect.button : defaultButton(form);
+  const words: string[] = [];
+  if (button) {
+    const b = describer.describe(button);
+    const bname = nameOf(button, b.role, describer);
+    facts.button = label(b.role, bname, button.localName);
+    if (bname) words.push(bname);
+    else {
+      const icon = iconWords(button);
+      if (icon.length) facts.icon = icon;
     }
   }
+  const formName = describer.name(form);
+  if (formName) words.push(formName);
+  if (words.length) facts.words = words;
+  facts.submits = formFacts(form, filled, button);
+  const mark = riskMarkOf(button ?? field);
+  if (mark) facts.mark = mark;
   return facts;
+}
+
+/** What Enter or Space does to `target` (the action's own decision), as facts. */
+function keyFacts(target: Element, key: 'Enter' | ' ', filled: Element | undefined, describer: Describer): TargetFacts | undefined {
+  const effect = keyEffect(target, key);
+  if (effect.does === 'activate') return activationFacts(activatedBy(effect.el), target, 'key', describer);
+  if (effect.does === 'submit' || effect.does === 'newline') return enterFacts(target, effect, filled, describer);
+  // A control the browser does not press but the page's own key handler does (role=button, …);
+  // Space on a real link only scrolls.
+  const control = activatedBy(target);
+  if (!KEY_ROLES.has(describer.role(control))) return undefined;
+  if (key === ' ' && control.matches('a[href], area[href]')) return undefined;
+  return activationFacts(control, target, 'key', describer);
+}
+
+/**
+ * What the call would do to which element, or undefined when it presses, submits or opens
+ * nothing (or the action itself would refuse it: a bad argument, an unknown ref).
+ */
+export function targetFacts(raw: CallLike): TargetFacts | undefined {
+  const parsed = parseCall({ name: raw.name, args: raw.args ?? {} });
+  if (!parsed.ok) return undefined;
+  const call = parsed.call;
+  const describer = createDescriber();
+  const resolve = (ref: unknown): Element => resolveRef(ref, (e) => describer.describe(e));
+  try {
+    switch (call.name) {
+      case 'click': {
+        const el = resolve(call.args.ref);
+        return activationFacts(activatedBy(el), el, 'click', describer);
+      }
+      case 'click_at': {
+        const { hit, activates } = clickAtTarget(call.args.x, call.args.y);
+        if (!hit || !activates) return undefined;
+        return activationFacts(activates, hit.el, 'click', describer);
+      }
+      case 'press_key': {
+        const key = activatingKey(parseKeyCombo(call.args.key));
+        if (!key) return undefined;
+        const target = call.args.ref !== undefined ? resolve(call.args.ref) : deepActiveElement(document) ?? document.body;
+        return keyFacts(target, key, undefined, describer);
+      }
+      case 'type': {
+        const field = editableTarget(resolve(call.args.ref), 'the field');
+        const plan = typingPlan(field, call.args.text, call.args.submit);
+        if (!plan.enter && !plan.lineKeys) return undefined;
+        return keyFacts(field, 'Enter', field, describer);
+      }
+      default:
+        return undefined;
+    }
+  } catch {
+    return undefined; // unknown or stale ref, not a field, not a key: the action itself will say so
+  }
 }

@@ -1,0 +1,61 @@
+/**
+ * The site owner's own say on what a control does, for the risk check: the attribute
+ * `data-pagehand-risk="payment|deletion|sending|personal_data|none"` on the control or an
+ * ancestor, and `init({ risky: [{ selector, kind }] })`. The nearest mark to the element wins.
+ * Whether a mark may also remove caution (`none`) is the agent's decision (client/agent/risk.ts).
+ */
+import { flatParent } from './flat-tree';
+
+export const RISK_ATTR = 'data-pagehand-risk';
+export const RISK_MARKS = ['payment', 'deletion', 'sending', 'personal_data', 'none'] as const;
+export type RiskMark = (typeof RISK_MARKS)[number];
+
+export interface RiskyRule {
+  selector: string;
+  kind: RiskMark;
+}
+
+let rules: RiskyRule[] = [];
+
+const isMark = (v: string | null): v is RiskMark => v !== null && (RISK_MARKS as readonly string[]).includes(v);
+
+/** Sets `init`'s `risky` rules (replacing the previous ones); selectors that do not parse are skipped and returned. */
+export function setRiskMarks(list: readonly RiskyRule[]): { ignored: string[] } {
+  const ok: RiskyRule[] = [];
+  const ignored: string[] = [];
+  for (const r of list) {
+    try {
+      document.createDocumentFragment().querySelector(r.selector);
+      if (isMark(r.kind)) ok.push({ selector: r.selector, kind: r.kind });
+      else ignored.push(r.selector);
+    } catch {
+      ignored.push(r.selector);
+    }
+  }
+  rules = ok;
+  return { ignored };
+}
+
+function markOn(el: Element): RiskMark | undefined {
+  const attr = el.getAttribute(RISK_ATTR);
+  const v = attr === null ? null : attr.trim().toLowerCase();
+  if (isMark(v)) return v;
+  for (const r of rules) {
+    try {
+      if (el.matches(r.selector)) return r.kind;
+    } catch {
+      /* a selector this element's document cannot match */
+    }
+  }
+  return undefined;
+}
+
+/** The nearest mark on `el` or its ancestors (across shadow roots and same-origin frames). */
+export function riskMarkOf(el: Element): RiskMark | undefined {
+  for (let n: Node | null = el; n; n = flatParent(n) ?? ((n as Document).defaultView?.frameElement ?? null)) {
+    if (n.nodeType !== 1) continue;
+    const mark = markOn(n as Element);
+    if (mark) return mark;
+  }
+  return undefined;
+}
