@@ -166,8 +166,10 @@ describe('site configuration (pagehand.init)', () => {
         }],
       });
     });
-    await startRun(page, 'Put two espresso grinders in my cart', { proxy: stack.proxyUrl, token: stack.token, model: MODELS.openai });
+    // The tool changes the cart (it does not declare readOnly), so the user is asked first: yes.
+    await startRun(page, 'Put two espresso grinders in my cart', { proxy: stack.proxyUrl, token: stack.token, model: MODELS.openai }, { confirm: 'allow' });
     const result = await waitForResult(page);
+    expect((await runLog(page)).filter((e) => e.type === 'confirm').map((e) => e.kind)).toEqual(['site_tool']);
     expect(await page.evaluate(() => (window as any).__calls)).toEqual([{ sku: 'p2', qty: 2 }]);
     expect(result).toMatchObject({ ok: true, summary: 'The site said: {"added":"p2","quantity":2,"cartSize":2}' });
     await page.close();
