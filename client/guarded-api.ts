@@ -60,11 +60,33 @@ export function pageRunOptions(options: RunOptions | undefined): RunOptions {
   return { ...copy, ui: true };
 }
 
-/** A page script's init: no `confirm` callback (the panel asks). Read once, into a plain copy. */
+/**
+ * A page script's init on a stranger's page: only what narrows the agent applies (deny zones,
+ * allowed actions, risk marks, looks). `confirm` would answer for the user; `instructions` would
+ * put page words in the system prompt, where they instruct; `tools` would offer page code the
+ * model trusts as the site's. Read once, into a plain copy.
+ */
 export function pageInitConfig(config: InitConfig | undefined): InitConfig | undefined {
   if (!config || typeof config !== 'object' || Array.isArray(config)) return config; // init says what is wrong
   const copy: InitConfig = { ...config };
-  if (copy.confirm !== undefined) warnOnce("init's confirm");
-  delete copy.confirm;
+  for (const k of ['confirm', 'instructions', 'tools'] as const) {
+    if (copy[k] !== undefined) warnOnce(`init's ${k}`);
+    delete copy[k];
+  }
+  return copy;
+}
+
+/**
+ * A page script's open() on a stranger's page: the panel's runs keep the user's proxy, token and
+ * instructions — a page that named its own proxy would receive the user's task and answer as
+ * the model.
+ */
+export function pageOpenOptions<T extends object>(options: T | undefined): T | undefined {
+  if (!options || typeof options !== 'object') return options;
+  const copy = { ...options } as T & Record<string, unknown>;
+  for (const k of ['proxy', 'token', 'instructions']) {
+    if (copy[k] !== undefined) warnOnce(`open()'s ${k}`);
+    delete copy[k];
+  }
   return copy;
 }

@@ -15,7 +15,7 @@ import { readScriptTag } from './embed/script-tag';
 import { createPageApi } from './page/api';
 import { installHooks } from './page/hooks';
 import { installActivityHooks } from './page/settle';
-import { pageHandle, pageInitConfig, pageRunOptions } from './guarded-api';
+import { pageHandle, pageInitConfig, pageOpenOptions, pageRunOptions } from './guarded-api';
 import { createUi } from './ui/index';
 import { loaderHandoff } from './loader/adopt';
 
@@ -76,13 +76,13 @@ if (typeof window !== 'undefined' && (!window.pagehand || handoff)) {
           return h && pageHandle(h);
         },
         init: (config?: InitConfig) => init(pageInitConfig(config)),
+        open: (o?: Parameters<typeof ui.open>[0]) => ui.open(pageOpenOptions(o)),
       }
-    : { run, current: agent.current, init };
+    : { run, current: agent.current, init, open: ui.open };
   Object.defineProperty(window, 'pagehand', {
     value: Object.freeze({
       ...createPageApi(),
       ...api,
-      open: ui.open,
       close: ui.close,
       toggle: ui.toggle,
       // What the embed loader's `ready` resolves to; here, this API at once.
