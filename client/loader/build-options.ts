@@ -33,9 +33,20 @@ export interface EmbedFiles {
   previous?: string;
 }
 
-/** The names a module exports (values only: types are gone from esbuild's output). */
+/**
+ * The names a shared module exports (values only: types are gone from esbuild's output). It may
+ * import only the other shared modules: state in any other module would be split between the
+ * loader's copy and the chunk's.
+ */
 async function exportNames(file: string): Promise<string[]> {
   const r = await build({ entryPoints: [file], bundle: false, write: false, metafile: true, format: 'esm', logLevel: 'silent' });
+  for (const input of Object.values(r.metafile!.inputs)) {
+    for (const { path } of input.imports) {
+      if (!(SHARED as readonly string[]).includes(path.replace(/^\.\//, ''))) {
+        throw new Error(`${file} imports ${path}: the loader and the agent chunk would each have their own copy of it. Add it to SHARED in client/loader/build-options.ts.`);
+      }
+    }
+  }
   return Object.values(r.metafile!.outputs)[0]!.exports;
 }
 
