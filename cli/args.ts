@@ -42,7 +42,7 @@ Options:
                         (https), or a local file.
   --proxy URL           The pagehand proxy (default ${DEFAULT_PROXY}; start it with \`npm start\`).
   --token T             The proxy token. Default: the personal token \`npm start\` keeps
-                        (node_modules/.cache/pagehand/personal-token, or $PAGEHAND_TOKEN_FILE)
+                        (~/.config/pagehand/personal-token, or $PAGEHAND_TOKEN_FILE)
                         when the proxy is on this machine, else $PAGEHAND_TOKEN.
   --model M             The model (default: the proxy's default model).
   --max-steps N         Model turns at most (default 50).

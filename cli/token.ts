@@ -1,16 +1,12 @@
 /**
  * The token the runner sends when --token is not given: the personal token `npm start` keeps
- * in a file (server/node.ts: PAGEHAND_TOKEN_FILE, else node_modules/.cache/pagehand/personal-token
- * under the repository) when the proxy is on this machine, else $PAGEHAND_TOKEN.
+ * in a file (server/node/token-file.ts: PAGEHAND_TOKEN_FILE, else the user's configuration
+ * folder) when the proxy is on this machine, else $PAGEHAND_TOKEN.
  */
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import { personalTokenFile } from '../server/node/token-file';
 
-/** The repository root: dist/cli.js and cli/pagehand.ts both sit one level below it. */
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-
-export const personalTokenFile = (env: Record<string, string | undefined>): string =>
-  env.PAGEHAND_TOKEN_FILE?.trim() || `${ROOT}node_modules/.cache/pagehand/personal-token`;
+export { personalTokenFile };
 
 export function isLoopbackUrl(url: string): boolean {
   try {

@@ -14,6 +14,7 @@ import { createApp, type AppEnv } from './app';
 import { ConfigError, DEFAULT_LIMITS, configFromEnv, type EnvVars, type Logger, type ProxyConfig } from './config';
 import { consoleLogger } from './log';
 import { loadPersonalToken } from './node/personal-token';
+import { legacyTokenFile, personalTokenFile } from './node/token-file';
 import { mountNodePages } from './node/pages';
 import { memoryRateLimiter } from './rate-limit/memory';
 
@@ -63,9 +64,7 @@ export async function startNodeServer(options: NodeServerOptions = {}): Promise<
           'the personal any-origin token is only made for a loopback HOST.',
       );
     }
-    personalToken = await loadPersonalToken(
-      options.tokenFile ?? (env.PAGEHAND_TOKEN_FILE?.trim() || `${ROOT}node_modules/.cache/pagehand/personal-token`),
-    );
+    personalToken = await loadPersonalToken(options.tokenFile ?? personalTokenFile(env), options.tokenFile ? undefined : legacyTokenFile(ROOT));
   }
 
   const config = configFromEnv(env as EnvVars, {

@@ -1,7 +1,7 @@
 /**
  * The personal token `npm start` uses when no PAGEHAND_SITES is set: random, usable from any
- * origin, kept in a file (mode 600, under node_modules/.cache, which git ignores) so a dragged
- * bookmarklet keeps working across restarts.
+ * origin, kept in a file (mode 600, in the user's configuration folder: see token-file.ts) so
+ * a dragged bookmarklet keeps working across restarts and reinstalls.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -13,14 +13,11 @@ const TOKEN_SHAPE = /^ph_[A-Za-z0-9_-]{32,}$/;
  * @example
  * const token = await loadPersonalToken('node_modules/.cache/pagehand/personal-token');
  */
-export async function loadPersonalToken(file: string): Promise<string> {
-  try {
-    const saved = (await readFile(file, 'utf8')).trim();
-    if (TOKEN_SHAPE.test(saved)) return saved;
-  } catch {
-    // no token yet
-  }
-  const token = `ph_${randomBytes(24).toString('base64url')}`;
+export async function loadPersonalToken(file: string, legacyFile?: string): Promise<string> {
+  const saved = await readToken(file);
+  if (saved) return saved;
+  // A token from before the move is carried over, so bookmarklets made with it keep working.
+  const token = (legacyFile && (await readToken(legacyFile))) || `ph_${randomBytes(24).toString('base64url')}`;
   try {
     await mkdir(dirname(file), { recursive: true });
     await writeFile(file, `${token}\n`, { mode: 0o600 });
@@ -28,4 +25,13 @@ export async function loadPersonalToken(file: string): Promise<string> {
     // Read-only install: the token simply changes on the next start.
   }
   return token;
+}
+
+async function readToken(file: string): Promise<string | undefined> {
+  try {
+    const saved = (await readFile(file, 'utf8')).trim();
+    return TOKEN_SHAPE.test(saved) ? saved : undefined;
+  } catch {
+    return undefined; // no token yet
+  }
 }
