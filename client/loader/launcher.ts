@@ -117,7 +117,8 @@ export function createLauncher(natives: NativeSnapshot, onOpen: () => void, onIn
       button.append(span);
     }
     wrap.append(button);
-    const focused = root!.activeElement === root!.querySelector('button');
+    // Repainted (init, resize) while it had the focus: it keeps it.
+    const focused = root!.activeElement !== null && root!.activeElement === root!.querySelector('button');
     root!.replaceChildren(wrap);
     if (focused) button.focus();
     if (host.parentNode !== document.documentElement) document.documentElement.appendChild(host);
