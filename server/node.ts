@@ -16,6 +16,7 @@ import { consoleLogger } from './log';
 import { loadPersonalToken } from './node/personal-token';
 import { legacyTokenFile, personalTokenFile } from './node/token-file';
 import { mountNodePages } from './node/pages';
+import { parsePublicUrl } from './node/public-origin';
 import { memoryRateLimiter } from './rate-limit/memory';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -32,6 +33,8 @@ export interface NodeServerOptions {
 
 export interface NodeServer {
   url: string;
+  /** PUBLIC_URL's origin, when set: what pages and snippets call this server. */
+  publicUrl?: string;
   app: Hono<AppEnv>;
   config: ProxyConfig;
   personalToken?: string;
@@ -76,8 +79,11 @@ export async function startNodeServer(options: NodeServerOptions = {}): Promise<
     fallbackSites: personalToken ? [{ token: personalToken, origins: ['*'], clientRpm: DEFAULT_LIMITS.defaultRpm }] : undefined,
   });
   const app = createApp(config);
+  const publicUrl = parsePublicUrl(env.PUBLIC_URL);
+  if (publicUrl.error) throw new ConfigError(publicUrl.error);
   mountNodePages(app, {
     config,
+    publicUrl: publicUrl.origin,
     distDir: options.distDir ?? `${ROOT}dist`,
     demoDir: options.demoDir ?? `${ROOT}server/demo`,
     personalToken,
@@ -91,6 +97,7 @@ export async function startNodeServer(options: NodeServerOptions = {}): Promise<
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
     url: `http://${shownHost}:${address.port}`,
+    publicUrl: publicUrl.origin,
     app,
     config,
     personalToken,
@@ -108,6 +115,7 @@ export function banner(s: NodeServer): string {
   const lines = [
     `pagehand proxy on ${s.url}`,
     `  install page:  ${s.url}/`,
+    ...(s.publicUrl ? [`  public URL:    ${s.publicUrl} (PUBLIC_URL: what snippets and the userscript name)`] : []),
     `  providers:     OpenAI-compatible ${p.openai ? 'configured' : 'not configured'}, Gemini ${p.gemini ? 'configured' : 'not configured'}`,
   ];
   if (!p.openai && !p.gemini) {

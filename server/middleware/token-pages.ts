@@ -17,12 +17,14 @@
  * `X-Content-Type-Options: nosniff`, and HTML ones `Content-Security-Policy: frame-ancestors
  * 'none'` and `X-Frame-Options: DENY`.
  */
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { ProxyError } from '../errors';
 
 export interface TokenPagesOptions {
   /** Said in the refusal, e.g. "the personal token". Default "a token". */
   what?: string;
+  /** This server's origin as browsers see it (PUBLIC_URL behind a reverse proxy); default the request's. */
+  ownOrigin?: (c: Context) => string;
 }
 
 /** The request headers the rule reads (lower-case names). */
@@ -69,7 +71,7 @@ export function tokenPages(options: TokenPagesOptions = {}): MiddlewareHandler {
         dest: c.req.header('sec-fetch-dest'),
         referer: c.req.header('referer'),
       },
-      new URL(c.req.url).origin,
+      options.ownOrigin?.(c) ?? new URL(c.req.url).origin,
     );
     if (!verdict.ok) {
       throw new ProxyError(

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Hono, MiddlewareHandler } from 'hono';
+import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { every } from 'hono/combine';
 import type { ProxyConfig } from '../config';
 import { ProxyError } from '../errors';
@@ -16,6 +16,7 @@ import { mintSessionToken } from '../session/token';
 import { installPage } from './install-page';
 import { staticAssets } from './static-assets';
 import { embedSnippet } from './loader';
+import { publicOrigin } from './public-origin';
 
 export interface NodePagesOptions {
   config: ProxyConfig;
@@ -24,6 +25,8 @@ export interface NodePagesOptions {
   /** Directory of demo pages (*.html). */
   demoDir: string;
   personalToken?: string;
+  /** PUBLIC_URL's origin: what pages and snippets call this server (else the request's, see public-origin.ts). */
+  publicUrl?: string;
 }
 
 const DEMO_NAME = /^[a-z0-9][a-z0-9-]*\.html$/;
@@ -41,7 +44,8 @@ export function mountNodePages(app: Hono<any>, opts: NodePagesOptions): void {
     }
     await next();
   };
-  const guarded = every(loopbackOnly, tokenPages({ what: opts.personalToken ? 'the personal token' : 'a token' }));
+  const originOf = (c: Context) => publicOrigin(c, { publicUrl: opts.publicUrl, trustProxyHops: opts.config.trustProxyHops });
+  const guarded = every(loopbackOnly, tokenPages({ what: opts.personalToken ? 'the personal token' : 'a token', ownOrigin: originOf }));
 
   app.get('/', guarded, async (c) => {
     const { config } = opts;
@@ -49,7 +53,7 @@ export function mountNodePages(app: Hono<any>, opts: NodePagesOptions): void {
       p ? { customBaseUrl: Boolean(p.baseURL ?? p.baseUrl) } : (false as const);
     return c.html(
       await installPage({
-        origin: new URL(c.req.url).origin,
+        origin: originOf(c),
         providers: { openai: providerInfo(config.providers.openai), gemini: providerInfo(config.providers.gemini) },
         defaultModel: config.defaultModel,
         models: config.models,
@@ -73,7 +77,7 @@ export function mountNodePages(app: Hono<any>, opts: NodePagesOptions): void {
   app.get('/pagehand.user.js', guarded, async (c) => {
     const file = await readOrNull(join(opts.distDir, 'pagehand.user.js'));
     if (file === null) return c.text('pagehand: the userscript is not built yet (dist/pagehand.user.js does not exist).\n', 404);
-    const source = fillUserscript(new TextDecoder().decode(file), new URL(c.req.url), opts.personalToken);
+    const source = fillUserscript(new TextDecoder().decode(file), new URL(originOf(c)), opts.personalToken);
     return c.body(source, 200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-cache' });
   });
 
@@ -87,7 +91,7 @@ export function mountNodePages(app: Hono<any>, opts: NodePagesOptions): void {
     const name = c.req.param('name');
     const file = DEMO_NAME.test(name) ? await readOrNull(join(opts.demoDir, name)) : null;
     if (file === null) throw new ProxyError(404, 'not_found', `No demo page "${name.slice(0, 80)}".`);
-    const origin = new URL(c.req.url).origin;
+    const origin = originOf(c);
     // The page holds a session token bound to this server's own origin, never the personal token.
     const { limits, now } = opts.config;
     const embed = opts.personalToken
