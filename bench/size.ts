@@ -205,8 +205,9 @@ async function onTheWire(browser: Browser): Promise<WireFigures & { demo: string
         const launcher = await launcherOf(f.page);
         await f.page.waitForLoadState('networkidle');
         if (warm) {
+          const fetched = f.page.waitForResponse((r) => r.url().includes('/pagehand-agent.'));
           await launcher.hover();
-          await f.page.waitForResponse((r) => r.url().includes('/pagehand-agent.'));
+          await (await fetched).finished();
           await f.page.waitForLoadState('networkidle');
         }
         (warm ? warmed : cold).push(await clickToPanel(f.page));
