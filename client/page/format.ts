@@ -6,6 +6,7 @@
  * What does not fit becomes counts per direction, never a line cut in the middle. Page
  * content sits between markers so the prompt can treat it as data, never as instructions.
  */
+import { maskPageText } from './redact';
 import { estimateTokens } from './tokens';
 import type { ElementStates } from './types';
 
@@ -132,21 +133,22 @@ function foldAll(s: string): string {
   return out;
 }
 
-/** Page-derived text as one data block: the markers on lines of their own around it, and
- *  nothing inside that could close the block early. */
+/** Page-derived text as one data block: the markers on lines of their own around it, nothing
+ *  inside that could close the block early, and no secret or redacted text (redact.ts). */
 export function dataBlock(text: string): string {
-  return `${CONTENT_START}\n${sanitize(text)}\n${CONTENT_END}`;
+  return `${CONTENT_START}\n${sanitize(maskPageText(text))}\n${CONTENT_END}`;
 }
 
-/** Caps a name at `max` characters on a word boundary. */
-export function cap(s: string, max: number): string {
+/** Caps a name at `max` characters on a word boundary (masked first: a cut value cannot be matched). */
+export function cap(text: string, max: number): string {
+  const s = maskPageText(text);
   if (s.length <= max) return s;
   const cut = s.slice(0, max);
   const sp = cut.lastIndexOf(' ');
   return `${(sp > max * 0.5 ? cut.slice(0, sp) : cut).trimEnd()}…`;
 }
 
-export const quote = (s: string): string => JSON.stringify(sanitize(s));
+export const quote = (s: string): string => JSON.stringify(sanitize(maskPageText(s)));
 
 const fmt1 = (n: number): string => (Math.round(n * 10) / 10).toFixed(1);
 

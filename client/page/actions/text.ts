@@ -5,6 +5,7 @@
  * slots and same-origin iframes. Deny zones and the agent's own UI are left out.
  */
 import { isExcluded } from '../own-ui';
+import { maskPageText } from '../redact';
 import { isElement, tag, winOf } from './dom';
 
 const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'title', 'meta', 'link', 'svg', 'canvas', 'object', 'embed', 'audio', 'video', 'map']);
@@ -73,11 +74,12 @@ export function readableText(root: Element): string {
   };
 
   walk(root, true);
-  return out
+  // Masked whole, before `read` cuts it into pages: a secret split at a page's end would not match.
+  return maskPageText(out
     .join('')
     .split('\n')
     .map((l) => l.replace(/\s+/g, ' ').replace(/(\s*\|\s*)+$/, '').replace(/^\s*\|\s*/, '').trim())
     .filter(Boolean)
     .join('\n')
-    .trim();
+    .trim());
 }

@@ -1,0 +1,105 @@
+/**
+ * `run(task, { secrets: { card: '4111…' } })`: values the agent may type but never see. The
+ * model reads `<secret:card>`; `type` (and a declared form tool's fields) put the real value
+ * into the page, on the origin where the run started only; the value is masked out of every
+ * page text the model reads (page/redact.ts) and out of every model request (`maskSecrets`).
+ * Nothing else substitutes placeholders: a URL to navigate to, a key to press or a site tool's
+ * arguments keep the literal `<secret:card>`, so a hijacked model cannot send a value off the
+ * page through them. Pure.
+ */
+import { secretPlaceholder } from '../page/redact';
+
+/** What the run keeps: the values and the origin they may be typed on. */
+export interface RunSecrets {
+  values: Record<string, string>;
+  /** `location.origin` when the run started. */
+  origin: string;
+}
+
+const NAME = /^[A-Za-z][A-Za-z0-9_-]{0,31}$/;
+/** Shorter values would blank too much page text and could not be told apart from it. */
+export const SECRET_MIN_LENGTH = 3;
+const PLACEHOLDER = /<secret:([A-Za-z][A-Za-z0-9_-]{0,31})>/g;
+
+/** Why `secrets` cannot be used, or undefined. */
+export function secretsProblem(secrets: unknown): string | undefined {
+  if (secrets === undefined) return undefined;
+  if (typeof secrets !== 'object' || secrets === null || Array.isArray(secrets)) return 'secrets must be an object of name → value';
+  for (const [name, value] of Object.entries(secrets)) {
+    if (!NAME.test(name)) return `a secret's name must be a letter then letters, digits, _ or - (got ${JSON.stringify(name)})`;
+    if (typeof value !== 'string') return `the secret "${name}" must be a string`;
+    if ([...value].length < SECRET_MIN_LENGTH) return `the secret "${name}" must have at least ${SECRET_MIN_LENGTH} characters (a shorter value cannot be hidden in page text)`;
+  }
+  return undefined;
+}
+
+/** The `<secret:NAME>` placeholders the model may use, for the prompt. */
+export const secretNames = (s: RunSecrets | undefined): string[] => Object.keys(s?.values ?? {});
+
+export { secretPlaceholder };
+
+/**
+ * The text with each `<secret:NAME>` replaced by its value, when typing on `origin`. An unknown
+ * name, or another origin than the run's, is an error for the model (nothing is typed).
+ */
+export function fillSecrets(text: string, secrets: RunSecrets | undefined, origin: string): { text: string; used: string[] } | { error: string } {
+  const used: string[] = [];
+  let error: string | undefined;
+  const out = text.replace(PLACEHOLDER, (all, name: string) => {
+    const value = secrets?.values[name];
+    if (value === undefined) {
+      error ??= `There is no secret named "${name}"${secretNames(secrets).length ? `; the secrets are ${secretNames(secrets).map(secretPlaceholder).join(', ')}` : ''}.`;
+      return all;
+    }
+    if (origin !== secrets!.origin) {
+      error ??= `${secretPlaceholder(name)} may be typed only on ${secrets!.origin}, where the run started; this page is ${origin}.`;
+      return all;
+    }
+    if (!used.includes(name)) used.push(name);
+    return value;
+  });
+  return error ? { error } : { text: out, used };
+}
+
+/** Any placeholder in the text (a call that would need `fillSecrets`). */
+export const hasPlaceholder = (text: string): boolean => new RegExp(PLACEHOLDER.source).test(text);
+
+/** Every string in a JSON-like value, masked (for a whole model request). */
+export function maskDeep<T>(value: T, mask: (s: string) => string): T {
+  if (typeof value === 'string') return mask(value) as T;
+  if (Array.isArray(value)) return value.map((v) => maskDeep(v, mask)) as T;
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = maskDeep(v, mask);
+    return out as T;
+  }
+  return value;
+}
+
+/**
+ * The text with every secret value replaced by its placeholder — in full (raw, whitespace
+ * collapsed, JSON-escaped) and where a report cut it short (a prefix of at least 6 characters
+ * right before `…`). The last guard before a request leaves the page.
+ */
+export function maskSecrets(text: string, secrets: RunSecrets | undefined): string {
+  const entries = Object.entries(secrets?.values ?? {}).sort((a, b) => b[1].length - a[1].length);
+  if (!entries.length || !text) return text;
+  let out = text;
+  for (const [name, value] of entries) {
+    const forms = new Set([value, value.replace(/\s+/g, ' ').trim(), JSON.stringify(value).slice(1, -1)]);
+    for (const f of forms) if (f) out = out.split(f).join(secretPlaceholder(name));
+  }
+  // A value cut short by a report (`"4111 1111 11…"`): its prefix before the ellipsis.
+  for (const [name, value] of entries) {
+    for (let at = out.indexOf('…'); at >= 0; at = out.indexOf('…', at + 1)) {
+      for (let k = Math.min(value.length - 1, at); k >= 6; k--) {
+        if (out.slice(at - k, at) === value.slice(0, k)) {
+          out = `${out.slice(0, at - k)}${secretPlaceholder(name)}${out.slice(at)}`;
+          at = at - k + secretPlaceholder(name).length;
+          break;
+        }
+      }
+    }
+  }
+  return out;
+}
