@@ -3,7 +3,7 @@
  *
  *   POST /v1/chat/completions  OpenAI Chat Completions in and out (JSON or SSE)
  *   GET  /v1/config            what this token may use (models, features — images: which models
- *                              accept them —, limits)
+ *                              accept them —, limits, and its models' prices when configured)
  *   POST /v1/session           a site or personal token → a session token bound to the page's
  *                              Origin, expiring (what a page should hold)
  *   GET  /healthz              liveness
@@ -13,7 +13,7 @@
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { chatCompletions } from './chat/handler';
-import { allowedModels, defaultModelFor, imageModels, type ProxyConfig } from './config';
+import { allowedModels, defaultModelFor, imageModels, sitePrices, type ProxyConfig } from './config';
 import { ProxyError, errorResponse } from './errors';
 import { clientRateLimit } from './middleware/client-rate-limit';
 import { jsonBody, type JsonBodyVariables } from './middleware/json-body';
@@ -65,6 +65,7 @@ export function createApp(config: ProxyConfig): Hono<AppEnv> {
   app.get('/v1/config', site, (c) => {
     const s = c.get('site');
     const session = c.get('session');
+    const prices = sitePrices(config, s);
     return c.json({
       models: allowedModels(config, s),
       defaultModel: defaultModelFor(config, s) ?? null,
@@ -79,6 +80,8 @@ export function createApp(config: ProxyConfig): Hono<AppEnv> {
         rpm: s.rpm ?? config.limits.defaultRpm,
         clientRpm: s.clientRpm ?? config.limits.defaultClientRpm,
       },
+      // Dollars per million tokens (PAGEHAND_PRICES): the page puts a cost on a run's usage.
+      ...(Object.keys(prices).length ? { prices } : {}),
       // For a session token: where it works and until when, so a page can tell the user in time.
       ...(session ? { session: { origin: session.origin, expiresAt: new Date(session.expiresAt * 1000).toISOString() } } : {}),
     });

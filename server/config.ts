@@ -56,6 +56,15 @@ export interface Limits {
   sessionTtlSeconds: number;
 }
 
+/** A model's price: US dollars per million prompt (`input`) and generated (`output`) tokens. */
+export interface ModelPrice {
+  input: number;
+  output: number;
+}
+
+/** Model name (or a prefix ending in `*`) → its price. */
+export type PriceTable = Record<string, ModelPrice>;
+
 export interface LogEvent {
   level: 'info' | 'warn' | 'error';
   msg: string;
@@ -75,6 +84,12 @@ export interface ProxyConfig {
    * DEFAULT_VISION_MODELS. The page sends screenshots only to these.
    */
   visionModels?: string[];
+  /**
+   * US dollars per million tokens, by model (exact names, or prefixes ending in `*`), from
+   * PAGEHAND_PRICES. GET /v1/config gives each token its models' prices, so the page can put a
+   * cost on a run's usage. Omitted → no prices, no cost.
+   */
+  prices?: PriceTable;
   sites: Site[];
   limits: Limits;
   /** Counts requests per site token. */
@@ -126,6 +141,7 @@ export type EnvName =
   | 'PAGEHAND_MODEL'
   | 'PAGEHAND_MODELS'
   | 'PAGEHAND_VISION_MODELS'
+  | 'PAGEHAND_PRICES'
   | 'PAGEHAND_SITES'
   | 'PAGEHAND_MAX_BODY_BYTES'
   | 'PAGEHAND_UPSTREAM_TIMEOUT_MS'
@@ -182,6 +198,9 @@ export function configFromEnv(env: EnvVars, options: FromEnvOptions): ProxyConfi
   const vision = get(env, 'PAGEHAND_VISION_MODELS');
   const visionModels = vision === undefined ? DEFAULT_VISION_MODELS : vision === 'none' ? [] : vision.split(',').map((m) => m.trim()).filter(Boolean);
 
+  const pricesRaw = get(env, 'PAGEHAND_PRICES');
+  const prices = pricesRaw ? parsePrices(pricesRaw) : undefined;
+
   const sitesRaw = get(env, 'PAGEHAND_SITES');
   const sites = sitesRaw ? parseSites(sitesRaw) : (options.fallbackSites ?? []);
 
@@ -190,6 +209,7 @@ export function configFromEnv(env: EnvVars, options: FromEnvOptions): ProxyConfi
     defaultModel,
     models,
     visionModels,
+    ...(prices ? { prices } : {}),
     sites,
     limits: {
       ...DEFAULT_LIMITS,
@@ -329,4 +349,56 @@ export function imageModels(config: ProxyConfig, site: Site): string[] {
   const allowed = allowedModels(config, site);
   if (allowed.includes('*')) return [...(config.visionModels ?? DEFAULT_VISION_MODELS)];
   return allowed.filter((m) => acceptsImages(config, m));
+}
+
+/**
+ * Parses PAGEHAND_PRICES: a JSON object `{ "gpt-4.1-mini": { "input": 0.4, "output": 1.6 } }`,
+ * US dollars per million tokens; a key ending in `*` prices every model it begins (`gpt-4o*`).
+ */
+export function parsePrices(json: string): PriceTable {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(json);
+  } catch {
+    throw new ConfigError('PAGEHAND_PRICES is not valid JSON (expected { "model": { "input": 0.4, "output": 1.6 } }, dollars per million tokens)');
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new ConfigError('PAGEHAND_PRICES must be a JSON object of model → { input, output }');
+  const table: PriceTable = {};
+  for (const [model, price] of Object.entries(raw)) {
+    const where = `PAGEHAND_PRICES[${JSON.stringify(model)}]`;
+    if (!model.trim() || model === '*') throw new ConfigError(`${where}: a price needs a model name or a prefix ending in *`);
+    if (typeof price !== 'object' || price === null || Array.isArray(price)) throw new ConfigError(`${where} must be an object { input, output }`);
+    const p = price as Record<string, unknown>;
+    for (const k of Object.keys(p)) if (k !== 'input' && k !== 'output') throw new ConfigError(`${where} has an unknown field "${k}" (expected input and output)`);
+    for (const k of ['input', 'output'] as const) {
+      if (typeof p[k] !== 'number' || !Number.isFinite(p[k]) || (p[k] as number) < 0) throw new ConfigError(`${where}.${k} must be a number ≥ 0 (dollars per million tokens)`);
+    }
+    table[model.trim()] = { input: p.input as number, output: p.output as number };
+  }
+  return table;
+}
+
+/** A model's price: its exact entry, else the longest prefix entry (`gpt-4o*`) that matches it. */
+export function priceFor(config: ProxyConfig, model: string): ModelPrice | undefined {
+  const table = config.prices;
+  if (!table) return undefined;
+  if (Object.prototype.hasOwnProperty.call(table, model)) return table[model];
+  let best: string | undefined;
+  for (const key of Object.keys(table)) if (key.endsWith('*') && model.startsWith(key.slice(0, -1)) && (!best || key.length > best.length)) best = key;
+  return best ? table[best] : undefined;
+}
+
+/**
+ * `prices` of GET /v1/config: the site's models that have a price. When the site may use any
+ * model (`*`), its models cannot be listed, so the table's entries themselves are given.
+ */
+export function sitePrices(config: ProxyConfig, site: Site): PriceTable {
+  const allowed = allowedModels(config, site);
+  if (allowed.includes('*')) return { ...config.prices };
+  const out: PriceTable = {};
+  for (const m of allowed) {
+    const p = priceFor(config, m);
+    if (p) out[m] = p;
+  }
+  return out;
 }
