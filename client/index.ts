@@ -14,10 +14,13 @@ import { parseInit, type ParsedInit } from './embed/init-config';
 import { readScriptTag } from './embed/script-tag';
 import { createPageApi } from './page/api';
 import { installHooks } from './page/hooks';
+import { setRedaction } from './page/redact';
 import { installActivityHooks } from './page/settle';
 import { pageHandle, pageInitConfig, pageOpenOptions, pageRunOptions } from './guarded-api';
 import { createUi } from './ui/index';
 import { loaderHandoff } from './loader/adopt';
+import { publishSiteTools } from './webmcp/bridge';
+import { installModelContext } from './webmcp/polyfill';
 
 declare global {
   interface Window {
@@ -40,6 +43,8 @@ if (typeof window !== 'undefined' && (!window.pagehand || handoff)) {
   installHooks();
   // Counts the page's fetch/XHR (and short timers during actions) for settle detection.
   installActivityHooks();
+  // WebMCP: the page registers its tools with document.modelContext (the browser's, or ours).
+  const webmcp = installModelContext();
   // The script tag that loaded the bundle: proxy, token, language, corner, model.
   const script = document.currentScript;
   // The bookmarklet's loader: the user brought pagehand to a page that is not theirs.
@@ -62,6 +67,8 @@ if (typeof window !== 'undefined' && (!window.pagehand || handoff)) {
     const c = parseInit(config);
     if (c.unknown.length) console.warn(`pagehand.init: ignored unknown field${c.unknown.length > 1 ? 's' : ''} ${c.unknown.join(', ')}.`);
     const out = agent.configure(c.site); // throws on a bad tool, before anything changed
+    setRedaction(c.redaction);
+    publishSiteTools(webmcp, c.site.tools ?? []);
     runDefaults = c.runDefaults;
     ui.configure(c.ui);
     if (c.autoOpen) ui.autoOpen();

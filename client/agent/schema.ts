@@ -12,28 +12,9 @@
  * left unchecked.
  */
 
-export type SchemaType = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'null';
+import type { AnswerSchema, SchemaType } from './types';
 
-/** The subset of JSON Schema that `validate` checks. */
-export interface AnswerSchema {
-  type?: SchemaType | SchemaType[];
-  properties?: Record<string, AnswerSchema>;
-  required?: string[];
-  additionalProperties?: boolean | AnswerSchema;
-  items?: AnswerSchema;
-  enum?: unknown[];
-  const?: unknown;
-  minimum?: number;
-  maximum?: number;
-  minLength?: number;
-  maxLength?: number;
-  minItems?: number;
-  maxItems?: number;
-  pattern?: string;
-  description?: string;
-  title?: string;
-  [annotation: string]: unknown;
-}
+export type { AnswerSchema, SchemaType };
 
 const TYPES: readonly SchemaType[] = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'];
 const ANNOTATIONS = new Set(['description', 'title', 'examples', 'default', '$schema', '$comment', '$id', 'format', 'readOnly', 'writeOnly']);

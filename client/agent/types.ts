@@ -52,12 +52,19 @@ export interface RunResult {
   summary: string;
   /** Model turns taken. */
   steps: number;
+  /** Tokens used, and their `cost` in US dollars when the proxy has a price for the model. */
   usage: Usage;
   /**
+   * The answer as data, when the run had a `schema`: it matches the schema (a mismatch went
+   * back to the model once with the errors).
+   */
+  data?: unknown;
+  /**
    * Why the run ended without success: `stopped` (stop() or the signal), `max_steps`, `failed`
-   * (the model gave up), `incomplete` (done with success: false), `model_error`, `config`,
-   * `loop`, `errors` (5 failed steps in a row), `no_tool_call`, `moved` (this copy of the run
-   * went on in another page), `internal`.
+   * (the model gave up), `incomplete` (done with success: false), `invalid_data` (the answer's
+   * data did not match the schema, twice), `model_error`, `config`, `loop`, `errors` (5 failed
+   * steps in a row), `no_tool_call`, `moved` (this copy of the run went on in another page),
+   * `internal`.
    */
   reason?: string;
 }
@@ -157,6 +164,19 @@ export interface RunOptions {
   allowedActions?: string[];
   /** The site's own tools, offered to the model beside the built-in ones. */
   tools?: CustomTool[];
+  /**
+   * Values the agent may type but never see (`{ card: '4111 …', password: '…' }`): the model
+   * reads `<secret:card>` and `type` puts the real value into the page, on the origin where the
+   * run started only. The value is masked out of every page text the model reads and never
+   * leaves the page. Names: a letter, then letters, digits, `_` or `-`; values: 3 characters
+   * at least.
+   */
+  secrets?: Record<string, string>;
+  /**
+   * A JSON Schema for the answer (docs/configuration.md lists the keywords checked): `done`
+   * then carries `data`, checked against it, and `result.data` holds it.
+   */
+  schema?: AnswerSchema;
 }
 
 /**
@@ -180,6 +200,33 @@ export interface CustomTool {
   risk?: RiskKind;
 }
 
+export type SchemaType = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'null';
+
+/**
+ * A JSON Schema for a run's answer, in the subset pagehand checks (client/agent/schema.ts):
+ * type, properties, required, additionalProperties, items, enum, const, minimum, maximum,
+ * minLength, maxLength, minItems, maxItems, pattern; annotations allowed.
+ */
+export interface AnswerSchema {
+  type?: SchemaType | SchemaType[];
+  properties?: Record<string, AnswerSchema>;
+  required?: string[];
+  additionalProperties?: boolean | AnswerSchema;
+  items?: AnswerSchema;
+  enum?: unknown[];
+  const?: unknown;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  minItems?: number;
+  maxItems?: number;
+  pattern?: string;
+  description?: string;
+  title?: string;
+  [annotation: string]: unknown;
+}
+
 /**
  * What a site owner configures once per page load (`pagehand.init`): it applies to every run,
  * including one resumed after a navigation, under the run's own options.
@@ -197,6 +244,17 @@ export interface SiteConfig {
    */
   risky?: RiskyRule[];
   confirm?: RunOptions['confirm'];
+  /**
+   * Page text masked before it leaves the page: CSS selectors (the text and field values of
+   * matching elements read `[redacted]`) and patterns (`'/…/flags'` strings or RegExp objects:
+   * their matches in page text read `[redacted]`).
+   */
+  redact?: Array<string | RegExp>;
+  /**
+   * Offer the page's WebMCP tools (`document.modelContext.registerTool`, `<form toolname>`) to
+   * the model. Default true.
+   */
+  webmcp?: boolean;
 }
 
 /** The overlay's colours: `auto` follows the system's (prefers-color-scheme). */

@@ -4,6 +4,7 @@
  * half-configured overlay. Pure (no DOM), so unit-tested directly.
  */
 import type { InitConfig, LauncherPosition, SiteConfig, Theme } from '../agent/types';
+import { patternProblem, redactionEntry, type Redaction } from '../page/redact';
 import { RISK_MARKS, type RiskyRule } from '../page/risk-marks';
 
 export const THEMES: readonly Theme[] = ['auto', 'light', 'dark'];
@@ -24,11 +25,13 @@ export interface ParsedInit {
   autoOpen: boolean;
   /** Beneath every run's own options. */
   runDefaults: { model?: string; lang?: string };
+  /** `redact`, split into selectors and compiled patterns (page/redact.ts applies them). */
+  redaction: Redaction;
   /** Fields init does not know (a typo, most likely): warned about, not fatal. */
   unknown: string[];
 }
 
-const SITE_KEYS = ['instructions', 'tools', 'allowedActions', 'deny', 'risky', 'confirm'] as const;
+const SITE_KEYS = ['instructions', 'tools', 'allowedActions', 'deny', 'risky', 'confirm', 'redact', 'webmcp'] as const;
 const OTHER_KEYS = ['theme', 'launcherText', 'autoOpen', 'position', 'lang', 'model'] as const;
 export const INIT_KEYS: readonly string[] = [...SITE_KEYS, ...OTHER_KEYS];
 
@@ -100,6 +103,33 @@ function risky(v: unknown): RiskyRule[] | undefined {
   });
 }
 
+const REDACT_SHAPE = "an array of CSS selectors, '/pattern/flags' strings or RegExp objects";
+
+/** `redact: [selector | '/pattern/flags' | RegExp]`: selectors that parse, patterns that compile and match something. */
+function redaction(v: unknown): Redaction {
+  const out: Redaction = { selectors: [], patterns: [] };
+  if (v === undefined) return out;
+  if (!Array.isArray(v)) fail('redact', v, REDACT_SHAPE);
+  v.forEach((entry: unknown, i) => {
+    if (!(entry instanceof RegExp) && (typeof entry !== 'string' || !entry.trim())) fail(`redact[${i}]`, entry, "a CSS selector, a '/pattern/flags' string or a RegExp");
+    let parsed: ReturnType<typeof redactionEntry>;
+    try {
+      parsed = redactionEntry(entry as string | RegExp);
+    } catch {
+      fail(`redact[${i}]`, entry, 'a regular expression that compiles');
+    }
+    if ('pattern' in parsed) {
+      const problem = patternProblem(parsed.pattern);
+      if (problem) fail(`redact[${i}]`, entry, `a pattern that matches some text (this one ${problem})`);
+      out.patterns.push(parsed.pattern);
+    } else {
+      if (!parses(parsed.selector)) fail(`redact[${i}]`, entry, "a CSS selector the browser can parse (or a '/pattern/flags' string)");
+      out.selectors.push(parsed.selector);
+    }
+  });
+  return out;
+}
+
 /** Checks a whole init config; throws an InitError on the first bad field. */
 export function parseInit(config: unknown): ParsedInit {
   if (config === undefined || config === null) config = {};
@@ -115,6 +145,8 @@ export function parseInit(config: unknown): ParsedInit {
   strings('allowedActions', c.allowedActions);
   strings('deny', c.deny);
   const rules = risky(c.risky);
+  const redact = redaction(c.redact);
+  if (c.webmcp !== undefined && typeof c.webmcp !== 'boolean') fail('webmcp', c.webmcp, 'true or false');
 
   const site: SiteConfig = {};
   for (const k of SITE_KEYS) if (c[k] !== undefined) (site as Record<string, unknown>)[k] = c[k];
@@ -130,6 +162,7 @@ export function parseInit(config: unknown): ParsedInit {
     },
     autoOpen: c.autoOpen === true,
     runDefaults: { model, lang },
+    redaction: redact,
     unknown: Object.keys(c).filter((k) => !INIT_KEYS.includes(k)),
   };
 }

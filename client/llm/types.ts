@@ -68,6 +68,11 @@ export interface ToolCall {
 export interface Usage {
   promptTokens: number;
   completionTokens: number;
+  /**
+   * What the tokens cost in US dollars, by the proxy's price table (`PAGEHAND_PRICES`, given in
+   * `GET /v1/config`); absent when the proxy has no price for the model.
+   */
+  cost?: number;
 }
 
 /** One finished model reply, assembled from the stream. */
@@ -114,6 +119,8 @@ export interface ProxyInfo {
   providers: { openai: boolean; gemini: boolean };
   features: { streaming: boolean; tools: boolean; images: boolean | string[]; [k: string]: unknown };
   limits: { maxTokens: number; maxN: number; maxBodyBytes: number; rpm: number };
+  /** US dollars per million prompt (`input`) and generated (`output`) tokens, for the token's models that have a price. */
+  prices?: Record<string, { input: number; output: number }>;
 }
 
 export interface ModelClient {

@@ -16,6 +16,7 @@ import { loadLayout } from '../ui/storage';
 import { chunkLoader, chunkUrl } from './chunk';
 import { snapshotNatives } from './handoff';
 import { createStub } from './stub';
+import { installModelContext } from '../webmcp/polyfill';
 
 /** The agent chunk's content-hashed file name, and the package version (build.ts puts them in). */
 declare const __PAGEHAND_AGENT_FILE__: string;
@@ -27,6 +28,8 @@ if (typeof window !== 'undefined' && !window.pagehand) {
   const natives = snapshotNatives();
   hooks.installHooks();
   settle.installActivityHooks();
+  // WebMCP's document.modelContext before the site's scripts register their tools (the chunk reads what it learned).
+  installModelContext();
   const script = document.currentScript instanceof HTMLScriptElement ? document.currentScript : null;
   const defaults = readScriptTag(script, location.href);
   const url = chunkUrl(__PAGEHAND_AGENT_FILE__, script?.src || undefined, defaults.proxy, location.href);

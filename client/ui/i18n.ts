@@ -6,6 +6,16 @@ import type { RiskKind } from '../agent/types';
 
 export type Lang = 'en' | 'es';
 
+/** A run's cost: cents and below with four decimals (a step costs fractions of a cent). */
+function dollars(usd: number, lang: Lang): string {
+  const digits = usd < 1 ? 4 : 2;
+  try {
+    return new Intl.NumberFormat(lang === 'es' ? 'es' : 'en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: digits, maximumFractionDigits: digits }).format(usd);
+  } catch {
+    return `$${usd.toFixed(digits)}`;
+  }
+}
+
 const en = {
   title: 'pagehand',
   taskLabel: 'What should I do on this page?',
@@ -22,6 +32,13 @@ const en = {
   log: 'Agent steps',
   step: (k: number, max: number) => `Step ${k} of ${max}`,
   tokens: (n: number) => `${n.toLocaleString('en')} tokens`,
+  cost: (usd: number) => dollars(usd, 'en'),
+  secrets: 'Values the agent may type but not see',
+  secretsHint: 'The agent reads <secret:name> and types the value; the value never leaves the page.',
+  secretName: 'Name',
+  secretValue: 'Value',
+  addSecret: 'Add a value',
+  removeSecret: 'Remove',
   thinking: 'Thinking…',
   details: 'Details',
   evaluation: 'Evaluation',
@@ -82,6 +99,13 @@ const es: Strings = {
   log: 'Pasos del agente',
   step: (k, max) => `Paso ${k} de ${max}`,
   tokens: (n) => `${n.toLocaleString('es')} tokens`,
+  cost: (usd) => dollars(usd, 'es'),
+  secrets: 'Valores que el agente puede escribir sin verlos',
+  secretsHint: 'El agente lee <secret:nombre> y escribe el valor; el valor nunca sale de la página.',
+  secretName: 'Nombre',
+  secretValue: 'Valor',
+  addSecret: 'Añadir un valor',
+  removeSecret: 'Quitar',
   thinking: 'Pensando…',
   details: 'Detalles',
   evaluation: 'Evaluación',

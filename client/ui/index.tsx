@@ -118,11 +118,15 @@ export function createUi(deps: UiDeps) {
     return o;
   };
 
-  function start(task: string): void {
+  /** The values of the last run started here, for its Retry (nothing else keeps them). */
+  let lastSecrets: Record<string, string> | undefined;
+
+  function start(task: string, secrets?: Record<string, string>): void {
     notice = undefined;
+    lastSecrets = secrets;
     try {
       // Through the page's own `run`, which hands the new handle to attach().
-      attach(deps.run(task, runOptions()));
+      attach(deps.run(task, secrets ? { ...runOptions(), secrets } : runOptions()));
     } catch (e) {
       notice = String((e as Error)?.message ?? e);
       paint();
@@ -142,7 +146,7 @@ export function createUi(deps: UiDeps) {
       view?.confirm?.respond(allowed, always);
       dispatch({ type: 'confirmed' });
     },
-    retry: () => view && start(view.task),
+    retry: () => view && start(view.task, lastSecrets),
     dismissResume: () => dispatch({ type: 'dismissResume' }),
     collapse: () => {
       setLayout({ ...layout, collapsed: true });

@@ -10,10 +10,12 @@ import type { Strings } from './i18n';
 import { callLabel, targetLabel } from './labels';
 import type { HistoryItem } from './storage';
 import type { Entry, RunView, StepView } from './state';
+import { readSecrets, SecretsBox } from './secrets';
 import { isUserInput, onUserInput } from './trusted';
 
 export interface PanelActions {
-  send(task: string): void;
+  /** `secrets`: the values the agent may type but not see, from the task box. */
+  send(task: string, secrets?: Record<string, string>): void;
   stop(): void;
   pause(): void;
   resume(): void;
@@ -88,6 +90,7 @@ export function Panel({ view, t, history, notice, box, act, onResize }: Props) {
           <span>{t.step(view.step, view.maxSteps)}</span>
           <span>{clock(running ? Date.now() - view.startedAt : view.elapsedMs)}</span>
           <span>{t.tokens(view.tokens)}</span>
+          {view.cost !== undefined && <span data-cost>{t.cost(view.cost)}</span>}
         </div>
       )}
       {view?.resumed && running && (
@@ -312,14 +315,15 @@ function enterSends(e: KeyboardEvent, send: () => void): void {
   }
 }
 
-function TaskBox({ t, send, text, setText }: { t: Strings; send(task: string): void; text: string; setText(s: string): void }) {
+function TaskBox({ t, send, text, setText }: { t: Strings; send: PanelActions['send']; text: string; setText(s: string): void }) {
   const box = useRef<HTMLTextAreaElement>(null);
+  const secrets = useRef<HTMLDivElement | null>(null);
   const go = (): void => {
     const task = (box.current?.value ?? text).trim();
     if (!task) return;
     setText('');
     if (box.current) box.current.value = '';
-    send(task);
+    send(task, readSecrets(secrets.current));
   };
   return (
     <>
@@ -329,6 +333,7 @@ function TaskBox({ t, send, text, setText }: { t: Strings; send(task: string): v
         <p class="hint" id="ph-task-hint" style={{ flex: '1' }}>{t.taskHint}</p>
         <button type="button" class="primary" onClick={onUserInput(go)} data-send>{t.send}</button>
       </div>
+      <SecretsBox t={t} boxRef={secrets} />
     </>
   );
 }

@@ -43,6 +43,8 @@ export interface RunView {
   /** Frozen when the run ends. */
   elapsedMs: number;
   tokens: number;
+  /** What the tokens cost in US dollars, when the proxy has a price for the model. */
+  cost?: number;
   /** Shown after a navigation until dismissed. */
   resumed: boolean;
   confirm?: RunEvents['confirm'];
@@ -106,7 +108,7 @@ export function reduce(view: RunView | undefined, ev: UiEvent): RunView | undefi
       }
       return {
         ...view, entries, step: p.step, maxSteps: p.maxSteps, startedAt: ev.now - p.elapsedMs, elapsedMs: p.elapsedMs,
-        tokens: p.usage.promptTokens + p.usage.completionTokens, resumed: view.resumed || !!p.resumed,
+        tokens: p.usage.promptTokens + p.usage.completionTokens, cost: p.usage.cost, resumed: view.resumed || !!p.resumed,
       };
     }
     case 'action': {
@@ -146,7 +148,7 @@ export function reduce(view: RunView | undefined, ev: UiEvent): RunView | undefi
       const status: Status = r.ok ? 'done' : r.reason === 'stopped' ? 'stopped' : 'failed';
       return {
         ...view, status, result: r, paused: false, confirm: undefined, ask: undefined, acting: undefined,
-        elapsedMs: ev.now - view.startedAt, tokens: r.usage.promptTokens + r.usage.completionTokens,
+        elapsedMs: ev.now - view.startedAt, tokens: r.usage.promptTokens + r.usage.completionTokens, cost: r.usage.cost,
       };
     }
     case 'dismissResume':

@@ -57,6 +57,8 @@ dd{margin:0;white-space:pre-wrap;overflow-wrap:anywhere}
 .foot{padding:8px 10px 10px;border-top:1px solid var(--line);display:flex;flex-direction:column;gap:6px;flex:none}
 .foot label{font-weight:600}
 .hint{font-size:12px;color:var(--mute);margin:0}
+.secrets>div{display:flex;flex-direction:column;gap:4px;margin:4px 0}
+.secrets input{flex:1;min-width:0;border:1px solid var(--line);border-radius:6px;padding:4px 6px;background:var(--bg)}
 .intro{font-size:13.5px;line-height:1.5}
 .hist{font-size:13px}
 .hist ul{list-style:none;margin:4px 0 0;padding:0;display:flex;flex-direction:column;gap:2px}

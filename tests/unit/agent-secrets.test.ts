@@ -7,6 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { fillSecrets, hasPlaceholder, maskDeep, maskSecrets, secretsProblem, type RunSecrets } from '../../client/agent/secrets';
+import { InitError, parseInit } from '../../client/embed/init-config';
 import { cap, dataBlock, quote } from '../../client/page/format';
 import { maskPageText, patternProblem, redactionEntry, setRedaction, setSecretMasks } from '../../client/page/redact';
 
@@ -115,5 +116,26 @@ describe('maskPageText and the page layer choke points', () => {
   it('refuses a pattern that matches empty text', () => {
     expect(patternProblem(/x*/)).toMatch(/matches empty text/);
     expect(patternProblem(/x+/)).toBeUndefined();
+  });
+});
+
+describe('init({ redact })', () => {
+  it('splits selectors from patterns and compiles the patterns', () => {
+    const p = parseInit({ redact: ['.account', '/\\d{8,}/', /[\w.]+@[\w.]+/i] });
+    expect(p.redaction.selectors).toEqual(['.account']);
+    expect(p.redaction.patterns.map(String)).toEqual(['/\\d{8,}/', '/[\\w.]+@[\\w.]+/i']);
+    expect(p.site.redact).toHaveLength(3);
+  });
+
+  it.each([
+    [{ redact: '.account' }, /^pagehand\.init: redact must be an array of CSS selectors/],
+    [{ redact: [''] }, /^pagehand\.init: redact\[0\] must be a CSS selector/],
+    [{ redact: ['/(/'] }, /^pagehand\.init: redact\[0\] must be a regular expression that compiles/],
+    [{ redact: [/a*/] }, /^pagehand\.init: redact\[0\] must be a pattern that matches some text \(this one matches empty text/],
+    [{ redact: ['div[['] }, /^pagehand\.init: redact\[0\] must be a CSS selector the browser can parse/],
+    [{ webmcp: 'no' }, 'pagehand.init: webmcp must be true or false (got "no").'],
+  ])('%j throws a clear error', (config, message) => {
+    expect(() => parseInit(config)).toThrow(InitError);
+    expect(() => parseInit(config)).toThrow(message);
   });
 });
