@@ -138,7 +138,8 @@ export function startWalk(doc: Document, opts: WalkOptions): Walk {
 
     const visibility = cs.visibility;
     const visible = visibility !== 'hidden' && visibility !== 'collapse';
-    const pointer = cs.cursor === 'pointer';
+    // A grab/move cursor or draggable="true" says "drag me" as cursor:pointer says "click me".
+    const pointer = cs.cursor === 'pointer' || cs.cursor === 'grab' || cs.cursor === 'move' || (attrs && el.getAttribute('draggable') === 'true');
     if (position === 'fixed' || position === 'sticky') layered = true;
 
     // Text: blocks break lines; table cells join with a bar; items of a flex row read as one line.

@@ -1,6 +1,6 @@
 /**
  * Builds the framework fixture apps for the action tests with esbuild: React 19, the same React
- * app again on React 18, and Vue 3 (full build with the template compiler, so `v-model` and
+ * app again on React 18, the drag libraries' fixtures (SortableJS, @dnd-kit), and Vue 3 (full build with the template compiler, so `v-model` and
  * `<Teleport>` are the real runtime directives) into tests/fixtures/actions/dist/. Called from
  * global-setup; also runnable alone: `tsx tests/browser/build-fixtures.ts`.
  */
@@ -77,6 +77,9 @@ export async function buildFixtureApps(): Promise<void> {
     entryPoints: {
       'react-app': 'tests/fixtures/actions/src/react-app.tsx',
       'vue-app': 'tests/fixtures/actions/src/vue-app.ts',
+      // Drag libraries as pages use them: SortableJS (native DnD and its pointer fallback), @dnd-kit.
+      'drag-sortable': 'tests/fixtures/actions/src/drag-sortable.ts',
+      'drag-dndkit': 'tests/fixtures/actions/src/drag-dndkit.tsx',
     },
     alias: { vue: 'vue/dist/vue.esm-bundler.js' },
     define: {

@@ -1,9 +1,22 @@
-/** `click {ref}` and `hover {ref}`: pointer actions on a mapped element. */
+/**
+ * `click {ref, hold_ms?}`, `double_click {ref}`, `right_click {ref}` and `hover {ref}`:
+ * pointer actions on a mapped element.
+ */
+import type { Ref } from '../types';
 import type { ToolArgs } from './args';
-import { waitActionable } from './actionability';
-import type { Handler } from './context';
+import { waitActionable, type ActionPoint } from './actionability';
+import type { ActionContext, Handler } from './context';
 import { ActionError, inputType, tag } from './dom';
-import { clickAt, hoverAt } from './pointer';
+import { holdAt } from './gesture';
+import type { HandsArgs } from './hands-args';
+import { clickAt, contextClickAt, doubleClickAt, hoverAt } from './pointer';
+
+/** How long `click` holds the button down, once its argument is read (see hands-args). */
+export interface Hold {
+  ms: number;
+  /** The call asked for longer than the longest hold. */
+  capped: boolean;
+}
 
 /** The checked state a click may toggle: native checkbox/radio, or aria-checked/pressed. */
 function checkedState(el: Element): boolean | undefined {
@@ -12,20 +25,35 @@ function checkedState(el: Element): boolean | undefined {
   return aria === 'true' ? true : aria === 'false' ? false : undefined;
 }
 
-export const click: Handler<ToolArgs['click']> = async ({ ref }, ctx) => {
+/** Resolves, refuses a file input (the browser's picker is not for pagehand), waits until it can be pressed. */
+async function pressable(ref: Ref, ctx: ActionContext): Promise<{ el: Element; point: ActionPoint; label: string }> {
   const el = ctx.resolve(ref);
   const subject = ctx.subject(ref, el);
   if (tag(el) === 'input' && inputType(el) === 'file') {
-    throw new ActionError(`${subject} is a file upload; pagehand cannot choose files for you. Ask the user to pick the file.`);
+    throw new ActionError(`${subject} is a file upload: use upload with the names of files the user attached.`);
   }
   ctx.begin(el);
   const point = await waitActionable(el, { timeout: ctx.options.actionTimeout, describer: ctx.describer, subject, pointer: true });
-  const label = ctx.label(el);
+  return { el, point: point!, label: ctx.label(el) };
+}
+
+export const click: Handler<ToolArgs['click'] & { hold?: Hold }> = async ({ ref, hold }, ctx) => {
+  const { el, point, label } = await pressable(ref, ctx);
   const hadState = checkedState(el);
-  const { clickPrevented } = clickAt(point!.target, { local: point!.local, root: point!.root });
+  const at = { local: point.local, root: point.root };
+  let clickPrevented: boolean;
+  let message: string;
+  if (hold) {
+    ({ clickPrevented } = await holdAt(point.target, at, hold.ms));
+    const secs = hold.ms >= 1000 ? `${Math.round(hold.ms / 100) / 10} s` : `${hold.ms} ms`;
+    message = `Pressed and held ${label} for ${secs}${hold.capped ? ` (the longest hold; ${hold.ms / 1000} s at most)` : ''}, then let go.`;
+  } else {
+    ({ clickPrevented } = clickAt(point.target, at));
+    message = `Clicked ${label}.`;
+  }
   const hint = tag(el) === 'select' ? ' To choose an option, use select_option.' : '';
   return {
-    message: `Clicked ${label}.${hint}`,
+    message: `${message}${hint}`,
     after: () => {
       const now = el.isConnected ? checkedState(el) : undefined;
       if (now === undefined) return;
@@ -48,3 +76,19 @@ export const hover: Handler<ToolArgs['hover']> = async ({ ref }, ctx) => {
   return { message: `Hovering over ${ctx.label(el)}.` };
 };
 
+
+export const doubleClick: Handler<HandsArgs['double_click']> = async ({ ref }, ctx) => {
+  const { point, label } = await pressable(ref, ctx);
+  doubleClickAt(point.target, { local: point.local, root: point.root });
+  return { message: `Double-clicked ${label}.` };
+};
+
+export const rightClick: Handler<HandsArgs['right_click']> = async ({ ref }, ctx) => {
+  const { point, label } = await pressable(ref, ctx);
+  const { menuByPage } = contextClickAt(point.target, { local: point.local, root: point.root });
+  return {
+    message: menuByPage
+      ? `Right-clicked ${label}; the page handled it (its own menu, if it opened one, is in the next map).`
+      : `Right-clicked ${label}. The page has no menu of its own there (the browser's menu is not something pagehand can use).`,
+  };
+};

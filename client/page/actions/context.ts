@@ -6,7 +6,9 @@ import type { ActionChanges, ActOptions } from './types';
 
 export interface ActionContext {
   describer: Describer;
-  options: Required<ActOptions>;
+  options: Required<Omit<ActOptions, 'files'>>;
+  /** The files the user (or the site, or the runner) attached: all that `upload` may use. */
+  files: readonly File[];
   /** The live element for a ref, re-validated (throws RefError: unknown/stale). */
   resolve(ref: Ref): Element;
   /** `button "Save"` */

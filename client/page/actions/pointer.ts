@@ -124,24 +124,104 @@ export interface ClickOutcome {
   clickPrevented: boolean;
 }
 
-/** A full left click at the point: hover, press, focus, release, click. */
-export function clickAt(target: Element, i: Init, clickCount = 1): ClickOutcome {
+/** Which button a press uses: 0 the main (left) one, 2 the secondary (right) one. */
+export type Button = 0 | 2;
+const BUTTONS_OF: Record<Button, number> = { 0: 1, 2: 2 };
+
+/** A button held down, from `pressAt` until `releaseAt`. */
+export interface Pressed {
+  target: Element;
+  button: Button;
+  /** The page did not cancel pointerdown: the compatibility mouse events follow. */
+  pointerOk: boolean;
+  /** The page did not cancel mousedown (so focus moved). */
+  mouseOk: boolean;
+  clickCount: number;
+}
+
+/** Presses a button at the point: pointerdown, mousedown, focus (the pointer is already there). */
+export function pressAt(target: Element, i: Init, button: Button = 0, clickCount = 1): Pressed {
   const win = winOf(target);
-  hoverAt(target, i);
-  const down = baseInit(win, i, 0, 1, clickCount);
+  const down = baseInit(win, i, button, BUTTONS_OF[button], clickCount);
   const pointerOk = firePointer(target, 'pointerdown', down, 0.5);
   let mouseOk = true;
   if (pointerOk) mouseOk = fireMouse(target, 'mousedown', down);
   if (mouseOk) focusFor(target);
-  // The pointer is released over whatever is at the point now (mousedown handlers may re-render).
-  const again = target.isConnected ? deepHit(i.root.x, i.root.y) : undefined;
-  const upTarget = again && !again.crossOriginFrame && winOf(again.el) === win ? again.el : target;
-  const up = baseInit(win, i, 0, 0, clickCount);
+  return { target, button, pointerOk, mouseOk, clickCount };
+}
+
+/**
+ * Moves the pointer with the button held: boundary events, pointermove, mousemove — to `to`
+ * (the element under the point, or the one holding the pointer capture).
+ */
+export function moveWhilePressed(to: Element, i: Init, p: Pressed): void {
+  const win = winOf(to);
+  crossBoundary(win, to, i);
+  const init = baseInit(win, i, 0, BUTTONS_OF[p.button], 0);
+  // A move changes no button: pointermove says so with -1, mousemove with 0.
+  firePointer(to, 'pointermove', { ...init, button: -1 }, 0.5);
+  if (p.pointerOk) fireMouse(to, 'mousemove', init);
+}
+
+/**
+ * Releases the button over whatever is at the point now (handlers may have re-rendered), or
+ * over `over` when given (the element holding the pointer capture): pointerup, then
+ * `afterPointerUp` (where a capture is released), mouseup, and
+ * for the main button click (and dblclick on the second of two) at the common ancestor of
+ * where it went down and up, as browsers do; for the others auxclick.
+ */
+export function releaseAt(p: Pressed, i: Init, over?: Element, afterPointerUp?: () => void): ClickOutcome {
+  const { target, button, clickCount } = p;
+  const win = winOf(target);
+  let upTarget = over;
+  if (!upTarget) {
+    const again = target.isConnected ? deepHit(i.root.x, i.root.y) : undefined;
+    upTarget = again && !again.crossOriginFrame && winOf(again.el) === win ? again.el : target;
+  }
+  const up = baseInit(win, i, button, 0, clickCount);
   firePointer(upTarget, 'pointerup', up, 0);
-  if (pointerOk) fireMouse(upTarget, 'mouseup', up);
+  // Pointer capture ends right after pointerup, before the mouse events (lostpointercapture).
+  afterPointerUp?.();
+  if (p.pointerOk) fireMouse(upTarget, 'mouseup', up);
   const clickTarget = target.isConnected ? commonAncestor(target, upTarget) : upTarget;
-  const clickInit = baseInit(win, i, 0, 0, clickCount);
-  const clickOk = fireMouse(clickTarget, 'click', clickInit);
-  if (clickCount === 2) fireMouse(clickTarget, 'dblclick', clickInit);
+  const clickInit = baseInit(win, i, button, 0, clickCount);
+  const clickOk = fireMouse(clickTarget, button === 0 ? 'click' : 'auxclick', clickInit);
+  if (button === 0 && clickCount === 2) fireMouse(clickTarget, 'dblclick', clickInit);
   return { clicked: clickTarget, clickPrevented: !clickOk };
+}
+
+/** A full left click at the point: hover, press, focus, release, click. */
+export function clickAt(target: Element, i: Init, clickCount = 1): ClickOutcome {
+  hoverAt(target, i);
+  return releaseAt(pressAt(target, i, 0, clickCount), i);
+}
+
+/**
+ * A double click as a mouse makes it: two presses at the same point (detail 1, then 2), a
+ * click after each, and dblclick after the second.
+ */
+export function doubleClickAt(target: Element, i: Init): ClickOutcome {
+  hoverAt(target, i);
+  const first = releaseAt(pressAt(target, i, 0, 1), i);
+  // The second press lands on whatever is at the point now (the first click may re-render).
+  const again = deepHit(i.root.x, i.root.y);
+  const second = again && !again.crossOriginFrame && winOf(again.el) === winOf(target) ? again.el : target;
+  const out = releaseAt(pressAt(second.isConnected ? second : first.clicked, i, 0, 2), i);
+  return { clicked: out.clicked, clickPrevented: first.clickPrevented || out.clickPrevented };
+}
+
+/**
+ * A right click as browsers on Linux and macOS send it: pointerdown and mousedown with the
+ * secondary button, `contextmenu` (cancelable: the page shows its own menu when it cancels it),
+ * pointerup, mouseup, auxclick. Returns whether the page took the menu over.
+ */
+export function contextClickAt(target: Element, i: Init): { menuByPage: boolean; target: Element } {
+  const win = winOf(target);
+  hoverAt(target, i);
+  const p = pressAt(target, i, 2);
+  const init = baseInit(win, i, 2, 2, 1);
+  const menuTarget = target.isConnected ? target : deepHit(i.root.x, i.root.y)?.el ?? target;
+  const shown = fireMouse(menuTarget, 'contextmenu', init);
+  releaseAt(p, i);
+  return { menuByPage: !shown, target: menuTarget };
 }

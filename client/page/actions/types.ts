@@ -14,6 +14,8 @@ export interface ActOptions {
   quietWindow?: number;
   /** Upper bound on waiting for the target to become actionable (visible, stable, enabled, uncovered). Default 1000. */
   actionTimeout?: number;
+  /** Files `upload` may put into the page, by name: those attached to the task. Default none. */
+  files?: readonly File[];
 }
 
 export interface ScrollReport {
