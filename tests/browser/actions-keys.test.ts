@@ -25,9 +25,10 @@ describe('press_key', () => {
     await act(page, 'press_key', { key: 'Shift+ArrowDown' });
     expect(await page.textContent('#keylog')).toBe(
       'keydown,a,KeyA,65,65,0,0,0;keypress,a,KeyA,97,97,97,0,0;keyup,a,KeyA,65,65,0,0,0;' +
-        'keydown,a,KeyA,65,65,0,1,0;keyup,a,KeyA,65,65,0,1,0;' +
+        // Each modifier's own keydown/keyup around the key, the flag set from its keydown to before its keyup.
+        'keydown,Control,ControlLeft,17,17,0,1,0;keydown,a,KeyA,65,65,0,1,0;keyup,a,KeyA,65,65,0,1,0;keyup,Control,ControlLeft,17,17,0,0,0;' +
         'keydown,F5,F5,116,116,0,0,0;keyup,F5,F5,116,116,0,0,0;' +
-        'keydown,ArrowDown,ArrowDown,40,40,0,0,1;keyup,ArrowDown,ArrowDown,40,40,0,0,1;',
+        'keydown,Shift,ShiftLeft,16,16,0,0,1;keydown,ArrowDown,ArrowDown,40,40,0,0,1;keyup,ArrowDown,ArrowDown,40,40,0,0,1;keyup,Shift,ShiftLeft,16,16,0,0,0;',
     );
     // The typed letter landed in the field and Control+a selected it: the next key replaces it.
     expect(await page.inputValue('#probe')).toBe('a');

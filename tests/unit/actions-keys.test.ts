@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { activatingKey, comboLabel, keyByName, keyForChar, parseKeyCombo, typedText } from '../../client/page/actions/keys';
+import { activatingKey, comboLabel, keyByName, keyForChar, modifierKey, parseKeyCombo, typedText } from '../../client/page/actions/keys';
 
 describe('key table', () => {
   it('maps named keys to key/code/keyCode', () => {
@@ -38,7 +38,13 @@ describe('key table', () => {
     // Shift+letter types the capital, as a keyboard does.
     expect(parseKeyCombo('Shift+a').def).toMatchObject({ key: 'A', code: 'KeyA', text: 'A' });
     // A modifier alone is a key too.
-    expect(parseKeyCombo('Shift')).toMatchObject({ def: { key: 'Shift', code: 'ShiftLeft', keyCode: 16, location: 1 }, modifiers: { shift: true } });
+    expect(parseKeyCombo('Shift')).toMatchObject({ def: { key: 'Shift', code: 'ShiftLeft', keyCode: 16, location: 1 }, modifiers: { shift: true }, held: [] });
+    // The modifier keys pressed before the key, in the order given; a Shift only "!" implies is not one.
+    expect(parseKeyCombo('Control+Shift+Y').held).toEqual(['ctrl', 'shift']);
+    expect(parseKeyCombo('Alt+Control+Delete').held).toEqual(['alt', 'ctrl']);
+    expect(parseKeyCombo('Control+!')).toMatchObject({ held: ['ctrl'], modifiers: { ctrl: true, shift: true } });
+    expect(parseKeyCombo('Control+Shift').held).toEqual(['ctrl']);
+    expect(modifierKey('ctrl')).toMatchObject({ key: 'Control', code: 'ControlLeft', keyCode: 17, location: 1 });
   });
 
   it('rejects unknown keys and non-modifiers with a helpful message', () => {
@@ -55,7 +61,12 @@ describe('key table', () => {
     expect(typedText(parseKeyCombo('Space'))).toBe(' ');
     expect(comboLabel(parseKeyCombo('ctrl+a'))).toBe('Control+a');
     expect(comboLabel(parseKeyCombo('shift+tab'))).toBe('Shift+Tab');
-    expect(comboLabel(parseKeyCombo('Shift+a'))).toBe('A');
+    // The combo as given, in its order, with each key's own name.
+    expect(comboLabel(parseKeyCombo('Shift+a'))).toBe('Shift+A');
+    expect(comboLabel(parseKeyCombo('Control+Shift+Y'))).toBe('Control+Shift+Y');
+    expect(comboLabel(parseKeyCombo('shift+ctrl+y'))).toBe('Shift+Control+Y');
+    expect(comboLabel(parseKeyCombo('!'))).toBe('!');
+    expect(comboLabel(parseKeyCombo('Control+Shift'))).toBe('Control+Shift');
     expect(comboLabel(parseKeyCombo('Shift'))).toBe('Shift');
     expect(comboLabel(parseKeyCombo(' '))).toBe('Space');
   });

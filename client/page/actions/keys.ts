@@ -28,7 +28,10 @@ export interface Modifiers {
 
 export interface KeyCombo {
   def: KeyDef;
+  /** Every modifier state the key is pressed with (the given ones, Shift for "!", the key itself if it is one). */
   modifiers: Modifiers;
+  /** The modifier keys given before the key, in the order given: each is pressed down before it and released after it, as on a keyboard. */
+  held: Array<keyof Modifiers>;
 }
 
 type Named = [key: string, code: string, keyCode: number, location?: number];
@@ -118,12 +121,14 @@ export function parseKeyCombo(input: string): KeyCombo {
   parts = parts.map((p) => (p === ' ' ? p : p.trim()));
   if (parts.some((p) => p === '')) throw new Error(`"${input}" is not a key. Use names like "Enter", "Escape", "ArrowDown", "a" or combinations like "Control+a".`);
   const modifiers: Modifiers = { ctrl: false, shift: false, alt: false, meta: false };
+  const held: Array<keyof Modifiers> = [];
   const last = parts.pop()!;
   for (const p of parts) {
     const lower = p.toLowerCase();
     const m = modifierOf[aliases[lower] ?? lower];
     if (!m) throw new Error(`"${p}" in "${input}" is not a modifier. Modifiers are Control, Shift, Alt and Meta.`);
     modifiers[m] = true;
+    if (!held.includes(m)) held.push(m);
   }
   const def = keyByName(last);
   if (!def) {
@@ -132,13 +137,22 @@ export function parseKeyCombo(input: string): KeyCombo {
     );
   }
   const lastMod = modifierOf[(aliases[last.toLowerCase()] ?? last.toLowerCase())];
-  if (lastMod) modifiers[lastMod] = true;
+  if (lastMod) {
+    modifiers[lastMod] = true;
+    // "Shift+Shift" is one Shift key.
+    if (held.includes(lastMod)) held.splice(held.indexOf(lastMod), 1);
+  }
   // "Shift+a" types "A": key follows the shift state for letters, as on a real keyboard.
   if (modifiers.shift && def.text && /^[a-z]$/.test(def.key)) {
-    return { def: { ...def, key: def.key.toUpperCase(), text: def.key.toUpperCase(), shifted: true }, modifiers };
+    return { def: { ...def, key: def.key.toUpperCase(), text: def.key.toUpperCase(), shifted: true }, modifiers, held };
   }
   if (def.shifted) modifiers.shift = true;
-  return { def, modifiers };
+  return { def, modifiers, held };
+}
+
+/** The key event fields of a modifier key itself (the left-hand one). */
+export function modifierKey(m: keyof Modifiers): KeyDef {
+  return keyByName(({ ctrl: 'Control', shift: 'Shift', alt: 'Alt', meta: 'Meta' } as const)[m])!;
 }
 
 /** A combo types text only when no command modifier is held (Shift is fine). */
@@ -148,16 +162,15 @@ export function typedText(combo: KeyCombo): string | undefined {
   return combo.def.text === '\r' ? undefined : combo.def.text;
 }
 
-/** Human form for messages: "Control+a", "Shift+Tab", "A", "Space". */
+const MODIFIER_NAMES: Record<keyof Modifiers, string> = { ctrl: 'Control', shift: 'Shift', alt: 'Alt', meta: 'Meta' };
+
+/**
+ * Human form for messages, the combo as given with each key's own name: "Control+a",
+ * "Control+Shift+Y", "Shift+Tab", "A", "Space" (a Shift that only a character implies, as in
+ * "!", is not named).
+ */
 export function comboLabel(combo: KeyCombo): string {
-  const m = combo.modifiers;
-  const self = modifierOf[combo.def.key.toLowerCase()];
-  const parts: string[] = [];
-  if (m.ctrl && self !== 'ctrl') parts.push('Control');
-  if (m.alt && self !== 'alt') parts.push('Alt');
-  if (m.meta && self !== 'meta') parts.push('Meta');
-  // A printable key already shows Shift through its case ("A", "!").
-  if (m.shift && self !== 'shift' && !combo.def.text?.trim()) parts.push('Shift');
+  const parts = combo.held.map((m) => MODIFIER_NAMES[m]);
   parts.push(combo.def.key === ' ' ? 'Space' : combo.def.key);
   return parts.join('+');
 }

@@ -37,8 +37,8 @@ import {
   winOf,
 } from './dom';
 import { deleteAtCaret, deleteInEditable, fireChange, fireInput, insertAtCaret, insertIntoEditable, roomLeft, setCaret } from './editing';
-import { fireKey } from './keyevents';
-import { comboLabel, parseKeyCombo, typedText, type KeyCombo } from './keys';
+import { fireKey, NO_MODIFIERS } from './keyevents';
+import { comboLabel, modifierKey, parseKeyCombo, typedText, type KeyCombo, type KeyDef, type Modifiers } from './keys';
 
 type Field = HTMLInputElement | HTMLTextAreaElement;
 
@@ -384,10 +384,24 @@ function defaultAction(target: Element, combo: KeyCombo, ctx: ActionContext): st
   return '';
 }
 
-/** Presses a key on `target` (already focused as needed). Returns the message. */
+/**
+ * Presses a key on `target` (already focused as needed). Returns the message.
+ *
+ * As a keyboard sends a combo: each given modifier goes down first, in the order given, its
+ * flag set from its own keydown on (Control's keydown already has ctrlKey); then the key;
+ * then the modifiers come up in reverse order, each flag cleared on its own keyup. Pages that
+ * listen for the modifier keys themselves (shortcut recorders, games, editors) see them.
+ */
 export function pressOn(target: Element, combo: KeyCombo, ctx: ActionContext): string {
   const name = comboLabel(combo);
-  const down = fireKey(target, 'keydown', combo.def, combo.modifiers);
+  const doc = target.ownerDocument;
+  const mods: Modifiers = { ...NO_MODIFIERS };
+  for (const m of combo.held) {
+    mods[m] = true;
+    // A cancelled modifier keydown does not stop the key that follows, on a keyboard either.
+    if (target.isConnected) fireKey(target, 'keydown', modifierKey(m), { ...mods });
+  }
+  const down = target.isConnected ? fireKey(target, 'keydown', combo.def, combo.modifiers) : false;
   let effect = '';
   if (down) {
     const types = combo.def.text !== undefined && !combo.modifiers.ctrl && !combo.modifiers.meta && !combo.modifiers.alt;
@@ -395,11 +409,21 @@ export function pressOn(target: Element, combo: KeyCombo, ctx: ActionContext): s
     if (press) effect = defaultAction(target, combo, ctx);
   }
   // keyup goes to whatever has focus now (Tab moved it, Enter may have re-rendered).
-  const doc = target.ownerDocument;
   const upTarget = target.isConnected ? (combo.def.key === 'Tab' ? deepActiveElement(doc) ?? target : target) : deepActiveElement(doc) ?? doc.body;
-  fireKey(upTarget, 'keyup', combo.def, combo.modifiers);
+  // A modifier key's own flag is off on its keyup.
+  const self = selfModifier(combo.def);
+  fireKey(upTarget, 'keyup', combo.def, self ? { ...combo.modifiers, [self]: false } : combo.modifiers);
+  for (const m of [...combo.held].reverse()) {
+    mods[m] = false;
+    fireKey(upTarget.isConnected ? upTarget : deepActiveElement(doc) ?? doc.body, 'keyup', modifierKey(m), { ...mods });
+  }
   const where = target === doc.body || target === doc.documentElement ? 'on the page' : `in ${ctx.label(target)}`;
   return [`Pressed ${name} ${where}.`, down ? effect : 'The page handled the key itself.'].filter(Boolean).join(' ');
+}
+
+/** The modifier a key is itself (Shift, Control, Alt, Meta), if it is one. */
+function selfModifier(def: KeyDef): keyof Modifiers | undefined {
+  return ({ Control: 'ctrl', Shift: 'shift', Alt: 'alt', Meta: 'meta' } as const)[def.key as 'Control'];
 }
 
 export const pressKey: Handler<ToolArgs['press_key']> = async ({ key, ref }, ctx) => {
