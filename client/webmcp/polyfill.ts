@@ -21,15 +21,15 @@ const invalid = (message: string): DOMException => new DOMException(message, 'In
 
 /** Reads a tool once, as the draft's registerTool does (its checks, its errors). */
 export function readTool(tool: ModelContextTool): RegisteredTool {
-  if (!tool || typeof tool !== 'object') throw new TypeError('registerTool: the tool must be an object.');
+  if (!tool || typeof tool !== 'object') throw new TypeError('registerTool: not a tool');
   const { name, description, execute, annotations, title } = tool;
-  if (typeof name !== 'string' || !NAME.test(name)) throw invalid('registerTool: the name must be 1 to 128 ASCII letters, digits, "_", "-" or ".".');
-  if (typeof description !== 'string' || !description) throw invalid('registerTool: the description must not be empty.');
-  if (typeof execute !== 'function') throw new TypeError('registerTool: execute must be a function.');
+  if (typeof name !== 'string' || !NAME.test(name)) throw invalid('registerTool: bad name');
+  if (typeof description !== 'string' || !description) throw invalid('registerTool: empty description');
+  if (typeof execute !== 'function') throw new TypeError('registerTool: execute is not a function');
   let inputSchema: Record<string, unknown> | undefined;
   if (tool.inputSchema !== undefined) {
     const json = JSON.stringify(tool.inputSchema);
-    if (json === undefined) throw new TypeError('registerTool: inputSchema cannot be serialised to JSON.');
+    if (json === undefined) throw new TypeError('registerTool: inputSchema is not JSON');
     inputSchema = JSON.parse(json) as Record<string, unknown>;
   }
   return {
@@ -114,9 +114,9 @@ function polyfill(doc: Document): ToolRegistry {
       let read: RegisteredTool;
       try {
         read = readTool(tool);
-        if (entries.has(read.name)) throw invalid(`registerTool: a tool named "${read.name}" is already registered.`);
+        if (entries.has(read.name)) throw invalid(`registerTool: "${read.name}" is registered`);
         for (const o of options?.exposedTo ?? []) {
-          if (!/^https?:/.test(new URL(String(o)).protocol)) throw new DOMException(`registerTool: ${String(o)} is not an origin a tool can be exposed to.`, 'SecurityError');
+          if (!/^https?:/.test(new URL(String(o)).protocol)) throw new DOMException(`registerTool: bad origin ${String(o)}`, 'SecurityError');
         }
       } catch (e) {
         return Promise.reject(e);
