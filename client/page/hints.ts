@@ -6,6 +6,7 @@
  * The map prints it as `~hint`, apart from the quoted name.
  */
 import { CONTROL_WORDS, classAndId } from './walk/target';
+import { containsZone, inExcludedZone } from './own-ui';
 
 const HINT_MAX = 40;
 const ICON_CLASS = /^(?:(?:fa[srlbdt]?|bi|mdi|ion|ti|la[srb]?|glyphicon|icon|icons|ico|octicon|material-icons|svg-icon)[-_][\w-]+|[\w-]+[-_]icon)$/i;
@@ -75,12 +76,20 @@ function clueFor(el: Element): string {
   const word = controlWord(classAndId(el));
   const link = el.localName === 'a' && el.hasAttribute('href') ? hrefHint(el.getAttribute('href')!, el.ownerDocument.baseURI) : '';
   if (link) return link;
-  const use = el.localName === 'use' ? el : el.querySelector('use');
+  // What a deny zone inside the element holds (an icon's class, an image's file name) is no clue.
+  let zoned: boolean | undefined;
+  const hasZone = (): boolean => (zoned ??= containsZone(el));
+  const inside = (selector: string): Element | null => {
+    const first = el.querySelector(selector);
+    return first && hasZone() ? zoneFree([...el.querySelectorAll(selector)])[0] ?? null : first;
+  };
+  const zoneFree = (list: Element[]): Element[] => (list.length && hasZone() ? list.filter((n) => !inExcludedZone(n)) : list);
+  const use = el.localName === 'use' ? el : inside('use');
   const ref = use?.getAttribute('href') ?? use?.getAttribute('xlink:href');
   if (ref && ref.includes('#')) return ref.slice(ref.indexOf('#') + 1).slice(0, HINT_MAX);
-  const icon = iconClass(el.getAttribute('class') ?? '') || [...el.querySelectorAll('[class]')].slice(0, 4).map((c) => iconClass(c.getAttribute('class') ?? '')).find(Boolean);
+  const icon = iconClass(el.getAttribute('class') ?? '') || zoneFree([...el.querySelectorAll('[class]')]).slice(0, 4).map((c) => iconClass(c.getAttribute('class') ?? '')).find(Boolean);
   if (icon) return icon;
-  const img = el.localName === 'img' || (el.localName === 'input' && (el as HTMLInputElement).type === 'image') ? el : el.querySelector('img');
+  const img = el.localName === 'img' || (el.localName === 'input' && (el as HTMLInputElement).type === 'image') ? el : inside('img');
   const file = img ? fileName(img.getAttribute('src') ?? '') : '';
   if (file) return file;
   const id = tellingId(el.id);
@@ -105,6 +114,8 @@ function formHint(el: Element): string {
  * text is looked for in the icon's closest ancestor (up to the row) that has any besides it.
  */
 function positionHint(el: Element, row: Element): string {
+  // The row's words beside the icon may be a deny zone's: then no position is given.
+  if (containsZone(row)) return '';
   const own = (el.textContent ?? '').trim().length;
   let box: Element = row;
   for (let n = el.parentElement; n && n !== row; n = n.parentElement) {

@@ -14,6 +14,7 @@
  */
 import type { Describer } from './describe';
 import type { ElementStates } from './types';
+import { inExcludedZone, textOutsideZones } from './own-ui';
 
 /** A visible stand-in and the hidden native select it speaks for. */
 export interface StandIn {
@@ -148,7 +149,7 @@ export function standInName(s: StandIn, d: Describer): string {
   if (id) {
     const root = s.trigger.getRootNode() as ParentNode;
     const label = root.querySelector(`label[for="${CSS.escape(id)}"]`);
-    const text = label?.textContent?.replace(/\s+/g, ' ').trim();
+    const text = label && !inExcludedZone(label) ? textOutsideZones(label, 500).replace(/\s+/g, ' ').trim() : '';
     if (text) return text;
   }
   const labelled = s.trigger.hasAttribute('aria-label') ? d.name(s.trigger) : '';

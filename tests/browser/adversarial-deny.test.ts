@@ -328,6 +328,38 @@ const CASES: Case[] = [
       expect(await page.evaluate(() => ({ log: (window as any).log, checked: (document.getElementById('optin') as HTMLInputElement).checked }))).toEqual({ log: [], checked: false });
     },
   },
+  // ---- what widgets and hints read ---------------------------------------------------------------
+  {
+    path: "an unnamed button's hint from an icon inside a zone",
+    canary: 'canary-hint-7f3a',
+    fixture: 'deny-widgets.html',
+    model_: lookAndRead('Settings'),
+    check: async ({ page }) => expect(await page.evaluate(() => (window as any).hits)).toEqual([]),
+  },
+  {
+    path: "an icon's position hint quoting a row's words in a zone",
+    canary: 'CANARY-row-7f3a',
+    fixture: 'deny-widgets.html',
+    model_: lookAndRead('Tags'),
+    check: mapShows(/after "Rust"/),
+  },
+  {
+    path: "select_option's list of choices, one of them partly in a zone",
+    canary: 'CANARY-option-7f3a',
+    fixture: 'deny-widgets.html',
+    model_: () =>
+      sequence(
+        (req) => call('select_option', { ref: refFor(latestMap(req), 'button', 'Bronze'), option: 'Platinum' }),
+        (req) => call('select_option', { ref: refFor(latestMap(req), 'button', 'Platinum'), option: 'Diamond' }),
+        call('done', { summary: 'picked' }),
+      ),
+    check: async ({ page, requests }) => {
+      const [picked, missing] = resultsOf(requests);
+      expect(picked).toMatch(/Platinum/);
+      expect(missing).toMatch(/Silver/);
+      expect(await page.evaluate(() => (window as any).hits)).toEqual(['tier:Platinum']);
+    },
+  },
   // ---- refs into a zone (the zone marked after the model saw the refs) -------------------------
   {
     path: 'click on a ref inside a zone',

@@ -9,6 +9,7 @@
  * with short text of their own.
  */
 import { pageElementAt } from '../flat-tree';
+import { inExcludedZone, textOutsideZones } from '../own-ui';
 import { clipByScrollers, isElement, isVisible, nextFrame, tag, winOf } from './dom';
 
 export const OPTION_ROLES = '[role=option],[role=menuitem],[role=menuitemradio],[role=menuitemcheckbox],[role=treeitem]';
@@ -137,7 +138,7 @@ export function rowsIn(containers: Element[], labelOf: (el: Element) => string, 
   const out = new Map<Element, Row>();
   const isTrigger = (e: Element) => !!trigger && e.contains(trigger);
   for (const c of outermost(containers)) {
-    const aria = [...(c.matches(OPTION_ROLES) ? [c] : []), ...c.querySelectorAll(OPTION_ROLES)].filter((o) => !isTrigger(o) && isShown(o));
+    const aria = [...(c.matches(OPTION_ROLES) ? [c] : []), ...c.querySelectorAll(OPTION_ROLES)].filter((o) => !isTrigger(o) && isShown(o) && !inExcludedZone(o));
     for (const o of aria) out.set(o, { el: o, label: labelOf(o) });
     // Role-less rows, unless this list has rendered ARIA options (then those are the rows).
     if (aria.length && !bothKinds) continue;
@@ -145,8 +146,9 @@ export function rowsIn(containers: Element[], labelOf: (el: Element) => string, 
     const pointer = (e: Element) => win.getComputedStyle(e).cursor === 'pointer';
     for (const e of c.querySelectorAll('*')) {
       const isRow = tag(e) === 'li' || (pointer(e) && !(e.parentElement && pointer(e.parentElement) && c.contains(e.parentElement)));
-      if (!isRow || isTrigger(e) || [...out.keys()].some((k) => k.contains(e))) continue;
-      const text = norm(e.textContent ?? '');
+      if (!isRow || isTrigger(e) || [...out.keys()].some((k) => k.contains(e)) || inExcludedZone(e)) continue;
+      // A deny zone's words are never a row's label (nor is a row inside one a choice).
+      const text = norm(textOutsideZones(e, ROW_TEXT_MAX * 4));
       if (!text || text.length > ROW_TEXT_MAX || !isShown(e)) continue;
       if (tag(e) === 'li' && e.querySelector('li')) continue; // a nested list's parent item
       out.set(e, { el: e, label: text });

@@ -24,6 +24,7 @@ import { openList, ownContainers, refind, widgetParts, type OpenList } from './o
 import { isShown, listScroller, wheelScroll, watchChanges, type Row } from './popup';
 import { selectViaStandIn } from './select-standin';
 import { standInFor } from '../widgets';
+import { containsZone, textOutsideZones } from '../own-ui';
 
 /** A text input of the widget that accepts typing (never a read-only one: it only looks like a field). */
 function editableInput(el: Element): HTMLInputElement | undefined {
@@ -132,7 +133,8 @@ function shownValue(el: Element, input: HTMLInputElement | undefined): string {
   if (input?.value) return clean(input.value);
   const field = input ?? el;
   for (let n: Element | null = field, i = 0; n && i < 4; n = n.parentElement, i++) {
-    const text = clean(isHTML(n) ? n.innerText : n.textContent ?? '');
+    // innerText keeps the chips' line breaks, but reads a deny zone's words too.
+    const text = clean(containsZone(n) ? textOutsideZones(n, 2000) : isHTML(n) ? n.innerText : n.textContent ?? '');
     if (text) return text;
   }
   return clean(fieldValue(el) ?? editingHost(el)?.innerText ?? el.textContent ?? '');
