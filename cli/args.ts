@@ -47,8 +47,10 @@ Options:
   --model M             The model (default: the proxy's default model).
   --max-steps N         Model turns at most (default 50).
   --json                One JSON object per line on stdout for every event (step, action,
-                        message, confirm, ask, error, done; not the reply as it streams),
-                        then {"event":"result",…}. Without it the step log (and a progress
+                        message, confirm, ask, error, pause, done; not the reply as it
+                        streams), a {"event":"note","text":…} for what the runner itself
+                        says (an answered dialog, a saved download, an allowed or denied
+                        risky action), then {"event":"result",…}. Without it the step log (and a progress
                         line on a terminal) goes to stderr and the result to stdout.
   --screenshot-dir D    Save one PNG per step in D (step-001.png, …), the acted-on element's box
                         and the click point marked.
@@ -109,7 +111,8 @@ export function pageUrl(input: string, cwd: string): string | undefined {
 
 export function parseArgs(argv: readonly string[], env: Record<string, string | undefined> = {}, cwd: string = process.cwd()): Parsed {
   if (!argv.length || argv.includes('--help') || argv.includes('-h') || argv[0] === 'help') return { kind: 'help' };
-  if (argv[0] === '--version' || argv[0] === '-v') return { kind: 'version' };
+  // Anywhere, like --help: `pagehand run --version` is asking for the version too.
+  if (argv.includes('--version') || argv.includes('-v')) return { kind: 'version' };
   const [command, ...rest] = argv;
   if (command !== 'run') return { kind: 'error', message: `unknown command "${command}" (the command is \`pagehand run\`; see --help)` };
 

@@ -37,3 +37,24 @@ describe('--url as an address bar reads it', () => {
     expect(bad).toEqual({ kind: 'error', message: '--url must be an http(s) or file URL, an address like example.org, or a file that exists; got "nowhere"' });
   });
 });
+
+describe('--help and --version', () => {
+  it('--version and -v answer wherever they stand, as --help does', () => {
+    for (const argv of [['--version'], ['-v'], ['run', '--version'], ['run', '--url', 'example.org', '-v', 'task']]) {
+      expect(parseArgs(argv).kind, argv.join(' ')).toBe('version');
+    }
+    expect(parseArgs(['run', '--url', 'example.org', '--help']).kind).toBe('help');
+  });
+
+  it('the help lists every event --json prints, the runner\'s own notes included', async () => {
+    const { HELP } = await import('../../cli/args');
+    const { jsonReporter } = await import('../../cli/report');
+    const names: string[] = ['step', 'action', 'message', 'confirm', 'ask', 'error', 'pause', 'done', 'note', 'result'];
+    const json = HELP.slice(HELP.indexOf('--json'), HELP.indexOf('--screenshot-dir'));
+    for (const n of names) expect(json, n).toContain(n);
+    // …and the reporter does print a note as such.
+    const out: string[] = [];
+    jsonReporter({ write: (s: string) => (out.push(s), true) } as never, { write: () => true } as never).note('dialog answered');
+    expect(JSON.parse(out.join(''))).toMatchObject({ event: 'note', text: 'dialog answered' });
+  });
+});
