@@ -25,15 +25,24 @@ const DEFAULT_QUALITY = 0.75;
 /** Share of the budget image fetches may take; later ones get the placeholder. */
 const RESOURCE_SHARE = 0.5;
 
-/** The bundle's own URL, known only while it first runs (document.currentScript). */
+/**
+ * The bundle's own URL, known only while it first runs (document.currentScript) — when that
+ * script is one of ours. Bundled into a site's own script (the npm entry), currentScript is the
+ * site's `app.js`, and the module is not beside it: the caller names the proxy instead.
+ */
 const bundleUrl: string | undefined = (() => {
   try {
     const s = document.currentScript;
-    return s instanceof HTMLScriptElement && s.src ? s.src : undefined;
+    return s instanceof HTMLScriptElement && isOurFile(s.src) ? s.src : undefined;
   } catch {
     return undefined;
   }
 })();
+
+/** `…/pagehand.js`, `…/pagehand-agent.3f9a1c2b.js`, `…/pagehand.user.js`: files this project builds. */
+export function isOurFile(src: string): boolean {
+  return /\/pagehand[\w.-]*\.js(?:[?#]|$)/.test(src);
+}
 
 let loading: { url: string; module: Promise<CaptureModule> } | undefined;
 
