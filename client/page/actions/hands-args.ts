@@ -100,3 +100,12 @@ export function holdMs(a: Args): { ms: number; capped: boolean } | undefined {
   if (ms < 0) throw new HandsArgError(`click: "hold_ms" is how long to hold the button down, in milliseconds (up to ${MAX_HOLD_MS}); got ${ms}.`);
   return ms > MAX_HOLD_MS ? { ms: MAX_HOLD_MS, capped: true } : { ms: Math.round(ms), capped: false };
 }
+
+/** `read`'s `download`: the name of a file the page handed out, or undefined to read the page. */
+export function downloadArg(a: Args): string | undefined {
+  const v = a.download;
+  if (v === undefined || v === null || v === '') return undefined;
+  if (typeof v !== 'string' || !v.trim()) throw new HandsArgError(`read: "download" must be the name of a downloaded file, got ${show(v)}.`);
+  if (a.ref !== undefined && a.ref !== null && a.ref !== '') throw new HandsArgError('read takes "download" (a downloaded file) or "ref" (a part of the page), not both.');
+  return v.trim();
+}

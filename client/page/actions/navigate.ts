@@ -6,6 +6,7 @@
  * the agent loop can save its run state; for `navigate`/`go_back` it is awaited (bounded),
  * for navigations a click starts it is called at once (the page may unload any moment).
  */
+import { captureDownload, type DownloadFile } from '../downloads';
 import { nativeSetTimeout } from '../settle';
 import type { ToolArgs } from './args';
 import type { Handler } from './context';
@@ -56,6 +57,8 @@ export interface NavigationWatch {
   started(): string | undefined;
   /** A download the action started (not a navigation: the page stays). */
   download(): { url: string; filename: string } | undefined;
+  /** Its file as the agent may know it (text when small and textual), once read. */
+  file(): Promise<DownloadFile> | undefined;
   stop(): void;
 }
 
@@ -68,13 +71,20 @@ export function watchNavigation(onStart: () => void): NavigationWatch {
   const nav = navigationApi();
   let event: NavigateEventLike | undefined;
   let download: { url: string; filename: string } | undefined;
+  let file: Promise<DownloadFile> | undefined;
   let unloading = false;
+  const downloading = (url: string, filename: string): void => {
+    if (download) return;
+    download = { url, filename };
+    // At once: the page may revoke a blob URL as soon as its click returns.
+    file = captureDownload(url, filename);
+    onStart();
+  };
   let notified = false;
   const onNavigate = (e: Event): void => {
     const ne = e as NavigateEventLike;
     if (ne.destination && typeof ne.downloadRequest === 'string') {
-      download = { url: ne.destination.url, filename: ne.downloadRequest };
-      onStart();
+      downloading(ne.destination.url, ne.downloadRequest);
     } else if (ne.destination && !ne.destination.sameDocument) {
       event = ne;
       // Listeners registered after ours may still cancel/intercept: decide after dispatch.
@@ -91,8 +101,22 @@ export function watchNavigation(onStart: () => void): NavigationWatch {
     unloading = true;
     onStart();
   };
+  // Without the Navigation API, a download is seen as a click on a link with `download` that
+  // no handler cancelled (decided after the dispatch).
+  const onClick = (e: Event): void => {
+    const a = e.composedPath().find((n): n is HTMLAnchorElement => n instanceof Element && (n.localName === 'a' || n.localName === 'area') && n.hasAttribute('download') && n.hasAttribute('href'));
+    if (!a) return;
+    const url = a.href;
+    const name = a.getAttribute('download') ?? '';
+    queueMicrotask(() => {
+      if (!e.defaultPrevented) downloading(url, name);
+    });
+  };
   nav?.addEventListener('navigate', onNavigate);
-  if (!nav) window.addEventListener('beforeunload', onUnload);
+  if (!nav) {
+    window.addEventListener('beforeunload', onUnload);
+    window.addEventListener('click', onClick, true);
+  }
   const started = (): string | undefined => {
     if (event && !event.defaultPrevented && !nav?.transition) return event.destination!.url;
     return unloading ? '' : undefined;
@@ -100,9 +124,11 @@ export function watchNavigation(onStart: () => void): NavigationWatch {
   return {
     started,
     download: () => download,
+    file: () => file,
     stop: () => {
       nav?.removeEventListener('navigate', onNavigate);
       window.removeEventListener('beforeunload', onUnload);
+      window.removeEventListener('click', onClick, true);
     },
   };
 }

@@ -1,14 +1,17 @@
 /**
  * `read {ref?, page?}`: the text of a region (ref) or of the whole page, beyond what the map's
- * budget shows, in chunks of about 3,000 characters ("page N of M").
+ * budget shows, in chunks of about 3,000 characters ("page N of M"). `read {download}`: the
+ * text of a small text file the page handed out (see ../downloads.ts).
  */
 import type { ToolArgs } from './args';
 import { CHUNK_CHARS, chunkText } from './chunks';
 import type { Handler } from './context';
 import { ActionError } from './dom';
+import { readDownload } from './download-report';
 import { readableText } from './text';
 
-export const read: Handler<ToolArgs['read']> = async ({ ref, page }, ctx) => {
+export const read: Handler<ToolArgs['read'] & { download?: string }> = async ({ ref, page, download }, ctx) => {
+  if (download !== undefined) return { message: readDownload(download, page) };
   const root = ref ? ctx.resolve(ref) : document.body ?? document.documentElement;
   const what = ref ? ctx.label(root) : 'the page';
   const chunks = chunkText(readableText(root), CHUNK_CHARS);
