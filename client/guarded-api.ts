@@ -64,12 +64,13 @@ export function pageRunOptions(options: RunOptions | undefined): RunOptions {
  * A page script's init on a stranger's page: only what narrows the agent applies (deny zones,
  * allowed actions, risk marks, looks). `confirm` would answer for the user; `instructions` would
  * put page words in the system prompt, where they instruct; `tools` would offer page code the
- * model trusts as the site's. Read once, into a plain copy.
+ * model trusts as the site's; `proxy`/`token` would send the user's task to the page's own
+ * "model". Read once, into a plain copy.
  */
 export function pageInitConfig(config: InitConfig | undefined): InitConfig | undefined {
   if (!config || typeof config !== 'object' || Array.isArray(config)) return config; // init says what is wrong
   const copy: InitConfig = { ...config };
-  for (const k of ['confirm', 'instructions', 'tools'] as const) {
+  for (const k of ['confirm', 'instructions', 'tools', 'proxy', 'token'] as const) {
     if (copy[k] !== undefined) warnOnce(`init's ${k}`);
     delete copy[k];
   }

@@ -57,7 +57,8 @@ if (typeof window !== 'undefined' && (!window.pagehand || handoff)) {
   // Runs with `ui` (the default) are shown by the overlay, which also answers their confirmations.
   const run = (task: string, options?: RunOptions) => {
     const o = options ?? {};
-    const h = agent.run(task, { ...o, model: o.model ?? runDefaults.model, lang: o.lang ?? runDefaults.lang });
+    const d = runDefaults;
+    const h = agent.run(task, { ...o, model: o.model ?? d.model, lang: o.lang ?? d.lang, proxy: o.proxy ?? d.proxy, token: o.token ?? d.token });
     if (o.ui !== false) ui.attach(h);
     return h;
   };

@@ -280,4 +280,11 @@ export interface InitConfig extends SiteConfig {
   lang?: string;
   /** Default model for runs; a run's own `model` wins. Default `data-model`, else the proxy's. */
   model?: string;
+  /**
+   * The proxy and token for every run, the panel's included (a run's own win). Default the script
+   * tag's `data-pagehand-proxy` / `data-pagehand-token`. A bundled site (npm) has no such tag: set
+   * them here, or `init({ autoOpen: true })` opens a panel whose runs cannot reach a model.
+   */
+  proxy?: string;
+  token?: string;
 }

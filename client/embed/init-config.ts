@@ -24,7 +24,7 @@ export interface ParsedInit {
   ui: UiConfig;
   autoOpen: boolean;
   /** Beneath every run's own options. */
-  runDefaults: { model?: string; lang?: string };
+  runDefaults: { model?: string; lang?: string; proxy?: string; token?: string };
   /** `redact`, split into selectors and compiled patterns (page/redact.ts applies them). */
   redaction: Redaction;
   /** Fields init does not know (a typo, most likely): warned about, not fatal. */
@@ -32,7 +32,7 @@ export interface ParsedInit {
 }
 
 const SITE_KEYS = ['instructions', 'tools', 'allowedActions', 'deny', 'risky', 'confirm', 'redact', 'webmcp'] as const;
-const OTHER_KEYS = ['theme', 'launcherText', 'autoOpen', 'position', 'lang', 'model'] as const;
+const OTHER_KEYS = ['theme', 'launcherText', 'autoOpen', 'position', 'lang', 'model', 'proxy', 'token'] as const;
 export const INIT_KEYS: readonly string[] = [...SITE_KEYS, ...OTHER_KEYS];
 
 /** BCP 47 in the shape people write it: `es`, `pt-BR`, `zh-Hant-TW`. */
@@ -152,6 +152,9 @@ export function parseInit(config: unknown): ParsedInit {
   for (const k of SITE_KEYS) if (c[k] !== undefined) (site as Record<string, unknown>)[k] = c[k];
   if (rules) site.risky = rules;
   const model = text('model', c.model);
+  const proxy = text('proxy', c.proxy, "the proxy's URL, such as 'https://proxy.example'");
+  if (proxy !== undefined && !/^https?:\/\/[^/\s]+/i.test(proxy)) fail('proxy', c.proxy, "the proxy's URL, such as 'https://proxy.example'");
+  const token = text('token', c.token, 'a site token (a non-empty string)');
   return {
     site,
     ui: {
@@ -161,7 +164,7 @@ export function parseInit(config: unknown): ParsedInit {
       lang,
     },
     autoOpen: c.autoOpen === true,
-    runDefaults: { model, lang },
+    runDefaults: { model, lang, ...(proxy ? { proxy: proxy.replace(/\/+$/, '') } : {}), ...(token ? { token } : {}) },
     redaction: redact,
     unknown: Object.keys(c).filter((k) => !INIT_KEYS.includes(k)),
   };

@@ -130,3 +130,16 @@ describe('corners', () => {
     expect(launcherAnchor({ x: 888, y: 12, width: 380, height: 540 }, 'top-right', 1280, 800)).toEqual({ left: undefined, right: '12px', top: '12px', bottom: undefined });
   });
 });
+
+describe('init gives runs their proxy and token (a bundled site has no script tag to read them from)', () => {
+  it('takes a proxy URL (trailing slash dropped) and a token as run defaults', () => {
+    expect(parseInit({ proxy: 'https://proxy.example/', token: 'tok-site-0123456789' }).runDefaults).toEqual({ proxy: 'https://proxy.example', token: 'tok-site-0123456789' });
+    expect(parseInit({}).runDefaults).toEqual({});
+  });
+
+  it('refuses a proxy that is not an http(s) URL, and an empty token, naming the field', () => {
+    expect(() => parseInit({ proxy: 'proxy.example' })).toThrow(/pagehand\.init: proxy must be the proxy's URL/);
+    expect(() => parseInit({ proxy: 42 })).toThrow(/proxy must be/);
+    expect(() => parseInit({ token: ' ' })).toThrow(/pagehand\.init: token must be a site token/);
+  });
+});
