@@ -118,15 +118,17 @@ export function createUi(deps: UiDeps) {
     return o;
   };
 
-  /** The values of the last run started here, for its Retry (nothing else keeps them). */
+  /** The values and files of the last run started here, for its Retry (nothing else keeps them). */
   let lastSecrets: Record<string, string> | undefined;
+  let lastFiles: File[] | undefined;
 
-  function start(task: string, secrets?: Record<string, string>): void {
+  function start(task: string, secrets?: Record<string, string>, files?: File[]): void {
     notice = undefined;
     lastSecrets = secrets;
+    lastFiles = files;
     try {
       // Through the page's own `run`, which hands the new handle to attach().
-      attach(deps.run(task, secrets ? { ...runOptions(), secrets } : runOptions()));
+      attach(deps.run(task, { ...runOptions(), ...(secrets ? { secrets } : {}), ...(files?.length ? { files } : {}) }));
     } catch (e) {
       notice = String((e as Error)?.message ?? e);
       paint();
@@ -146,7 +148,7 @@ export function createUi(deps: UiDeps) {
       view?.confirm?.respond(allowed, always);
       dispatch({ type: 'confirmed' });
     },
-    retry: () => view && start(view.task, lastSecrets),
+    retry: () => view && start(view.task, lastSecrets, lastFiles),
     dismissResume: () => dispatch({ type: 'dismissResume' }),
     collapse: () => {
       setLayout({ ...layout, collapsed: true });

@@ -10,12 +10,13 @@ import type { Strings } from './i18n';
 import { callLabel, targetLabel } from './labels';
 import type { HistoryItem } from './storage';
 import type { Entry, RunView, StepView } from './state';
+import { FilesBox } from './files';
 import { readSecrets, SecretsBox } from './secrets';
 import { isUserInput, onUserInput } from './trusted';
 
 export interface PanelActions {
-  /** `secrets`: the values the agent may type but not see, from the task box. */
-  send(task: string, secrets?: Record<string, string>): void;
+  /** `secrets`: the values the agent may type but not see; `files`: those attached; both from the task box. */
+  send(task: string, secrets?: Record<string, string>, files?: File[]): void;
   stop(): void;
   pause(): void;
   resume(): void;
@@ -318,12 +319,14 @@ function enterSends(e: KeyboardEvent, send: () => void): void {
 function TaskBox({ t, send, text, setText }: { t: Strings; send: PanelActions['send']; text: string; setText(s: string): void }) {
   const box = useRef<HTMLTextAreaElement>(null);
   const secrets = useRef<HTMLDivElement | null>(null);
+  const [files, setFiles] = useState<File[]>([]);
   const go = (): void => {
     const task = (box.current?.value ?? text).trim();
     if (!task) return;
     setText('');
     if (box.current) box.current.value = '';
-    send(task, readSecrets(secrets.current));
+    send(task, readSecrets(secrets.current), files.length ? files : undefined);
+    setFiles([]);
   };
   return (
     <>
@@ -333,6 +336,7 @@ function TaskBox({ t, send, text, setText }: { t: Strings; send: PanelActions['s
         <p class="hint" id="ph-task-hint" style={{ flex: '1' }}>{t.taskHint}</p>
         <button type="button" class="primary" onClick={onUserInput(go)} data-send>{t.send}</button>
       </div>
+      <FilesBox t={t} files={files} setFiles={setFiles} />
       <SecretsBox t={t} boxRef={secrets} />
     </>
   );

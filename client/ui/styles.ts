@@ -59,6 +59,12 @@ dd{margin:0;white-space:pre-wrap;overflow-wrap:anywhere}
 .hint{font-size:12px;color:var(--mute);margin:0}
 .secrets>div{display:flex;flex-direction:column;gap:4px;margin:4px 0}
 .secrets input{flex:1;min-width:0;border:1px solid var(--line);border-radius:6px;padding:4px 6px;background:var(--bg)}
+.files{display:flex;align-items:center;flex-wrap:wrap;gap:6px;font-size:12.5px;margin-top:4px}
+.files .attach{display:inline-flex;align-items:center;gap:4px;background:transparent;border-color:transparent;padding:2px 4px;min-height:24px;font-size:12.5px;color:var(--mute)}
+.files .attach:hover{background:var(--soft)}
+.files ul{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:4px;min-width:0}
+.files li{display:flex;align-items:center;gap:2px;background:var(--soft);border-radius:6px;padding:0 0 0 6px;max-width:100%}
+.files li span{overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .intro{font-size:13.5px;line-height:1.5}
 .hist{font-size:13px}
 .hist ul{list-style:none;margin:4px 0 0;padding:0;display:flex;flex-direction:column;gap:2px}
