@@ -29,14 +29,14 @@ const oneLine = (s: string, max: number): string => {
   return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 };
 
-/** A short description of a call for history and messages: `click [12]`, `type [3] "ernesto" +Enter`. */
+/** A short description of a call for history and messages: `click [12]`, `type [3] "ernesto" +Enter` (calls.ts gives it canonical values). */
 export function describeCall(name: string, args: Record<string, unknown>): string {
   const parts = [name];
   if (args.ref !== undefined) parts.push(`[${String(args.ref)}]`);
   for (const [k, v] of Object.entries(args)) {
     if (k === 'ref' || v === undefined || v === null) continue;
     if (k === 'submit') {
-      if (v === true || v === 'true') parts.push('+Enter');
+      if (v === true) parts.push('+Enter');
       continue;
     }
     const s = typeof v === 'string' ? JSON.stringify(oneLine(v, 60)) : JSON.stringify(v);

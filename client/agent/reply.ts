@@ -10,14 +10,15 @@ import type { ChatReply } from '../llm/types';
 import { TOOLS } from './tools';
 import type { PlannedCall, Reasoning } from './types';
 
-export interface ParsedCall extends PlannedCall {
+/** A call as the reply gave it: the tool's name and its arguments as sent (calls.ts puts it in canonical form). */
+export interface RawCall extends PlannedCall {
   /** Set when the arguments were not valid JSON: the call is reported back, not run. */
   error?: string;
 }
 
 export interface ParsedReply {
   reasoning: Reasoning;
-  calls: ParsedCall[];
+  calls: RawCall[];
   /** The text without the reasoning lines and the JSON calls. */
   text: string;
   /** The calls came from JSON in the text, not from native tool calls. */
@@ -168,7 +169,7 @@ export function parseReply(reply: Pick<ChatReply, 'content' | 'toolCalls'>, extr
   const content = reply.content ?? '';
   const { reasoning, rest } = readReasoningLines(content);
   if (reply.toolCalls.length) {
-    const calls = reply.toolCalls.map((tc): ParsedCall => {
+    const calls = reply.toolCalls.map((tc): RawCall => {
       const name = canonical(tc.name, names) ?? tc.name.trim();
       if (!tc.arguments.trim()) return { name, args: {} };
       try {

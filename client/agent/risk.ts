@@ -12,6 +12,7 @@
  */
 import type { TargetFacts } from '../page/facts';
 import { activatingKey, comboLabel, parseKeyCombo } from '../page/actions/keys';
+import { parseCall, type ParsedCall } from '../page/actions/args';
 import type { PlannedCall, RiskKind } from './types';
 
 export interface Risk {
@@ -204,26 +205,25 @@ const DOES: Record<'payment' | 'deletion' | 'sending', string> = {
 };
 
 /** Whether a call presses anything, for facts made without `via` (tests, callers outside targetFacts). */
-function pressesByCall(call: PlannedCall, facts: TargetFacts): boolean {
+function pressesByCall(call: ParsedCall, facts: TargetFacts): boolean {
   if (call.name === 'click' || call.name === 'click_at') return true;
   if (call.name === 'press_key') {
     try {
-      return activatingKey(parseKeyCombo(String(call.args.key ?? ''))) !== undefined;
+      return activatingKey(parseKeyCombo(call.args.key)) !== undefined;
     } catch {
       return false;
     }
   }
   if (call.name === 'type') {
-    const text = String(call.args.text ?? '');
-    if (call.args.submit === true || call.args.submit === 'true') return true;
-    return facts.tag === 'textarea' ? /[\r\n]/.test(text) : /[\r\n]$/.test(text);
+    if (call.args.submit) return true;
+    return facts.tag === 'textarea' ? /[\r\n]/.test(call.args.text) : /[\r\n]$/.test(call.args.text);
   }
   return false;
 }
 
-const keyName = (key: unknown): string => {
+const keyName = (key: string): string => {
   try {
-    return comboLabel(parseKeyCombo(String(key ?? '')));
+    return comboLabel(parseKeyCombo(key));
   } catch {
     return String(key);
   }
@@ -234,13 +234,13 @@ const keyName = (key: unknown): string => {
  * `Clicking button "Place order"`, `Clicking at (0.5, 0.99) (button "Pay")`,
  * `Pressing Enter in textbox "Email" (it submits the form through button "Delete my account")`.
  */
-function verbOf(call: PlannedCall, facts: TargetFacts): string {
+function verbOf(call: ParsedCall, facts: TargetFacts): string {
   const what = `${facts.role === 'generic' ? facts.tag : facts.role}${facts.name ? ` "${facts.name.length > 60 ? `${facts.name.slice(0, 57)}…` : facts.name}"` : ''}`;
   const through = facts.button ? ` through ${facts.button}` : '';
   const form = facts.via === 'newline' ? ` (pages often send the form${through} on Enter there)` : ` (it submits the form${through})`;
   switch (call.name) {
     case 'click_at':
-      return `Clicking at (${String(call.args.x)}, ${String(call.args.y)}) (${what})`;
+      return `Clicking at (${call.args.x}, ${call.args.y}) (${what})`;
     case 'press_key':
       return facts.via === 'submit' || facts.via === 'newline' ? `Pressing ${keyName(call.args.key)} in ${what}${form}` : `Pressing ${keyName(call.args.key)} on ${what}`;
     case 'type':
@@ -262,9 +262,13 @@ const kindName: Record<string, string> = { payment: 'a payment', deletion: 'a de
  * @example classifyRisks({ name: 'click', args: { ref: '9' } }, { role: 'button', name: 'Place order', tag: 'button' }, location.href)
  *   // → [{ kind: 'payment', reason: 'Clicking button "Place order" may pay or place an order.' }]
  */
-export function classifyRisks(call: PlannedCall, facts: TargetFacts | undefined, here: string, options: RiskOptions = {}): Risk[] {
+export function classifyRisks(raw: PlannedCall | ParsedCall, facts: TargetFacts | undefined, here: string, options: RiskOptions = {}): Risk[] {
+  // The call in its canonical form (the loop's calls are already; a raw one is parsed here).
+  const parsed = parseCall(raw);
+  if (!parsed.ok) return [];
+  const call = parsed.call;
   if (call.name === 'navigate') {
-    const to = originOf(resolveUrl(String(call.args.url ?? ''), here));
+    const to = originOf(resolveUrl(call.args.url, here));
     const from = originOf(here);
     return to && from && to !== from ? [{ kind: 'leaving_site', reason: `Opening ${to} leaves this site.` }] : [];
   }
@@ -332,7 +336,7 @@ function onlySending(facts: TargetFacts, risks: Risk[]): Risk[] {
 }
 
 /** The first risk of the call (see classifyRisks), or undefined. */
-export function classifyRisk(call: PlannedCall, facts: TargetFacts | undefined, here: string, options: RiskOptions = {}): Risk | undefined {
+export function classifyRisk(call: PlannedCall | ParsedCall, facts: TargetFacts | undefined, here: string, options: RiskOptions = {}): Risk | undefined {
   return classifyRisks(call, facts, here, options)[0];
 }
 

@@ -1,62 +1,69 @@
 /**
- * The model's tools, defined once: every action of `pagehand.act` with its exact name and
- * arguments, plus `find`, `done`, `fail` and `ask_user`. Rendered to the OpenAI `tools` format
- * (the proxy maps them to Gemini). Descriptions are terse on purpose: the whole set costs
- * under 600 prompt tokens, and the system prompt explains how to use them.
+ * The model's tools, from one table: every page action of `pagehand.act` (its table in
+ * page/actions/args.ts: description, arguments, parser) plus the tools the loop runs itself —
+ * `find`, `done`, `fail` and `ask_user` — defined here the same way. The schemas sent to the
+ * model, the calls' normaliser (calls.ts) and the dispatch (dispatch.ts) all read this table.
+ * Rendered to the OpenAI `tools` format (the proxy maps them to Gemini).
  */
 import type { JsonSchema, ToolSpec } from '../llm/types';
+import { ACTION_TOOLS, ArgError, type ArgSchema } from '../page/actions/args';
 import type { RiskKind } from './types';
 
-const str = (description?: string): JsonSchema => (description ? { type: 'string', description } : { type: 'string' });
-const num = (description?: string): JsonSchema => (description ? { type: 'number', description } : { type: 'number' });
-const bool = (description?: string): JsonSchema => (description ? { type: 'boolean', description } : { type: 'boolean' });
-const REF = str(); // the system prompt explains refs once, instead of in every tool
+const str = (description?: string): ArgSchema => (description ? { type: 'string', description } : { type: 'string' });
+const bool = (description?: string): ArgSchema => (description ? { type: 'boolean', description } : { type: 'boolean' });
 
 interface ToolDef {
   description: string;
-  properties?: Record<string, JsonSchema>;
+  properties?: Record<string, ArgSchema>;
   required?: string[];
 }
 
-/** Tools that end the run or talk to the user rather than act on the page. */
-export const CONTROL_TOOLS = ['done', 'fail', 'ask_user'] as const;
-/** Tools the loop runs itself (not through `pagehand.act`). */
-export const AGENT_TOOLS = ['find', ...CONTROL_TOOLS] as const;
+/** The typed arguments of the tools the loop runs itself. */
+export interface AgentToolArgs {
+  find: { query: string };
+  done: { summary: string; success: boolean };
+  fail: { reason: string };
+  ask_user: { question: string };
+}
+export type AgentToolName = keyof AgentToolArgs;
 
-export const TOOLS: Record<string, ToolDef> = {
-  click: { description: 'Click an element.', properties: { ref: REF }, required: ['ref'] },
-  type: {
-    description: 'Type into a field (replaces its text unless replace=false).',
-    properties: { ref: REF, text: str(), replace: bool(), submit: bool('press Enter after') },
-    required: ['ref', 'text'],
+type Args = Record<string, unknown>;
+/** done and fail take their text under any of these names (models mix them up). */
+const endText = (a: Args): string => String(a.summary ?? a.reason ?? a.text ?? '').trim();
+
+export const AGENT_TOOL_TABLE: { [K in AgentToolName]: ToolDef & { parse(args: Args): AgentToolArgs[K] } } = {
+  find: {
+    description: 'Search the whole page beyond the map; returns refs.',
+    properties: { query: str() },
+    required: ['query'],
+    parse: (a) => {
+      const query = String(a.query ?? '').trim();
+      if (!query) throw new ArgError('find needs "query": words to look for.');
+      return { query };
+    },
   },
-  clear: { description: 'Empty a field.', properties: { ref: REF }, required: ['ref'] },
-  select_option: {
-    description: 'Choose option(s) in a select, combobox or listbox.',
-    properties: { ref: REF, option: { type: 'array', items: { type: 'string' }, description: 'labels or values' } },
-    required: ['ref', 'option'],
-  },
-  hover: { description: 'Move the pointer over an element (menus, tooltips).', properties: { ref: REF }, required: ['ref'] },
-  press_key: { description: 'Press a key or combo: Enter, Escape, Tab, ArrowDown, Control+a.', properties: { key: str(), ref: str('element to focus first') }, required: ['key'] },
-  scroll: {
-    description: 'Scroll the page or a scrollable element.',
-    properties: { direction: { type: 'string', enum: ['up', 'down', 'left', 'right'] }, ref: str('scrollable, default page'), pages: num('default 1') },
-  },
-  scroll_to: { description: 'Scroll an element into view.', properties: { ref: REF }, required: ['ref'] },
-  click_at: { description: 'Click a viewport point (0–1 fractions) for canvas, maps, images.', properties: { x: num(), y: num() }, required: ['x', 'y'] },
-  read: { description: 'Read the text of the page or an element, page by page.', properties: { ref: str(), page: num('from 1') } },
-  navigate: { description: 'Open a URL in this tab.', properties: { url: str() }, required: ['url'] },
-  go_back: { description: 'Go back in history.' },
-  wait: { description: 'Wait for text to appear, or some seconds.', properties: { text: str(), seconds: num() } },
-  find: { description: 'Search the whole page beyond the map; returns refs.', properties: { query: str() }, required: ['query'] },
   done: {
     description: 'Finish: the answer or what was done, with the facts the user needs.',
     properties: { summary: str(), success: bool('false if only partly done') },
     required: ['summary'],
+    parse: (a) => ({ summary: endText(a), success: a.success !== false && a.success !== 'false' }),
   },
-  fail: { description: 'Give up: the task cannot be done; say why.', properties: { reason: str() }, required: ['reason'] },
-  ask_user: { description: 'Ask the user for information only they have.', properties: { question: str() }, required: ['question'] },
+  fail: { description: 'Give up: the task cannot be done; say why.', properties: { reason: str() }, required: ['reason'], parse: (a) => ({ reason: endText(a) }) },
+  ask_user: {
+    description: 'Ask the user for information only they have.',
+    properties: { question: str() },
+    required: ['question'],
+    parse: (a) => ({ question: String(a.question ?? '').trim() }),
+  },
 };
+
+/** Tools that end the run or talk to the user rather than act on the page. */
+export const CONTROL_TOOLS = ['done', 'fail', 'ask_user'] as const;
+/** Tools the loop runs itself (not through `pagehand.act`). */
+export const AGENT_TOOLS = Object.keys(AGENT_TOOL_TABLE) as readonly AgentToolName[];
+
+/** Every built-in tool, page actions first, in the order the model is offered them. */
+export const TOOLS: Readonly<Record<string, ToolDef>> = { ...ACTION_TOOLS, ...AGENT_TOOL_TABLE };
 
 export const TOOL_LIST = Object.keys(TOOLS);
 
@@ -98,7 +105,7 @@ export function toolSpecs(allowed?: readonly string[], extra: readonly ExtraTool
       function: {
         name,
         description: t.description,
-        parameters: { type: 'object', properties: t.properties ?? {}, ...(t.required ? { required: t.required } : {}) },
+        parameters: { type: 'object', properties: (t.properties ?? {}) as Record<string, JsonSchema>, ...(t.required ? { required: t.required } : {}) },
       },
     })),
     ...extra.map((t): ToolSpec => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters ?? { type: 'object', properties: {} } } })),

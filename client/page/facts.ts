@@ -303,7 +303,7 @@ function keyFacts(target: Element, key: 'Enter' | ' ', filled: Element | undefin
  * nothing (or the action itself would refuse it: a bad argument, an unknown ref).
  */
 export function targetFacts(raw: CallLike): TargetFacts | undefined {
-  const parsed = parseCall({ name: raw.name, args: raw.args ?? {} });
+  const parsed = parseCall(raw); // a call already in its canonical form is taken as it is
   if (!parsed.ok) return undefined;
   const call = parsed.call;
   const describer = createDescriber();

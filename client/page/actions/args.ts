@@ -1,7 +1,11 @@
 /**
- * Validates a tool call's arguments (pure; no DOM). Models make small mistakes — a ref as a
- * number, "true" as a string, an extra field — so harmless ones are accepted; anything that
- * would change the meaning gets a clear error naming the tool, the argument and the fix.
+ * The page actions' one table (pure; no DOM): each tool's description and arguments as the
+ * model is offered them, and the parser that puts a call in its canonical form. The agent's
+ * tool schemas, `pagehand.act`'s dispatch and every check that reads a call come from here.
+ *
+ * Models make small mistakes — a ref as a number, "true" as a string, an extra field — so
+ * harmless ones are accepted; anything that would change the meaning gets a clear error naming
+ * the tool, the argument and the fix.
  */
 import { parseRef } from '../refs';
 import type { Ref } from '../types';
@@ -31,12 +35,9 @@ export type ParsedCall = { [K in ToolName]: { name: K; args: ToolArgs[K] } }[Too
 export const MAX_WAIT_SECONDS = 30;
 export const MAX_SCROLL_PAGES = 20;
 
-export const TOOL_NAMES: readonly ToolName[] = [
-  'click', 'type', 'clear', 'select_option', 'hover', 'press_key', 'scroll', 'scroll_to',
-  'click_at', 'read', 'navigate', 'go_back', 'wait',
-];
 
-class ArgError extends Error {}
+/** A bad argument: the message says which and how to fix it. */
+export class ArgError extends Error {}
 
 type Args = Record<string, unknown>;
 
@@ -89,89 +90,167 @@ function show(v: unknown): string {
   }
 }
 
-const parsers: { [K in ToolName]: (a: Args) => ToolArgs[K] } = {
-  click: (a) => ({ ref: ref('click', a, true) }),
-  hover: (a) => ({ ref: ref('hover', a, true) }),
-  clear: (a) => ({ ref: ref('clear', a, true) }),
-  scroll_to: (a) => ({ ref: ref('scroll_to', a, true) }),
-  type: (a) => ({
-    ref: ref('type', a, true),
-    text: str('type', a, 'text', true)!,
-    replace: bool('type', a, 'replace', true),
-    submit: bool('type', a, 'submit', false),
-  }),
-  select_option: (a) => {
-    const v = a.option ?? a.value ?? a.label;
-    const list = Array.isArray(v) ? v : [v];
-    if (v === undefined || v === null || list.length === 0) {
-      throw new ArgError('select_option needs "option": the label or value to choose, e.g. {"ref": "4", "option": "France"}.');
-    }
-    const option = list.map((o) => {
-      if (typeof o === 'number') return String(o);
-      if (typeof o !== 'string' || o.trim() === '') throw new ArgError(`select_option: "option" must be a non-empty string, got ${show(o)}.`);
-      return o;
-    });
-    return { ref: ref('select_option', a, true), option };
+/** One argument's JSON Schema, as the model is shown it (the subset the tools use). */
+export interface ArgSchema {
+  type?: string;
+  description?: string;
+  enum?: string[];
+  items?: ArgSchema;
+}
+
+/**
+ * One page action as a tool: what the model is told (description, arguments) and how its
+ * arguments become the typed, defaulted form every later stage reads. Adding an action is
+ * one entry here, its `ToolArgs` type, and its handler in index.ts.
+ */
+export interface ActionTool<A> {
+  description: string;
+  properties?: Record<string, ArgSchema>;
+  required?: string[];
+  parse(args: Args): A;
+}
+
+const S = (description?: string): ArgSchema => (description ? { type: 'string', description } : { type: 'string' });
+const N = (description?: string): ArgSchema => (description ? { type: 'number', description } : { type: 'number' });
+const B = (description?: string): ArgSchema => (description ? { type: 'boolean', description } : { type: 'boolean' });
+const REF = S(); // the system prompt explains refs once, instead of in every tool
+
+/**
+ * The page actions, in the order the model is offered them. Descriptions are terse on purpose:
+ * the whole tool set costs under 600 prompt tokens, and the system prompt explains their use.
+ */
+export const ACTION_TOOLS: { [K in ToolName]: ActionTool<ToolArgs[K]> } = {
+  click: { description: 'Click an element.', properties: { ref: REF }, required: ['ref'], parse: (a) => ({ ref: ref('click', a, true) }) },
+  type: {
+    description: 'Type into a field (replaces its text unless replace=false).',
+    properties: { ref: REF, text: S(), replace: B(), submit: B('press Enter after') },
+    required: ['ref', 'text'],
+    parse: (a) => ({
+      ref: ref('type', a, true),
+      text: str('type', a, 'text', true)!,
+      replace: bool('type', a, 'replace', true),
+      submit: bool('type', a, 'submit', false),
+    }),
   },
-  press_key: (a) => {
-    const key = str('press_key', a, 'key', true)!;
-    if (!key.trim() && key !== ' ') throw new ArgError('press_key: "key" is empty; use a key name like "Enter", "Escape", "ArrowDown" or "Control+a".');
-    return { key, ref: ref('press_key', a, false) };
+  clear: { description: 'Empty a field.', properties: { ref: REF }, required: ['ref'], parse: (a) => ({ ref: ref('clear', a, true) }) },
+  select_option: {
+    description: 'Choose option(s) in a select, combobox or listbox.',
+    properties: { ref: REF, option: { type: 'array', items: { type: 'string' }, description: 'labels or values' } },
+    required: ['ref', 'option'],
+    parse: (a) => {
+      const v = a.option ?? a.value ?? a.label;
+      const list = Array.isArray(v) ? v : [v];
+      if (v === undefined || v === null || list.length === 0) {
+        throw new ArgError('select_option needs "option": the label or value to choose, e.g. {"ref": "4", "option": "France"}.');
+      }
+      const option = list.map((o) => {
+        if (typeof o === 'number') return String(o);
+        if (typeof o !== 'string' || o.trim() === '') throw new ArgError(`select_option: "option" must be a non-empty string, got ${show(o)}.`);
+        return o;
+      });
+      return { ref: ref('select_option', a, true), option };
+    },
   },
-  scroll: (a) => {
-    const d = str('scroll', a, 'direction', false)?.trim().toLowerCase() ?? 'down';
-    if (d !== 'up' && d !== 'down' && d !== 'left' && d !== 'right') {
-      throw new ArgError(`scroll: "direction" must be up, down, left or right, got ${show(a.direction)}.`);
-    }
-    const pages = num('scroll', a, 'pages') ?? 1;
-    if (pages <= 0 || pages > MAX_SCROLL_PAGES) throw new ArgError(`scroll: "pages" must be between 0 and ${MAX_SCROLL_PAGES} (fractions like 0.5 are fine), got ${pages}.`);
-    return { direction: d, ref: ref('scroll', a, false), pages };
+  hover: { description: 'Move the pointer over an element (menus, tooltips).', properties: { ref: REF }, required: ['ref'], parse: (a) => ({ ref: ref('hover', a, true) }) },
+  press_key: {
+    description: 'Press a key or combo: Enter, Escape, Tab, ArrowDown, Control+a.',
+    properties: { key: S(), ref: S('element to focus first') },
+    required: ['key'],
+    parse: (a) => {
+      const key = str('press_key', a, 'key', true)!;
+      if (!key.trim() && key !== ' ') throw new ArgError('press_key: "key" is empty; use a key name like "Enter", "Escape", "ArrowDown" or "Control+a".');
+      return { key, ref: ref('press_key', a, false) };
+    },
   },
-  click_at: (a) => {
-    const x = num('click_at', a, 'x');
-    const y = num('click_at', a, 'y');
-    if (x === undefined || y === undefined) throw new ArgError('click_at needs "x" and "y": fractions of the viewport from 0 to 1, e.g. {"x": 0.5, "y": 0.25}.');
-    if (x < 0 || x > 1 || y < 0 || y > 1) {
-      throw new ArgError(`click_at: "x" and "y" are fractions of the viewport from 0 (left/top) to 1 (right/bottom), got x=${x}, y=${y}.`);
-    }
-    return { x, y };
+  scroll: {
+    description: 'Scroll the page or a scrollable element.',
+    properties: { direction: { type: 'string', enum: ['up', 'down', 'left', 'right'] }, ref: S('scrollable, default page'), pages: N('default 1') },
+    parse: (a) => {
+      const d = str('scroll', a, 'direction', false)?.trim().toLowerCase() ?? 'down';
+      if (d !== 'up' && d !== 'down' && d !== 'left' && d !== 'right') {
+        throw new ArgError(`scroll: "direction" must be up, down, left or right, got ${show(a.direction)}.`);
+      }
+      const pages = num('scroll', a, 'pages') ?? 1;
+      if (pages <= 0 || pages > MAX_SCROLL_PAGES) throw new ArgError(`scroll: "pages" must be between 0 and ${MAX_SCROLL_PAGES} (fractions like 0.5 are fine), got ${pages}.`);
+      return { direction: d, ref: ref('scroll', a, false), pages };
+    },
   },
-  read: (a) => {
-    const page = num('read', a, 'page') ?? 1;
-    if (!Number.isInteger(page) || page < 1) throw new ArgError(`read: "page" must be a whole number from 1, got ${show(a.page)}.`);
-    return { ref: ref('read', a, false), page };
+  scroll_to: { description: 'Scroll an element into view.', properties: { ref: REF }, required: ['ref'], parse: (a) => ({ ref: ref('scroll_to', a, true) }) },
+  click_at: {
+    description: 'Click a viewport point (0–1 fractions) for canvas, maps, images.',
+    properties: { x: N(), y: N() },
+    required: ['x', 'y'],
+    parse: (a) => {
+      const x = num('click_at', a, 'x');
+      const y = num('click_at', a, 'y');
+      if (x === undefined || y === undefined) throw new ArgError('click_at needs "x" and "y": fractions of the viewport from 0 to 1, e.g. {"x": 0.5, "y": 0.25}.');
+      if (x < 0 || x > 1 || y < 0 || y > 1) {
+        throw new ArgError(`click_at: "x" and "y" are fractions of the viewport from 0 (left/top) to 1 (right/bottom), got x=${x}, y=${y}.`);
+      }
+      return { x, y };
+    },
   },
-  navigate: (a) => {
-    const url = str('navigate', a, 'url', true)!.trim();
-    if (!url) throw new ArgError('navigate needs "url" (absolute, or relative to the current page).');
-    return { url };
+  read: {
+    description: 'Read the text of the page or an element, page by page.',
+    properties: { ref: S(), page: N('from 1') },
+    parse: (a) => {
+      const page = num('read', a, 'page') ?? 1;
+      if (!Number.isInteger(page) || page < 1) throw new ArgError(`read: "page" must be a whole number from 1, got ${show(a.page)}.`);
+      return { ref: ref('read', a, false), page };
+    },
   },
-  go_back: () => ({}),
-  wait: (a) => {
-    const seconds = num('wait', a, 'seconds');
-    const text = str('wait', a, 'text', false);
-    if (seconds === undefined && (text === undefined || !text.trim())) {
-      throw new ArgError(`wait needs "seconds" (up to ${MAX_WAIT_SECONDS}) or "text" to wait for.`);
-    }
-    if (seconds !== undefined && seconds < 0) throw new ArgError(`wait: "seconds" must be positive, got ${seconds}.`);
-    return { seconds, text: text?.trim() || undefined };
+  navigate: {
+    description: 'Open a URL in this tab.',
+    properties: { url: S() },
+    required: ['url'],
+    parse: (a) => {
+      const url = str('navigate', a, 'url', true)!.trim();
+      if (!url) throw new ArgError('navigate needs "url" (absolute, or relative to the current page).');
+      return { url };
+    },
+  },
+  go_back: { description: 'Go back in history.', parse: () => ({}) },
+  wait: {
+    description: 'Wait for text to appear, or some seconds.',
+    properties: { text: S(), seconds: N() },
+    parse: (a) => {
+      const seconds = num('wait', a, 'seconds');
+      const text = str('wait', a, 'text', false);
+      if (seconds === undefined && (text === undefined || !text.trim())) {
+        throw new ArgError(`wait needs "seconds" (up to ${MAX_WAIT_SECONDS}) or "text" to wait for.`);
+      }
+      if (seconds !== undefined && seconds < 0) throw new ArgError(`wait: "seconds" must be positive, got ${seconds}.`);
+      return { seconds, text: text?.trim() || undefined };
+    },
   },
 };
 
-/** Parses `{ name, args }` into a typed call, or returns the error sentence for the model. */
+/** The action names, in the table's order. */
+export const TOOL_NAMES = Object.keys(ACTION_TOOLS) as readonly ToolName[];
+
+/** Calls this module made: already in their one canonical form, so they are never parsed twice. */
+const canonical = new WeakSet<object>();
+
+/**
+ * Parses `{ name, args }` into a typed call (defaults applied, the ref parsed), or returns the
+ * error sentence for the model. A call it returned before comes back as it is.
+ */
 export function parseCall(call: unknown): { ok: true; call: ParsedCall } | { ok: false; message: string } {
+  if (call && typeof call === 'object' && canonical.has(call)) return { ok: true, call: call as ParsedCall };
   if (!call || typeof call !== 'object') return { ok: false, message: 'An action must be an object like {"name": "click", "args": {"ref": "12"}}.' };
   const { name, args } = call as { name?: unknown; args?: unknown };
   const tool = typeof name === 'string' ? name.trim().toLowerCase() : '';
-  if (!(TOOL_NAMES as readonly string[]).includes(tool)) {
+  if (!Object.prototype.hasOwnProperty.call(ACTION_TOOLS, tool)) {
     return { ok: false, message: `Unknown action ${show(name)}. Available: ${TOOL_NAMES.join(', ')}.` };
   }
   if (args !== undefined && args !== null && (typeof args !== 'object' || Array.isArray(args))) {
     return { ok: false, message: `${tool}: "args" must be an object, got ${show(args)}.` };
   }
   try {
-    const parsed = parsers[tool as ToolName]((args ?? {}) as Args);
-    return { ok: true, call: { name: tool, args: parsed } as ParsedCall };
+    const parsed = (ACTION_TOOLS[tool as ToolName].parse as (a: Args) => unknown)((args ?? {}) as Args);
+    const typed = Object.freeze({ name: tool, args: Object.freeze(parsed) }) as ParsedCall;
+    canonical.add(typed);
+    return { ok: true, call: typed };
   } catch (e) {
     if (e instanceof ArgError) return { ok: false, message: e.message };
     throw e;

@@ -30,13 +30,13 @@ import { read } from './read';
 import { scroll, scrollTo } from './scroll';
 import { selectOption } from './select';
 import { clear, typeText } from './type';
-import type { ActionCall, ActionChanges, ActionResult, ActOptions } from './types';
+import type { ActionCall, ActionChanges, ActionErrorKind, ActionResult, ActOptions } from './types';
 import { wait } from './wait';
 import { coveredByZone, focusInZone, labelsZone, tabEntersZone, ZONE_REFUSAL } from './zones';
 
-export type { ActionCall, ActionChanges, ActionResult, ActOptions, BeforeNavigate, ScrollReport } from './types';
+export type { ActionCall, ActionChanges, ActionErrorKind, ActionResult, ActOptions, BeforeNavigate, ScrollReport } from './types';
 export { setBeforeNavigate } from './navigate';
-export { TOOL_NAMES } from './args';
+export { ACTION_TOOLS, parseCall, TOOL_NAMES, type ParsedCall, type ToolName } from './args';
 
 export const DEFAULT_ACTION_TIMEOUT = 1000;
 
@@ -65,8 +65,20 @@ function options(o: ActOptions | undefined): Required<ActOptions> {
   };
 }
 
-function failure(message: string, t0: number): ActionResult {
-  return { ok: false, message, changes: {}, timing: { totalMs: performance.now() - t0, settleMs: 0 } };
+function failure(message: string, t0: number, kind: ActionErrorKind): ActionResult {
+  return { ok: false, message, error: { kind }, changes: {}, timing: { totalMs: performance.now() - t0, settleMs: 0 } };
+}
+
+/** A refusal because of a deny zone (its kind is `in_deny_zone`, whatever the sentence). */
+class ZoneRefusal extends ActionError {}
+
+/** What kind of failure `e` is: by its class and the target's state, never by its words. */
+function errorKind(e: unknown, target: Element | undefined): ActionErrorKind {
+  if (e instanceof ZoneRefusal) return 'in_deny_zone';
+  if (e instanceof RefError || (e && typeof e === 'object' && (e as Error).name === 'RefError')) return (e as RefError).code === 'unknown' ? 'unknown_ref' : 'stale_ref';
+  // The element went away (re-rendered, removed) while the action waited on it.
+  if (target && !target.isConnected) return 'stale_ref';
+  return 'failed';
 }
 
 function errorMessage(e: unknown, name: string): string {
@@ -124,9 +136,11 @@ export async function act(call: ActionCall, opts?: ActOptions): Promise<ActionRe
   let nav: NavigationWatch | undefined;
   let tabs: SameTabGuard | undefined;
   let name = 'requested';
+  /** The element the call's ref resolved to, once it did. */
+  let lastTarget: Element | undefined;
   try {
     const parsed = parseCall(call);
-    if (!parsed.ok) return failure(parsed.message, t0);
+    if (!parsed.ok) return failure(parsed.message, t0, 'bad_args');
     const { name: tool, args } = parsed.call as ParsedCall;
     name = tool;
     const o = options(opts);
@@ -134,8 +148,6 @@ export async function act(call: ActionCall, opts?: ActOptions): Promise<ActionRe
     const describer = withStandIns(createDescriber());
     let before: Snapshot | undefined;
     let settleMs = 0;
-    /** The element the call's ref resolved to, once it did. */
-    let lastTarget: Element | undefined;
     const ctx: ActionContext = {
       describer,
       options: o,
@@ -143,7 +155,7 @@ export async function act(call: ActionCall, opts?: ActOptions): Promise<ActionRe
         // A ref the model guessed (or kept from before the zone was marked) never reaches in:
         // refused before anything about the element is compared or said.
         const el = resolveRef(ref, (e) => {
-          if (inExcludedZone(e)) throw new ActionError(`Element [${String(ref)}] ${ZONE_REFUSAL}.`);
+          if (inExcludedZone(e)) throw new ZoneRefusal(`Element [${String(ref)}] ${ZONE_REFUSAL}.`);
           return describer.describe(e);
         });
         lastTarget = el;
@@ -169,7 +181,7 @@ export async function act(call: ActionCall, opts?: ActOptions): Promise<ActionRe
       },
     };
     const refused = zoneRefusal(parsed.call as ParsedCall, ctx);
-    if (refused) return failure(refused, t0);
+    if (refused) return failure(refused, t0, 'in_deny_zone');
     const handler = handlers[tool] as Handler<unknown>;
     let outcome: Outcome;
     try {
@@ -178,7 +190,7 @@ export async function act(call: ActionCall, opts?: ActOptions): Promise<ActionRe
       // "Covered by …" describes the covering layer: never one that is or holds a zone.
       const ref = (args as { ref?: Ref }).ref;
       if (e instanceof ActionError && / is covered by /.test(e.message) && ref !== undefined && lastTarget && coveredByZone(lastTarget)) {
-        throw new ActionError(`${ctx.subject(ref, lastTarget)} is covered by a part of the page the site keeps pagehand out of, so it cannot be reached now.`);
+        throw new ZoneRefusal(`${ctx.subject(ref, lastTarget)} is covered by a part of the page the site keeps pagehand out of, so it cannot be reached now.`);
       }
       throw e;
     }
@@ -206,14 +218,16 @@ export async function act(call: ActionCall, opts?: ActOptions): Promise<ActionRe
     }
     Object.assign(changes, outcome.changes);
     messages.push(describeChanges(changes));
+    const ok = outcome.ok ?? true;
     return {
-      ok: outcome.ok ?? true,
+      ok,
+      ...(ok ? {} : { error: { kind: 'failed' as const } }),
       message: messages.filter(Boolean).join(' '),
       changes,
       timing: { totalMs: performance.now() - t0, settleMs },
     };
   } catch (e) {
-    return failure(errorMessage(e, name), t0);
+    return failure(errorMessage(e, name), t0, errorKind(e, lastTarget));
   } finally {
     try {
       watch?.stop();

@@ -58,10 +58,21 @@ export interface ActionChanges {
   chunk?: { page: number; pages: number };
 }
 
+/**
+ * Why a call failed, as data (callers act on the kind, never on the sentence): `bad_args` (the
+ * call itself is wrong), `unknown_ref` (no element was ever given that ref), `stale_ref` (the
+ * element was removed or re-rendered, or no longer is what the map showed), `in_deny_zone` (it
+ * is, or would reach into, a part of the page the site keeps pagehand out of), `failed`
+ * (anything else: disabled, covered, no such option, …).
+ */
+export type ActionErrorKind = 'bad_args' | 'unknown_ref' | 'stale_ref' | 'in_deny_zone' | 'failed';
+
 export interface ActionResult {
   ok: boolean;
   /** Short sentences the model can act on. */
   message: string;
+  /** Set when `ok` is false. */
+  error?: { kind: ActionErrorKind };
   changes: ActionChanges;
   /** Where the time went (for telemetry and the benchmark). */
   timing?: { totalMs: number; settleMs: number };

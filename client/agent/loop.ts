@@ -1,0 +1,476 @@
+/**
+ * The observe → think → act → verify loop of one run, behind its handle.
+ *
+ * One step: map the page → ask the model (streamed) → put its calls in canonical form
+ * (calls.ts) → run them in order (dispatch.ts; risky ones only after the user's yes,
+ * confirm.ts) → one history line → guards. The page is reached only through the page layer.
+ * A full navigation parks the run: its state is in sessionStorage and the next page resumes it.
+ */
+import { createModelClient } from '../llm/client';
+import { readsImages } from '../llm/models';
+import { NO_PROVIDER_FIX } from '../llm/no-provider';
+import { ModelError, type ChatReply, type ModelClient } from '../llm/types';
+import { besideBundle, screenshot } from '../page/screenshot';
+import { buildMapAsync } from '../page/map';
+import { nativeSetTimeout, watchActivity } from '../page/settle';
+import { estimateTokens } from '../page/tokens';
+import type { PageMap } from '../page/types';
+import { callArgs, callLabel, normaliseCall, type Call } from './calls';
+import { confirmCall } from './confirm';
+import { runStep, type ActionDone, type DispatchHost, type StepOutcome } from './dispatch';
+import { createEmitter } from './events';
+import { callsKey, pageKey, recordOutcome, recordStep, recordTextOnly, type Verdict } from './guards';
+import type { StepRecord } from './history';
+import type { RunStore, SavedRun, StoredOptions } from './persist';
+import { systemPrompt } from './prompt';
+import { parseReply, type ParsedReply } from './reply';
+import { buildRequest, DEFAULT_MAX_STEPS, planPrompt, type StepPrompt } from './request';
+import { toolSpecs, toolTokens } from './tools';
+import type { CallTarget, CustomTool, RunEvents, RunHandle, RunOptions, RunResult } from './types';
+
+/** How long a parked run waits for the page to unload before it assumes the navigation did not happen. */
+const NAVIGATION_GRACE_MS = 8000;
+/** Map roles of things the map cannot see into. */
+const OPAQUE_ROLES = new Set(['canvas', 'video', 'iframe', 'embed']);
+
+const newId = (): string => Math.random().toString(36).slice(2, 10) + Date.now().toString(36);
+
+/** What a run is made with besides its state. */
+export interface RunDeps {
+  /** Read at each use: a site's `init` after a resume supplies it again. */
+  confirm: () => RunOptions['confirm'] | undefined;
+  /** The run was saved on an earlier page and goes on here. */
+  resumed: boolean;
+  onEnd: (run: Run) => void;
+  store: RunStore;
+  transport?: typeof fetch;
+  /** The site's own tools by name, read at each use (they cannot be saved across pages: the site supplies them again). */
+  siteTools: () => ReadonlyMap<string, CustomTool>;
+}
+
+/** A step's plan: the model's reasoning and its calls, in canonical form. */
+export interface StepPlan {
+  reply: ParsedReply;
+  calls: Call[];
+}
+
+export class Run implements DispatchHost {
+  readonly emitter = createEmitter<RunEvents>();
+  readonly instance = newId();
+  readonly abort = new AbortController();
+  ended = false;
+  readonly result: Promise<RunResult>;
+  private resolveResult!: (r: RunResult) => void;
+  private pendingAnswer: ((text: string) => void) | undefined;
+  /** The step being executed, saved as-is if the page unloads mid-step. */
+  pending: StepRecord | undefined;
+  protected client!: ModelClient;
+  paused = false;
+  private fixed: number | undefined;
+  /** The model reads images (the proxy's /v1/config says so). */
+  private seesImages = false;
+  /** Screenshot failures in a row; after two the run stays text-only. */
+  private shotFailures = 0;
+  /** What changed visually since the last screenshot (navigation, dialog, scroll). */
+  private visualChange = true;
+  private unpause: (() => void) | undefined;
+  protected model = '';
+  lastMap: PageMap | undefined;
+  /** Told of every page action that ran (recording). */
+  onAction?: (done: ActionDone) => void;
+
+  constructor(
+    readonly state: SavedRun,
+    protected readonly deps: RunDeps,
+  ) {
+    this.result = new Promise((r) => (this.resolveResult = r));
+    state.owner = this.instance;
+  }
+
+  get options(): StoredOptions {
+    return this.state.options;
+  }
+
+  get signal(): AbortSignal {
+    return this.abort.signal;
+  }
+
+  handle(): RunHandle {
+    const self = this;
+    return {
+      id: this.state.id,
+      task: this.state.task,
+      ui: this.state.options.ui !== false,
+      on: (event, fn) => this.emitter.on(event, fn),
+      stop: () => this.finish({ ok: false, summary: 'Stopped by the user.', reason: 'stopped' }),
+      pause: () => this.setPaused(true),
+      resume: () => this.setPaused(false),
+      get paused() {
+        return self.paused;
+      },
+      answer: (text: string) => {
+        const pending = this.pendingAnswer;
+        this.pendingAnswer = undefined;
+        pending?.(String(text));
+      },
+      result: this.result,
+      get active() {
+        return !self.ended;
+      },
+    };
+  }
+
+  setPaused(paused: boolean): void {
+    if (this.ended || this.paused === paused) return;
+    this.paused = paused;
+    if (!paused) {
+      const go = this.unpause;
+      this.unpause = undefined;
+      go?.();
+    }
+    this.emitter.emit('pause', { paused });
+  }
+
+  /** Holds while the user has taken over; resolves at once otherwise (or when the run ends). */
+  protected untilResumed(): Promise<void> {
+    if (!this.paused) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.unpause = resolve;
+      this.abort.signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+  }
+
+  /** Saves the state (with the step in progress) for the next page. */
+  save(): void {
+    if (this.ended) return;
+    const history = this.pending ? [...this.state.history, this.pending] : this.state.history;
+    this.deps.store.save({ ...this.state, history });
+  }
+
+  private elapsed(): number {
+    return Date.now() - this.state.startedAt;
+  }
+
+  /** What the result carries besides the loop's own fields (a recording, for one). */
+  protected resultExtras(): Partial<RunResult> {
+    return {};
+  }
+
+  finish(r: Omit<RunResult, 'steps' | 'usage'>): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.abort.abort();
+    this.pendingAnswer = undefined;
+    this.deps.store.clear();
+    const result: RunResult = { ...r, steps: this.state.step, usage: { ...this.state.usage }, ...this.resultExtras() };
+    this.deps.onEnd(this);
+    this.resolveResult(result);
+    this.emitter.emit('done', { result });
+  }
+
+  protected sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.abort.signal.aborted) return resolve();
+      const t = nativeSetTimeout(resolve, ms);
+      this.abort.signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+    });
+  }
+
+  async start(): Promise<void> {
+    // Let the caller attach listeners first: even an immediate failure arrives as events.
+    await Promise.resolve();
+    try {
+      await this.loop();
+    } catch (e) {
+      // A bug of ours must still end the run cleanly, with a reason.
+      this.emitter.emit('error', { message: String((e as Error)?.message ?? e), code: 'internal', fatal: true });
+      this.finish({ ok: false, summary: `pagehand failed: ${String((e as Error)?.message ?? e)}`, reason: 'internal' });
+    }
+  }
+
+  /** Connects to the proxy and picks the model; false when the run cannot go on (it ended). */
+  protected async setUp(): Promise<boolean> {
+    const o = this.options;
+    if (!o.proxy) {
+      this.fatal('config', 'No proxy is configured: pass { proxy } to pagehand.run, or load the bundle from the proxy (or set data-pagehand-proxy on its script tag).');
+      return false;
+    }
+    this.client = createModelClient({ proxy: o.proxy, token: o.token, ...(this.deps.transport ? { fetch: this.deps.transport } : {}) });
+    this.model = o.model ?? '';
+    // The proxy's configuration names the default model and the models that read images.
+    if (!this.model || o.vision !== false) {
+      try {
+        const info = await this.client.config(this.abort.signal);
+        this.model ||= info.defaultModel ?? info.models[0] ?? '';
+        if (!this.model && !info.providers?.openai && !info.providers?.gemini) {
+          this.fatal('config', `The proxy has no model provider configured: ${NO_PROVIDER_FIX}`);
+          return false;
+        }
+        this.seesImages = readsImages(info.features?.images, this.model);
+      } catch (e) {
+        if (this.ended) return false;
+        // Without a model there is nothing to run; with one, screenshots just stay off.
+        if (!this.model) {
+          this.fatal(e instanceof ModelError ? e.code : 'config', `Could not read the proxy's configuration: ${(e as Error).message}`);
+          return false;
+        }
+      }
+      if (o.vision === true && !this.seesImages && this.model) {
+        this.emitter.emit('message', { text: `Screenshots are off: the proxy does not list ${this.model} as a model that reads images.`, from: 'agent' });
+      }
+      if (!this.model) {
+        this.fatal('config', 'The proxy offers no model to this token: configure a provider and a model on the proxy.');
+        return false;
+      }
+    }
+    return true;
+  }
+
+  protected fatal(code: string, message: string, reason = code === 'config' ? 'config' : 'model_error'): void {
+    if (this.ended) return;
+    this.emitter.emit('error', { message, code, fatal: true });
+    this.finish({ ok: false, summary: message, reason });
+  }
+
+  /** On a page the run was resumed on: wait for it, and end the action the navigation interrupted. */
+  protected async resumeHere(): Promise<void> {
+    await pageReady();
+    if (this.ended) return;
+    this.emitter.emit('message', { text: `Resumed on ${location.href} after the page changed.`, from: 'agent' });
+    const acting = this.state.acting;
+    if (acting) {
+      delete this.state.acting;
+      this.emitter.emit('action', { ...acting, phase: 'end', result: { ok: true, message: `The page navigated to ${location.href}.`, changes: { navigation: { url: location.href } } } });
+    }
+  }
+
+  protected async loop(): Promise<void> {
+    if (!(await this.setUp())) return;
+    if (this.deps.resumed) {
+      await this.resumeHere();
+      if (this.ended) return;
+    }
+    let first = true;
+    while (!this.ended) {
+      const maxSteps = this.options.maxSteps ?? DEFAULT_MAX_STEPS;
+      if (this.state.step >= maxSteps) {
+        return this.finish({ ok: false, summary: `Stopped at the step limit (${maxSteps}) before the task was done.`, reason: 'max_steps' });
+      }
+      await this.untilResumed();
+      if (this.ended) return;
+      const step = this.state.step + 1;
+      const resumed = first && this.deps.resumed;
+      first = false;
+      this.emitStep({ step, phase: 'start', resumed: resumed || undefined });
+      if ((await this.modelStep(step)) === 'ended') return;
+    }
+  }
+
+  /** One step planned by the model: observe, think, act, check the guards. */
+  protected async modelStep(step: number): Promise<'ended' | 'next'> {
+    const t0 = performance.now();
+    const prompt = this.planPrompt(step);
+    const map = await safeMap(prompt.mapTokens);
+    this.lastMap = map;
+    const image = await this.screenshotFor(map);
+    if (this.ended) return 'ended';
+    const request = buildRequest(prompt, this.state, this.model, map, image);
+    const t1 = performance.now();
+    let reply: ChatReply;
+    try {
+      reply = await this.client.chat(request, {
+        signal: this.abort.signal,
+        onDelta: (d) => this.emitStep({ step, phase: 'thinking', text: d.text }),
+        onRetry: (r) => this.emitter.emit('error', { message: `${r.reason} — trying again in ${Math.round(r.delayMs / 100) / 10} s.`, code: r.code, fatal: false, retryInMs: r.delayMs }),
+      });
+    } catch (e) {
+      if (this.ended) return 'ended';
+      const err = e instanceof ModelError ? e : new ModelError('network', String((e as Error)?.message ?? e));
+      this.fatal(err.code, `The model call failed: ${err.message}`);
+      return 'ended';
+    }
+    if (this.ended) return 'ended';
+    const timing = { observeMs: t1 - t0, modelMs: performance.now() - t1 };
+    this.state.step = step;
+    if (reply.usage) {
+      this.state.usage.promptTokens += reply.usage.promptTokens;
+      this.state.usage.completionTokens += reply.usage.completionTokens;
+    }
+    const plan = this.readReply(reply);
+    const parsed = plan.reply;
+    if (parsed.reasoning.memory) this.state.memory = parsed.reasoning.memory;
+    this.state.notes = [];
+    this.emitStep({ step, phase: 'planned', reasoning: parsed.reasoning, calls: parsed.calls.map(({ name, args }) => ({ name, args })), timing });
+
+    if (!plan.calls.length) {
+      const text = parsed.text || reply.content.trim() || '(empty reply)';
+      this.emitter.emit('message', { text, from: 'model' });
+      this.state.history.push({ step, goal: parsed.reasoning.nextGoal, actions: [{ call: 'reply', ok: false, result: `No tool call. Said: ${text}` }], url: location.href });
+      if (this.verdict(recordTextOnly(this.state.guards, true), text)) return 'ended';
+      this.save();
+      return 'next';
+    }
+    recordTextOnly(this.state.guards, false);
+    return this.act(step, plan.calls, parsed.reasoning.nextGoal, map);
+  }
+
+  /** The reply's calls in canonical form. */
+  protected readReply(reply: ChatReply): StepPlan {
+    const siteTools = this.deps.siteTools();
+    const parsed = parseReply(reply, [...siteTools.keys()]);
+    const offered = this.tools().map((t) => t.function.name);
+    const calls = parsed.calls.map((c) => normaliseCall(c, { siteTools, allowedActions: this.options.allowedActions, offered }));
+    return { reply: parsed, calls };
+  }
+
+  /** Runs a step's calls (unless the user took over meanwhile) and applies the guards. */
+  protected async act(step: number, calls: Call[], goal: string | undefined, map: PageMap): Promise<'ended' | 'next'> {
+    if (this.paused) {
+      // The user took over while the plan was made: it was made for a page the user may have
+      // changed, so it is dropped and the next step looks again.
+      await this.untilResumed();
+      if (this.ended) return 'ended';
+      this.state.history.push({ step, goal, actions: [{ call: callLabel(calls[0]!), ok: false, result: 'Not run: the user took over meanwhile. Look at the page again.' }], url: location.href });
+      this.save();
+      return 'next';
+    }
+    const loop = recordStep(this.state.guards, callsKey(calls.map((c) => ({ name: c.planned.name, args: callArgs(c) }))), pageKey(map.text), calls.map(callLabel).join(', '));
+    if (this.verdict(loop)) return 'ended';
+
+    const outcome: StepOutcome = await runStep(this, step, calls, goal, map);
+    if (this.ended || outcome === 'parked') return 'ended';
+    const after = recordOutcome(this.state.guards, outcome === 'failed');
+    if (this.verdict(after)) return 'ended';
+    this.save();
+    if (after.kind === 'backoff') await this.sleep(after.ms);
+    return 'next';
+  }
+
+  /**
+   * A screenshot for this step, when the `vision` option and the model allow: `true` sends one
+   * on the first step and after visual changes (navigation, a dialog, a scroll); `'auto'` does
+   * so only while the view holds something the map cannot show (canvas, video, a frame from
+   * another site). A failure is said once; after two in a row the run stays text-only.
+   */
+  private async screenshotFor(map: PageMap): Promise<string | undefined> {
+    const vision = this.options.vision ?? 'auto';
+    if (vision === false || !this.seesImages || this.shotFailures >= 2) return undefined;
+    const opaque = map.elements.some((e) => OPAQUE_ROLES.has(e.role));
+    if (!this.visualChange || (vision === 'auto' && !opaque)) return undefined;
+    const shot = await screenshot({ marks: true, elements: map.elements, moduleUrl: besideBundle() ?? `${this.options.proxy}/pagehand-screenshot.js` });
+    if (shot.dataUrl === null) {
+      if (this.shotFailures++ === 0) this.emitter.emit('message', { text: `No screenshot this step (${shot.reason}); working from the page map.`, from: 'agent' });
+      return undefined;
+    }
+    this.visualChange = false;
+    this.shotFailures = 0;
+    return shot.dataUrl;
+  }
+
+  visualChanged(): void {
+    this.visualChange = true;
+  }
+
+  /** Applies a guard's verdict; true when the run ended. */
+  protected verdict(v: Verdict, lastText?: string): boolean {
+    if (v.kind === 'warn') this.state.notes.push(v.note);
+    if (v.kind === 'backoff') {
+      this.state.notes.push(v.note);
+      return false;
+    }
+    if (v.kind === 'stop') {
+      this.emitter.emit('error', { message: v.summary, code: v.reason, fatal: true });
+      this.finish({ ok: false, summary: lastText ? `${v.summary} Its last words: ${lastText}` : v.summary, reason: v.reason });
+      return true;
+    }
+    return false;
+  }
+
+  /** The step's prompt before the map; the system prompt and the tools are counted once per run. */
+  protected planPrompt(step: number): StepPrompt {
+    const system = systemPrompt(this.options.instructions, this.options.lang);
+    const tools = this.tools();
+    this.fixed ??= estimateTokens(system) + toolTokens(tools, estimateTokens);
+    return planPrompt(this.state, step, system, tools, this.fixed);
+  }
+
+  protected tools() {
+    return toolSpecs(this.options.allowedActions, [...this.deps.siteTools().values()]);
+  }
+
+  protected emitStep(p: Pick<RunEvents['step'], 'step' | 'phase'> & Partial<RunEvents['step']>): void {
+    this.emitter.emit('step', {
+      maxSteps: this.options.maxSteps ?? DEFAULT_MAX_STEPS,
+      usage: { ...this.state.usage },
+      elapsedMs: this.elapsed(),
+      url: location.href,
+      ...p,
+    });
+  }
+
+  confirm(call: Call, target: CallTarget | undefined, goal: string | undefined): Promise<true | string> {
+    return confirmCall(this, call, target, goal);
+  }
+
+  confirmFn(): RunOptions['confirm'] | undefined {
+    return this.deps.confirm();
+  }
+
+  ask(question: string): Promise<string | undefined> {
+    if (this.emitter.count('ask') === 0) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      this.pendingAnswer = resolve;
+      this.abort.signal.addEventListener('abort', () => resolve(undefined), { once: true });
+      this.emitter.emit('ask', { question });
+    });
+  }
+
+  /**
+   * A full navigation started: the state is saved and the next page resumes the run. If the
+   * page is still here after a grace period (a download, a cancelled or 204 navigation), the
+   * run goes on here — unless another instance took it over meanwhile (back/forward cache).
+   */
+  async park(record: StepRecord): Promise<'parked' | 'ok'> {
+    this.state.history.push(record);
+    this.pending = undefined;
+    this.save();
+    await this.sleep(NAVIGATION_GRACE_MS);
+    if (this.ended) return 'parked';
+    const saved = this.deps.store.load();
+    if (!saved || saved.owner !== this.instance) {
+      this.stepAside();
+      return 'parked';
+    }
+    return 'ok';
+  }
+
+  /** Another page took the run over: this copy stops without ending the run. */
+  stepAside(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.abort.abort();
+    this.deps.onEnd(this);
+    this.resolveResult({ ok: false, summary: 'The run continued on another page.', reason: 'moved', steps: this.state.step, usage: { ...this.state.usage } });
+  }
+}
+
+/** The map in slices: a big page stays responsive while the step reads it. */
+export async function safeMap(maxTokens: number): Promise<PageMap> {
+  try {
+    return await buildMapAsync({ maxTokens });
+  } catch (e) {
+    // A page that breaks the map still gets a step: the model can scroll, navigate or fail.
+    return { text: `page ${JSON.stringify(document.title)} ${location.href}\n(the page map failed: ${String((e as Error)?.message ?? e)})`, elements: [], stats: { visited: 0, candidates: 0, listed: 0, more: { above: 0, below: 0, left: 0, right: 0, covered: 0 }, tokens: 0, ms: 0 } };
+  }
+}
+
+/** The new page is parsed and quiet enough to read (bounded). */
+async function pageReady(): Promise<void> {
+  if (document.readyState === 'loading') await new Promise((r) => document.addEventListener('DOMContentLoaded', r, { once: true }));
+  const watch = watchActivity([document]);
+  try {
+    await watch.settle({ timeout: 3000, quiet: 150 });
+  } finally {
+    watch.stop();
+  }
+}

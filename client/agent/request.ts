@@ -1,0 +1,79 @@
+/**
+ * One step's model request within the prompt budget, planned once per step: what every request
+ * carries whatever the map (system prompt, tools, the task, memory, the last results, the
+ * user's answers, notes) is counted first; the map gets what is left (within its own bounds),
+ * then the history lines fill the rest. Pure but for the token estimate.
+ */
+import type { ChatRequest, ToolSpec } from '../llm/types';
+import type { PageMap } from '../page/types';
+import { estimateTokens } from '../page/tokens';
+import { fitHistory, fullResults, userAnswers } from './history';
+import type { SavedRun } from './persist';
+import { stepMessage, type StepMessageInput } from './prompt';
+
+export const DEFAULT_MAX_STEPS = 50;
+export const DEFAULT_PROMPT_BUDGET = 12_000;
+const MAP_MAX_TOKENS = 3000;
+const MAP_MIN_TOKENS = 800;
+
+/** A step's prompt before the map: its fixed parts, counted once. */
+export interface StepPrompt {
+  step: number;
+  system: string;
+  tools: ToolSpec[];
+  /** The whole request's budget, and what the system prompt and the tools take of it. */
+  budget: number;
+  fixed: number;
+  base: Omit<StepMessageInput, 'map' | 'history' | 'omitted'>;
+  /** Tokens the map may take. */
+  mapTokens: number;
+}
+
+/**
+ * Plans step `step`: `fixed` is the system prompt's and the tools' cost (the same every step,
+ * computed by the caller once).
+ */
+export function planPrompt(state: SavedRun, step: number, system: string, tools: ToolSpec[], fixed: number): StepPrompt {
+  const o = state.options;
+  const budget = o.maxPromptTokens ?? DEFAULT_PROMPT_BUDGET;
+  const last = state.history[state.history.length - 1];
+  const base = {
+    task: state.task,
+    step,
+    maxSteps: o.maxSteps ?? DEFAULT_MAX_STEPS,
+    memory: state.memory,
+    lastResults: fullResults(last),
+    answers: userAnswers(state.history),
+    notes: state.notes,
+  };
+  // The data blocks' markers (memory, steps, results, map) count too.
+  const essentials = estimateTokens(`${base.task}\n${base.memory}\n${base.notes.join('\n')}\n${base.lastResults.join('\n')}\n${base.answers.join('\n')}`) + 140;
+  // Keep room for about ten history lines.
+  const mapTokens = Math.max(MAP_MIN_TOKENS, Math.min(MAP_MAX_TOKENS, budget - fixed - essentials - 600));
+  return { step, system, tools, budget, fixed, base, mapTokens };
+}
+
+/** The request for the planned step, with this map (and screenshot). */
+export function buildRequest(p: StepPrompt, state: SavedRun, model: string, map: PageMap, image?: string): ChatRequest {
+  const base = { ...p.base, map: map.text };
+  const used = p.fixed + estimateTokens(stepMessage({ ...base, history: [], omitted: 0 }));
+  const { lines, omitted } = fitHistory(state.history, Math.max(0, p.budget - used));
+  const text = stepMessage({ ...base, history: lines, omitted });
+  return {
+    model,
+    messages: [
+      { role: 'system', content: p.system },
+      {
+        role: 'user',
+        content: image
+          ? [
+              { type: 'text', text: `${text}\n\nA screenshot of the viewport is attached; the numbers drawn on it are the refs of the map.` },
+              { type: 'image_url', image_url: { url: image } },
+            ]
+          : text,
+      },
+    ],
+    tools: p.tools,
+    tool_choice: state.options.toolChoice ?? 'auto',
+  };
+}
