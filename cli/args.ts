@@ -4,7 +4,7 @@
  * does not know is an error, not ignored.
  */
 import { existsSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 export interface RunArgs {
@@ -20,6 +20,8 @@ export interface RunArgs {
   headed: boolean;
   chromium?: string;
   yes: boolean;
+  /** Files the task may upload (`--file`, repeatable): absolute paths, each an existing file. */
+  files: string[];
 }
 
 export type Parsed = { kind: 'help' } | { kind: 'version' } | { kind: 'run'; args: RunArgs } | { kind: 'error'; message: string };
@@ -60,6 +62,9 @@ Options:
   --chromium PATH       The Chromium executable (default $CHROMIUM_PATH, else ${DEFAULT_CHROMIUM}).
   --yes                 Allow risky actions (payment, deletion, sending, personal data, leaving
                         the site, downloads) without asking.
+  --file PATH           A file the task may upload (repeatable). The model sees its name, type
+                        and size; upload puts it into a file input or a drop zone of the site
+                        the run starts on. No other file can be uploaded.
   -h, --help            This text.
   -v, --version         The version.
 
@@ -77,6 +82,10 @@ Examples:
 `;
 
 const VALUE_FLAGS = new Set(['url', 'proxy', 'token', 'model', 'max-steps', 'screenshot-dir', 'profile', 'chromium']);
+/** Flags that may be given more than once, each time with a value. */
+const LIST_FLAGS = new Set(['file']);
+/** The most `--file`s one run takes. */
+export const MAX_FILES = 20;
 const BOOL_FLAGS = new Set(['json', 'headed', 'yes']);
 
 /** Parses argv (without node and the script). */
@@ -117,6 +126,7 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
   if (command !== 'run') return { kind: 'error', message: `unknown command "${command}" (the command is \`pagehand run\`; see --help)` };
 
   const values: Record<string, string> = {};
+  const lists: Record<string, string[]> = {};
   const flags = new Set<string>();
   const words: string[] = [];
   for (let i = 0; i < rest.length; i++) {
@@ -134,10 +144,11 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
     if (BOOL_FLAGS.has(name)) {
       if (eq >= 0) return { kind: 'error', message: `--${name} takes no value` };
       flags.add(name);
-    } else if (VALUE_FLAGS.has(name)) {
+    } else if (VALUE_FLAGS.has(name) || LIST_FLAGS.has(name)) {
       const v = eq >= 0 ? a.slice(eq + 1) : rest[++i];
       if (v === undefined || v === '') return { kind: 'error', message: `--${name} needs a value` };
-      values[name] = v;
+      if (LIST_FLAGS.has(name)) (lists[name] ??= []).push(v);
+      else values[name] = v;
     } else {
       return { kind: 'error', message: `unknown option ${a} (see --help)` };
     }
@@ -153,6 +164,16 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
     maxSteps = Number(values['max-steps']);
     if (!Number.isInteger(maxSteps) || maxSteps < 1) return { kind: 'error', message: `--max-steps must be a positive whole number, got "${values['max-steps']}"` };
   }
+  const files: string[] = [];
+  for (const f of lists.file ?? []) {
+    const path = resolve(cwd, f);
+    if (!existsSync(path) || !statSync(path).isFile()) return { kind: 'error', message: `--file must name a file that exists, got "${f}"` };
+    if (!files.includes(path)) files.push(path);
+  }
+  if (files.length > MAX_FILES) return { kind: 'error', message: `--file: at most ${MAX_FILES} files, got ${files.length}` };
+  const names = files.map((f) => basename(f));
+  const twice = names.find((n, i) => names.indexOf(n) !== i);
+  if (twice !== undefined) return { kind: 'error', message: `--file: two files are named "${twice}" (the task names files by name)` };
   const proxy = (values.proxy ?? DEFAULT_PROXY).replace(/\/+$/, '');
   try {
     if (!/^https?:$/.test(new URL(proxy).protocol)) throw new Error('not http');
@@ -174,6 +195,7 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
       headed: flags.has('headed'),
       chromium: values.chromium ?? (env.CHROMIUM_PATH?.trim() || undefined),
       yes: flags.has('yes'),
+      files,
     },
   };
 }
