@@ -1,30 +1,60 @@
 /**
  * Readable text of a subtree, the way a person sees it: rendered text only (display:none and
- * visibility:hidden skipped), block elements on their own lines, table cells separated by
- * " | ", image alt text in brackets — and, unlike `innerText`, through open shadow roots,
- * slots and same-origin iframes. Deny zones and the agent's own UI are left out.
+ * visibility:hidden skipped), block elements on their own lines, a blank line where the page
+ * shows one (`<br><br>`, an editor's empty line, pre-formatted text), side-by-side boxes (inline
+ * blocks) apart, table cells separated by " | " — with their column's header where the table
+ * has one (text-grid.ts) — image alt text in brackets; and, unlike `innerText`, through open
+ * shadow roots, slots and same-origin iframes. Deny zones and the agent's own UI are left out.
  */
 import { isExcluded } from '../own-ui';
 import { maskPageText } from '../redact';
 import { isElement, tag, winOf } from './dom';
+import { gridLines, isGridLike, tableLines, TABLE_ROLES } from './text-grid';
 
 const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'title', 'meta', 'link', 'svg', 'canvas', 'object', 'embed', 'audio', 'video', 'map']);
+/** Between table cells of the plain path; trimmed at a line's ends (empty edge cells say nothing). */
+const CELL = '\u0001';
+/** Boxes laid out side by side inside a line: apart, even with no space between them in the source. */
+const SIDE_BY_SIDE = new Set(['inline-block', 'inline-flex', 'inline-grid', 'inline-table']);
 
 export function readableText(root: Element): string {
-  const out: string[] = [];
-  const nl = (): void => {
-    if (out.length && out[out.length - 1] !== '\n') out.push('\n');
+  let out: string[] = [];
+
+  /** At least `n` line breaks end the text so far (1: a new line; 2: a blank line). */
+  const breaks = (n: number): void => {
+    let have = 0;
+    for (let i = out.length - 1; i >= 0 && have < n; i--) {
+      const t = out[i]!;
+      if (/[^\s\u0001]/.test(t)) {
+        // Text before: count the breaks it already ends with.
+        have += (/[\s\u0001]*$/.exec(t)![0].match(/\n/g) ?? []).length;
+        break;
+      }
+      have += (t.match(/\n/g) ?? []).length;
+    }
+    for (; have < n; have++) out.push('\n');
   };
 
-  const walkChildren = (parent: Node, visible: boolean): void => {
-    for (let c = parent.firstChild; c; c = c.nextSibling) walk(c, visible);
+  /** The text of one element apart (a table cell, a grid item): on one line. */
+  const textOf = (el: Element): string => {
+    const saved = out;
+    out = [];
+    walk(el, true, false);
+    const s = finish(out).replace(/\n+/g, ' ').trim();
+    out = saved;
+    return s;
   };
 
-  const walk = (node: Node, visible: boolean): void => {
+  const walkChildren = (parent: Node, visible: boolean, pre: boolean): void => {
+    for (let c = parent.firstChild; c; c = c.nextSibling) walk(c, visible, pre);
+  };
+
+  const walk = (node: Node, visible: boolean, pre: boolean): void => {
     if (node.nodeType === 3) {
       if (visible) {
         const t = (node as Text).data;
-        if (t.trim()) out.push(t.replace(/\s+/g, ' '));
+        if (pre) out.push(t.replace(/\r\n?/g, '\n'));
+        else if (t.trim()) out.push(t.replace(/\s+/g, ' '));
         else if (t.length) out.push(' ');
       }
       return;
@@ -35,7 +65,8 @@ export function readableText(root: Element): string {
     // The site's deny zones and our own UI are not the agent's to read.
     if (SKIP.has(t) || isExcluded(el)) return;
     const cs = winOf(el).getComputedStyle(el);
-    if (cs.display === 'none') return;
+    const d = cs.display;
+    if (d === 'none') return;
     const vis = cs.visibility === 'visible' ? true : cs.visibility === 'hidden' || cs.visibility === 'collapse' ? false : visible;
     if (t === 'br') return void out.push('\n');
     if (t === 'img') {
@@ -44,10 +75,13 @@ export function readableText(root: Element): string {
       return;
     }
     if (t === 'input' || t === 'textarea' || t === 'select') return;
-    const d = cs.display;
+    const ws = cs.whiteSpace;
+    const isPre = ws === 'pre' || ws === 'pre-wrap' || ws === 'pre-line' || ws === 'break-spaces';
     const cell = d === 'table-cell';
     const block = !cell && !d.startsWith('inline') && d !== 'contents';
-    if (block) nl();
+    const side = SIDE_BY_SIDE.has(d);
+    if (block) breaks(1);
+    else if (side) out.push(' ');
     if (t === 'iframe' || t === 'frame') {
       // From the frame's root element, so that a zone mark on its <html> counts too.
       let inner: Element | null = null;
@@ -56,30 +90,48 @@ export function readableText(root: Element): string {
       } catch {
         inner = null;
       }
-      if (inner) walk(inner, true);
-      nl();
+      if (inner) walk(inner, true, false);
+      breaks(1);
+      return;
+    }
+    // Tables with headers, and grids of short items laid out in rows: one line per row.
+    const role = el.getAttribute('role') ?? '';
+    const rows = vis && (t === 'table' || TABLE_ROLES.has(role)) ? tableLines(el, textOf) : vis && isGridLike(cs) ? gridLines(el, textOf) : null;
+    if (rows) {
+      breaks(1);
+      out.push(rows.join('\n'));
+      breaks(1);
       return;
     }
     if (t === 'slot') {
       const assigned = (el as HTMLSlotElement).assignedNodes({ flatten: true });
-      if (assigned.length) for (const a of assigned) walk(a, vis);
-      else walkChildren(el, vis);
+      if (assigned.length) for (const a of assigned) walk(a, vis, isPre);
+      else walkChildren(el, vis, isPre);
     } else if (el.shadowRoot) {
-      walkChildren(el.shadowRoot, vis);
+      walkChildren(el.shadowRoot, vis, isPre);
     } else {
-      walkChildren(el, vis);
+      walkChildren(el, vis, isPre);
     }
-    if (cell) out.push(' | ');
-    if (block) nl();
+    if (cell) out.push(CELL);
+    if (block) breaks(1);
+    else if (side) out.push(' ');
   };
 
-  walk(root, true);
+  walk(root, true, false);
   // Masked whole, before `read` cuts it into pages: a secret split at a page's end would not match.
-  return maskPageText(out
-    .join('')
-    .split('\n')
-    .map((l) => l.replace(/\s+/g, ' ').replace(/(\s*\|\s*)+$/, '').replace(/^\s*\|\s*/, '').trim())
-    .filter(Boolean)
-    .join('\n')
-    .trim());
+  return maskPageText(finish(out));
+}
+
+/** Lines trimmed, cells joined with " | ", at most one blank line in a row, none at the ends. */
+function finish(out: readonly string[]): string {
+  const lines: string[] = [];
+  for (const raw of out.join('').split('\n')) {
+    const l = raw
+      .replace(/^[\s\u0001]+|[\s\u0001]+$/g, '')
+      .replace(/\s*\u0001[\s\u0001]*/g, ' | ')
+      .replace(/\s+/g, ' ');
+    if (l || (lines.length && lines[lines.length - 1] !== '')) lines.push(l);
+  }
+  while (lines.length && lines[lines.length - 1] === '') lines.pop();
+  return lines.join('\n');
 }
