@@ -15,7 +15,7 @@ import { buildMapAsync } from '../page/map';
 import { nativeSetTimeout, watchActivity } from '../page/settle';
 import { estimateTokens } from '../page/tokens';
 import type { PageMap } from '../page/types';
-import { callArgs, callLabel, normaliseCall, type Call } from './calls';
+import { callArgs, callLabel, normaliseCall, type Call, type PageCall, type SiteCall } from './calls';
 import { confirmCall } from './confirm';
 import { runStep, type ActionDone, type DispatchHost, type StepOutcome } from './dispatch';
 import { createEmitter } from './events';
@@ -26,7 +26,9 @@ import { systemPrompt } from './prompt';
 import { parseReply, type ParsedReply } from './reply';
 import { buildRequest, DEFAULT_MAX_STEPS, planPrompt, type StepPrompt } from './request';
 import { toolSpecs, toolTokens } from './tools';
-import type { CallTarget, CustomTool, RunEvents, RunHandle, RunOptions, RunResult } from './types';
+import type { CallTarget, CustomTool, RecordedStep, RunEvents, RunHandle, RunOptions, RunResult } from './types';
+import { beginStep, endStep } from '../replay/recorder';
+import { newRecording, pathOn } from '../replay/recording';
 
 /** How long a parked run waits for the page to unload before it assumes the navigation did not happen. */
 const NAVIGATION_GRACE_MS = 8000;
@@ -46,6 +48,23 @@ export interface RunDeps {
   transport?: typeof fetch;
   /** The site's own tools by name, read at each use (they cannot be saved across pages: the site supplies them again). */
   siteTools: () => ReadonlyMap<string, CustomTool>;
+  /**
+   * The site's `init` instructions and allowed actions, read at each use: they hold for every
+   * run on the page, one resumed after a navigation included (this page's init says them).
+   */
+  site?: () => { instructions?: string; allowedActions?: readonly string[] };
+}
+
+/** The site's instructions, then the run's own: both are the site owner's words, and both apply. */
+export function joinInstructions(site: string | undefined, own: string | undefined): string | undefined {
+  const parts = [site, own].map((t) => t?.trim()).filter((t): t is string => !!t);
+  return parts.length ? [...new Set(parts)].join('\n\n') : undefined;
+}
+
+/** The actions both the site and the run allow (a run narrows the site's list, never widens it). */
+export function joinAllowed(site: readonly string[] | undefined, own: readonly string[] | undefined): string[] | undefined {
+  if (!site) return own ? [...own] : undefined;
+  return own ? site.filter((a) => own.includes(a)) : [...site];
 }
 
 /** A step's plan: the model's reasoning and its calls, in canonical form. */
@@ -76,8 +95,6 @@ export class Run implements DispatchHost {
   private unpause: (() => void) | undefined;
   protected model = '';
   lastMap: PageMap | undefined;
-  /** Told of every page action that ran (recording). */
-  onAction?: (done: ActionDone) => void;
 
   constructor(
     readonly state: SavedRun,
@@ -89,6 +106,17 @@ export class Run implements DispatchHost {
 
   get options(): StoredOptions {
     return this.state.options;
+  }
+
+  /** The attached files `upload` may use on this page (none on another origin than the run's). */
+  private attached: () => readonly File[] = () => [];
+
+  files(): readonly File[] {
+    return this.attached();
+  }
+
+  useFiles(files: () => readonly File[]): void {
+    this.attached = files;
   }
 
   get signal(): AbortSignal {
@@ -151,9 +179,42 @@ export class Run implements DispatchHost {
     return Date.now() - this.state.startedAt;
   }
 
-  /** What the result carries besides the loop's own fields (a recording, for one). */
-  protected resultExtras(): Partial<RunResult> {
-    return {};
+  /** What the result carries besides the loop's own fields: the run as a recording. */
+  protected resultExtras(r: Omit<RunResult, 'steps' | 'usage'>): Partial<RunResult> {
+    return { recording: newRecording(this.state.task, this.state.startUrl ?? location.href, this.state.recorded ?? [], r.ok ? r.summary : undefined) };
+  }
+
+  /** The origin a recording's paths are relative to. */
+  protected recordingOrigin(): string {
+    try {
+      return new URL(this.state.startUrl ?? location.href).origin;
+    } catch {
+      return location.origin;
+    }
+  }
+
+  /** A page action or site tool is about to run: its recording step, kept with the state in case the page unloads. */
+  beforeAction(call: PageCall | SiteCall, target: CallTarget | undefined): void {
+    try {
+      const step = beginStep(call, target);
+      if (step) this.state.recordPending = step;
+      else delete this.state.recordPending;
+    } catch {
+      delete this.state.recordPending; // recording never breaks a run
+    }
+  }
+
+  onAction(done: ActionDone): void {
+    const pending = this.state.recordPending;
+    delete this.state.recordPending;
+    if (!pending) return;
+    const step = endStep(pending, done.result, this.recordingOrigin());
+    if (step) this.recordStep(step);
+  }
+
+  /** Adds a step to the run's recording. */
+  protected recordStep(step: RecordedStep): void {
+    (this.state.recorded ??= []).push(step);
   }
 
   finish(r: Omit<RunResult, 'steps' | 'usage'>): void {
@@ -162,7 +223,13 @@ export class Run implements DispatchHost {
     this.abort.abort();
     this.pendingAnswer = undefined;
     this.deps.store.clear();
-    const result: RunResult = { ...r, steps: this.state.step, usage: { ...this.state.usage }, ...this.resultExtras() };
+    let extras: Partial<RunResult> = {};
+    try {
+      extras = this.resultExtras(r);
+    } catch {
+      /* the result goes out without them */
+    }
+    const result: RunResult = { ...r, steps: this.state.step, usage: { ...this.state.usage }, ...extras };
     this.deps.onEnd(this);
     this.resolveResult(result);
     this.emitter.emit('done', { result });
@@ -242,6 +309,10 @@ export class Run implements DispatchHost {
       delete this.state.acting;
       this.emitter.emit('action', { ...acting, phase: 'end', result: { ok: true, message: `The page navigated to ${location.href}.`, changes: { navigation: { url: location.href } } } });
     }
+    // The step whose action unloaded the page: it led here.
+    const pending = this.state.recordPending;
+    delete this.state.recordPending;
+    if (pending) this.recordStep({ ...pending, expect: { url: pathOn(location.href, this.recordingOrigin()) } });
   }
 
   protected async loop(): Promise<void> {
@@ -319,7 +390,7 @@ export class Run implements DispatchHost {
     const siteTools = this.deps.siteTools();
     const parsed = parseReply(reply, [...siteTools.keys()]);
     const offered = this.tools().map((t) => t.function.name);
-    const calls = parsed.calls.map((c) => normaliseCall(c, { siteTools, allowedActions: this.options.allowedActions, offered }));
+    const calls = parsed.calls.map((c) => normaliseCall(c, { siteTools, allowedActions: this.allowedActions(), offered }));
     return { reply: parsed, calls };
   }
 
@@ -388,14 +459,18 @@ export class Run implements DispatchHost {
 
   /** The step's prompt before the map; the system prompt and the tools are counted once per run. */
   protected planPrompt(step: number): StepPrompt {
-    const system = systemPrompt(this.options.instructions, this.options.lang);
+    const system = systemPrompt(joinInstructions(this.deps.site?.().instructions, this.options.instructions), this.options.lang);
     const tools = this.tools();
     this.fixed ??= estimateTokens(system) + toolTokens(tools, estimateTokens);
     return planPrompt(this.state, step, system, tools, this.fixed);
   }
 
   protected tools() {
-    return toolSpecs(this.options.allowedActions, [...this.deps.siteTools().values()]);
+    return toolSpecs(this.allowedActions(), [...this.deps.siteTools().values()]);
+  }
+
+  protected allowedActions(): string[] | undefined {
+    return joinAllowed(this.deps.site?.().allowedActions, this.options.allowedActions);
   }
 
   protected emitStep(p: Pick<RunEvents['step'], 'step' | 'phase'> & Partial<RunEvents['step']>): void {

@@ -7,6 +7,8 @@ import { setBeforeNavigate } from '../page/actions/index';
 import { setDenyZones } from '../page/own-ui';
 import { setRiskMarks } from '../page/risk-marks';
 import { agentEnv, type AgentEnv } from './env';
+import { filesFor, filesProblem, type RunFiles } from './files';
+import { dropFiles, factsOf, keepFiles, loadFiles } from './files-store';
 import { newGuardState } from './guards';
 import { Run } from './loop';
 import { sessionRunStore, type SavedRun, type StoredOptions } from './persist';
@@ -29,7 +31,7 @@ export interface ScriptDefaults {
 
 export class RunError extends Error {
   constructor(
-    readonly code: 'busy' | 'invalid_task' | 'invalid_tool',
+    readonly code: 'busy' | 'invalid_task' | 'invalid_tool' | 'invalid_files',
     message: string,
   ) {
     super(message);
@@ -61,6 +63,8 @@ export function createAgentApi(defaults: ScriptDefaults, env: AgentEnv = agentEn
       current = undefined;
       setBeforeNavigate(undefined);
     }
+    // Ended (not stepped aside for the page the run went on in): its files are forgotten.
+    if (store.load()?.id !== r.state.id) dropFiles(r.state.id);
   };
   const adopt = (r: Run): RunHandle => {
     current = r;
@@ -90,8 +94,9 @@ export function createAgentApi(defaults: ScriptDefaults, env: AgentEnv = agentEn
       model: options.model ?? defaults.model,
       maxSteps: positive(options.maxSteps) ?? DEFAULT_MAX_STEPS,
       vision: options.vision ?? 'auto',
-      instructions: options.instructions ?? site.instructions,
-      allowedActions: options.allowedActions ?? site.allowedActions,
+      // The run's own; the site's (init) are read at each step, so a resumed run gets this page's.
+      instructions: options.instructions,
+      allowedActions: options.allowedActions,
       ui: options.ui ?? true,
       lang: options.lang ?? defaults.lang,
       toolChoice: options.toolChoice === 'required' ? 'required' : 'auto',
@@ -102,7 +107,15 @@ export function createAgentApi(defaults: ScriptDefaults, env: AgentEnv = agentEn
       startedAt: Date.now(), guards: newGuardState(), notes: [], allowed: [], owner: '',
     };
     toolsFor(options.tools); // a bad tool is the caller's error, thrown now
-    const r = new Run(state, { confirm: () => options.confirm ?? site.confirm, resumed: false, onEnd, store, transport: env.fetch, siteTools: () => toolsFor(options.tools) });
+    const filesIssue = filesProblem(options.files);
+    if (filesIssue) throw new RunError('invalid_files', `pagehand.run: ${filesIssue}.`);
+    const attached: RunFiles = { files: [...(options.files ?? [])], origin: location.origin };
+    if (attached.files.length) {
+      state.files = factsOf(attached.files);
+      void keepFiles(state.id, attached.origin, attached.files);
+    }
+    const r = new Run(state, { confirm: () => options.confirm ?? site.confirm, resumed: false, onEnd, store, transport: env.fetch, siteTools: () => toolsFor(options.tools), site: () => site });
+    r.useFiles(() => filesFor(attached, location.origin));
     currentHandle = adopt(r);
     if (options.signal) {
       if (options.signal.aborted) r.finish({ ok: false, summary: 'Stopped by the user.', reason: 'stopped' });
@@ -119,7 +132,10 @@ export function createAgentApi(defaults: ScriptDefaults, env: AgentEnv = agentEn
       current.stepAside(); // a stale copy from the back/forward cache
     }
     if (!saved) return undefined;
-    const r = new Run(saved, { confirm: () => site.confirm, resumed: true, onEnd, store, transport: env.fetch, siteTools: () => toolsFor() });
+    const r = new Run(saved, { confirm: () => site.confirm, resumed: true, onEnd, store, transport: env.fetch, siteTools: () => toolsFor(), site: () => site });
+    // Files kept for this run come back on pages of the origin they were attached on.
+    const kept: RunFiles = { files: saved.files?.length ? loadFiles(saved.id, location.origin) : [], origin: location.origin };
+    r.useFiles(() => filesFor(kept, location.origin));
     currentHandle = adopt(r);
     return currentHandle;
   }
