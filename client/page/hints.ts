@@ -2,9 +2,12 @@
  * Hints for targets without a name. A hint is not an accessible name — `describe()` never
  * returns one — but a clue the page carries anyway: a control word in the class or id, the
  * link's path, the icon it draws (SVG `<use>`, icon-font class), an image's file name, a
- * telling id, the form it submits, or (for icons inside a row) where it sits by the row's text.
+ * telling id, the form it submits, or (for icons inside a row) where it sits by the row's text;
+ * for a form field, first the text it sits by when no label is linked (near-label.ts).
  * The map prints it as `~hint`, apart from the quoted name.
  */
+import { quote } from './format';
+import { isLabelableField, nearLabel } from './near-label';
 import { CONTROL_WORDS, classAndId } from './walk/target';
 import { containsZone, inExcludedZone } from './own-ui';
 
@@ -61,9 +64,14 @@ export function tellingId(id: string): string {
 /**
  * The hint for an unnamed element. `row` is the clickable row an icon target sits in: its hint
  * also says where it sits by the nearest text (`remove before "Blue"`), as rows often hold
- * several alike icons (one × per chip).
+ * several alike icons (one × per chip). A form field (`role` says which) is told by the text it
+ * sits by (`after "Name"`, `before "Remember me"`, `over "Choose a file"`), else by its clue.
  */
-export function hintFor(el: Element, row?: Element): string {
+export function hintFor(el: Element, row?: Element, role = ''): string {
+  if (!row && isLabelableField(el, role)) {
+    const near = nearLabel(el, role);
+    if (near) return `${near.where} ${quote(near.text)}`;
+  }
   if (!row) return clueFor(el);
   const word = controlWord(classAndId(el));
   const clue = word || clueFor(el);

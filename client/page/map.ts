@@ -86,6 +86,11 @@ function* mapJob(options: MapOptions, budget: Budget, t0 = performance.now(), re
     counts.behindModal = { label: groupLabel({ ...modal, modal: false }, describer), count: behind };
   }
 
+  // A control a label stands in for is listed once, at its label (even while it has the focus).
+  const standIns = new Set<Element>();
+  for (const it of items) if (it.kind === 'el' && it.standsFor) standIns.add(it.standsFor);
+  if (standIns.size) items = items.filter((it) => it.kind !== 'el' || !standIns.has(it.el));
+
   // Suggestion lists rendered at the end of <body> read right after their field, as options.
   const popupOptions = attachPopups(items, focused);
 
@@ -278,7 +283,10 @@ function describeItem(it: ElementItem, d: Describer, focused: Element | null, as
   if (it.opaque) role = it.opaque;
   else role = d.role(el);
   let name = it.opaque === 'canvas' ? '' : d.name(el) || (it.opaque ? el.getAttribute('title') ?? '' : '');
-  const states = it.opaque ? {} : readStates(el, role, focused);
+  // A label standing in for a hidden checkbox, radio or file input reads as that control.
+  const control = it.standsFor;
+  const controlRole = control ? d.role(control) : '';
+  const states = it.opaque ? {} : control ? readStates(control, controlRole, focused) : readStates(el, role, focused);
   // A custom select's visible stand-in reads as the hidden <select> it replaces (widgets.ts).
   const standIn = it.opaque ? undefined : applyStandIn(el, d, states);
   if (standIn) ({ role, name } = standIn);
@@ -287,18 +295,18 @@ function describeItem(it: ElementItem, d: Describer, focused: Element | null, as
   if (states.type && IMPLIED_TYPE[role] === states.type) delete states.type;
   // Generic clickables have no name by the spec (not even from aria-label); the model still
   // needs to know what they say, so they are named as the button they act as.
-  let shown = name;
+  let shown = control ? d.name(control) : name;
   if (!shown && (it.reason === 'pointer' || it.reason === 'handler' || it.reason === 'focus')) shown = d.nameAs(el, 'button');
   // An icon inside a row ("×", "⋮") is better told by its tooltip than by its glyph.
   if (it.iconIn && !LETTER_OR_DIGIT.test(shown)) shown = el.getAttribute('title')?.trim() || shown;
   // Nameless (or glyph-only icon) targets get a hint, printed apart from the name.
-  const hint = it.opaque || it.reason === 'scroll' || (shown && !(it.iconIn && !LETTER_OR_DIGIT.test(shown))) ? '' : hintFor(el, it.iconIn);
+  const hint = it.opaque || it.reason === 'scroll' || (shown && !(it.iconIn && !LETTER_OR_DIGIT.test(shown))) ? '' : hintFor(el, it.iconIn, role);
   // An editor's content is its value (never what a deny zone inside it holds).
   if (it.reason === 'editable' && states.value === undefined) {
     const text = textOutsideZones(el, 2000).replace(/\s+/g, ' ').trim();
     if (text) states.value = text;
   }
-  const shownRole = asOption && (role === 'generic' || role === 'listitem' || role === 'none' || role === 'presentation') ? 'option' : displayRole(role, it.reason);
+  const shownRole = control ? displayRole(controlRole, it.reason) : asOption && (role === 'generic' || role === 'listitem' || role === 'none' || role === 'presentation') ? 'option' : displayRole(role, it.reason);
   const parts = [`${REF_SLOT}${shownRole}`];
   if (shown) parts.push(quote(cap(shown, NAME_MAX)));
   if (hint) parts.push(`~${sanitize(hint)}`);

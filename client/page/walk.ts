@@ -123,14 +123,16 @@ export function startWalk(doc: Document, opts: WalkOptions): Walk {
     const position = inline ? 'static' : cs.position;
 
     // "Visually hidden" clipping hides the subtree. Transparent subtrees are invisible, except a
-    // transparent form control stands for its visible label (custom checkboxes, file pickers).
+    // transparent form control stands for its visible label (custom checkboxes, file pickers),
+    // or with no label, is a control laid over what shows it ("Choose a file" under the input).
     if (!focused && !inline && clippedAway(cs, position)) return null;
     if (cs.opacity === '0' && !focused) {
-      if ((tag === 'input' || tag === 'select') && parentCtx.visible) {
+      if ((tag === 'input' || tag === 'select') && parentCtx.visible && (el as HTMLInputElement).type !== 'hidden') {
         const label = labelBoxFor(el);
-        if (label) {
+        const box = label ? rectOf(label, parentCtx) : rectOf(el, parentCtx);
+        if (box.width > 1 && box.height > 1) {
           candidates++;
-          pushEl(el, 'native', rectOf(label, parentCtx), parentCtx);
+          pushEl(el, 'native', box, parentCtx);
         }
       }
       return null;
@@ -178,6 +180,7 @@ export function startWalk(doc: Document, opts: WalkOptions): Walk {
       if (shown && fits) {
         item = pushEl(el, target.reason, rect, { ...parentCtx, groups });
         if (target.opaque) item.opaque = target.opaque;
+        if (target.standsFor) item.standsFor = target.standsFor;
         if (target.icon && parentCtx.clickable) item.iconIn = parentCtx.clickable;
       }
     }

@@ -9,6 +9,8 @@
  * toggle, chip "×", kebab menu), or one item of a list of like items (a custom select's open list).
  */
 import { hasClickListener } from '../hooks';
+import { inExcludedZone } from '../own-ui';
+import { clippedAway } from './clip';
 import type { Ctx, ElementItem, Reason } from './types';
 
 // ARIA widget roles that make an element a target for the model.
@@ -46,6 +48,8 @@ export interface Target {
   icon?: number;
   /** Its only cue is a click listener: listed only when its box is not a container's. */
   listenerOnly?: boolean;
+  /** A <label> that is the only visible way to its control (a custom checkbox, radio or file picker). */
+  standsFor?: HTMLInputElement;
 }
 
 /** `attrs`: the element has any attribute (contenteditable, tabindex, aria-label are read only then). */
@@ -57,7 +61,14 @@ export function classify(el: Element, tag: string, role: string, pointer: boolea
   if (tag === 'canvas' || tag === 'video' || tag === 'embed' || tag === 'object') {
     return { reason: 'opaque', opaque: tag === 'object' ? 'embed' : (tag as 'canvas' | 'video' | 'embed') };
   }
-  if (tag !== 'html' && tag !== 'body' && tag !== 'label') {
+  // A label names its control and forwards clicks to it: it is no target of its own, unless the
+  // control shows nothing (display:none, a 1px or clipped box) and the label is the way to it.
+  const control = tag === 'label' ? (el as HTMLLabelElement).control : null;
+  if (control) {
+    const standsFor = standInControl(control);
+    if (standsFor) return { reason: 'pointer', standsFor };
+  }
+  if (tag !== 'html' && tag !== 'body' && !control) {
     const inClickable = parent.clickable !== null;
     const tabbable = attrs && el.hasAttribute('tabindex') && (el as HTMLElement).tabIndex >= 0;
     const handler = hasHandler(el);
@@ -76,6 +87,24 @@ export function classify(el: Element, tag: string, role: string, pointer: boolea
   }
   if (focused && tag !== 'body' && tag !== 'html') return { reason: 'focus' };
   return null;
+}
+
+/** Checkable and file inputs that custom widgets hide behind their label. */
+const STAND_IN_TYPES = new Set(['checkbox', 'radio', 'file']);
+
+/**
+ * The label's control when the label must stand in for it: a checkbox, radio or file input
+ * that shows nothing itself — never one in a deny zone (its label stays a plain label). A
+ * transparent control with a box is listed itself, at its label's place (walk.ts).
+ */
+export function standInControl(control: Element): HTMLInputElement | null {
+  if (control.localName !== 'input' || !STAND_IN_TYPES.has((control as HTMLInputElement).type) || inExcludedZone(control)) return null;
+  const r = control.getBoundingClientRect();
+  if (r.width > 1 && r.height > 1) {
+    const cs = control.ownerDocument.defaultView?.getComputedStyle(control);
+    if (!cs || (cs.visibility === 'visible' && !clippedAway(cs, cs.position))) return null;
+  }
+  return control as HTMLInputElement;
 }
 
 function nativeReason(el: Element, tag: string): Reason | null {

@@ -42,6 +42,8 @@ export interface ElementItem {
   hiddenInside?: number;
   /** An icon-only target inside a clickable row: the row, for naming it by position. */
   iconIn?: Element;
+  /** A label standing in for a control that shows nothing itself (read with its role and states). */
+  standsFor?: HTMLInputElement;
 }
 
 export interface TextItem {
