@@ -3,15 +3,39 @@
  * client/agent/types.ts and the page API. Types only — build.ts emits declarations from this
  * file (and the three type modules it reads), so they never depend on the implementation.
  */
-import type { ActionCall, ActionResult } from './page/actions/types';
+import type { ActionCall, ActionResult, ActOptions } from './page/actions/types';
 import type { MapOptions, PageMap, Ref } from './page/types';
 import type { InitConfig, RunHandle, RunOptions, Theme } from './agent/types';
 import type { Screenshot, ScreenshotOptions } from './page/screenshot/types';
 
 export type * from './agent/types';
-export type { ActionCall, ActionResult, ActionChanges } from './page/actions/types';
+export type { ActionCall, ActionResult, ActionChanges, ActOptions } from './page/actions/types';
 export type { MapOptions, PageMap, MappedElement, Rect, Ref } from './page/types';
 export type { Mark, Screenshot, ScreenshotOptions } from './page/screenshot/types';
+
+/** One element `find` found (client/page/find.ts holds the same shape; a test keeps them in step). */
+export interface FoundElement {
+  ref: Ref;
+  role: string;
+  name: string;
+  /** Text of the block around the element (the row, the card), capped. */
+  context: string;
+  /** Where it is: `in view`, `2.5 screens below`. */
+  where: string;
+}
+
+/** What `pagehand.find(query)` returns. */
+export interface FindResult {
+  query: string;
+  /** At most 12. */
+  elements: FoundElement[];
+  /** Lines of page text that match (at most 5), with the ref of the nearest element after them. */
+  texts: Array<{ text: string; near?: Ref }>;
+  /** More matches than listed. */
+  more: number;
+  /** What the model reads, one result per line. */
+  text: string;
+}
 
 /** `pagehand.open(options)`: how runs started from the panel are made, and how it looks. */
 export interface OpenOptions extends Pick<RunOptions, 'proxy' | 'token' | 'model' | 'maxSteps' | 'instructions' | 'vision' | 'toolChoice'> {
@@ -47,9 +71,9 @@ export interface PagehandApi {
   /** The live element for a ref; throws when it is unknown or stale. */
   resolve(ref: Ref | number): Element;
   /** Elements and text anywhere on the page; `text` is what the model reads. */
-  find(query: string): { text: string; more: number };
+  find(query: string): FindResult;
   /** Runs one tool call (click, type, …); never throws. */
-  act(call: ActionCall): Promise<ActionResult>;
+  act(call: ActionCall, options?: ActOptions): Promise<ActionResult>;
   /** A JPEG of the viewport (Set-of-Marks on request); `{ dataUrl: null, reason }` instead of failing. */
   screenshot(options?: ScreenshotOptions): Promise<Screenshot>;
   /** The bundle's version. */
@@ -79,10 +103,10 @@ export interface PagehandLoaderApi {
   map(options?: MapOptions): PageMap;
   describe(el: Element): { role: string; name: string };
   resolve(ref: Ref | number): Element;
-  find(query: string): { text: string; more: number };
+  find(query: string): FindResult;
   /** Load the agent, then answer as the full API does. */
   mapAsync(options?: MapOptions): Promise<PageMap>;
-  act(call: ActionCall): Promise<ActionResult>;
+  act(call: ActionCall, options?: ActOptions): Promise<ActionResult>;
   screenshot(options?: ScreenshotOptions): Promise<Screenshot>;
   readonly version: string;
 }
