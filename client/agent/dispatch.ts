@@ -44,6 +44,8 @@ export interface DispatchHost {
   visualChanged(): void;
   /** Called after every page action that ran (also when it failed). */
   onAction?(done: ActionDone): void;
+  /** The files `upload` may use here (the run's attached files, on the origin where it started). */
+  files?(): readonly File[];
 }
 
 /** Changes after which the rest of a batch was planned on a page that no longer exists. */
@@ -111,7 +113,7 @@ export async function runStep(host: DispatchHost, step: number, calls: Call[], g
       const current: ActionRecord = { call: label, ok: true, result: '(the page started to navigate)' };
       push(current);
       host.state.acting = { step, call: planned, ...(target ? { target } : {}) };
-      const result = await run(call);
+      const result = await run(call, host);
       delete host.state.acting;
       if (host.ended) return 'ended';
       current.ok = result.ok;
@@ -142,10 +144,10 @@ export async function runStep(host: DispatchHost, step: number, calls: Call[], g
 }
 
 /** Runs a call of a kind that acts: a page action, find, a site tool, or one whose arguments did not parse. */
-function run(call: Call): Promise<ActionResult> {
+function run(call: Call, host?: DispatchHost): Promise<ActionResult> {
   switch (call.kind) {
     case 'page':
-      return act(call.action);
+      return act(call.action, { files: host?.files?.() ?? [] });
     case 'find':
       return Promise.resolve(findResult(call.args.query));
     case 'site':

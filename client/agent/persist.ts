@@ -4,6 +4,7 @@
  * (same origin, same tab). Storage that throws (disabled, full) only loses the resume.
  */
 import type { Usage } from '../llm/types';
+import type { FileFacts } from '../page/actions/upload-files';
 import type { GuardState } from './guards';
 import type { StepRecord } from './history';
 import type { Allowance, CallTarget, PlannedCall, RunOptions } from './types';
@@ -32,6 +33,8 @@ export interface SavedRun {
   allowed: Allowance[];
   /** The run instance that drives it now; a stale instance (bfcache) steps aside. */
   owner: string;
+  /** The attached files as the model knows them (name, type, size); their bytes are kept apart (files-store.ts). */
+  files?: FileFacts[];
   /**
    * The action under way when the page unloaded: its `end` event could not be sent there,
    * so the next page sends it (every `start` gets its `end`).

@@ -10,6 +10,7 @@
  * copied page text into them. Every string in a block goes through `sanitize`, so nothing in
  * it can close the block early or open another.
  */
+import { describeFile, type FileFacts } from '../page/actions/upload-files';
 import { CONTENT_END, CONTENT_START, dataBlock, sanitize } from '../page/format';
 
 export const SYSTEM_PROMPT = `You are pagehand, an agent that works inside the web page the user has open and carries out their task step by step with tools.
@@ -63,6 +64,8 @@ export interface StepMessageInput {
   answers?: string[];
   /** Warnings from the guards and notices (loop, failures, denied actions): ours. */
   notes: string[];
+  /** Files attached to the task (names, types, sizes): data, as their names are not ours. */
+  files?: FileFacts[];
   /** The page map's text (header, content block, counts): data, all of it. */
   map: string;
 }
@@ -78,6 +81,7 @@ export function stepMessage(m: StepMessageInput): string {
   // The task and the answers are the user's: outside the blocks, yet stripped of anything that
   // reads as a marker too, so the message has exactly the blocks it is built with.
   const parts = [`# Task\n${sanitize(m.task)}`, `Step ${m.step} of ${m.maxSteps}.`];
+  if (m.files?.length) parts.push(`# Attached files (upload puts them into the page by name)\n${dataBlock(m.files.map(describeFile).join('\n'))}`);
   if (m.answers?.length) parts.push(`# The user's answers\n${m.answers.map((a) => `- ${sanitize(a)}`).join('\n')}`);
   if (m.memory?.trim()) parts.push(`# Memory\n${dataBlock(m.memory.trim())}`);
   if (m.history.length || m.omitted) {

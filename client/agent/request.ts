@@ -45,9 +45,10 @@ export function planPrompt(state: SavedRun, step: number, system: string, tools:
     lastResults: fullResults(last),
     answers: userAnswers(state.history),
     notes: state.notes,
+    ...(state.files?.length ? { files: state.files } : {}),
   };
   // The data blocks' markers (memory, steps, results, map) count too.
-  const essentials = estimateTokens(`${base.task}\n${base.memory}\n${base.notes.join('\n')}\n${base.lastResults.join('\n')}\n${base.answers.join('\n')}`) + 140;
+  const essentials = estimateTokens(`${base.task}\n${base.memory}\n${base.notes.join('\n')}\n${base.lastResults.join('\n')}\n${base.answers.join('\n')}\n${(base.files ?? []).map((f) => f.name).join('\n')}`) + 140;
   // Keep room for about ten history lines.
   const mapTokens = Math.max(MAP_MIN_TOKENS, Math.min(MAP_MAX_TOKENS, budget - fixed - essentials - 600));
   return { step, system, tools, budget, fixed, base, mapTokens };

@@ -206,7 +206,7 @@ const DOES: Record<'payment' | 'deletion' | 'sending', string> = {
 
 /** Whether a call presses anything, for facts made without `via` (tests, callers outside targetFacts). */
 function pressesByCall(call: ParsedCall, facts: TargetFacts): boolean {
-  if (call.name === 'click' || call.name === 'click_at') return true;
+  if (call.name === 'click' || call.name === 'click_at' || call.name === 'double_click' || call.name === 'drag') return true;
   if (call.name === 'press_key') {
     try {
       return activatingKey(parseKeyCombo(call.args.key)) !== undefined;
@@ -245,6 +245,12 @@ function verbOf(call: ParsedCall, facts: TargetFacts): string {
       return facts.via === 'submit' || facts.via === 'newline' ? `Pressing ${keyName(call.args.key)} in ${what}${form}` : `Pressing ${keyName(call.args.key)} on ${what}`;
     case 'type':
       return facts.via === 'newline' ? `Typing lines into ${what}${form}` : `Typing into ${what} and pressing Enter${form}`;
+    case 'double_click':
+      return `Double-clicking ${what}`;
+    case 'drag':
+      return `Dropping onto ${what}`;
+    case 'click':
+      return call.args.hold ? `Pressing and holding ${what}` : `Clicking ${what}`;
     default:
       return `Clicking ${what}`;
   }

@@ -165,6 +165,13 @@ export interface RunOptions {
   /** The site's own tools, offered to the model beside the built-in ones. */
   tools?: CustomTool[];
   /**
+   * Files the model may put into the page with `upload` (a file input or a drop zone), by name:
+   * `File` objects (from an `<input type="file">`, a drop, or `new File(…)`). The model sees
+   * only their names, types and sizes; they may be uploaded on the origin where the run started
+   * only. At most 20, distinct names.
+   */
+  files?: File[];
+  /**
    * Values the agent may type but never see (`{ card: '4111 …', password: '…' }`): the model
    * reads `<secret:card>` and `type` puts the real value into the page, on the origin where the
    * run started only. The value is masked out of every page text the model reads and never

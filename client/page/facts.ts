@@ -105,6 +105,8 @@ function fieldKind(el: Element): string | undefined {
   const input = el as HTMLInputElement;
   const type = el.localName === 'input' ? input.type : '';
   if (type === 'submit' || type === 'button' || type === 'search' || type === 'checkbox' || type === 'radio') return undefined;
+  // A file put into the form (upload) leaves with it.
+  if (type === 'file') return (el as HTMLInputElement).files?.length ? 'file' : undefined;
   // Hidden fields are sent too (a wizard carries earlier steps in them): judged by name only.
   if (type === 'hidden') return wordsKind(el);
   if (type === 'email') return 'email';
@@ -310,8 +312,15 @@ export function targetFacts(raw: CallLike): TargetFacts | undefined {
   const resolve = (ref: unknown): Element => resolveRef(ref, (e) => describer.describe(e));
   try {
     switch (call.name) {
-      case 'click': {
+      case 'click':
+      case 'double_click': {
         const el = resolve(call.args.ref);
+        return activationFacts(activatedBy(el), el, 'click', describer);
+      }
+      case 'drag': {
+        // What a drop lands on says what it does ("Trash", "Delete"): judged like a press of it.
+        if (call.args.to_ref === undefined) return undefined;
+        const el = resolve(call.args.to_ref);
         return activationFacts(activatedBy(el), el, 'click', describer);
       }
       case 'click_at': {

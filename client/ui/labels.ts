@@ -12,6 +12,9 @@ export function callLabel(call: PlannedCall, target?: CallTarget): string {
   const extra = a.text ?? a.option ?? a.key ?? a.url ?? a.direction ?? a.query ?? a.question;
   if (extra !== undefined && extra !== null && extra !== '') s += ` — ${clip(String(extra))}`;
   if (call.name === 'click_at') s += ` (${a.x}, ${a.y})`;
+  if (call.name === 'drag') s += a.to_ref !== undefined ? ` → [${String(a.to_ref)}]` : ` by (${String(a.dx ?? 0)}, ${String(a.dy ?? 0)})`;
+  if (call.name === 'upload' && a.files !== undefined) s += ` — ${clip(([] as unknown[]).concat(a.files).join(', '))}`;
+  if (call.name === 'click' && a.hold_ms) s += ` (hold ${String(a.hold_ms)} ms)`;
   return s;
 }
 

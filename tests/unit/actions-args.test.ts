@@ -15,7 +15,7 @@ const err = (call: unknown): string => {
 describe('parseCall', () => {
   it('knows exactly the public tool names', () => {
     expect([...TOOL_NAMES].sort()).toEqual(
-      ['click', 'type', 'clear', 'select_option', 'hover', 'press_key', 'scroll', 'scroll_to', 'click_at', 'read', 'navigate', 'go_back', 'wait'].sort(),
+      ['click', 'double_click', 'right_click', 'type', 'clear', 'select_option', 'hover', 'drag', 'upload', 'press_key', 'scroll', 'scroll_to', 'click_at', 'read', 'navigate', 'go_back', 'wait'].sort(),
     );
   });
 

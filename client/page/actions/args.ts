@@ -9,11 +9,13 @@
  */
 import { parseRef } from '../refs';
 import type { Ref } from '../types';
+import { downloadArg, HandsArgError, handsParsers, holdMs, type HandsArgs, type Hold } from './hands-args';
 
 export type Direction = 'up' | 'down' | 'left' | 'right';
 
-export interface ToolArgs {
-  click: { ref: Ref };
+export interface ToolArgs extends HandsArgs {
+  /** `hold`: press and hold (from `hold_ms`), absent for a plain click. */
+  click: { ref: Ref; hold?: Hold };
   type: { ref: Ref; text: string; replace: boolean; submit: boolean };
   clear: { ref: Ref };
   select_option: { ref: Ref; option: string[] };
@@ -22,7 +24,8 @@ export interface ToolArgs {
   scroll: { direction: Direction; ref?: Ref; pages: number };
   scroll_to: { ref: Ref };
   click_at: { x: number; y: number };
-  read: { ref?: Ref; page: number };
+  /** `download`: the name of a file the page handed out, instead of page text. */
+  read: { ref?: Ref; page: number; download?: string };
   navigate: { url: string };
   go_back: Record<string, never>;
   wait: { seconds?: number; text?: string };
@@ -117,12 +120,20 @@ const REF = S(); // the system prompt explains refs once, instead of in every to
 
 /**
  * The page actions, in the order the model is offered them. Descriptions are terse on purpose:
- * the whole tool set costs under 600 prompt tokens, and the system prompt explains their use.
+ * the whole tool set costs under 700 prompt tokens, and the system prompt explains their use.
  */
 export const ACTION_TOOLS: { [K in ToolName]: ActionTool<ToolArgs[K]> } = {
-  click: { description: 'Click an element.', properties: { ref: REF }, required: ['ref'], parse: (a) => ({ ref: ref('click', a, true) }) },
+  click: {
+    description: 'Click an element.',
+    properties: { ref: REF, hold_ms: N() },
+    required: ['ref'],
+    parse: (a) => {
+      const hold = holdMs(a);
+      return hold ? { ref: ref('click', a, true), hold } : { ref: ref('click', a, true) };
+    },
+  },
   type: {
-    description: 'Type into a field (replaces its text unless replace=false).',
+    description: 'Type into a field; replace=false appends.',
     properties: { ref: REF, text: S(), replace: B(), submit: B('press Enter after') },
     required: ['ref', 'text'],
     parse: (a) => ({
@@ -134,7 +145,7 @@ export const ACTION_TOOLS: { [K in ToolName]: ActionTool<ToolArgs[K]> } = {
   },
   clear: { description: 'Empty a field.', properties: { ref: REF }, required: ['ref'], parse: (a) => ({ ref: ref('clear', a, true) }) },
   select_option: {
-    description: 'Choose option(s) in a select, combobox or listbox.',
+    description: 'Choose option(s): select, combobox, listbox.',
     properties: { ref: REF, option: { type: 'array', items: { type: 'string' }, description: 'labels or values' } },
     required: ['ref', 'option'],
     parse: (a) => {
@@ -151,7 +162,21 @@ export const ACTION_TOOLS: { [K in ToolName]: ActionTool<ToolArgs[K]> } = {
       return { ref: ref('select_option', a, true), option };
     },
   },
-  hover: { description: 'Move the pointer over an element (menus, tooltips).', properties: { ref: REF }, required: ['ref'], parse: (a) => ({ ref: ref('hover', a, true) }) },
+  hover: { description: 'Hover over menus, tooltips.', properties: { ref: REF }, required: ['ref'], parse: (a) => ({ ref: ref('hover', a, true) }) },
+  double_click: { description: 'Double-click an element.', properties: { ref: REF }, required: ['ref'], parse: handsParsers.double_click },
+  right_click: { description: 'Right-click (context menu).', properties: { ref: REF }, required: ['ref'], parse: handsParsers.right_click },
+  drag: {
+    description: 'Drag onto to_ref, or by dx/dy px.',
+    properties: { ref: REF, to_ref: S(), dx: N(), dy: N() },
+    required: ['ref'],
+    parse: handsParsers.drag,
+  },
+  upload: {
+    description: 'Upload attached files.',
+    properties: { ref: REF, files: { type: 'array', items: { type: 'string' } } },
+    required: ['ref', 'files'],
+    parse: handsParsers.upload,
+  },
   press_key: {
     description: 'Press a key or combo: Enter, Escape, Tab, ArrowDown, Control+a.',
     properties: { key: S(), ref: S('element to focus first') },
@@ -163,8 +188,8 @@ export const ACTION_TOOLS: { [K in ToolName]: ActionTool<ToolArgs[K]> } = {
     },
   },
   scroll: {
-    description: 'Scroll the page or a scrollable element.',
-    properties: { direction: { type: 'string', enum: ['up', 'down', 'left', 'right'] }, ref: S('scrollable, default page'), pages: N('default 1') },
+    description: 'Scroll the page or an element.',
+    properties: { direction: { type: 'string', enum: ['up', 'down', 'left', 'right'] }, ref: S('default page'), pages: N() },
     parse: (a) => {
       const d = str('scroll', a, 'direction', false)?.trim().toLowerCase() ?? 'down';
       if (d !== 'up' && d !== 'down' && d !== 'left' && d !== 'right') {
@@ -175,9 +200,9 @@ export const ACTION_TOOLS: { [K in ToolName]: ActionTool<ToolArgs[K]> } = {
       return { direction: d, ref: ref('scroll', a, false), pages };
     },
   },
-  scroll_to: { description: 'Scroll an element into view.', properties: { ref: REF }, required: ['ref'], parse: (a) => ({ ref: ref('scroll_to', a, true) }) },
+  scroll_to: { description: 'Scroll to an element.', properties: { ref: REF }, required: ['ref'], parse: (a) => ({ ref: ref('scroll_to', a, true) }) },
   click_at: {
-    description: 'Click a viewport point (0–1 fractions) for canvas, maps, images.',
+    description: 'Click at viewport fractions x, y (0–1).',
     properties: { x: N(), y: N() },
     required: ['x', 'y'],
     parse: (a) => {
@@ -191,12 +216,13 @@ export const ACTION_TOOLS: { [K in ToolName]: ActionTool<ToolArgs[K]> } = {
     },
   },
   read: {
-    description: 'Read the text of the page or an element, page by page.',
-    properties: { ref: S(), page: N('from 1') },
+    description: 'Read the page, an element or a download, by pages.',
+    properties: { ref: S(), page: N('from 1'), download: S() },
     parse: (a) => {
       const page = num('read', a, 'page') ?? 1;
       if (!Number.isInteger(page) || page < 1) throw new ArgError(`read: "page" must be a whole number from 1, got ${show(a.page)}.`);
-      return { ref: ref('read', a, false), page };
+      const download = downloadArg(a);
+      return download !== undefined ? { page, download } : { ref: ref('read', a, false), page };
     },
   },
   navigate: {
@@ -211,7 +237,7 @@ export const ACTION_TOOLS: { [K in ToolName]: ActionTool<ToolArgs[K]> } = {
   },
   go_back: { description: 'Go back in history.', parse: () => ({}) },
   wait: {
-    description: 'Wait for text to appear, or some seconds.',
+    description: 'Wait for text to appear, or seconds.',
     properties: { text: S(), seconds: N() },
     parse: (a) => {
       const seconds = num('wait', a, 'seconds');
@@ -252,7 +278,7 @@ export function parseCall(call: unknown): { ok: true; call: ParsedCall } | { ok:
     canonical.add(typed);
     return { ok: true, call: typed };
   } catch (e) {
-    if (e instanceof ArgError) return { ok: false, message: e.message };
+    if (e instanceof ArgError || e instanceof HandsArgError) return { ok: false, message: e.message };
     throw e;
   }
 }

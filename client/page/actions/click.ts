@@ -8,15 +8,9 @@ import { waitActionable, type ActionPoint } from './actionability';
 import type { ActionContext, Handler } from './context';
 import { ActionError, inputType, tag } from './dom';
 import { holdAt } from './gesture';
-import type { HandsArgs } from './hands-args';
+import type { HandsArgs, Hold } from './hands-args';
 import { clickAt, contextClickAt, doubleClickAt, hoverAt } from './pointer';
 
-/** How long `click` holds the button down, once its argument is read (see hands-args). */
-export interface Hold {
-  ms: number;
-  /** The call asked for longer than the longest hold. */
-  capped: boolean;
-}
 
 /** The checked state a click may toggle: native checkbox/radio, or aria-checked/pressed. */
 function checkedState(el: Element): boolean | undefined {
@@ -37,7 +31,7 @@ async function pressable(ref: Ref, ctx: ActionContext): Promise<{ el: Element; p
   return { el, point: point!, label: ctx.label(el) };
 }
 
-export const click: Handler<ToolArgs['click'] & { hold?: Hold }> = async ({ ref, hold }, ctx) => {
+export const click: Handler<ToolArgs['click']> = async ({ ref, hold }, ctx) => {
   const { el, point, label } = await pressable(ref, ctx);
   const hadState = checkedState(el);
   const at = { local: point.local, root: point.root };

@@ -14,7 +14,7 @@ import { watchPlace } from './drag-report';
 import { dragAlong } from './gesture';
 import type { DragArgs } from './hands-args';
 import { deepHit } from './hit';
-import { ZONE_REFUSAL } from './zones';
+import { ZONE_REFUSAL, ZoneRefusal } from './zones';
 
 /** The centre of the part of `el` in view, in root-viewport pixels; undefined when none is. */
 function visibleCentre(el: Element): Point | undefined {
@@ -56,7 +56,7 @@ export const drag: Handler<DragArgs> = async (args, ctx) => {
     clamped = to.x !== want.x || to.y !== want.y;
   }
   const landing = deepHit(to.x, to.y);
-  if (landing && inExcludedZone(landing.el)) throw new ActionError(`The place to drop on ${ZONE_REFUSAL}.`);
+  if (landing && inExcludedZone(landing.el)) throw new ZoneRefusal(`The place to drop on ${ZONE_REFUSAL}.`);
   if (landing?.crossOriginFrame) throw new ActionError('The place to drop on is inside a frame from another site; pagehand cannot drag into it.');
   const label = ctx.label(el);
   const place = watchPlace(el, ctx.describer, label);

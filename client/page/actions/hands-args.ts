@@ -9,6 +9,13 @@ import type { Ref } from '../types';
 
 export type DragArgs = { ref: Ref; to_ref: Ref; dx?: undefined; dy?: undefined } | { ref: Ref; to_ref?: undefined; dx: number; dy: number };
 
+/** How long `click` holds the button down (see holdMs). */
+export interface Hold {
+  ms: number;
+  /** The call asked for longer than the longest hold. */
+  capped: boolean;
+}
+
 export interface HandsArgs {
   drag: DragArgs;
   double_click: { ref: Ref };
@@ -94,7 +101,7 @@ export const handsParsers: { [K in keyof HandsArgs]: (a: Args) => HandsArgs[K] }
 export const HANDS_TOOL_NAMES = Object.keys(handsParsers) as Array<keyof HandsArgs>;
 
 /** `click`'s `hold_ms`: undefined for a plain click; a press length in ms, capped at MAX_HOLD_MS. */
-export function holdMs(a: Args): { ms: number; capped: boolean } | undefined {
+export function holdMs(a: Args): Hold | undefined {
   const ms = numArg('click', a, 'hold_ms');
   if (ms === undefined || ms === 0) return undefined;
   if (ms < 0) throw new HandsArgError(`click: "hold_ms" is how long to hold the button down, in milliseconds (up to ${MAX_HOLD_MS}); got ${ms}.`);

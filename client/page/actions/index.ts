@@ -16,9 +16,11 @@ import { withStandIns } from '../widgets';
 import { parseCall, type ParsedCall, type ToolArgs, type ToolName } from './args';
 import { subjectOf } from './actionability';
 import { clickAtPoint } from './click-at';
-import { click, hover } from './click';
+import { click, doubleClick, hover, rightClick } from './click';
 import type { ActionContext, Handler, Outcome } from './context';
 import { ActionError, deepActiveElement, viewportSize } from './dom';
+import { drag } from './drag';
+import { reportDownload } from './download-report';
 import { deepHit, labelOf } from './hit';
 import { parseKeyCombo } from './keys';
 import { describeChanges } from './messages';
@@ -31,8 +33,9 @@ import { scroll, scrollTo } from './scroll';
 import { selectOption } from './select';
 import { clear, typeText } from './type';
 import type { ActionCall, ActionChanges, ActionErrorKind, ActionResult, ActOptions } from './types';
+import { upload } from './upload';
 import { wait } from './wait';
-import { coveredByZone, focusInZone, labelsZone, tabEntersZone, ZONE_REFUSAL } from './zones';
+import { coveredByZone, focusInZone, labelsZone, tabEntersZone, ZONE_REFUSAL, ZoneRefusal } from './zones';
 
 export type { ActionCall, ActionChanges, ActionErrorKind, ActionResult, ActOptions, BeforeNavigate, ScrollReport } from './types';
 export { setBeforeNavigate } from './navigate';
@@ -54,9 +57,13 @@ const handlers: { [K in ToolName]: Handler<ToolArgs[K]> } = {
   navigate,
   go_back: goBack,
   wait,
+  drag,
+  double_click: doubleClick,
+  right_click: rightClick,
+  upload,
 };
 
-function options(o: ActOptions | undefined): Required<ActOptions> {
+function options(o: ActOptions | undefined): Required<Omit<ActOptions, 'files'>> {
   const num = (v: unknown, d: number, max: number): number => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.min(v, max) : d);
   return {
     settleTimeout: num(o?.settleTimeout, DEFAULT_SETTLE_TIMEOUT, 60_000),
@@ -69,8 +76,6 @@ function failure(message: string, t0: number, kind: ActionErrorKind): ActionResu
   return { ok: false, message, error: { kind }, changes: {}, timing: { totalMs: performance.now() - t0, settleMs: 0 } };
 }
 
-/** A refusal because of a deny zone (its kind is `in_deny_zone`, whatever the sentence). */
-class ZoneRefusal extends ActionError {}
 
 /** What kind of failure `e` is: by its class and the target's state, never by its words. */
 function errorKind(e: unknown, target: Element | undefined): ActionErrorKind {
@@ -86,6 +91,12 @@ function errorMessage(e: unknown, name: string): string {
   if (e && typeof e === 'object' && 'name' in e && (e as Error).name === 'RefError') return (e as Error).message;
   const msg = e instanceof Error ? e.message : String(e);
   return `The ${name} action failed unexpectedly: ${msg}`;
+}
+
+/** The caller's files, kept only if they are real File objects (a page cannot pass look-alikes through a run). */
+function attachedFiles(files: unknown): File[] {
+  if (!Array.isArray(files)) return [];
+  return files.filter((f): f is File => typeof File === 'function' && f instanceof File);
 }
 
 /** How a message names an element inside a zone. */
@@ -122,7 +133,7 @@ function zoneRefusal(call: ParsedCall, ctx: ActionContext): string | undefined {
     const hit = deepHit(Math.min(call.args.x * vp.width, vp.width - 1), Math.min(call.args.y * vp.height, vp.height - 1));
     if (hit && inExcludedZone(hit.el)) return `The point (${call.args.x}, ${call.args.y}) ${ZONE_REFUSAL}.`;
   }
-  if (call.name === 'click' || call.name === 'hover') {
+  if (call.name === 'click' || call.name === 'hover' || call.name === 'double_click' || call.name === 'right_click') {
     const el = ctx.resolve(call.args.ref);
     if (labelsZone(el)) return `${ctx.subject(call.args.ref, el)} is the label of a control that ${ZONE_REFUSAL}.`;
   }
@@ -151,6 +162,7 @@ export async function act(call: ActionCall, opts?: ActOptions): Promise<ActionRe
     const ctx: ActionContext = {
       describer,
       options: o,
+      files: attachedFiles(opts?.files),
       resolve: (ref) => {
         // A ref the model guessed (or kept from before the zone was marked) never reaches in:
         // refused before anything about the element is compared or said.
@@ -180,7 +192,7 @@ export async function act(call: ActionCall, opts?: ActOptions): Promise<ActionRe
         return s;
       },
     };
-    const refused = zoneRefusal(parsed.call as ParsedCall, ctx);
+    const refused = zoneRefusal(parsed.call, ctx);
     if (refused) return failure(refused, t0, 'in_deny_zone');
     const handler = handlers[tool] as Handler<unknown>;
     let outcome: Outcome;
@@ -196,6 +208,7 @@ export async function act(call: ActionCall, opts?: ActOptions): Promise<ActionRe
     }
     const changes: ActionChanges = {};
     const messages = [outcome.message];
+    let downloadNote = '';
     if (watch) {
       let stillLoading: ActionChanges['stillLoading'];
       if (outcome.settle !== false) {
@@ -209,6 +222,9 @@ export async function act(call: ActionCall, opts?: ActOptions): Promise<ActionRe
       } else {
         const download = nav?.download();
         if (download) changes.download = download;
+        const file = nav?.file();
+        // Its text (if any) comes last, after the short sentences.
+        if (file) downloadNote = await reportDownload(file);
         Object.assign(changes, diffSnapshots(before!, takeSnapshot(document), createDescriber()));
         const after = outcome.after?.();
         if (after?.message) messages.push(after.message);
@@ -218,6 +234,7 @@ export async function act(call: ActionCall, opts?: ActOptions): Promise<ActionRe
     }
     Object.assign(changes, outcome.changes);
     messages.push(describeChanges(changes));
+    if (downloadNote) messages.push(downloadNote);
     const ok = outcome.ok ?? true;
     return {
       ok,

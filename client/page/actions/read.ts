@@ -10,7 +10,7 @@ import { ActionError } from './dom';
 import { readDownload } from './download-report';
 import { readableText } from './text';
 
-export const read: Handler<ToolArgs['read'] & { download?: string }> = async ({ ref, page, download }, ctx) => {
+export const read: Handler<ToolArgs['read']> = async ({ ref, page, download }, ctx) => {
   if (download !== undefined) return { message: readDownload(download, page) };
   const root = ref ? ctx.resolve(ref) : document.body ?? document.documentElement;
   const what = ref ? ctx.label(root) : 'the page';

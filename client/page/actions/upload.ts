@@ -14,7 +14,7 @@ import { ActionError, flatParent, inputType, isDisabled, isElement, tag, winOf }
 import { dataTransfer } from './data-transfer';
 import type { HandsArgs } from './hands-args';
 import { accepts, describeFile, pickFiles } from './upload-files';
-import { ZONE_REFUSAL } from './zones';
+import { ZONE_REFUSAL, ZoneRefusal } from './zones';
 
 const isFileInput = (el: Element | null | undefined): el is HTMLInputElement => !!el && tag(el) === 'input' && inputType(el) === 'file';
 
@@ -48,7 +48,7 @@ export const upload: Handler<HandsArgs['upload']> = async ({ ref, files: names }
   const input = fileInputFor(el);
   const win = winOf(el);
   if (input) {
-    if (input !== el && inExcludedZone(input)) throw new ActionError(`The file input of ${subject} ${ZONE_REFUSAL}.`);
+    if (input !== el && inExcludedZone(input)) throw new ZoneRefusal(`The file input of ${subject} ${ZONE_REFUSAL}.`);
     const target = ctx.label(input === el ? el : input);
     if (isDisabled(input)) throw new ActionError(`${subject} is disabled: its file input takes no files now.`);
     const accept = input.getAttribute('accept') ?? '';

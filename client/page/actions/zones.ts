@@ -5,12 +5,15 @@
  * told instead. No action lands inside a zone, and no message names what one holds.
  */
 import { containsZone, createZoneCheck, inExcludedZone } from '../own-ui';
-import { deepActiveElement, flatContains, flatParent, inputType, isDisabled, isElement, isHTML, isVisible, tag, visibleBox } from './dom';
+import { ActionError, deepActiveElement, flatContains, flatParent, inputType, isDisabled, isElement, isHTML, isVisible, tag, visibleBox } from './dom';
 import { deepHit, hitReaches } from './hit';
 import { focusOrder } from './press';
 
 /** What the model reads when an action would reach into a zone: it names nothing in it. */
 export const ZONE_REFUSAL = 'is in a part of the page the site keeps pagehand out of';
+
+/** A refusal because of a deny zone (its kind is `in_deny_zone`, whatever the sentence). */
+export class ZoneRefusal extends ActionError {}
 
 /** The element keys go to now (the deepest focused one), when it sits in a zone. */
 export function focusInZone(): Element | undefined {
