@@ -19,7 +19,7 @@ import { installActivityHooks } from './page/settle';
 import { pageHandle, pageInitConfig, pageOpenOptions, pageRunOptions } from './guarded-api';
 import { createUi } from './ui/index';
 import { loaderHandoff } from './loader/adopt';
-import { publishSiteTools } from './webmcp/bridge';
+import { publishSiteTools, setPageToolsEnabled } from './webmcp/bridge';
 import { installModelContext } from './webmcp/polyfill';
 
 declare global {
@@ -70,6 +70,7 @@ if (typeof window !== 'undefined' && (!window.pagehand || handoff)) {
     const out = agent.configure(c.site); // throws on a bad tool, before anything changed
     setRedaction(c.redaction);
     publishSiteTools(webmcp, c.site.tools ?? []);
+    setPageToolsEnabled(c.site.webmcp !== false);
     runDefaults = c.runDefaults;
     ui.configure(c.ui);
     if (c.autoOpen) ui.autoOpen();

@@ -11,6 +11,8 @@ import { describeCall } from './history';
 import type { RawCall } from './reply';
 import { AGENT_TOOL_TABLE, type AgentToolArgs } from './tools';
 import type { CustomTool, PlannedCall } from './types';
+import type { PageToolCall } from './dispatch-extras';
+import type { PageTool } from '../webmcp/bridge';
 
 /** A page action, typed (`pagehand.act` runs it). */
 export interface PageCall {
@@ -49,11 +51,13 @@ export interface RejectedCall {
   message: string;
 }
 
-export type Call = PageCall | AgentCall | SiteCall | BadArgsCall | RejectedCall;
+export type Call = PageCall | AgentCall | SiteCall | PageToolCall | BadArgsCall | RejectedCall;
 
 export interface CallContext {
   /** The site's tools on offer, by name. */
   siteTools: ReadonlyMap<string, CustomTool>;
+  /** The page's WebMCP tools on offer, by the name the model calls. */
+  pageTools?: ReadonlyMap<string, PageTool>;
   /** Page actions on offer (the run's `allowedActions`); undefined: all. */
   allowedActions?: readonly string[];
   /** Every tool name the model is offered, for the "unknown tool" message. */
@@ -73,6 +77,8 @@ export function normaliseCall(raw: RawCall, ctx: CallContext): Call {
   }
   const tool = ctx.siteTools.get(name);
   if (tool) return { kind: 'site', planned, tool, args: raw.args };
+  const pageTool = ctx.pageTools?.get(name);
+  if (pageTool) return { kind: 'page_tool', planned, tool: pageTool, args: raw.args };
   const offered = !ctx.allowedActions || ctx.allowedActions.includes(name);
   if (isAgentTool(name)) return parsed(planned, 'find', () => ({ kind: 'find', planned, args: AGENT_TOOL_TABLE.find.parse(raw.args) }));
   if (!isAction(name) || !offered) {

@@ -11,6 +11,7 @@ import { pageIsUntrusted } from './env';
 import type { Call } from './calls';
 import type { SavedRun } from './persist';
 import { classifyRisks, siteToolRisk, type Risk } from './risk';
+import { pageToolRisks } from '../webmcp/bridge';
 import type { Allowance, CallTarget, ConfirmRequest, RunEvents, RunOptions } from './types';
 
 export interface ConfirmHost {
@@ -28,6 +29,7 @@ export function risksOf(call: Call): Risk[] {
       const r = siteToolRisk(call.tool);
       return r ? [r] : [];
     }
+    if (call.kind === 'page_tool') return pageToolRisks(call.tool);
     if (call.kind === 'page') return classifyRisks(call.action, targetFacts(call.action), location.href, { trustMarks: !pageIsUntrusted() });
   } catch {
     /* a page that breaks the facts gets no question rather than a crash */

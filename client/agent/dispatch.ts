@@ -10,6 +10,8 @@ import type { ActionChanges, ActionResult } from '../page/actions/types';
 import { find } from '../page/find';
 import type { PageMap, Ref } from '../page/types';
 import { callLabel, callRef, type Call, type PageCall } from './calls';
+import { runExtended } from './dispatch-extras';
+import { judgeAnswer } from './schema';
 import type { ActionRecord, StepRecord } from './history';
 import type { SavedRun } from './persist';
 import type { CallTarget, CustomTool, PlannedCall, RunEvents, RunResult } from './types';
@@ -81,6 +83,21 @@ export async function runStep(host: DispatchHost, step: number, calls: Call[], g
         failed = true;
         break;
       }
+      if (call.kind === 'done' && host.state.options.schema) {
+        // The answer's data against the run's schema: once back to the model with the errors.
+        const v = judgeAnswer(host.state.options.schema, call.args, !!host.state.answerRetried);
+        if (v.kind === 'retry') {
+          host.state.answerRetried = true;
+          push({ call: label, ok: false, result: v.message });
+          failed = true;
+          break;
+        }
+        host.state.history.push(record);
+        host.pending = undefined;
+        if (v.kind === 'invalid') host.finish({ ok: false, summary: v.summary, reason: 'invalid_data' });
+        else host.finish({ ok: call.args.success, summary: call.args.summary || '(no summary)', ...(call.args.success ? {} : { reason: 'incomplete' }), ...(v.data !== undefined ? { data: v.data } : {}) });
+        return 'ended';
+      }
       if (call.kind === 'done' || call.kind === 'fail') {
         host.state.history.push(record);
         host.pending = undefined;
@@ -99,7 +116,7 @@ export async function runStep(host: DispatchHost, step: number, calls: Call[], g
       }
       const onPage = call.kind === 'page' || (call.kind === 'bad_args' && call.runs === 'page');
       const target = onPage ? targetOf(callRef(call), map) : undefined;
-      if (call.kind === 'page' || call.kind === 'site') {
+      if (call.kind === 'page' || call.kind === 'site' || call.kind === 'page_tool') {
         const allowed = await host.confirm(call, target, goal);
         if (host.ended) return 'ended';
         if (allowed !== true) {
@@ -113,7 +130,7 @@ export async function runStep(host: DispatchHost, step: number, calls: Call[], g
       const current: ActionRecord = { call: label, ok: true, result: '(the page started to navigate)' };
       push(current);
       host.state.acting = { step, call: planned, ...(target ? { target } : {}) };
-      const result = await run(call, host);
+      const result = await runExtended(host, call, goal, () => run(call, host));
       delete host.state.acting;
       if (host.ended) return 'ended';
       current.ok = result.ok;

@@ -25,7 +25,13 @@ import type { RunStore, SavedRun, StoredOptions } from './persist';
 import { systemPrompt } from './prompt';
 import { parseReply, type ParsedReply } from './reply';
 import { buildRequest, DEFAULT_MAX_STEPS, planPrompt, type StepPrompt } from './request';
-import { toolSpecs, toolTokens } from './tools';
+import { TOOL_LIST, toolSpecs, toolTokens } from './tools';
+import { priceOf, costOf, type Price } from '../llm/prices';
+import { masking } from '../page/redact';
+import { offered, pageToolsNow, untrustedToolLines, type PageTool } from '../webmcp/bridge';
+import { pageIsUntrusted } from './env';
+import { answerPrompt, answerTools } from './schema';
+import { maskRequest, secretsPrompt } from './secrets';
 import type { CallTarget, CustomTool, RecordedStep, RunEvents, RunHandle, RunOptions, RunResult } from './types';
 import { beginStep, endStep } from '../replay/recorder';
 import { newRecording, pathOn } from '../replay/recording';
@@ -94,6 +100,8 @@ export class Run implements DispatchHost {
   private visualChange = true;
   private unpause: (() => void) | undefined;
   protected model = '';
+  /** The model's price, when the proxy's configuration gives one: the run's usage gets a cost. */
+  private price: Price | undefined;
   lastMap: PageMap | undefined;
 
   constructor(
@@ -274,6 +282,7 @@ export class Run implements DispatchHost {
           return false;
         }
         this.seesImages = readsImages(info.features?.images, this.model);
+        this.price = priceOf(info.prices, this.model);
       } catch (e) {
         if (this.ended) return false;
         // Without a model there is nothing to run; with one, screenshots just stay off.
@@ -345,7 +354,8 @@ export class Run implements DispatchHost {
     this.lastMap = map;
     const image = await this.screenshotFor(map);
     if (this.ended) return 'ended';
-    const request = buildRequest(prompt, this.state, this.model, map, image);
+    // No secret value leaves the page, whatever carried it into the request.
+    const request = maskRequest(buildRequest(prompt, this.state, this.model, map, image), this.state.secrets);
     const t1 = performance.now();
     let reply: ChatReply;
     try {
@@ -366,6 +376,7 @@ export class Run implements DispatchHost {
     if (reply.usage) {
       this.state.usage.promptTokens += reply.usage.promptTokens;
       this.state.usage.completionTokens += reply.usage.completionTokens;
+      if (this.price) this.state.usage.cost = (this.state.usage.cost ?? 0) + costOf(reply.usage, this.price);
     }
     const plan = this.readReply(reply);
     const parsed = plan.reply;
@@ -388,9 +399,10 @@ export class Run implements DispatchHost {
   /** The reply's calls in canonical form. */
   protected readReply(reply: ChatReply): StepPlan {
     const siteTools = this.deps.siteTools();
-    const parsed = parseReply(reply, [...siteTools.keys()]);
+    const pageTools = this.pageTools();
+    const parsed = parseReply(reply, [...siteTools.keys(), ...pageTools.keys()]);
     const offered = this.tools().map((t) => t.function.name);
-    const calls = parsed.calls.map((c) => normaliseCall(c, { siteTools, allowedActions: this.allowedActions(), offered }));
+    const calls = parsed.calls.map((c) => normaliseCall(c, { siteTools, pageTools, allowedActions: this.allowedActions(), offered }));
     return { reply: parsed, calls };
   }
 
@@ -425,7 +437,8 @@ export class Run implements DispatchHost {
    */
   private async screenshotFor(map: PageMap): Promise<string | undefined> {
     const vision = this.options.vision ?? 'auto';
-    if (vision === false || !this.seesImages || this.shotFailures >= 2) return undefined;
+    // Pixels cannot be masked: with secrets or redaction set, the model reads the map only.
+    if (vision === false || !this.seesImages || this.shotFailures >= 2 || masking()) return undefined;
     const opaque = map.elements.some((e) => OPAQUE_ROLES.has(e.role));
     if (!this.visualChange || (vision === 'auto' && !opaque)) return undefined;
     const shot = await screenshot({ marks: true, elements: map.elements, moduleUrl: besideBundle() ?? `${this.options.proxy}/pagehand-screenshot.js` });
@@ -459,18 +472,27 @@ export class Run implements DispatchHost {
 
   /** The step's prompt before the map; the system prompt and the tools are counted once per run. */
   protected planPrompt(step: number): StepPrompt {
-    const system = systemPrompt(joinInstructions(this.deps.site?.().instructions, this.options.instructions), this.options.lang);
+    const system = systemPrompt(joinInstructions(this.deps.site?.().instructions, this.options.instructions), this.options.lang) + secretsPrompt(this.state.secrets) + answerPrompt(this.options.schema);
     const tools = this.tools();
     this.fixed ??= estimateTokens(system) + toolTokens(tools, estimateTokens);
-    return planPrompt(this.state, step, system, tools, this.fixed);
+    // What a stranger's page says its tools do goes in as page data, within the budget.
+    const pageToolLines = untrustedToolLines([...this.pageTools().values()]);
+    const p = planPrompt(this.state, step, system, tools, this.fixed);
+    if (!pageToolLines.length) return p;
+    return { ...p, base: { ...p.base, pageTools: pageToolLines }, mapTokens: Math.max(800, p.mapTokens - estimateTokens(pageToolLines.join('\n'))) };
   }
 
   protected tools() {
-    return toolSpecs(this.allowedActions(), [...this.deps.siteTools().values()]);
+    return answerTools(toolSpecs(this.allowedActions(), [...this.deps.siteTools().values(), ...[...this.pageTools().values()].map(offered)]), this.options.schema);
   }
 
   protected allowedActions(): string[] | undefined {
     return joinAllowed(this.deps.site?.().allowedActions, this.options.allowedActions);
+  }
+
+  /** The page's WebMCP tools on offer now (never under a built-in's or a site tool's name). */
+  protected pageTools(): ReadonlyMap<string, PageTool> {
+    return pageToolsNow(new Set([...TOOL_LIST, ...this.deps.siteTools().keys()]), pageIsUntrusted());
   }
 
   protected emitStep(p: Pick<RunEvents['step'], 'step' | 'phase'> & Partial<RunEvents['step']>): void {

@@ -6,13 +6,14 @@
 import type { Usage } from '../llm/types';
 import type { FileFacts } from '../page/actions/upload-files';
 import type { GuardState } from './guards';
+import type { RunSecrets } from './secrets';
 import type { StepRecord } from './history';
 import type { Allowance, CallTarget, PlannedCall, RunOptions } from './types';
 
 export const STORAGE_KEY = 'pagehand:run';
 
 /** The options that survive a navigation (callbacks and signals cannot). */
-export type StoredOptions = Pick<RunOptions, 'proxy' | 'token' | 'model' | 'maxSteps' | 'vision' | 'instructions' | 'ui' | 'lang' | 'toolChoice' | 'maxPromptTokens' | 'allowedActions'>;
+export type StoredOptions = Pick<RunOptions, 'proxy' | 'token' | 'model' | 'maxSteps' | 'vision' | 'instructions' | 'ui' | 'lang' | 'toolChoice' | 'maxPromptTokens' | 'allowedActions' | 'schema'>;
 
 export interface SavedRun {
   v: 1;
@@ -35,6 +36,13 @@ export interface SavedRun {
   owner: string;
   /** The attached files as the model knows them (name, type, size); their bytes are kept apart (files-store.ts). */
   files?: FileFacts[];
+  /**
+   * The values the agent may type but not see, and the origin they may be typed on. Kept with
+   * the run so a form on the next page of the same site can take them; never in a prompt.
+   */
+  secrets?: RunSecrets;
+  /** The answer's data did not match the schema once already: the next mismatch ends the run. */
+  answerRetried?: boolean;
   /**
    * The action under way when the page unloaded: its `end` event could not be sent there,
    * so the next page sends it (every `start` gets its `end`).

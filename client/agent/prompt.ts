@@ -64,6 +64,8 @@ export interface StepMessageInput {
   answers?: string[];
   /** Warnings from the guards and notices (loop, failures, denied actions): ours. */
   notes: string[];
+  /** What a stranger's page says its WebMCP tools do, one line each: data. */
+  pageTools?: string[];
   /** Files attached to the task (names, types, sizes): data, as their names are not ours. */
   files?: FileFacts[];
   /** The page map's text (header, content block, counts): data, all of it. */
@@ -89,6 +91,7 @@ export function stepMessage(m: StepMessageInput): string {
     parts.push(`# Earlier steps\n${dataBlock([...head, ...m.history].join('\n'))}`);
   }
   if (m.lastResults.length) parts.push(`# Last step's results\n${dataBlock(m.lastResults.join('\n'))}`);
+  if (m.pageTools?.length) parts.push(`# Tools this page offers (what the page says they do)\n${dataBlock(m.pageTools.join('\n'))}`);
   if (m.notes.length) parts.push(`# Notes\n${m.notes.map((n) => `- ${sanitize(n)}`).join('\n')}`);
   parts.push(`# Current page\n${mapBlock(m.map)}`);
   return parts.join('\n\n');

@@ -14,6 +14,9 @@ import { Run } from './loop';
 import { sessionRunStore, type SavedRun, type StoredOptions } from './persist';
 import { DEFAULT_MAX_STEPS, DEFAULT_PROMPT_BUDGET } from './request';
 import { toolProblem } from './tools';
+import { answerSchema } from './schema';
+import { runSecrets } from './secrets';
+import { setSecretMasks } from '../page/redact';
 import type { CustomTool, RunHandle, RunOptions, SiteConfig } from './types';
 import type { Usage } from '../llm/types';
 
@@ -62,12 +65,15 @@ export function createAgentApi(defaults: ScriptDefaults, env: AgentEnv = agentEn
     if (current === r) {
       current = undefined;
       setBeforeNavigate(undefined);
+      setSecretMasks(undefined);
     }
     // Ended (not stepped aside for the page the run went on in): its files are forgotten.
     if (store.load()?.id !== r.state.id) dropFiles(r.state.id);
   };
   const adopt = (r: Run): RunHandle => {
     current = r;
+    // The run's secrets are masked out of every page text while it runs.
+    setSecretMasks(r.state.secrets?.values);
     const h = r.handle();
     setBeforeNavigate(() => r.save());
     store.save(r.state);
@@ -107,6 +113,11 @@ export function createAgentApi(defaults: ScriptDefaults, env: AgentEnv = agentEn
       startedAt: Date.now(), guards: newGuardState(), notes: [], allowed: [], owner: '',
     };
     toolsFor(options.tools); // a bad tool is the caller's error, thrown now
+    // Secrets and the answer's schema: the caller's mistakes are thrown now, too.
+    const secrets = runSecrets(options.secrets);
+    if (secrets) state.secrets = secrets;
+    const schema = answerSchema(options.schema);
+    if (schema) stored.schema = schema;
     const filesIssue = filesProblem(options.files);
     if (filesIssue) throw new RunError('invalid_files', `pagehand.run: ${filesIssue}.`);
     const attached: RunFiles = { files: [...(options.files ?? [])], origin: location.origin };

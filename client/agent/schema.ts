@@ -152,3 +152,62 @@ function check(v: unknown, s: AnswerSchema, path: string, errors: string[], dept
     }
   }
 }
+
+/**
+ * The tools with `done` asking for `data` in the run's schema (the schema as the parameter's
+ * own schema, so the model's tool format carries it). Without a schema, the tools as they are.
+ */
+export function answerTools<T extends { function: { name: string; parameters?: { properties?: Record<string, unknown>; required?: string[] } } }>(tools: T[], schema: AnswerSchema | undefined): T[] {
+  if (!schema) return tools;
+  return tools.map((t) => {
+    if (t.function.name !== 'done') return t;
+    const p = t.function.parameters ?? {};
+    const data = { ...schema, description: 'the answer as JSON matching this schema' };
+    return { ...t, function: { ...t.function, parameters: { ...p, properties: { ...p.properties, data }, required: [...(p.required ?? []), 'data'] } } };
+  });
+}
+
+/** Data a model wrote as a JSON string where the schema wants a value: the value it means. */
+function readData(data: unknown, schema: AnswerSchema): unknown {
+  if (typeof data !== 'string') return data;
+  const wantsString = schema.type === 'string' || (Array.isArray(schema.type) && schema.type.includes('string'));
+  if (wantsString) return data;
+  try {
+    return JSON.parse(data) as unknown;
+  } catch {
+    return data;
+  }
+}
+
+export type AnswerVerdict =
+  | { kind: 'finish'; data?: unknown }
+  | { kind: 'retry'; message: string }
+  | { kind: 'invalid'; summary: string };
+
+/**
+ * `done` in a run with a schema: its data matches (finish with it), or the model gets the
+ * errors once (retry), or it missed twice (invalid: the run ends without data). A `done` with
+ * `success: false` finishes with its data only when that data matches.
+ */
+export function judgeAnswer(schema: AnswerSchema | undefined, done: { success: boolean; data?: unknown }, retried: boolean): AnswerVerdict {
+  if (!schema) return { kind: 'finish' };
+  const data = readData(done.data, schema);
+  const errors = done.data === undefined ? ['data is missing: done needs "data", the answer as JSON matching the schema'] : validate(data, schema);
+  if (!errors.length) return { kind: 'finish', data };
+  if (!done.success) return { kind: 'finish' };
+  if (!retried) return { kind: 'retry', message: `Not done: the answer's data does not match the schema:\n- ${errors.join('\n- ')}\nCall done again with data that matches it.` };
+  return { kind: 'invalid', summary: `The answer's data did not match the schema: ${errors.join('; ')}` };
+}
+
+/** `run`'s `schema`, checked (a mistake throws a `PagehandRunError` with code `invalid_schema`), as a JSON copy; undefined for none. */
+export function answerSchema(schema: unknown): AnswerSchema | undefined {
+  if (schema === undefined) return undefined;
+  const problem = schemaProblem(schema);
+  if (problem) throw Object.assign(new Error(`pagehand.run: ${problem}.`), { name: 'PagehandRunError', code: 'invalid_schema' });
+  return JSON.parse(JSON.stringify(schema)) as AnswerSchema;
+}
+
+/** What the model is told about the answer's schema, for the system prompt; '' without one. */
+export function answerPrompt(schema: AnswerSchema | undefined): string {
+  return schema ? '\n\n# The answer\nFinish with done and put the answer in its data, as JSON that matches the schema given for data.' : '';
+}

@@ -7,6 +7,8 @@
  * arguments keep the literal `<secret:card>`, so a hijacked model cannot send a value off the
  * page through them. Pure.
  */
+import type { ParsedCall } from '../page/actions/args';
+import type { ActionResult } from '../page/actions/types';
 import { secretPlaceholder } from '../page/redact';
 
 /** What the run keeps: the values and the origin they may be typed on. */
@@ -102,4 +104,46 @@ export function maskSecrets(text: string, secrets: RunSecrets | undefined): stri
     }
   }
   return out;
+}
+
+/**
+ * The page action as `act` should run it: a `type` whose text holds placeholders gets the
+ * values (a copy: the call the history, the events and a recording keep still says
+ * `<secret:NAME>`); any other action runs as it is. An error is the model's to read.
+ */
+export function withSecrets(action: ParsedCall, secrets: RunSecrets | undefined, origin: string): { action: ParsedCall } | { error: string } {
+  if (action.name !== 'type' || !hasPlaceholder(action.args.text)) return { action };
+  const filled = fillSecrets(action.args.text, secrets, origin);
+  if ('error' in filled) return filled;
+  return { action: { name: 'type', args: { ...action.args, text: filled.text } } };
+}
+
+/** A result with every secret value masked (message and changes): what the history, the events and a recording get. */
+export function maskResult(result: ActionResult, secrets: RunSecrets | undefined): ActionResult {
+  return secretNames(secrets).length ? maskDeep(result, (t) => maskSecrets(t, secrets)) : result;
+}
+
+/** A model request with every secret value masked: the last guard before it leaves the page. */
+export function maskRequest<T>(request: T, secrets: RunSecrets | undefined): T {
+  return secretNames(secrets).length ? maskDeep(request, (t) => maskSecrets(t, secrets)) : request;
+}
+
+/** What the model is told about the secrets (names only), for the system prompt; '' without any. */
+export function secretsPrompt(secrets: RunSecrets | undefined): string {
+  const names = secretNames(secrets);
+  if (!names.length) return '';
+  return `\n\n# Values you can type but not see\n${names.map(secretPlaceholder).join(', ')}: write one in type's text and the page gets its value. You never see the value; the page shows the placeholder instead.`;
+}
+
+/** As `run` throws for its other options: a `PagehandRunError` with a `code`. */
+function runError(code: string, message: string): Error {
+  return Object.assign(new Error(message), { name: 'PagehandRunError', code });
+}
+
+/** `run`'s `secrets`, checked (a mistake throws `invalid_secrets`), bound to this page's origin; undefined for none. */
+export function runSecrets(secrets: unknown): RunSecrets | undefined {
+  const problem = secretsProblem(secrets);
+  if (problem) throw runError('invalid_secrets', `pagehand.run: ${problem}.`);
+  const values = { ...(secrets as Record<string, string> | undefined) };
+  return Object.keys(values).length ? { values, origin: location.origin } : undefined;
 }

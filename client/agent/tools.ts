@@ -21,7 +21,8 @@ interface ToolDef {
 /** The typed arguments of the tools the loop runs itself. */
 export interface AgentToolArgs {
   find: { query: string };
-  done: { summary: string; success: boolean };
+  /** `data`: the answer as JSON, for a run with a `schema` (the tool offers it only then). */
+  done: { summary: string; success: boolean; data?: unknown };
   fail: { reason: string };
   ask_user: { question: string };
 }
@@ -46,7 +47,7 @@ export const AGENT_TOOL_TABLE: { [K in AgentToolName]: ToolDef & { parse(args: A
     description: 'Finish: the answer or what was done, with the facts the user needs.',
     properties: { summary: str(), success: bool('false if only partly done') },
     required: ['summary'],
-    parse: (a) => ({ summary: endText(a), success: a.success !== false && a.success !== 'false' }),
+    parse: (a) => ({ summary: endText(a), success: a.success !== false && a.success !== 'false', ...(a.data !== undefined ? { data: a.data } : {}) }),
   },
   fail: { description: 'Give up: the task cannot be done; say why.', properties: { reason: str() }, required: ['reason'], parse: (a) => ({ reason: endText(a) }) },
   ask_user: {
