@@ -34,7 +34,7 @@ export function FilesBox({ t, files, setFiles }: { t: Strings; files: File[]; se
         <ul aria-label={t.attached}>
           {files.map((f) => (
             <li key={f.name} data-file>
-              <span>{`${f.name} (${size(f.size)})`}</span>
+              <span data-file-name>{`${f.name} (${size(f.size)})`}</span>
               <button type="button" class="icon" aria-label={t.removeFile(f.name)} title={t.removeFile(f.name)} onClick={() => setFiles(files.filter((x) => x !== f))}>
                 <span aria-hidden="true">×</span>
               </button>
