@@ -10,6 +10,7 @@ import { createDescriber, type Describer } from './describe';
 import { deepActiveElement } from './flat-tree';
 import { textOutsideZones } from './own-ui';
 import { cap, quote, sanitize } from './format';
+import { maskPageText } from './redact';
 import { assignRef, remember } from './refs';
 import type { Ref } from './types';
 import { walk, type ElementItem } from './walk';
@@ -51,7 +52,8 @@ const fold = (s: string): string => s.toLowerCase().normalize('NFKD').replace(/[
 /** Share of the query's words found in `hay` (0–1), with a bonus for the exact phrase. */
 export function matchScore(words: string[], phrase: string, hay: string): number {
   if (!words.length) return 0;
-  const h = fold(hay);
+  // Masked text does not match its own words: find must not tell whether a secret is there.
+  const h = fold(maskPageText(hay));
   let hits = 0;
   for (const w of words) if (h.includes(w)) hits++;
   const score = hits / words.length;
