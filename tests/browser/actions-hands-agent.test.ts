@@ -7,6 +7,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { RunResult } from '../../client/agent/types';
 import { call, hasText, lastToolResults, latestMap, MODELS, refFor, sequence, useAgentStack, type ModelRequest } from './agent-harness';
+import { RECORDER, waitForResult } from './agent-run';
 import { open, useSession } from './harness';
 
 const session = useSession();
@@ -95,6 +96,31 @@ describe('upload through a run', () => {
     for (const req of stack.requests()) expect(JSON.stringify(req)).not.toContain('CONTENT-NEVER-SENT');
     expect(refused).toContain('"passport.pdf" is not an attached file. Attached: cv.pdf.');
     expect(await page.textContent('#log')).toBe('cv input;cv change cv.pdf:27;');
+    await page.close();
+  });
+
+  it('attached files go with the run to the next page of the same site, and are forgotten when it ends', async () => {
+    const page = await open(session, 'actions/upload-start.html', { early: true });
+    stack.setPolicy((req) => {
+      const map = latestMap(req);
+      if (hasText(map, 'Careers')) return call('click', { ref: refFor(map, 'link', 'Apply for this job') });
+      if (!/cv\.pdf/.test(lastToolResults(req).join('\n'))) return call('upload', { ref: refFor(map, 'button', /Résumé/), files: ['cv.pdf'] });
+      return call('done', { summary: 'Applied.' });
+    });
+    await page.context().addInitScript({ content: RECORDER });
+    await page.evaluate(
+      ([proxy, token, model, recorder]) => {
+        sessionStorage.removeItem('agent-result');
+        (window as any).pagehand.run('Apply with my CV', { proxy, token, model, ui: false, files: [new File(['%PDF-1.4 cv'], 'cv.pdf', { type: 'application/pdf' })] });
+        (0, eval)(recorder);
+      },
+      [stack.proxyUrl, stack.token, MODELS.openai, RECORDER] as const,
+    );
+    const r = await waitForResult(page);
+    expect(r.ok, JSON.stringify(r)).toBe(true);
+    expect(page.url()).toMatch(/upload-form\.html$/);
+    expect(await page.textContent('#log')).toBe('cv input;cv change cv.pdf:11;');
+    expect(await page.evaluate(() => sessionStorage.getItem('pagehand:files'))).toBeNull();
     await page.close();
   });
 

@@ -419,7 +419,7 @@ export function lastToolResults(req: ModelRequest): string[] {
   const lines = user.text.split('\n');
   for (let at = lines.indexOf(START); at >= 0; at = lines.indexOf(START, at + 1)) {
     if (isMapStart(lines, at)) continue; // the map
-    if (at > 0 && /^# (Memory|Earlier steps)$/.test(lines[at - 1]!)) continue; // the loop's memory and step log
+    if (at > 0 && /^# (Memory|Earlier steps|Attached files\b.*)$/.test(lines[at - 1]!)) continue; // the loop's memory, step log and attached files' names
     const end = lines.indexOf(END, at + 1);
     out.push(lines.slice(at + 1, end < 0 ? undefined : end).join('\n'));
   }
