@@ -6,7 +6,7 @@
 import { setBeforeNavigate } from '../page/actions/index';
 import { setDenyZones } from '../page/own-ui';
 import { setRiskMarks } from '../page/risk-marks';
-import { agentEnv, type AgentEnv } from './env';
+import { agentEnv, pageIsUntrusted, type AgentEnv } from './env';
 import { filesFor, filesProblem, type RunFiles } from './files';
 import { dropFiles, factsOf, keepFiles, loadFiles } from './files-store';
 import { newGuardState } from './guards';
@@ -15,7 +15,7 @@ import { sessionRunStore, type SavedRun, type StoredOptions } from './persist';
 import { DEFAULT_MAX_STEPS, DEFAULT_PROMPT_BUDGET } from './request';
 import { toolProblem } from './tools';
 import { answerSchema } from './schema';
-import { runSecrets } from './secrets';
+import { runSecrets, withoutSecrets } from './secrets';
 import { setSecretMasks } from '../page/redact';
 import type { CustomTool, RunHandle, RunOptions, SiteConfig } from './types';
 import type { Usage } from '../llm/types';
@@ -47,7 +47,8 @@ const newId = (): string => Math.random().toString(36).slice(2, 10) + Date.now()
 
 /** The agent half of the `pagehand` API: run, current, and resuming a saved run. */
 export function createAgentApi(defaults: ScriptDefaults, env: AgentEnv = agentEnv()) {
-  const store = env.store ?? sessionRunStore();
+  // On a stranger's page the page's sessionStorage is the page's to read: no secret goes there.
+  const store = env.store ?? (pageIsUntrusted() ? withoutSecrets(sessionRunStore()) : sessionRunStore());
   let site: SiteConfig = {};
 
   /** The run's tools: the site's, overridden by the run's own of the same name. */

@@ -10,7 +10,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelRequest } from '../server/fakes/model-request';
 import { call, lastToolResults, latestMap, openWithAgent, refFor, runAgent, sequence, useAgentStack } from './agent-harness';
-import { useSession } from './harness';
+import { bookmarklet } from '../../server/node/loader';
+import { origin, useSession } from './harness';
 
 const session = useSession();
 const stack = useAgentStack();
@@ -129,6 +130,28 @@ describe('secrets', () => {
     expect(new URL(page.url()).search).toBe('?leak=%3Csecret:card%3E');
     expect(after).toMatch(/\?leak=%3Csecret:card%3E/);
     for (const r of stack.requests()) expect(leaks(r.body, [CARD, API_KEY, PASSWORD])).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  it("on a stranger's page (the bookmarklet) the values are not saved where the page can read them", async () => {
+    const page = await session.context.newPage();
+    await page.goto(`${origin()}/fixtures/agent/secrets/account.html`);
+    await page.evaluate(decodeURI(bookmarklet(stack.proxyUrl, stack.token).slice('javascript:'.length)));
+    await page.waitForFunction(() => typeof (window as any).pagehand?.run === 'function');
+    const saved: string[] = [];
+    stack.setPolicy(
+      sequence(
+        (req) => call('type', { ref: refFor(latestMap(req), 'textbox', 'Card number'), text: '<secret:card>' }),
+        async () => {
+          saved.push((await page.evaluate(() => sessionStorage.getItem('pagehand:run'))) ?? '');
+          return call('done', { summary: 'Entered.' });
+        },
+      ),
+    );
+    await page.evaluate(([proxy, token]) => (window as any).pagehand.run('Enter my card.', { proxy, token, model: 'gpt-test', secrets: { card: '5500 0000 0000 0004' } }).result, [stack.proxyUrl, stack.token] as const);
+    expect(await page.inputValue('[name=card]')).toBe('5500 0000 0000 0004');
+    expect(saved[0]).toContain('"task":"Enter my card."');
+    expect(saved[0]).not.toContain('5500 0000');
     await page.close();
   }, 60_000);
 
