@@ -12,6 +12,9 @@ export type * from './agent/types';
 export type { ActionCall, ActionResult, ActionChanges, ActOptions } from './page/actions/types';
 export type { MapOptions, PageMap, MappedElement, Rect, Ref } from './page/types';
 export type { Mark, Screenshot, ScreenshotOptions } from './page/screenshot/types';
+export type { Usage } from './llm/types';
+/** WebMCP as pagehand reads it (docs/webmcp.md): what a page registers with `document.modelContext`. */
+export type { ModelContext, ModelContextRegisterToolOptions, ModelContextTool, ToolAnnotations } from './webmcp/types';
 
 /** One element `find` found (client/page/find.ts holds the same shape; a test keeps them in step). */
 export interface FoundElement {
