@@ -80,6 +80,9 @@ export async function buildFixtureApps(): Promise<void> {
       // Drag libraries as pages use them: SortableJS (native DnD and its pointer fallback), @dnd-kit.
       'drag-sortable': 'tests/fixtures/actions/src/drag-sortable.ts',
       'drag-dndkit': 'tests/fixtures/actions/src/drag-dndkit.tsx',
+      // Handlers kept on the node by React and Vue (delegation): map-delegated.test.ts.
+      'react-delegated': 'tests/fixtures/actions/src/react-delegated.tsx',
+      'vue-delegated': 'tests/fixtures/actions/src/vue-delegated.ts',
     },
     alias: { vue: 'vue/dist/vue.esm-bundler.js' },
     define: {
@@ -91,7 +94,7 @@ export async function buildFixtureApps(): Promise<void> {
   });
   await build({
     ...common,
-    entryPoints: { 'react18-app': 'tests/fixtures/actions/src/react18-app.tsx' },
+    entryPoints: { 'react18-app': 'tests/fixtures/actions/src/react18-app.tsx', 'react18-delegated': 'tests/fixtures/actions/src/react-delegated.tsx' },
     alias: { react: `${react18}/react`, 'react-dom': `${react18}/react-dom` },
     define: { 'process.env.NODE_ENV': '"production"' },
   });

@@ -11,6 +11,7 @@
 import { hasClickListener } from '../hooks';
 import { inExcludedZone } from '../own-ui';
 import { clippedAway } from './clip';
+import { frameworkClickHandler, isFrameworkRoot } from './framework-handlers';
 import type { Ctx, ElementItem, Reason } from './types';
 
 // ARIA widget roles that make an element a target for the model.
@@ -71,7 +72,9 @@ export function classify(el: Element, tag: string, role: string, pointer: boolea
   if (tag !== 'html' && tag !== 'body' && !control) {
     const inClickable = parent.clickable !== null;
     const tabbable = attrs && el.hasAttribute('tabindex') && (el as HTMLElement).tabIndex >= 0;
-    const handler = hasHandler(el);
+    // A listener the hooks saw or a handler a framework keeps on the node; or an on* property.
+    const listener = hasClickListener(el) || frameworkClickHandler(el);
+    const handler = listener || hasHandlerProp(el);
     const signals = (tabbable ? 1 : 0) + (handler ? 1 : 0);
     const roleCue = !!role && !NON_CUE_ROLES.has(role);
     if (pointer && !parent.parentPointer && !(inClickable && !handler && !roleCue && !(attrs && el.hasAttribute('aria-label')))) return { reason: 'pointer' };
@@ -83,7 +86,8 @@ export function classify(el: Element, tag: string, role: string, pointer: boolea
     }
     // A listener added by the page (hooks at document start) on an element with a short text of
     // its own is a target; delegation on body, document or big containers is not.
-    if (!inClickable && hasClickListener(el) && hasShortOwnText(el) && !el.querySelector(HOLDS_TARGET)) return { reason: 'handler', listenerOnly: true };
+    // So is one whose handler a framework keeps on the node (delegation: React, Vue, Svelte…).
+    if (!inClickable && listener && hasShortOwnText(el) && !el.querySelector(HOLDS_TARGET) && !isFrameworkRoot(el)) return { reason: 'handler', listenerOnly: true };
   }
   if (focused && tag !== 'body' && tag !== 'html') return { reason: 'focus' };
   return null;
@@ -116,9 +120,10 @@ function nativeReason(el: Element, tag: string): Reason | null {
   return null;
 }
 
-function hasHandler(el: Element): boolean {
+/** An on* handler property (a weak cue: it needs a second one). React's no-op on its root is none. */
+function hasHandlerProp(el: Element): boolean {
   const h = el as HTMLElement;
-  return h.onclick != null || h.onmousedown != null || h.onpointerdown != null || h.onmouseup != null || hasClickListener(el);
+  return (h.onclick != null && !isFrameworkRoot(el)) || h.onmousedown != null || h.onpointerdown != null || h.onmouseup != null;
 }
 
 /** The class and id words of an element, as one string (SVG className is not a string). */
