@@ -1,9 +1,11 @@
 /**
  * The command line of `pagehand`: parsing (no I/O but checking that a --url without a scheme
- * names a file) and the help text. Every flag the runner takes is listed in HELP; a flag it
+ * names a file, that each --file exists, and reading the --schema file) and the help text. Every flag the runner takes is listed in HELP; a flag it
  * does not know is an error, not ignored.
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { schemaProblem, type AnswerSchema } from '../client/agent/schema';
+import { secretsProblem } from '../client/agent/secrets';
 import { basename, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -22,6 +24,10 @@ export interface RunArgs {
   yes: boolean;
   /** Files the task may upload (`--file`, repeatable): absolute paths, each an existing file. */
   files: string[];
+  /** Values the agent may type but not see (`--secret name=value`, repeatable). */
+  secrets?: Record<string, string>;
+  /** The answer's JSON Schema (`--schema FILE`), read and checked. */
+  schema?: AnswerSchema;
 }
 
 export type Parsed = { kind: 'help' } | { kind: 'version' } | { kind: 'run'; args: RunArgs } | { kind: 'error'; message: string };
@@ -65,6 +71,14 @@ Options:
   --file PATH           A file the task may upload (repeatable). The model sees its name, type
                         and size; upload puts it into a file input or a drop zone of the site
                         the run starts on. No other file can be uploaded.
+  --secret NAME=VALUE   A value the agent may type but never see (repeatable): the model reads
+                        <secret:NAME>, typing it puts VALUE into the page (on the site the run
+                        starts on only), and VALUE is masked out of all it reads. --secret NAME
+                        alone reads $PAGEHAND_SECRET_NAME (upper case; - as _), which keeps the
+                        value out of the process list and the shell's history.
+  --schema FILE         A JSON Schema for the answer (the subset docs/configuration.md lists).
+                        The result then carries the answer as data: printed as JSON after the
+                        summary, and as "data" in the --json result line.
   -h, --help            This text.
   -v, --version         The version.
 
@@ -81,9 +95,9 @@ Examples:
   npx pagehand run --url http://127.0.0.1:8787/demo/ --json --screenshot-dir shots "…"
 `;
 
-const VALUE_FLAGS = new Set(['url', 'proxy', 'token', 'model', 'max-steps', 'screenshot-dir', 'profile', 'chromium']);
+const VALUE_FLAGS = new Set(['url', 'proxy', 'token', 'model', 'max-steps', 'screenshot-dir', 'profile', 'chromium', 'schema']);
 /** Flags that may be given more than once, each time with a value. */
-const LIST_FLAGS = new Set(['file']);
+const LIST_FLAGS = new Set(['file', 'secret']);
 /** The most `--file`s one run takes. */
 export const MAX_FILES = 20;
 const BOOL_FLAGS = new Set(['json', 'headed', 'yes']);
@@ -174,6 +188,10 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
   const names = files.map((f) => basename(f));
   const twice = names.find((n, i) => names.indexOf(n) !== i);
   if (twice !== undefined) return { kind: 'error', message: `--file: two files are named "${twice}" (the task names files by name)` };
+  const secrets = secretsOf(lists.secret ?? [], env);
+  if (typeof secrets === 'string') return { kind: 'error', message: secrets };
+  const schema = values.schema === undefined ? undefined : schemaFrom(resolve(cwd, values.schema), values.schema);
+  if (typeof schema === 'string') return { kind: 'error', message: schema };
   const proxy = (values.proxy ?? DEFAULT_PROXY).replace(/\/+$/, '');
   try {
     if (!/^https?:$/.test(new URL(proxy).protocol)) throw new Error('not http');
@@ -196,6 +214,44 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
       chromium: values.chromium ?? (env.CHROMIUM_PATH?.trim() || undefined),
       yes: flags.has('yes'),
       files,
+      ...(secrets ? { secrets } : {}),
+      ...(schema ? { schema } : {}),
     },
   };
+}
+
+/** `--secret NAME=VALUE` (or `--secret NAME`, from $PAGEHAND_SECRET_NAME) as run secrets, or the error. */
+function secretsOf(given: readonly string[], env: Record<string, string | undefined>): Record<string, string> | undefined | string {
+  if (!given.length) return undefined;
+  const out: Record<string, string> = {};
+  for (const g of given) {
+    const eq = g.indexOf('=');
+    const name = eq < 0 ? g : g.slice(0, eq);
+    const variable = `PAGEHAND_SECRET_${name.toUpperCase().replace(/-/g, '_')}`;
+    const value = eq < 0 ? env[variable] : g.slice(eq + 1);
+    if (value === undefined || value === '') return eq < 0 ? `--secret ${name}: $${variable} is not set (or give --secret ${name}=VALUE)` : `--secret ${name}= needs a value`;
+    if (Object.prototype.hasOwnProperty.call(out, name)) return `--secret ${name} is given twice`;
+    out[name] = value;
+  }
+  // The run's own check, worded for the flag (never with the value in it).
+  const problem = secretsProblem(out);
+  return problem ? `--secret: ${problem}` : out;
+}
+
+/** The `--schema` file: JSON, and a schema pagehand checks; or the error. */
+function schemaFrom(path: string, given: string): AnswerSchema | string {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return `--schema must name a JSON file that exists, got "${given}"`;
+  }
+  let schema: unknown;
+  try {
+    schema = JSON.parse(text);
+  } catch (e) {
+    return `--schema ${given} is not valid JSON: ${String((e as Error)?.message ?? e)}`;
+  }
+  const problem = schemaProblem(schema);
+  return problem ? `--schema ${given}: ${problem}` : (schema as AnswerSchema);
 }

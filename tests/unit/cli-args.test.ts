@@ -58,3 +58,37 @@ describe('--help and --version', () => {
     expect(JSON.parse(out.join(''))).toMatchObject({ event: 'note', text: 'dialog answered' });
   });
 });
+
+describe('--secret and --schema', () => {
+  const run = (argv: string[], env: Record<string, string> = {}, cwd = '/') => parseArgs(['run', '--url', 'example.org', ...argv, 'task'], env, cwd);
+
+  it('--secret NAME=VALUE (repeatable), or NAME alone from $PAGEHAND_SECRET_NAME', () => {
+    expect(run(['--secret', 'card=4111 1111 1111 1111', '--secret=pass-word=a=b c'])).toMatchObject({ kind: 'run', args: { secrets: { card: '4111 1111 1111 1111', 'pass-word': 'a=b c' } } });
+    expect(run(['--secret', 'api-key'], { PAGEHAND_SECRET_API_KEY: 'sk-123456' })).toMatchObject({ kind: 'run', args: { secrets: { 'api-key': 'sk-123456' } } });
+    expect(run([])).toMatchObject({ kind: 'run', args: { files: [] } });
+    expect((run([]) as { args: object }).args).not.toHaveProperty('secrets');
+  });
+
+  it.each([
+    [['--secret', 'card'], '--secret card: $PAGEHAND_SECRET_CARD is not set (or give --secret card=VALUE)'],
+    [['--secret', 'card='], '--secret card= needs a value'],
+    [['--secret', 'pin=12'], '--secret: the secret "pin" must have at least 3 characters (a shorter value cannot be hidden in page text)'],
+    [['--secret', 'my card=4111'], `--secret: a secret's name must be a letter then letters, digits, _ or - (got "my card")`],
+    [['--secret', 'a=xyz1', '--secret', 'a=xyz2'], '--secret a is given twice'],
+  ])('%j → %s (and never the value)', (argv, message) => {
+    const p = run(argv as string[]);
+    expect(p).toEqual({ kind: 'error', message });
+  });
+
+  it('--schema FILE: read, parsed and checked', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'pagehand-schema-'));
+    const schema = { type: 'object', properties: { price: { type: 'number' } }, required: ['price'] };
+    await writeFile(join(dir, 'answer.json'), JSON.stringify(schema));
+    await writeFile(join(dir, 'bad.json'), '{ "type": ');
+    await writeFile(join(dir, 'anyof.json'), JSON.stringify({ anyOf: [{ type: 'string' }] }));
+    expect(run(['--schema', 'answer.json'], {}, dir)).toMatchObject({ kind: 'run', args: { schema } });
+    expect(run(['--schema', 'none.json'], {}, dir)).toEqual({ kind: 'error', message: '--schema must name a JSON file that exists, got "none.json"' });
+    expect(run(['--schema', 'bad.json'], {}, dir)).toMatchObject({ kind: 'error', message: expect.stringMatching(/^--schema bad\.json is not valid JSON: /) });
+    expect(run(['--schema', 'anyof.json'], {}, dir)).toMatchObject({ kind: 'error', message: expect.stringMatching(/^--schema anyof\.json: schema uses "anyOf", which pagehand does not check/) });
+  });
+});
