@@ -7,13 +7,17 @@ import { access } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import type { Download } from 'playwright-core';
 import type { Reporter } from './report';
+import { safeForTerminal } from './terminal-text';
 
 /** How long the result waits for downloads still being saved. */
 const DOWNLOAD_WAIT_MS = 120_000;
 
-/** `dir/name`, or `dir/name (2)…` before the extension when that exists; never a path outside dir. */
+/**
+ * `dir/name`, or `dir/name (2)…` before the extension when that exists; never a path outside
+ * dir, never a control character in the name (the site chose it; it is printed and listed later).
+ */
 export async function freePath(dir: string, suggested: string): Promise<string> {
-  const name = basename(suggested.replace(/\\/g, '/')).replace(/^\.+/, '').trim() || 'download';
+  const name = basename(safeForTerminal(suggested).replace(/\\/g, '/')).replace(/^\.+/, '').trim() || 'download';
   const ext = extname(name);
   const stem = name.slice(0, name.length - ext.length);
   for (let i = 1; ; i++) {

@@ -1,8 +1,10 @@
 /**
  * How the runner shows a run: a human log (stderr) with a live progress line when stderr is a
- * terminal and the result on stdout, or JSON lines on stdout (--json).
+ * terminal and the result on stdout, or JSON lines on stdout (--json). Every line goes out
+ * through terminal-text.ts: page text never reaches the terminal with its control codes.
  */
 import type { RunResult } from '../client/agent/types';
+import { jsonForTerminal, safeForTerminal } from './terminal-text';
 
 export interface Out {
   write(s: string): unknown;
@@ -23,7 +25,7 @@ export interface Reporter {
 }
 
 const oneLine = (s: unknown, max = 160): string => {
-  const t = String(s ?? '').replace(/\s+/g, ' ').trim();
+  const t = safeForTerminal(s).replace(/\s+/g, ' ').trim();
   return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 };
 
@@ -45,7 +47,7 @@ export function describeAction(call: { name: string; args?: Record<string, unkno
 }
 
 export function jsonReporter(stdout: Out, stderr: Out): Reporter {
-  const line = (o: Record<string, unknown>) => stdout.write(`${JSON.stringify(o)}\n`);
+  const line = (o: Record<string, unknown>) => stdout.write(`${jsonForTerminal(o)}\n`);
   return {
     event(name, payload, url) {
       // The reply as it streams is one event per chunk: too many for a log; `planned` carries it whole.
@@ -60,7 +62,7 @@ export function jsonReporter(stdout: Out, stderr: Out): Reporter {
       line({ event: 'result', ...r });
     },
     failure(message) {
-      stderr.write(`pagehand: ${message}\n`);
+      stderr.write(`pagehand: ${safeForTerminal(message, { multiline: true })}\n`);
       line({ event: 'result', ok: false, summary: message, steps: 0, reason: 'setup' });
     },
   };
@@ -87,9 +89,10 @@ export function humanReporter(stdout: Out, stderr: Out): Reporter {
     stderr.write(`\r\x1b[K${progress} · ${secs} s · ${kTokens(tokens)} tokens`);
     shown = true;
   };
+  // Our own control codes (the progress line's) are added here, after the text is made safe.
   const print = (s: string) => {
     clear();
-    stderr.write(`${s}\n`);
+    stderr.write(`${safeForTerminal(s)}\n`);
     draw();
   };
   const setProgress = (p: string) => {
@@ -163,11 +166,11 @@ export function humanReporter(stdout: Out, stderr: Out): Reporter {
       const secs = r.elapsedMs !== undefined ? `, ${(r.elapsedMs / 1000).toFixed(1)} s` : '';
       const usage = r.usage ? `, ${r.usage.promptTokens} prompt + ${r.usage.completionTokens} completion tokens` : '';
       const head = r.ok ? `Done in ${r.steps} step${r.steps === 1 ? '' : 's'}${secs}${usage}.` : `Not done (${r.reason ?? 'failed'}) after ${r.steps} step${r.steps === 1 ? '' : 's'}${secs}${usage}.`;
-      stdout.write(`${head}\n${r.summary}\n`);
+      stdout.write(`${head}\n${safeForTerminal(r.summary, { multiline: true })}\n`);
     },
     failure(message) {
       stopProgress();
-      stderr.write(`pagehand: ${message}\n`);
+      stderr.write(`pagehand: ${safeForTerminal(message, { multiline: true })}\n`);
     },
   };
 }
