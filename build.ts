@@ -14,6 +14,8 @@
  * dist/esm/index.js (+ index.d.ts) — the npm entry for site owners who bundle
  *   (`import { run, init } from 'pagehand'`, package.json "exports"); its declarations come from
  *   client/npm-types.ts alone, so they never depend on the implementation.
+ * dist/pagehand.runner.js, dist/pagehand.runner-page.js — what the headless runner injects: the
+ *   bundle for its isolated world, and a small page-world part (hooks that see the page's calls).
  * dist/cli.js — the `pagehand` command (package.json "bin"; `npx pagehand run --url URL "task"`):
  *   an ES module for Node with its packages left as imports (playwright-core drives Chromium).
  * dist/pagehand-loader.js + dist/pagehand-agent.HASH.js — the site embed in two files: a loader of
@@ -94,11 +96,21 @@ export const userscriptOptions: BuildOptions = {
   footer: { js: '})();' },
 };
 
-/** What the headless runner injects: pagehand.js with the run's state kept by the runner (client/runner-env.ts). */
+/**
+ * What the headless runner injects in its isolated world: pagehand.js with the run's state kept
+ * by the runner and the page-world hints handed over (client/runner-env.ts).
+ */
 export const runnerBundleOptions: BuildOptions = {
   ...bundleOptions,
   entryPoints: ['client/runner.ts'],
   outfile: 'dist/pagehand.runner.js',
+};
+
+/** The runner's small page-world part (client/runner-page.ts): hooks, no run. */
+export const runnerPageOptions: BuildOptions = {
+  ...bundleOptions,
+  entryPoints: ['client/runner-page.ts'],
+  outfile: 'dist/pagehand.runner-page.js',
 };
 
 /** The npm entry: an ES module the site's bundler takes in (it minifies; dependencies are inside). */
@@ -181,12 +193,12 @@ async function writeWorkerAssets(embed: EmbedFiles): Promise<void> {
 async function main(): Promise<void> {
   await mkdir(`${root}dist`, { recursive: true });
   if (process.argv.includes('--watch')) {
-    for (const options of [bundleOptions, screenshotModuleOptions, userscriptOptions, runnerBundleOptions, esmOptions, cliOptions]) await (await context(options)).watch();
+    for (const options of [bundleOptions, screenshotModuleOptions, userscriptOptions, runnerBundleOptions, runnerPageOptions, esmOptions, cliOptions]) await (await context(options)).watch();
     await watchEmbed(bundleOptions, root, version);
     console.log('watching client/ …');
     return;
   }
-  const [embed] = await Promise.all([buildEmbed(bundleOptions, root, version), build(bundleOptions), build(screenshotModuleOptions), build(userscriptOptions), build(runnerBundleOptions), build(esmOptions), build(cliOptions), buildDeclarations()]);
+  const [embed] = await Promise.all([buildEmbed(bundleOptions, root, version), build(bundleOptions), build(screenshotModuleOptions), build(userscriptOptions), build(runnerBundleOptions), build(runnerPageOptions), build(esmOptions), build(cliOptions), buildDeclarations()]);
   await chmod(`${root}dist/cli.js`, 0o755);
   await writeWorkerAssets(embed);
   for (const file of ['pagehand.js', 'pagehand-screenshot.js', embed.loader, embed.agent, 'pagehand.user.js', 'pagehand.runner.js']) {

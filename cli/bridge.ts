@@ -1,9 +1,10 @@
 /**
- * What the runner injects at document start of every page (top frame only): the bundle, then
- * a bridge that subscribes to the run handle — the one `pagehand.run` returned, or the one the
- * bundle resumed on this page after a navigation — and passes its events to Node through
- * bindings (`page.exposeBinding`, which survive navigations). Confirmations and questions go
- * to Node too, which decides (--yes, the terminal, or no).
+ * What the runner injects at document start of every page of its tab (top frame only), in the
+ * run's isolated world (cli/isolated-world.ts): the bundle, then a bridge that subscribes to
+ * the run handle — the one `pagehand.run` returned, or the one the bundle resumed on this page
+ * after a navigation — and passes its events to Node through bindings that exist in that world
+ * only. Confirmations and questions go to Node too, which decides (--yes, the terminal, or no)
+ * and answers in that world. Node drives the world through `__pagehandRunner` there.
  *
  * For --screenshot-dir, the bridge draws the first acted-on element's box and the click point
  * of each step right as the action starts (synchronously, before it runs), in a fixed layer
@@ -11,7 +12,7 @@
  * screenshot and then removes the layer.
  */
 
-/** Names of the bindings Node exposes. */
+/** Names of the bindings Node installs in the run's world (each takes one string). */
 export const BINDINGS = {
   event: '__pagehandRunnerEvent',
   confirm: '__pagehandRunnerConfirm',
@@ -19,9 +20,13 @@ export const BINDINGS = {
   save: '__pagehandRunnerSave',
 } as const;
 
+/** What the run's world offers Node (a global of that world, out of the page's reach). */
+export const WORLD_API = '__pagehandRunner';
+
 /**
- * Where a page reads the run's state from Node at document start: a synchronous request that
- * the runner's route answers (it never reaches the network). https, so https pages may ask too.
+ * Where the run's world reads the run's state from Node at document start: a synchronous POST
+ * of the run's secret (cli/run-state.ts) that the runner's route answers (it never reaches the
+ * network). https, so https pages may ask too.
  */
 export const RUN_STATE_URL = 'https://pagehand-runner.invalid/run';
 
@@ -30,6 +35,23 @@ export interface BridgeOptions {
   marks: boolean;
   /** Listen for `ask` (only when someone can answer: else the loop is told no one is there). */
   ask: boolean;
+}
+
+/** What a bridge message carries to Node (one JSON string per binding call). */
+export interface EventMessage {
+  name: string;
+  payload: unknown;
+  url: string;
+}
+export interface ConfirmMessage {
+  id: number;
+  request: unknown;
+  url: string;
+}
+export interface AskMessage {
+  id: number;
+  question: string;
+  url: string;
 }
 
 /** How a mark looks: the acted-on element's box and the click point (here and in the page). */
@@ -61,13 +83,25 @@ export function markedImageHtml(png: Buffer, marks: Marks): string {
   return `<!doctype html><html><body style="margin:0;overflow:hidden;position:relative"><img style="display:block" src="data:image/png;base64,${png.toString('base64')}">${box}${dot}</body></html>`;
 }
 
-/** The in-page half, as source. Events are copied as plain JSON (functions dropped). */
+/**
+ * The bridge, as source for the run's world. Events are copied as plain JSON (functions
+ * dropped). A confirmation or a question waits for Node's answer by id (`answer`).
+ */
 export function bridgeSource(o: BridgeOptions): string {
   return `(() => {
   if (window.top !== window) return;
   const O = ${JSON.stringify(o)};
-  const emit = window.${BINDINGS.event};
+  const B = ${JSON.stringify(BINDINGS)};
   const plain = (v) => { try { return JSON.parse(JSON.stringify(v ?? null)); } catch { return null; } };
+  const send = (binding, message) => { try { window[binding](JSON.stringify(message)); } catch {} };
+  const emit = (name, payload) => send(B.event, { name, payload: plain(payload), url: location.href });
+  const waiting = new Map();
+  let lastId = 0;
+  const request = (binding, message) => new Promise((resolve) => {
+    const id = ++lastId;
+    waiting.set(id, resolve);
+    send(binding, { ...message, id, url: location.href });
+  });
   const seen = new WeakSet();
   let marked = 0;
   const clearMarks = () => { for (const el of document.querySelectorAll('[data-pagehand-runner-marks]')) el.remove(); };
@@ -86,13 +120,10 @@ export function bridgeSource(o: BridgeOptions): string {
     (document.body || document.documentElement).appendChild(layer);
     return true;
   };
-  window.__pagehandRunnerClearMarks = clearMarks;
   const subscribe = (h) => {
     if (!h || seen.has(h)) return;
     seen.add(h);
-    for (const ev of ['step', 'message', 'error', 'done', 'pause']) {
-      h.on(ev, (p) => emit(ev, plain(p), location.href));
-    }
+    for (const ev of ['step', 'message', 'error', 'done', 'pause']) h.on(ev, (p) => emit(ev, p));
     h.on('action', (p) => {
       let marks = false;
       if (O.marks && p.phase === 'start' && p.step !== marked) {
@@ -101,44 +132,59 @@ export function bridgeSource(o: BridgeOptions): string {
       }
       const payload = plain(p);
       if (payload && p.phase === 'start') payload.marked = marks;
-      emit('action', payload, location.href);
+      send(B.event, { name: 'action', payload, url: location.href });
     });
     h.on('confirm', (p) => {
-      window.${BINDINGS.confirm}(plain(p.request), location.href).then(
-        (a) => p.respond(!!(a && a.allowed), !!(a && a.always)),
-        () => p.respond(false),
-      );
+      request(B.confirm, { request: plain(p.request) }).then((a) => p.respond(!!(a && a.allowed), !!(a && a.always)));
     });
     if (O.ask) {
       h.on('ask', (p) => {
-        window.${BINDINGS.ask}(String(p.question), location.href).then((a) => { if (typeof a === 'string') h.answer(a); }, () => {});
+        request(B.ask, { question: String(p.question) }).then((a) => { if (typeof a === 'string') h.answer(a); });
       });
     }
   };
-  window.__pagehandRunnerSubscribe = subscribe;
+  const current = () => { try { return window.pagehand && window.pagehand.current(); } catch { return undefined; } };
+  window.${WORLD_API} = Object.freeze({
+    start(task, options) {
+      if (!window.pagehand) return { error: 'pagehand did not load in this page' };
+      const h = window.pagehand.run(task, options);
+      subscribe(h);
+      return { id: h.id };
+    },
+    answer(id, value) {
+      const resolve = waiting.get(id);
+      waiting.delete(id);
+      if (resolve) resolve(value);
+    },
+    alive: () => !!current(),
+    stop() { const h = current(); if (h) h.stop(); },
+    marked: () => !!document.querySelector('[data-pagehand-runner-marks]'),
+    clearMarks,
+  });
   // A run the bundle resumed on this page (after a navigation).
-  try { subscribe(window.pagehand && window.pagehand.current()); } catch {}
+  subscribe(current());
 })();`;
 }
 
 /**
- * The runner's bundle (dist/pagehand.runner.js), for the top frame only (frames are read from
- * the top through the map), in a scope that gives it the runner's store (client/runner-env.ts):
- * the run's state read from Node synchronously, saves sent to Node. The page's XMLHttpRequest
- * is taken before any page script can change it.
+ * The run's world: the runner's bundle (dist/pagehand.runner.js) in a scope that gives it the
+ * runner's store (client/runner-env.ts) — the run's state read from Node synchronously with
+ * the run's secret, saves sent to Node — then the bridge. Top frame only (frames are read
+ * from the top through the map). This world's XMLHttpRequest and bindings are its own: no page
+ * script can wrap, read or call them.
  */
-export function runnerBundleSource(bundle: string): string {
+export function worldSource(bundle: string, secret: string, o: BridgeOptions): string {
   return `(function () {
 "use strict";
 if (window.top !== window) return;
 const PAGEHAND_RUNNER = (() => {
-  const X = XMLHttpRequest, open = X.prototype.open, send = X.prototype.send, save = window.${BINDINGS.save};
+  const X = XMLHttpRequest, save = window.${BINDINGS.save};
   return {
     get() {
       try {
         const x = new X();
-        open.call(x, 'GET', ${JSON.stringify(RUN_STATE_URL)}, false);
-        send.call(x);
+        x.open('POST', ${JSON.stringify(RUN_STATE_URL)}, false);
+        x.send(${JSON.stringify(secret)});
         return x.status === 200 ? x.responseText : null;
       } catch { return null; }
     },
@@ -146,5 +192,18 @@ const PAGEHAND_RUNNER = (() => {
   };
 })();
 ${bundle}
+})();
+${bridgeSource(o)}`;
+}
+
+/**
+ * The page-world part (dist/pagehand.runner-page.js): hooks that must see the page's own calls
+ * from document start, handing over only what they observed (client/runner-page.ts). Top
+ * frame only, like the run.
+ */
+export function pageWorldSource(pagePart: string): string {
+  return `(function () {
+if (window.top !== window) return;
+${pagePart}
 })();`;
 }

@@ -1,5 +1,6 @@
-import type { BrowserContext, Page } from 'playwright-core';
-import { BINDINGS, RUN_STATE_URL } from './bridge';
+import { randomBytes } from 'node:crypto';
+import { RUN_STATE_URL } from './bridge';
+import type { IsolatedWorld } from './isolated-world';
 
 /**
  * The run's state as the runner keeps it between pages (the pages read it at document start,
@@ -43,24 +44,45 @@ export function runStateKeeper(): RunStateKeeper {
 }
 
 /**
- * Wires the keeper to the browser: the page saves through a binding; the next page reads the
- * state at document start through a request this route answers (it never reaches the network).
- * Only the run's tab, `page()`, is heard and answered; after the run ended nobody is.
+ * Serves the keeper's state to the run's isolated world, and to nothing else. The world asks
+ * at document start with a synchronous POST of the run's secret to RUN_STATE_URL; the run's
+ * tab intercepts that one URL (CDP `Fetch`, nothing else is paused) and answers it — the
+ * request never reaches the network — only when the body is that secret, the request comes
+ * from the tab's main frame, and the run has not ended. Anything else (a page script's fetch
+ * or XHR, a frame) gets a 404 with no CORS header.
+ *
+ * Why a secret pulled at document start, and not the state pushed into the next document
+ * (the world's init script re-registered with the state in it after every save): a push races
+ * the navigation — the save a page sends as it unloads (the action under way, so the next
+ * page can report its end) reaches Node about when the next document starts, and a document
+ * that started before the new script was registered would resume an older state. The pull
+ * reads the newest save at the last moment, as the old sessionStorage read did.
+ *
+ * The secret is known only to the world's init script (registered with CDP, never in the
+ * page's world) and travels in the request body (a page sees other requests' URLs in its
+ * resource timing, never their bodies). A page's service worker would see the body, and could
+ * answer the request itself: the runner's context blocks service workers (cli/run.ts).
  */
-export async function keepRunState(context: BrowserContext, page: () => Page, ended: () => boolean): Promise<void> {
-  const state = runStateKeeper();
-  await context.exposeBinding(BINDINGS.save, (source, json: unknown) => {
-    if (source.page === page() && source.frame === page().mainFrame()) state.save(json);
+export async function serveRunState(world: Pick<IsolatedWorld, 'session' | 'isMainFrame'>, o: { keeper: RunStateKeeper; secret: string; ended: () => boolean }): Promise<void> {
+  const cdp = world.session;
+  cdp.on('Fetch.requestPaused', (e: { requestId: string; frameId?: string; request: { method: string; headers: Record<string, string>; postData?: string; postDataEntries?: Array<{ bytes?: string }> } }) => {
+    const r = e.request;
+    const body = r.postData ?? (r.postDataEntries ?? []).map((p) => Buffer.from(p.bytes ?? '', 'base64').toString('utf8')).join('');
+    const ours = r.method === 'POST' && body === o.secret && world.isMainFrame(e.frameId);
+    const json = ours && !o.ended() ? o.keeper.current() : undefined;
+    const header = (name: string, value: string) => ({ name, value });
+    // The run's world shares the page's origin, so its request is a cross-origin one: allow
+    // exactly that origin, for this answer only.
+    const origin = Object.entries(r.headers).find(([k]) => k.toLowerCase() === 'origin')?.[1] ?? '*';
+    const answer = !ours
+      ? { responseCode: 404, responseHeaders: [header('Cache-Control', 'no-store')] }
+      : json
+        ? { responseCode: 200, responseHeaders: [header('Access-Control-Allow-Origin', origin), header('Cache-Control', 'no-store'), header('Content-Type', 'application/json')], body: Buffer.from(json).toString('base64') }
+        : { responseCode: 204, responseHeaders: [header('Access-Control-Allow-Origin', origin), header('Cache-Control', 'no-store')] };
+    cdp.send('Fetch.fulfillRequest', { requestId: e.requestId, ...answer }).catch(() => {});
   });
-  await context.route(RUN_STATE_URL, (route) => {
-    let ours = false;
-    try {
-      ours = route.request().frame().page() === page();
-    } catch {
-      // a request without a frame (a service worker's): not the run's page
-    }
-    const json = ended() || !ours ? undefined : state.current();
-    const headers = { 'access-control-allow-origin': '*', 'cache-control': 'no-store' };
-    return route.fulfill(json ? { status: 200, headers: { ...headers, 'content-type': 'application/json' }, body: json } : { status: 204, headers });
-  });
+  await cdp.send('Fetch.enable', { patterns: [{ urlPattern: `${RUN_STATE_URL}*`, requestStage: 'Request' }] });
 }
+
+/** A fresh secret for one run (128 bits). */
+export const runSecret = (): string => randomBytes(16).toString('hex');

@@ -1,9 +1,9 @@
 /**
  * `pagehand run`: the system Chromium through playwright-core, the bundle injected at document
- * start of every page (so the run resumes after each navigation; the runner keeps the run's
- * state, so that works across origins too), the task run through
- * `pagehand.run` with `ui: false`, its events bridged to Node and reported, the result's `ok`
- * as the exit status.
+ * start of every page of the run's tab in an isolated world, out of the page's reach
+ * (cli/isolated-world.ts; so the run resumes after each navigation; the runner keeps the run's
+ * state, so that works across origins too), the task run through `pagehand.run` with
+ * `ui: false`, its events bridged to Node and reported, the result's `ok` as the exit status.
  */
 import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -12,12 +12,14 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { ConfirmRequest, RunResult } from '../client/agent/types';
 import { DEFAULT_CHROMIUM, type RunArgs } from './args';
-import { BINDINGS, bridgeSource, markedImageHtml, marksFor, runnerBundleSource, type Marks } from './bridge';
+import { BINDINGS, markedImageHtml, marksFor, pageWorldSource, worldSource, WORLD_API, type AskMessage, type ConfirmMessage, type EventMessage, type Marks } from './bridge';
 import { answerDialog } from './dialogs';
 import { downloadSaver } from './downloads';
-import { keepRunState } from './run-state';
+import { openIsolatedWorld, type WorldContext } from './isolated-world';
+import { runSecret, runStateKeeper, serveRunState } from './run-state';
 import { checkChromium, checkModel, checkProxy, CliError } from './preflight';
 import { describeAction, humanReporter, jsonReporter, type EventName, type Out, type Reporter } from './report';
+import { safeForTerminal } from './terminal-text';
 import { defaultToken } from './token';
 
 export interface RunIo {
@@ -30,9 +32,15 @@ export interface RunIo {
 /** How long a page may go without the run after a navigation before the run counts as lost. */
 const LOST_RUN_MS = 15_000;
 
-/** Where dist/pagehand.runner.js is: next to dist/cli.js, or under dist/ when run from cli/ with tsx. */
-async function bundlePath(): Promise<string> {
-  const candidates = [new URL('./pagehand.runner.js', import.meta.url), new URL('../dist/pagehand.runner.js', import.meta.url)].map((u) => fileURLToPath(u));
+/** What the runner injects: the run's bundle and the page-world part. */
+interface Sources {
+  bundle: string;
+  pagePart: string;
+}
+
+/** Where a dist/ file is: next to dist/cli.js, or under dist/ when run from cli/ with tsx. */
+async function distFile(name: string): Promise<string> {
+  const candidates = [new URL(`./${name}`, import.meta.url), new URL(`../dist/${name}`, import.meta.url)].map((u) => fileURLToPath(u));
   for (const p of candidates) {
     try {
       await access(p);
@@ -41,7 +49,11 @@ async function bundlePath(): Promise<string> {
       // next
     }
   }
-  throw new CliError('dist/pagehand.runner.js is not built: run `npm run build` first.');
+  throw new CliError(`dist/${name} is not built: run \`npm run build\` first.`);
+}
+
+async function readSources(): Promise<Sources> {
+  return { bundle: await readFile(await distFile('pagehand.runner.js'), 'utf8'), pagePart: await readFile(await distFile('pagehand.runner-page.js'), 'utf8') };
 }
 
 function chromiumArgs(): string[] {
@@ -73,12 +85,14 @@ export async function runCommand(args: RunArgs, io: RunIo): Promise<number> {
     const { token, source } = await defaultToken(args.proxy, args.token, io.env);
     const info = await checkProxy(args.proxy, token, source);
     checkModel(info, args.model, args.proxy);
-    const bundle = await readFile(await bundlePath(), 'utf8');
+    const sources = await readSources();
     if (args.screenshotDir) await mkdir(args.screenshotDir, { recursive: true });
 
     const launch = { executablePath, headless: !args.headed, args: chromiumArgs() };
     // bypassCSP: the page's connect-src must not block the model calls to the proxy.
-    const contextOptions = { viewport: { width: 1280, height: 800 }, bypassCSP: true };
+    // serviceWorkers 'block': a page's service worker sees its documents' requests, the run's
+    // world's too, and could read the run-state request's secret or answer it (cli/run-state.ts).
+    const contextOptions = { viewport: { width: 1280, height: 800 }, bypassCSP: true, serviceWorkers: 'block' as const };
     try {
       if (args.profile) {
         await mkdir(args.profile, { recursive: true });
@@ -93,7 +107,7 @@ export async function runCommand(args: RunArgs, io: RunIo): Promise<number> {
       throw new CliError(`Chromium at ${executablePath} did not start: ${msg}.${inUse}`);
     }
 
-    const outcome = await drive(context, bundle, args, token, report, io);
+    const outcome = await drive(context, sources, args, token, report, io);
     await cleanup();
     report.result(outcome);
     return outcome.ok ? 0 : 1;
@@ -106,7 +120,7 @@ export async function runCommand(args: RunArgs, io: RunIo): Promise<number> {
 
 type Outcome = RunResult & { url?: string; elapsedMs?: number };
 
-async function drive(context: BrowserContext, bundle: string, args: RunArgs, token: string | undefined, report: Reporter, io: RunIo): Promise<Outcome> {
+async function drive(context: BrowserContext, sources: Sources, args: RunArgs, token: string | undefined, report: Reporter, io: RunIo): Promise<Outcome> {
   const interactive = !!io.stdin.isTTY && !args.json;
   const startedAt = Date.now();
   let finish!: (o: Outcome) => void;
@@ -122,18 +136,14 @@ async function drive(context: BrowserContext, bundle: string, args: RunArgs, tok
   let lastStep = 0;
   let lastUsage = { promptTokens: 0, completionTokens: 0 };
 
-  // --- screenshots: one per step, serialised.
-  let page!: Page;
-  const shot = screenshots(args.screenshotDir, () => page, report);
-
-  // --- one terminal prompt at a time.
+  // --- one terminal prompt at a time; the question (page text in it) made safe to print.
   let prompting = Promise.resolve<unknown>(undefined);
   const ask = (question: string): Promise<string> => {
     const p = prompting.then(async () => {
       report.pauseProgress();
       const rl = createInterface({ input: io.stdin, output: io.stderr as NodeJS.WritableStream });
       try {
-        return await rl.question(question);
+        return await rl.question(safeForTerminal(question, { multiline: true }));
       } finally {
         rl.close();
       }
@@ -142,20 +152,22 @@ async function drive(context: BrowserContext, bundle: string, args: RunArgs, tok
     return p;
   };
 
-  await context.exposeBinding(BINDINGS.event, (source, name: EventName, payload: any, url: string) => {
-    if (source.frame !== source.page.mainFrame()) return;
-    lastUrl = url || lastUrl;
+  // --- what the run's world sends (cli/isolated-world.ts hears only the main frame's world).
+  const onEvent = (m: EventMessage) => {
+    const name = m.name as EventName;
+    const payload = m.payload as any;
+    lastUrl = m.url || lastUrl;
     if (payload?.step) lastStep = Math.max(lastStep, Number(payload.step) || 0);
     if (payload?.usage) lastUsage = payload.usage;
-    report.event(name, payload, url);
+    report.event(name, payload, m.url);
     shot.onEvent(name, payload);
     if (name === 'done') {
       const result = payload?.result as RunResult | undefined;
       // A stale copy that stepped aside for the page the run moved to is not the end of the run.
-      if (result && result.reason !== 'moved') void shot.idle().then(() => end({ ...result, url }));
+      if (result && result.reason !== 'moved') void shot.idle().then(() => end({ ...result, url: m.url }));
     }
-  });
-  await context.exposeBinding(BINDINGS.confirm, async (_source, request: ConfirmRequest) => {
+  };
+  const onConfirm = async (request: ConfirmRequest): Promise<{ allowed: boolean; always?: boolean }> => {
     report.event('confirm', request, lastUrl);
     const what = describeAction(request.call, request.target);
     if (args.yes) {
@@ -170,14 +182,38 @@ async function drive(context: BrowserContext, bundle: string, args: RunArgs, tok
     const allowed = a === 'y' || a === 'yes' || a === 'a' || a === 'always';
     report.note(allowed ? `allowed: ${what}` : `denied: ${what}`);
     return { allowed, always: a === 'a' || a === 'always' };
-  });
-  await context.exposeBinding(BINDINGS.ask, async (_source, question: string) => {
+  };
+  const onAsk = async (question: string): Promise<string> => {
     report.event('ask', { question }, lastUrl);
     return (await ask(`pagehand asks: ${question}\n> `)).trim();
-  });
-  // The run's state between pages, kept here: only the run's own tab saves and reads it (the
-  // scratch page for marked screenshots loads the bundle too, and must not resume the run).
-  await keepRunState(context, () => page, () => ended);
+  };
+  // The run's state between pages, kept here; only the run's world saves it and reads it back.
+  const keeper = runStateKeeper();
+  const secret = runSecret();
+  const parse = <T>(payload: string): T | undefined => {
+    try {
+      return JSON.parse(payload) as T;
+    } catch {
+      return undefined;
+    }
+  };
+  const onBinding = (name: string, payload: string, ctx: WorldContext): void => {
+    if (name === BINDINGS.save) {
+      keeper.save(payload);
+    } else if (name === BINDINGS.event) {
+      const m = parse<EventMessage>(payload);
+      if (m && typeof m.name === 'string') onEvent(m);
+    } else if (name === BINDINGS.confirm) {
+      const m = parse<ConfirmMessage>(payload);
+      if (m && typeof m.id === 'number' && m.request) void onConfirm(m.request as ConfirmRequest).then((a) => ctx.evaluate(`${WORLD_API}.answer(${m.id}, ${JSON.stringify(a)})`));
+    } else if (name === BINDINGS.ask) {
+      const m = parse<AskMessage>(payload);
+      if (m && typeof m.id === 'number') void onAsk(String(m.question)).then((a) => ctx.evaluate(`${WORLD_API}.answer(${m.id}, ${JSON.stringify(a)})`));
+    }
+  };
+
+  const page = context.pages()[0] ?? (await context.newPage());
+  const shot = screenshots(args.screenshotDir, page, () => world.current(), report);
   // With --screenshot-dir, each model request waits until the page is pictured as the model sees it.
   if (args.screenshotDir) {
     await context.route(`${args.proxy}/v1/chat/completions`, async (route) => {
@@ -185,9 +221,15 @@ async function drive(context: BrowserContext, bundle: string, args: RunArgs, tok
       await route.continue().catch(() => {});
     });
   }
-  await context.addInitScript({ content: `${runnerBundleSource(bundle)}\n${bridgeSource({ marks: !!args.screenshotDir, ask: interactive })}` });
+  const world = await openIsolatedWorld(page, {
+    pageWorldSource: pageWorldSource(sources.pagePart),
+    worldSource: worldSource(sources.bundle, secret, { marks: !!args.screenshotDir, ask: interactive }),
+    bindings: Object.values(BINDINGS),
+    onBinding,
+  });
+  await serveRunState(world, { keeper, secret, ended: () => ended });
+  const inWorld = async <T>(expression: string): Promise<T | undefined> => (await world.ready())?.evaluate<T>(expression);
 
-  page = context.pages()[0] ?? (await context.newPage());
   page.on('dialog', (d) => void answerDialog(d, { yes: args.yes, ask: interactive ? ask : undefined }, report));
   const downloads = downloadSaver(process.cwd(), report);
   page.on('download', (d) => downloads.save(d));
@@ -205,7 +247,7 @@ async function drive(context: BrowserContext, bundle: string, args: RunArgs, tok
     if (watch) clearTimeout(watch);
     watch = setTimeout(async () => {
       if (ended) return;
-      const alive = await page.evaluate(() => !!(window as any).pagehand?.current?.()).catch(() => false);
+      const alive = (await world.current()?.evaluate<boolean>(`${WORLD_API}.alive()`)) === true;
       if (!alive && !ended) lost(`The run did not continue on ${page.url()}: pagehand could not run there (or the run was lost in the navigation).`);
     }, LOST_RUN_MS);
     watch.unref?.();
@@ -216,7 +258,7 @@ async function drive(context: BrowserContext, bundle: string, args: RunArgs, tok
   const onSigint = () => {
     if (++interrupts > 1) process.exit(130);
     report.note('stopping…');
-    void page.evaluate(() => (window as any).pagehand?.current?.()?.stop()).catch(() => {});
+    void world.current()?.evaluate(`${WORLD_API}.stop()`);
     setTimeout(() => lost('Interrupted.'), 3000).unref();
   };
   process.on('SIGINT', onSigint);
@@ -228,18 +270,7 @@ async function drive(context: BrowserContext, bundle: string, args: RunArgs, tok
       throw new CliError(`Could not open ${args.url}: ${String((e as Error)?.message ?? e).split('\n')[0]}`);
     }
     const options = { proxy: args.proxy, token, model: args.model, maxSteps: args.maxSteps, ui: false };
-    const id = await page
-      .evaluate(
-        ([task, o]) => {
-          const w = window as any;
-          if (!w.pagehand) return { error: 'pagehand did not load in this page' };
-          const h = w.pagehand.run(task, o);
-          w.__pagehandRunnerSubscribe(h);
-          return { id: h.id as string };
-        },
-        [args.task, options] as const,
-      )
-      .catch((e: Error) => ({ error: e.message.split('\n')[0] }));
+    const id = (await inWorld<{ id: string } | { error: string }>(`${WORLD_API}.start(${JSON.stringify(args.task)}, ${JSON.stringify(options)})`)) ?? { error: 'pagehand did not load in this page' };
     if ('error' in id) throw new CliError(`Could not start the run on ${args.url}: ${id.error}.`);
     started = true;
     const outcome = await finished;
@@ -258,7 +289,7 @@ async function drive(context: BrowserContext, bundle: string, args: RunArgs, tok
  * then the picture taken for the model request gets the marks instead (drawn over it in a
  * scratch page). Steps without a target (done, scroll, navigate…) keep that picture as it is.
  */
-function screenshots(dir: string | undefined, page: () => Page, report: Reporter) {
+function screenshots(dir: string | undefined, page: Page, world: () => WorldContext | undefined, report: Reporter) {
   let chain: Promise<void> = Promise.resolve();
   let scratch: Promise<Page> | undefined;
   const before = new Map<number, Promise<Buffer | undefined>>();
@@ -274,17 +305,17 @@ function screenshots(dir: string | undefined, page: () => Page, report: Reporter
     const pre = before.get(step) ?? Promise.resolve(undefined);
     before.delete(step);
     chain = chain.then(async () => {
-      const p = page();
+      const p = page;
       try {
         if (marks && drawn) {
           // The live page with the marks, if it is still the page they were drawn in — before
-          // and after the picture (a navigation may land in between).
-          const marked = () => p.evaluate(() => !!document.querySelector('[data-pagehand-runner-marks]')).catch(() => false);
+          // and after the picture (a navigation may land in between). Asked in the run's world.
+          const marked = async () => (await world()?.evaluate<boolean>(`${WORLD_API}.marked()`)) === true;
           if (await marked()) {
             const png = await p.screenshot({ timeout: 10_000 }).catch(() => undefined);
             if (png && (await marked())) {
               await writeFile(fileOf(step), png);
-              await p.evaluate(() => (window as any).__pagehandRunnerClearMarks?.()).catch(() => {});
+              await world()?.evaluate(`${WORLD_API}.clearMarks()`);
               return;
             }
           }
@@ -334,7 +365,7 @@ function screenshots(dir: string | undefined, page: () => Page, report: Reporter
      */
     beforeModel: async (): Promise<void> => {
       if (!dir) return;
-      const png = page()
+      const png = page
         .screenshot({ timeout: 10_000 })
         .catch(() => undefined);
       latest = png;

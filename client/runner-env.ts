@@ -1,17 +1,31 @@
 /**
- * The headless runner's environment (dist/pagehand.runner.js): the run's state is kept by the
- * runner in Node instead of the page's sessionStorage, so a run survives a navigation to
- * another origin. The runner wraps this bundle in a scope that defines `PAGEHAND_RUNNER`
- * (cli/bridge.ts): a synchronous read (the page cannot wait at document start) and a save
- * sent to Node. Only the runner injects this build; pagehand.js never reads the name.
+ * The headless runner's environment (dist/pagehand.runner.js), set before the entry runs. The
+ * runner runs this bundle in an isolated world (cli/isolated-world.ts): its globals, its
+ * `fetch` (the model calls' transport) and its prototypes are its own, out of the page's reach.
+ *
+ * - The run's state is kept by the runner in Node instead of the page's sessionStorage, so a
+ *   run survives a navigation to another origin. The runner wraps this bundle in a scope that
+ *   defines `PAGEHAND_RUNNER` (cli/bridge.ts): a synchronous read (the page cannot wait at
+ *   document start) and a save sent to Node.
+ * - What only the page's world can see (closed shadow roots, listener-only click targets, the
+ *   page's pending requests and timers) comes from the runner's page-world part
+ *   (client/runner-page.ts), handed over through DOM events.
+ * - The pages are strangers' (the user runs pagehand on them): their marks may only add caution
+ *   (`installedBy: 'user'`, set by `afterEntry` once the entry has made `pagehand`: see there).
+ *
+ * Only the runner injects this build; pagehand.js never reads the name.
  */
 import { setAgentEnv } from './agent/env';
 import { createRunStore } from './agent/persist';
+import { useHooksFromPageWorld } from './page/hooks';
+import { usePageWorldActivity } from './page/settle';
 
 declare const PAGEHAND_RUNNER: { get(): string | null; set(json: string): void } | undefined;
 
 if (typeof PAGEHAND_RUNNER === 'object' && PAGEHAND_RUNNER) {
   const host = PAGEHAND_RUNNER;
+  useHooksFromPageWorld();
+  usePageWorldActivity();
   setAgentEnv({
     store: createRunStore(() => ({
       get: () => host.get(),
@@ -20,4 +34,15 @@ if (typeof PAGEHAND_RUNNER === 'object' && PAGEHAND_RUNNER) {
       remove: () => undefined,
     })),
   });
+}
+
+/**
+ * Called by the runner's entry after `./index` made `pagehand`. The entry hands a stranger's
+ * page a cut-down `pagehand` (no confirm/ask, runs forced into the panel) because page scripts
+ * can reach it; here only the runner's own bridge can — the global lives in the isolated world —
+ * and it must answer the run's confirmations and questions from the terminal. So the page is
+ * marked a stranger's only now: for everything read later (risk marks: caution only).
+ */
+export function afterEntry(): void {
+  if (typeof PAGEHAND_RUNNER === 'object' && PAGEHAND_RUNNER) setAgentEnv({ installedBy: 'user' });
 }

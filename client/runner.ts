@@ -1,6 +1,8 @@
 /**
- * The headless runner's entry (dist/pagehand.runner.js): the runner's store first, then the
- * same entry as pagehand.js.
+ * The headless runner's entry (dist/pagehand.runner.js): the runner's environment first, then
+ * the same entry as pagehand.js, then what must follow it (client/runner-env.ts).
  */
-import './runner-env';
+import { afterEntry } from './runner-env';
 import './index';
+
+afterEntry();

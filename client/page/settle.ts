@@ -10,6 +10,24 @@
  */
 import { instrumentNetwork, mimic, onNetworkActivity, pendingRequests } from './network';
 
+/**
+ * Where settle learns of the page's own pending work. By default from hooks in this world
+ * (`installActivityHooks`); in the headless runner, whose bundle runs in an isolated world where
+ * hooks would see only its own calls, from the runner's page-world part (client/runner-page.ts:
+ * `answerActivityProbes`), handed over through DOM events (`usePageWorldActivity`). A page that
+ * lies there can only make settle wait longer (up to its bound) or shorter.
+ */
+interface PageActivity {
+  /** The page's requests in flight that started at or after `since` (performance.now() time). */
+  pendingRequests(since: number): number;
+  /** Short timers the page scheduled during a watch that have not run yet. */
+  pendingTimers(): number;
+  /** Calls `fn` when a request starts or ends, or a tracked timer runs or is cleared. */
+  onActivity(fn: () => void): () => void;
+  /** A watch starts (true) or ends (false): short timers are tracked while any watch runs. */
+  watch(on: boolean): void;
+}
+
 /** Timers longer than this (toasts that vanish after 3 s) are not waited for. */
 export const MAX_TRACKED_DELAY = 1000;
 /** An element whose inline style changed this often during one watch is animating; ignore it. */
@@ -79,10 +97,105 @@ export function instrumentTimers(win: Window & typeof globalThis = window): void
   }
 }
 
+const localActivity: PageActivity = {
+  pendingRequests: (since) => pendingRequests(since),
+  pendingTimers: () => pendingTimers.size,
+  onActivity(fn) {
+    const offNetwork = onNetworkActivity(fn);
+    activityListeners.add(fn);
+    return () => {
+      offNetwork();
+      activityListeners.delete(fn);
+    };
+  },
+  watch(on) {
+    watching += on ? 1 : -1;
+  },
+};
+let pageActivity: PageActivity = localActivity;
+
 /** Installs everything settle detection needs; called once when the bundle loads. */
 export function installActivityHooks(win: Window & typeof globalThis = window): void {
+  if (pageActivity !== localActivity) return; // the page world watches the page (the runner)
   instrumentNetwork(win);
   instrumentTimers(win);
+}
+
+/** The events of the hand-over between the runner's page world and its isolated world. */
+export const ACTIVITY_EVENTS = {
+  /** Page world → isolated world, on window: a request started or ended, a tracked timer ran. */
+  activity: 'pagehand-runner-activity',
+  /** Isolated → page world, on window: a watch starts / ends. */
+  watchStart: 'pagehand-runner-watch-start',
+  watchEnd: 'pagehand-runner-watch-end',
+  /** Isolated → page world, cancelable, detail `{ since, atLeast }`: cancelled when that many requests are pending. */
+  requests: 'pagehand-runner-requests',
+  /** Isolated → page world, cancelable, detail `{ atLeast }`: cancelled when that many short timers are pending. */
+  timers: 'pagehand-runner-timers',
+} as const;
+
+/** Counts asked one bit at a time stop here (the count only words a message). */
+const MAX_COUNT = 20;
+
+/**
+ * The runner's page-world part: watches the page's requests and timers (as
+ * `installActivityHooks` does) and answers the isolated world's questions about them. It
+ * hands over counts and a pulse, never anything of the run's.
+ */
+export function answerActivityProbes(win: Window & typeof globalThis = window): void {
+  installActivityHooks(win);
+  const pulse = (): void => {
+    try {
+      win.dispatchEvent(new win.Event(ACTIVITY_EVENTS.activity));
+    } catch {
+      /* never break the page's own request or timer */
+    }
+  };
+  localActivity.onActivity(pulse);
+  const detail = (e: Event): { since: number; atLeast: number } => {
+    const d = (e as CustomEvent).detail as { since?: unknown; atLeast?: unknown } | null;
+    return { since: Number(d?.since) || 0, atLeast: Math.max(1, Number(d?.atLeast) || 1) };
+  };
+  // Watches are counted as the isolated world starts and ends them (never below zero).
+  let open = 0;
+  win.addEventListener(ACTIVITY_EVENTS.watchStart, () => {
+    open++;
+    localActivity.watch(true);
+  });
+  win.addEventListener(ACTIVITY_EVENTS.watchEnd, () => {
+    if (open <= 0) return;
+    open--;
+    localActivity.watch(false);
+  });
+  win.addEventListener(ACTIVITY_EVENTS.requests, (e) => {
+    const d = detail(e);
+    if (localActivity.pendingRequests(d.since) >= d.atLeast) e.preventDefault();
+  });
+  win.addEventListener(ACTIVITY_EVENTS.timers, (e) => {
+    if (localActivity.pendingTimers() >= detail(e).atLeast) e.preventDefault();
+  });
+}
+
+/** In the runner's isolated world (before the bundle's entry runs): learn the page's activity from the page world. */
+export function usePageWorldActivity(win: Window & typeof globalThis = window): void {
+  const ask = (type: string, detail: object): boolean => !win.dispatchEvent(new CustomEvent(type, { cancelable: true, detail }));
+  const count = (type: string, detail: object): number => {
+    let n = 0;
+    while (n < MAX_COUNT && ask(type, { ...detail, atLeast: n + 1 })) n++;
+    return n;
+  };
+  pageActivity = {
+    pendingRequests: (since) => count(ACTIVITY_EVENTS.requests, { since }),
+    pendingTimers: () => count(ACTIVITY_EVENTS.timers, {}),
+    onActivity(fn) {
+      const listener = (): void => fn();
+      win.addEventListener(ACTIVITY_EVENTS.activity, listener);
+      return () => win.removeEventListener(ACTIVITY_EVENTS.activity, listener);
+    },
+    watch(on) {
+      win.dispatchEvent(new Event(on ? ACTIVITY_EVENTS.watchStart : ACTIVITY_EVENTS.watchEnd));
+    },
+  };
 }
 
 export interface SettleOptions {
@@ -155,17 +268,16 @@ export function watchActivity(docs: Document[] = [document]): ActivityWatch {
       /* a document that went away */
     }
   }
-  const offNetwork = onNetworkActivity(activity);
-  activityListeners.add(activity);
-  watching++;
+  const source = pageActivity;
+  const offActivity = source.onActivity(activity);
+  source.watch(true);
 
   const stop = (): void => {
     if (stopped) return;
     stopped = true;
     observer.disconnect();
-    offNetwork();
-    activityListeners.delete(activity);
-    watching--;
+    offActivity();
+    source.watch(false);
     poke = undefined;
   };
 
@@ -188,8 +300,8 @@ export function watchActivity(docs: Document[] = [document]): ActivityWatch {
           settled,
           stopped: byStop,
           ms: now - start,
-          pendingRequests: pendingRequests(since),
-          pendingTimers: pendingTimers.size,
+          pendingRequests: source.pendingRequests(since),
+          pendingTimers: source.pendingTimers(),
           domBusy: now - lastMutation < quiet,
         });
       };
@@ -197,7 +309,7 @@ export function watchActivity(docs: Document[] = [document]): ActivityWatch {
         if (done) return;
         if (options.stopWhen?.()) return finish(true, true);
         const now = performance.now();
-        const busy = pendingRequests(since) > 0 || pendingTimers.size > 0;
+        const busy = source.pendingRequests(since) > 0 || source.pendingTimers() > 0;
         const quietFor = now - lastActivity;
         if (!busy && quietFor >= quiet) return finish(true, false);
         if (timer !== undefined) nativeClearTimeout(timer);

@@ -1,0 +1,13 @@
+/**
+ * The headless runner's page-world part (dist/pagehand.runner-page.js). The runner's bundle
+ * runs in an isolated world (cli/isolated-world.ts), out of the page's reach; what it needs
+ * from the page's own world is only what page scripts do from document start — closed shadow
+ * roots, listener-only click targets, the page's pending requests and short timers. This part
+ * runs there, before the page's scripts, watches those, and answers the isolated world's
+ * questions through DOM events. It holds nothing of the run's and adds no globals.
+ */
+import { installPageWorldHooks } from './page/hooks';
+import { answerActivityProbes } from './page/settle';
+
+installPageWorldHooks();
+answerActivityProbes();
