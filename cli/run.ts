@@ -269,7 +269,7 @@ async function drive(context: BrowserContext, sources: Sources, args: RunArgs, t
     } catch (e) {
       throw new CliError(`Could not open ${args.url}: ${String((e as Error)?.message ?? e).split('\n')[0]}`);
     }
-    const options = { proxy: args.proxy, token, model: args.model, maxSteps: args.maxSteps, ui: false };
+    const options = { proxy: args.proxy, token, model: args.model, maxSteps: args.maxSteps, ui: false, ...(args.secrets ? { secrets: args.secrets } : {}), ...(args.schema ? { schema: args.schema } : {}) };
     const id = (await inWorld<{ id: string } | { error: string }>(`${WORLD_API}.start(${JSON.stringify(args.task)}, ${JSON.stringify(options)})`)) ?? { error: 'pagehand did not load in this page' };
     if ('error' in id) throw new CliError(`Could not start the run on ${args.url}: ${id.error}.`);
     started = true;

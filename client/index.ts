@@ -9,7 +9,7 @@
  */
 import { agentEnv, pageIsUntrusted, setAgentEnv } from './agent/env';
 import { createAgentApi } from './agent/run';
-import type { InitConfig, RunOptions } from './agent/types';
+import type { InitConfig, Recording, ReplayOptions, RunOptions } from './agent/types';
 import { parseInit, type ParsedInit } from './embed/init-config';
 import { readScriptTag } from './embed/script-tag';
 import { createPageApi } from './page/api';
@@ -25,7 +25,7 @@ import { installModelContext } from './webmcp/polyfill';
 declare global {
   interface Window {
     pagehand?: ReturnType<typeof createPageApi> &
-      Pick<ReturnType<typeof createAgentApi>, 'run' | 'current'> &
+      Pick<ReturnType<typeof createAgentApi>, 'run' | 'replay' | 'current'> &
       Pick<ReturnType<typeof createUi>, 'open' | 'close' | 'toggle'> & {
         /** The site's configuration: runs (tools, deny zones, …) and the overlay (theme, launcher, …). */
         init(config?: InitConfig): { ignoredDeny: string[] };
@@ -62,6 +62,14 @@ if (typeof window !== 'undefined' && (!window.pagehand || handoff)) {
     if (o.ui !== false) ui.attach(h);
     return h;
   };
+  // A recording run again, shown the same way.
+  const replay = (recording: Recording, options?: ReplayOptions) => {
+    const o = options ?? {};
+    const d = runDefaults;
+    const h = agent.replay(recording, { ...o, model: o.model ?? d.model, lang: o.lang ?? d.lang, proxy: o.proxy ?? d.proxy, token: o.token ?? d.token });
+    if (o.ui !== false) ui.attach(h);
+    return h;
+  };
   const ui = createUi({ run, current: agent.current, lang: defaults.lang, position: defaults.position });
   // init: the site owner's configuration. All of it is checked before any of it applies.
   const init = (config?: InitConfig): { ignoredDeny: string[] } => {
@@ -80,6 +88,7 @@ if (typeof window !== 'undefined' && (!window.pagehand || handoff)) {
   const api = stranger
     ? {
         run: (task: string, options?: RunOptions) => pageHandle(run(task, pageRunOptions(options))),
+        replay: (recording: Recording, options?: ReplayOptions) => pageHandle(replay(recording, pageRunOptions(options))),
         current: () => {
           const h = agent.current();
           return h && pageHandle(h);
@@ -87,7 +96,7 @@ if (typeof window !== 'undefined' && (!window.pagehand || handoff)) {
         init: (config?: InitConfig) => init(pageInitConfig(config)),
         open: (o?: Parameters<typeof ui.open>[0]) => ui.open(pageOpenOptions(o)),
       }
-    : { run, current: agent.current, init, open: ui.open };
+    : { run, replay, current: agent.current, init, open: ui.open };
   Object.defineProperty(window, 'pagehand', {
     value: Object.freeze({
       ...createPageApi(),

@@ -5,11 +5,11 @@
  */
 import type { ActionCall, ActionResult, ActOptions } from './page/actions/types';
 import type { MapOptions, PageMap, Ref } from './page/types';
-import type { InitConfig, RunHandle, RunOptions, Theme } from './agent/types';
+import type { InitConfig, Recording, ReplayOptions, RunHandle, RunOptions, Theme } from './agent/types';
 import type { Screenshot, ScreenshotOptions } from './page/screenshot/types';
 
 export type * from './agent/types';
-export type { ActionCall, ActionResult, ActionChanges, ActOptions } from './page/actions/types';
+export type { ActionCall, ActionErrorKind, ActionResult, ActionChanges, ActOptions } from './page/actions/types';
 export type { MapOptions, PageMap, MappedElement, Rect, Ref } from './page/types';
 export type { Mark, Screenshot, ScreenshotOptions } from './page/screenshot/types';
 export type { Usage } from './llm/types';
@@ -54,6 +54,12 @@ export interface PagehandApi {
   readonly ready: Promise<PagehandApi>;
   /** Starts a task: the observe → think → act loop behind a handle (README, "Running a task"). */
   run(task: string, options?: RunOptions): RunHandle;
+  /**
+   * Runs a recording (a finished run's `result.recording`) again: no model call while every
+   * step matches; a step that broke goes to the model, which redoes that step only (docs/replay.md).
+   * Throws `pagehand.replay: …` on a recording it cannot read.
+   */
+  replay(recording: Recording, options?: ReplayOptions): RunHandle;
   /** The running handle (also after a resume), or undefined. */
   current(): RunHandle | undefined;
   /**
@@ -95,6 +101,8 @@ export interface PagehandLoaderApi {
   init(config?: InitConfig): { ignoredDeny: string[] };
   /** Loads the agent, then starts the task: a promise of its handle (rejects where the full API's `run` throws). */
   run(task: string, options?: RunOptions): Promise<RunHandle>;
+  /** Loads the agent, then replays the recording: a promise of its handle. */
+  replay(recording: Recording, options?: ReplayOptions): Promise<RunHandle>;
   /** Undefined until the agent has loaded (no run is active before). */
   current(): RunHandle | undefined;
   /** Loads the agent and opens the panel (the launcher shows that it is loading). */
@@ -116,6 +124,9 @@ export interface PagehandLoaderApi {
 
 /** Same as `pagehand.run`: starts a task and returns its handle at once. */
 export declare function run(task: string, options?: RunOptions): RunHandle;
+
+/** Same as `pagehand.replay`: runs a recording again and returns its handle at once. */
+export declare function replay(recording: Recording, options?: ReplayOptions): RunHandle;
 
 /**
  * Installs pagehand in this page (the `pagehand` global, the hooks, a run saved before a

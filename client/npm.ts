@@ -28,6 +28,8 @@ function api(): Api.PagehandApi {
 
 export const run: typeof Api.run = (task, options) => api().run(task, options);
 
+export const replay: typeof Api.replay = (recording, options) => api().replay(recording, options);
+
 export const init: typeof Api.init = (config) => {
   const p = api();
   if (config) {

@@ -17,7 +17,8 @@ import { estimateTokens } from '../page/tokens';
 import type { PageMap } from '../page/types';
 import { callArgs, callLabel, normaliseCall, type Call, type PageCall, type SiteCall } from './calls';
 import { confirmCall } from './confirm';
-import { runStep, type ActionDone, type DispatchHost, type StepOutcome } from './dispatch';
+import { runStep, type DispatchHost, type StepOutcome } from './dispatch';
+import type { ActionResult } from '../page/actions/types';
 import { createEmitter } from './events';
 import { callsKey, pageKey, recordOutcome, recordStep, recordTextOnly, type Verdict } from './guards';
 import type { StepRecord } from './history';
@@ -110,6 +111,10 @@ export class Run implements DispatchHost {
   ) {
     this.result = new Promise((r) => (this.resolveResult = r));
     state.owner = this.instance;
+    // Every call that ran ends with this event: its recording step is complete then.
+    this.emitter.on('action', (e) => {
+      if (e.phase === 'end' && e.result) this.afterAction(e.result);
+    });
   }
 
   get options(): StoredOptions {
@@ -212,12 +217,22 @@ export class Run implements DispatchHost {
     }
   }
 
-  onAction(done: ActionDone): void {
+  /** A call ran (its `action` end event): the step it was about to make, with what it led to. */
+  protected afterAction(result: ActionResult): void {
     const pending = this.state.recordPending;
     delete this.state.recordPending;
     if (!pending) return;
-    const step = endStep(pending, done.result, this.recordingOrigin());
-    if (step) this.recordStep(step);
+    try {
+      const step = endStep(pending, result, this.recordingOrigin(), this.recordedSoFar());
+      if (step) this.recordStep(step);
+    } catch {
+      /* recording never breaks a run */
+    }
+  }
+
+  /** The run's recording steps so far (with the values they typed). */
+  protected recordedSoFar(): readonly RecordedStep[] {
+    return this.state.recorded ?? [];
   }
 
   /** Adds a step to the run's recording. */
@@ -477,9 +492,14 @@ export class Run implements DispatchHost {
     this.fixed ??= estimateTokens(system) + toolTokens(tools, estimateTokens);
     // What a stranger's page says its tools do goes in as page data, within the budget.
     const pageToolLines = untrustedToolLines([...this.pageTools().values()]);
-    const p = planPrompt(this.state, step, system, tools, this.fixed);
+    const p = planPrompt(this.state, step, system, tools, this.fixed, this.recordingLines());
     if (!pageToolLines.length) return p;
     return { ...p, base: { ...p.base, pageTools: pageToolLines }, mapTokens: Math.max(800, p.mapTokens - estimateTokens(pageToolLines.join('\n'))) };
+  }
+
+  /** The recording shown to the model (while a replay's step is repaired), else nothing. */
+  protected recordingLines(): string[] | undefined {
+    return undefined;
   }
 
   protected tools() {
@@ -505,8 +525,15 @@ export class Run implements DispatchHost {
     });
   }
 
-  confirm(call: Call, target: CallTarget | undefined, goal: string | undefined): Promise<true | string> {
-    return confirmCall(this, call, target, goal);
+  /** The last call asked about was refused (by the user, or because no one could be asked). */
+  protected refused = false;
+
+  /** Asks about a risky call; an allowed page action or site tool is about to run (its recording step begins). */
+  async confirm(call: Call, target: CallTarget | undefined, goal: string | undefined): Promise<true | string> {
+    const answer = await confirmCall(this, call, target, goal);
+    this.refused = answer !== true;
+    if (answer === true && (call.kind === 'page' || call.kind === 'site')) this.beforeAction(call, target);
+    return answer;
   }
 
   confirmFn(): RunOptions['confirm'] | undefined {

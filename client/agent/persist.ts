@@ -8,7 +8,8 @@ import type { FileFacts } from '../page/actions/upload-files';
 import type { GuardState } from './guards';
 import type { RunSecrets } from './secrets';
 import type { StepRecord } from './history';
-import type { Allowance, CallTarget, PlannedCall, RunOptions } from './types';
+import type { Allowance, CallTarget, PlannedCall, RecordedStep, RunOptions } from './types';
+import type { ReplayState } from '../replay/state';
 
 export const STORAGE_KEY = 'pagehand:run';
 
@@ -48,6 +49,14 @@ export interface SavedRun {
    * so the next page sends it (every `start` gets its `end`).
    */
   acting?: { step: number; call: PlannedCall; target?: CallTarget };
+  /** The page the run started on (a recording's `url`). */
+  startUrl?: string;
+  /** The run's page actions so far, as recording steps (`result.recording`). */
+  recorded?: RecordedStep[];
+  /** The step of the action under way, recorded on the next page if the page unloaded meanwhile. */
+  recordPending?: RecordedStep;
+  /** Set when the run replays a recording (client/replay). */
+  replay?: ReplayState;
 }
 
 /** Where a run's state lives between pages: sessionStorage by default, GM storage in the userscript. */

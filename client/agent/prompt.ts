@@ -68,6 +68,8 @@ export interface StepMessageInput {
   pageTools?: string[];
   /** Files attached to the task (names, types, sizes): data, as their names are not ours. */
   files?: FileFacts[];
+  /** While a replay's step is repaired: the recording's steps, one per line (data: they name page elements). */
+  recording?: string[];
   /** The page map's text (header, content block, counts): data, all of it. */
   map: string;
 }
@@ -93,6 +95,7 @@ export function stepMessage(m: StepMessageInput): string {
   if (m.lastResults.length) parts.push(`# Last step's results\n${dataBlock(m.lastResults.join('\n'))}`);
   if (m.pageTools?.length) parts.push(`# Tools this page offers (what the page says they do)\n${dataBlock(m.pageTools.join('\n'))}`);
   if (m.notes.length) parts.push(`# Notes\n${m.notes.map((n) => `- ${sanitize(n)}`).join('\n')}`);
+  if (m.recording?.length) parts.push(`# The recording being replayed\n${dataBlock(m.recording.join('\n'))}`);
   parts.push(`# Current page\n${mapBlock(m.map)}`);
   return parts.join('\n\n');
 }

@@ -33,7 +33,7 @@ export interface StepPrompt {
  * Plans step `step`: `fixed` is the system prompt's and the tools' cost (the same every step,
  * computed by the caller once).
  */
-export function planPrompt(state: SavedRun, step: number, system: string, tools: ToolSpec[], fixed: number): StepPrompt {
+export function planPrompt(state: SavedRun, step: number, system: string, tools: ToolSpec[], fixed: number, recording?: string[]): StepPrompt {
   const o = state.options;
   const budget = o.maxPromptTokens ?? DEFAULT_PROMPT_BUDGET;
   const last = state.history[state.history.length - 1];
@@ -45,12 +45,15 @@ export function planPrompt(state: SavedRun, step: number, system: string, tools:
     lastResults: fullResults(last),
     answers: userAnswers(state.history),
     notes: state.notes,
+    ...(recording?.length ? { recording } : {}),
     ...(state.files?.length ? { files: state.files } : {}),
   };
   // The data blocks' markers (memory, steps, results, map) count too.
   const essentials = estimateTokens(`${base.task}\n${base.memory}\n${base.notes.join('\n')}\n${base.lastResults.join('\n')}\n${base.answers.join('\n')}\n${(base.files ?? []).map((f) => f.name).join('\n')}`) + 140;
+  // A replay's recording, shown while the model repairs a step.
+  const replayed = recording?.length ? estimateTokens(recording.join('\n')) + 20 : 0;
   // Keep room for about ten history lines.
-  const mapTokens = Math.max(MAP_MIN_TOKENS, Math.min(MAP_MAX_TOKENS, budget - fixed - essentials - 600));
+  const mapTokens = Math.max(MAP_MIN_TOKENS, Math.min(MAP_MAX_TOKENS, budget - fixed - essentials - replayed - 600));
   return { step, system, tools, budget, fixed, base, mapTokens };
 }
 

@@ -11,6 +11,10 @@ import { filesFor, filesProblem, type RunFiles } from './files';
 import { dropFiles, factsOf, keepFiles, loadFiles } from './files-store';
 import { newGuardState } from './guards';
 import { Run } from './loop';
+import { ReplayRun } from '../replay/replay-run';
+import { fill, recordingProblem, valuesFor } from '../replay/recording';
+import type { ReplayState } from '../replay/state';
+import type { Recording, ReplayOptions } from './types';
 import { sessionRunStore, type SavedRun, type StoredOptions } from './persist';
 import { DEFAULT_MAX_STEPS, DEFAULT_PROMPT_BUDGET } from './request';
 import { toolProblem } from './tools';
@@ -34,7 +38,7 @@ export interface ScriptDefaults {
 
 export class RunError extends Error {
   constructor(
-    readonly code: 'busy' | 'invalid_task' | 'invalid_tool' | 'invalid_files',
+    readonly code: 'busy' | 'invalid_task' | 'invalid_tool' | 'invalid_files' | 'invalid_recording',
     message: string,
   ) {
     super(message);
@@ -91,6 +95,11 @@ export function createAgentApi(defaults: ScriptDefaults, env: AgentEnv = agentEn
   });
 
   function run(task: string, options: RunOptions = {}): RunHandle {
+    return start(task, options);
+  }
+
+  /** A run of `task`, or with `replaying`, a replay of a recording of it. */
+  function start(task: string, options: RunOptions = {}, replaying?: ReplayState): RunHandle {
     if (typeof task !== 'string' || !task.trim()) throw new RunError('invalid_task', 'pagehand.run(task): the task must be a non-empty string.');
     if (current && !current.ended) {
       throw new RunError('busy', `pagehand.run: a run is already active ("${current.state.task.slice(0, 60)}"). Stop it with pagehand.current().stop() or wait for its result.`);
@@ -126,7 +135,9 @@ export function createAgentApi(defaults: ScriptDefaults, env: AgentEnv = agentEn
       state.files = factsOf(attached.files);
       void keepFiles(state.id, attached.origin, attached.files);
     }
-    const r = new Run(state, { confirm: () => options.confirm ?? site.confirm, resumed: false, onEnd, store, transport: env.fetch, siteTools: () => toolsFor(options.tools), site: () => site });
+    state.startUrl = location.href;
+    if (replaying) state.replay = replaying;
+    const r = new (replaying ? ReplayRun : Run)(state, { confirm: () => options.confirm ?? site.confirm, resumed: false, onEnd, store, transport: env.fetch, siteTools: () => toolsFor(options.tools), site: () => site });
     r.useFiles(() => filesFor(attached, location.origin));
     currentHandle = adopt(r);
     if (options.signal) {
@@ -134,6 +145,22 @@ export function createAgentApi(defaults: ScriptDefaults, env: AgentEnv = agentEn
       else options.signal.addEventListener('abort', () => r.finish({ ok: false, summary: 'Stopped by the user.', reason: 'stopped' }), { once: true });
     }
     return currentHandle;
+  }
+
+  /**
+   * Runs a recording again (docs/replay.md): no model call while every step matches; a step
+   * that broke goes to the model, which redoes that step only. Risky steps ask as in a run.
+   */
+  function replay(recording: Recording, options: ReplayOptions = {}): RunHandle {
+    const problem = recordingProblem(recording);
+    if (problem) throw new RunError('invalid_recording', `pagehand.replay: ${problem}.`);
+    const v = valuesFor(recording, options.values);
+    if ('error' in v) throw new RunError('invalid_recording', `pagehand.replay: ${v.error}.`);
+    // A copy: the caller's object is theirs to change, the replay's is its own.
+    const copy = JSON.parse(JSON.stringify(recording)) as Recording;
+    const { values: _values, repair, ...runOptions } = options;
+    const state: ReplayState = { recording: copy, values: v.values, next: 0, out: [], repaired: [], replayed: 0, modelCalls: 0, repair: repair !== false };
+    return start(fill(copy.task, v.values), { ...runOptions, maxSteps: options.maxSteps ?? copy.steps.length + 20 }, state);
   }
 
   /** Picks up a run saved before a navigation, once per page load. */
@@ -144,7 +171,7 @@ export function createAgentApi(defaults: ScriptDefaults, env: AgentEnv = agentEn
       current.stepAside(); // a stale copy from the back/forward cache
     }
     if (!saved) return undefined;
-    const r = new Run(saved, { confirm: () => site.confirm, resumed: true, onEnd, store, transport: env.fetch, siteTools: () => toolsFor(), site: () => site });
+    const r = new (saved.replay ? ReplayRun : Run)(saved, { confirm: () => site.confirm, resumed: true, onEnd, store, transport: env.fetch, siteTools: () => toolsFor(), site: () => site });
     // Files kept for this run come back on pages of the origin they were attached on.
     const kept: RunFiles = { files: saved.files?.length ? loadFiles(saved.id, location.origin) : [], origin: location.origin };
     r.useFiles(() => filesFor(kept, location.origin));
@@ -169,6 +196,7 @@ export function createAgentApi(defaults: ScriptDefaults, env: AgentEnv = agentEn
 
   return {
     run,
+    replay,
     configure,
     /** The running handle (also after a resume), or undefined. */
     current: (): RunHandle | undefined => (current && !current.ended ? currentHandle : undefined),

@@ -7,7 +7,7 @@
  */
 import type { JsonSchema, ToolSpec } from '../llm/types';
 import { ACTION_TOOLS, ArgError, type ArgSchema } from '../page/actions/args';
-import type { RiskKind } from './types';
+import { siteToolProblem } from './tool-problem';
 
 const str = (description?: string): ArgSchema => (description ? { type: 'string', description } : { type: 'string' });
 const bool = (description?: string): ArgSchema => (description ? { type: 'boolean', description } : { type: 'boolean' });
@@ -75,23 +75,11 @@ export interface ExtraTool {
   parameters?: JsonSchema;
 }
 
-const NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
-
-/** The kinds a site tool may declare as its `risk`. */
-export const TOOL_RISKS: readonly RiskKind[] = ['payment', 'deletion', 'sending', 'personal_data', 'leaving_site', 'download', 'site_tool'];
+export { TOOL_RISKS } from './tool-problem';
 
 /** Why a site tool cannot be offered, or undefined when it can. */
-export function toolProblem(t: { name?: unknown; description?: unknown; parameters?: unknown; handler?: unknown; readOnly?: unknown; risk?: unknown }): string | undefined {
-  if (typeof t.name !== 'string' || !NAME.test(t.name)) return `a tool name must be letters, digits, _ or - (got ${JSON.stringify(t.name)})`;
-  if (Object.prototype.hasOwnProperty.call(TOOLS, t.name)) return `"${t.name}" is a built-in tool`;
-  if (typeof t.description !== 'string' || !t.description.trim()) return `tool "${t.name}" needs a description`;
-  if (typeof t.handler !== 'function') return `tool "${t.name}" needs a handler function`;
-  if (t.parameters !== undefined && (typeof t.parameters !== 'object' || t.parameters === null || (t.parameters as JsonSchema).type !== 'object')) {
-    return `tool "${t.name}": parameters must be a JSON Schema with type "object"`;
-  }
-  if (t.readOnly !== undefined && typeof t.readOnly !== 'boolean') return `tool "${t.name}": readOnly must be true or false`;
-  if (t.risk !== undefined && !(TOOL_RISKS as readonly unknown[]).includes(t.risk)) return `tool "${t.name}": risk must be one of ${TOOL_RISKS.join(', ')}`;
-  return undefined;
+export function toolProblem(t: Parameters<typeof siteToolProblem>[0]): string | undefined {
+  return siteToolProblem(t, (name) => Object.prototype.hasOwnProperty.call(TOOLS, name));
 }
 
 /**

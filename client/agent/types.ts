@@ -64,9 +64,98 @@ export interface RunResult {
    * (the model gave up), `incomplete` (done with success: false), `invalid_data` (the answer's
    * data did not match the schema, twice), `model_error`, `config`, `loop`, `errors` (5 failed
    * steps in a row), `no_tool_call`, `moved` (this copy of the run went on in another page),
-   * `internal`.
+   * `internal`; for a replay also `needs_repair` (a step broke and repair was off) and
+   * `denied` (the user did not allow a recorded step).
    */
   reason?: string;
+  /**
+   * The run as a recording (docs/replay.md): its page actions with their targets described
+   * so they can be found again, and what each expected to see. Replaying it runs the task
+   * again with no model call while every step matches. On a replay: the recording as
+   * replayed, its repaired steps listed in `repaired`.
+   */
+  recording?: Recording;
+  /** On a replay: steps replayed as recorded, steps repaired by the model, and model calls made. */
+  replay?: { replayed: number; repaired: number; modelCalls: number };
+}
+
+/**
+ * The element a recorded step acts on, described the way a person would find it again after a
+ * re-render: never by a ref or a CSS path.
+ */
+export interface RecordedTarget {
+  role: string;
+  name: string;
+  /** The landmark around it, as `role "name"` (`navigation "Primary"`, `form "Sign up"`, `main`). */
+  landmark?: string;
+  /** The nearest heading before it. */
+  heading?: string;
+  /** Text of the row, card or block it sits in (its own name left out), for controls named alike ("Open"). */
+  near?: string;
+  /** Its place (from 1) among the elements that match all of the above, and how many there were. */
+  nth?: number;
+  of?: number;
+}
+
+/** What a recorded step expected to see after it; any part may be missing (then the step's success is enough). */
+export interface RecordedExpectation {
+  /** The page it led to: path and query (`/shop/checkout.html`, `/mail/inbox.html?q={query}`). */
+  url?: string;
+  /** The title of a dialog that opened. */
+  dialog?: string;
+  /** An element that became visible. */
+  visible?: { role: string; name: string };
+}
+
+export interface RecordedStep {
+  /** A page action (`click`, `type`, `select_option`, …), or a site tool's name when `tool` is set. */
+  action: string;
+  /** The step calls the site's own tool `action` (init's or the run's `tools`). */
+  tool?: true;
+  /** The element it acts on, for actions that take a `ref`. */
+  target?: RecordedTarget;
+  /**
+   * The arguments without the ref: text as the model gave it (a secret as `<secret:NAME>`, never
+   * its value; a named value as `{name}`).
+   */
+  args: Record<string, unknown>;
+  expect?: RecordedExpectation;
+  /** The step was made anew by the model when this recording was last replayed. */
+  repaired?: true;
+}
+
+/** A solved task, to run again with no model call: `pagehand.replay(recording)`. JSON; docs/replay.md. */
+export interface Recording {
+  pagehand: 'recording';
+  v: 1;
+  /** The task, as the user gave it (named values as `{name}`). */
+  task: string;
+  /** The page the run started on. */
+  url: string;
+  /**
+   * Named values and the value each was recorded with: `{name}` in the task and in the steps'
+   * arguments and expectations is filled with `replay(…, { values })`'s value, else with this.
+   */
+  params?: Record<string, string>;
+  steps: RecordedStep[];
+  /** The run's summary when it was recorded. */
+  summary?: string;
+  /** When it was recorded or last repaired (ISO 8601). */
+  created?: string;
+  /** The steps (numbered from 1) the last replay repaired. */
+  repaired?: number[];
+}
+
+/** `pagehand.replay(recording, options)`: a run's options, and the values for the recording's `{name}`s. */
+export interface ReplayOptions extends RunOptions {
+  /** Values for the recording's named values (`{ query: 'ernesto' }`); a name left out keeps its recorded value. */
+  values?: Record<string, string>;
+  /**
+   * When a step's target is missing or ambiguous, its action fails, or what it expected does not
+   * show: `true` (default) asks the model to redo that step only, then the replay goes on;
+   * `false` ends the replay there (`reason: 'needs_repair'`) without any model call.
+   */
+  repair?: boolean;
 }
 
 export interface RunEvents {
@@ -240,6 +329,8 @@ export interface AnswerSchema {
  */
 export interface SiteConfig {
   instructions?: string;
+  /** The site's recordings (`Recording` JSON): the panel offers each as a one-click task. */
+  recordings?: Recording[];
   tools?: CustomTool[];
   allowedActions?: string[];
   /** Selectors of subtrees the agent must not see or touch (besides `data-pagehand="off"`). */

@@ -6,6 +6,7 @@
 import type { InitConfig, LauncherPosition, SiteConfig, Theme } from '../agent/types';
 import { patternProblem, redactionEntry, type Redaction } from '../page/redact';
 import { RISK_MARKS, type RiskyRule } from '../page/risk-marks';
+import { recordingProblem } from '../replay/format';
 
 export const THEMES: readonly Theme[] = ['auto', 'light', 'dark'];
 export const POSITIONS: readonly LauncherPosition[] = ['bottom-right', 'bottom-left', 'top-right', 'top-left'];
@@ -31,7 +32,7 @@ export interface ParsedInit {
   unknown: string[];
 }
 
-const SITE_KEYS = ['instructions', 'tools', 'allowedActions', 'deny', 'risky', 'confirm', 'redact', 'webmcp'] as const;
+const SITE_KEYS = ['instructions', 'tools', 'allowedActions', 'deny', 'risky', 'confirm', 'redact', 'webmcp', 'recordings'] as const;
 const OTHER_KEYS = ['theme', 'launcherText', 'autoOpen', 'position', 'lang', 'model', 'proxy', 'token'] as const;
 export const INIT_KEYS: readonly string[] = [...SITE_KEYS, ...OTHER_KEYS];
 
@@ -147,6 +148,13 @@ export function parseInit(config: unknown): ParsedInit {
   const rules = risky(c.risky);
   const redact = redaction(c.redact);
   if (c.webmcp !== undefined && typeof c.webmcp !== 'boolean') fail('webmcp', c.webmcp, 'true or false');
+  if (c.recordings !== undefined) {
+    if (!Array.isArray(c.recordings)) fail('recordings', c.recordings, 'an array of recordings (the JSON of a run\'s result.recording)');
+    c.recordings.forEach((r: unknown, i) => {
+      const problem = recordingProblem(r);
+      if (problem) fail(`recordings[${i}]`, r, `a recording (${problem})`);
+    });
+  }
 
   const site: SiteConfig = {};
   for (const k of SITE_KEYS) if (c[k] !== undefined) (site as Record<string, unknown>)[k] = c[k];

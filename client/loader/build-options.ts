@@ -17,6 +17,7 @@ import { createHash } from 'node:crypto';
 import { readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { AGENT_CHUNK_NAME } from '../../server/node/static-assets';
+import { TOOL_LIST } from '../agent/tools';
 import { CSS } from '../ui/styles';
 import { launcherCss } from './launcher-css';
 
@@ -95,6 +96,7 @@ export function loaderOptions(base: BuildOptions, agentFile: string, version: st
       __PAGEHAND_AGENT_FILE__: JSON.stringify(agentFile),
       __PAGEHAND_LAUNCHER_CSS__: JSON.stringify(launcherCss(CSS)),
       __PAGEHAND_VERSION__: JSON.stringify(version),
+      __PAGEHAND_BUILTIN_TOOLS__: JSON.stringify(TOOL_LIST),
     },
   };
 }

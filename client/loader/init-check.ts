@@ -4,10 +4,14 @@
  * error at the same moment whichever has loaded. Nothing is applied here: the checked config
  * is queued and replayed on the agent's init when it arrives.
  */
-import { toolProblem } from '../agent/tools';
+import { siteToolProblem } from '../agent/tool-problem';
 import type { InitConfig } from '../agent/types';
 import { INIT_KEYS, parseInit, type UiConfig } from '../embed/init-config';
 import { setDenyZones } from '../page/own-ui';
+
+/** The built-in tool names, from the tool table at build time (the loader does not carry the table). */
+declare const __PAGEHAND_BUILTIN_TOOLS__: readonly string[];
+const BUILT_IN_TOOLS: readonly string[] = typeof __PAGEHAND_BUILTIN_TOOLS__ === 'undefined' ? [] : __PAGEHAND_BUILTIN_TOOLS__;
 
 export interface CheckedInit {
   /** The config without the fields init does not know (warned about once, here). */
@@ -27,7 +31,7 @@ export function checkInit(config: unknown, warn: (message: string) => void = con
   const c = parseInit(config);
   if (c.unknown.length) warn(`pagehand.init: ignored unknown field${c.unknown.length > 1 ? 's' : ''} ${c.unknown.join(', ')}.`);
   for (const t of c.site.tools ?? []) {
-    const problem = toolProblem(t);
+    const problem = siteToolProblem(t, (name) => BUILT_IN_TOOLS.includes(name));
     if (problem) throw toolError(`pagehand: ${problem}.`);
   }
   // The agent's own parse check (in the loader's copy of the module, which applies nothing).

@@ -111,6 +111,7 @@ export function createStub(deps: StubDeps) {
       return c.result;
     },
     run: (task, options) => whenReady().then((a) => a.run(task, options)),
+    replay: (recording, options) => whenReady().then((a) => a.replay(recording, options)),
     current: () => full?.current(),
     open(options?: OpenOptions) {
       if (full) return full.open(options);

@@ -7,6 +7,11 @@
  * another tool: a URL to navigate to keeps the placeholder. `init({ redact })` masks other
  * page text (an element by selector, text by pattern) the same way.
  */
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { ModelRequest } from '../server/fakes/model-request';
 import { call, lastToolResults, latestMap, openWithAgent, refFor, runAgent, sequence, useAgentStack } from './agent-harness';
@@ -199,4 +204,68 @@ describe('init({ redact })', () => {
     }
     await page.close();
   }, 60_000);
+});
+
+describe('the runner: --secret and --schema', () => {
+  const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+  const cli = (args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> =>
+    new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, [CLI, ...args], {
+        env: { ...process.env, CHROMIUM_PATH: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', PAGEHAND_TOKEN: '', PAGEHAND_TOKEN_FILE: '/nonexistent/pagehand-token', PAGEHAND_SECRET_CARD: '5500 0000 0000 0004' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.stderr.on('data', (d) => (stderr += d));
+      const bound = setTimeout(() => child.kill('SIGKILL'), 110_000);
+      child.on('error', reject);
+      child.on('close', (code) => (clearTimeout(bound), resolve({ code, stdout, stderr })));
+    });
+  /** The model: type the card, read its last digits from the page, answer as data. */
+  const model = () => {
+    const seen: string[] = [];
+    const policy = sequence(
+      (req) => call('type', { ref: refFor(latestMap(req), 'textbox', 'Card number'), text: '<secret:card>' }),
+      (req) => {
+        const map = latestMap(req);
+        seen.push(map);
+        const ending = /Card ends in (\d{4})/.exec(map)?.[1] ?? '?';
+        return call('done', { summary: `The card ends in ${ending}.`, data: { ending } });
+      },
+    );
+    return { seen, policy };
+  };
+
+  it('types the value from $PAGEHAND_SECRET_CARD, never sends it, and prints the answer as data (--json and human)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'pagehand-runner-secret-'));
+    try {
+      await writeFile(join(dir, 'answer.json'), JSON.stringify({ type: 'object', properties: { ending: { type: 'string', pattern: '^\\d{4}$' } }, required: ['ending'] }));
+      const url = `${origin()}/fixtures/agent/secrets/account.html`;
+      const common = ['run', '--url', url, '--proxy', stack.proxyUrl, '--token', stack.token, '--model', 'gpt-test', '--secret', 'card', '--schema', join(dir, 'answer.json')];
+
+      const earlier = stack.requests().length;
+      const json = model();
+      stack.setPolicy(json.policy);
+      const a = await cli([...common, '--json', 'Enter my card and tell me its last digits.']);
+      expect(a.code, a.stderr).toBe(0);
+      const result = a.stdout.trim().split('\n').map((l) => JSON.parse(l)).find((e) => e.event === 'result');
+      expect(result).toMatchObject({ ok: true, summary: 'The card ends in 0004.', data: { ending: '0004' } });
+      // The page got the value (its own last-digits line), the model read only the placeholder.
+      expect(json.seen[0]).toContain('Card ends in 0004');
+      expect(json.seen[0]).toMatch(/textbox "Card number" value="<secret:card>"/);
+      expect(a.stdout + a.stderr).not.toContain('5500 0000');
+
+      const human = model();
+      stack.setPolicy(human.policy);
+      const b = await cli([...common, 'Enter my card and tell me its last digits.']);
+      expect(b.code, b.stderr).toBe(0);
+      expect(b.stdout).toContain('The card ends in 0004.\n{\n  "ending": "0004"\n}\n');
+      expect(b.stdout + b.stderr).not.toContain('5500 0000');
+
+      for (const r of stack.requests().slice(earlier)) expect(JSON.stringify(r.body)).not.toContain('5500 0000');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

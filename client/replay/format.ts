@@ -1,0 +1,90 @@
+/**
+ * The recording format's rules (`{ "pagehand": "recording", "v": 1, … }`, docs/replay.md):
+ * checking a recording that came from outside (a file, `init({ recordings })`, a replay call)
+ * and filling its named values. Pure and import-free, so the embed's loader checks `init`'s
+ * recordings with the same words as the agent.
+ */
+import type { Recording } from '../agent/types';
+
+export const RECORDING_KIND = 'recording';
+export const RECORDING_VERSION = 1;
+/** A recording longer than this is refused (a hand-made or hostile file, not a run). */
+export const MAX_RECORDED_STEPS = 500;
+const MAX_TEXT = 4000;
+const PARAM_NAME = /^[A-Za-z][A-Za-z0-9_]{0,31}$/;
+
+const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+const isText = (v: unknown, max = MAX_TEXT): v is string => typeof v === 'string' && v.length <= max;
+
+/** Why `r` is not a recording pagehand can replay, or undefined when it is. */
+export function recordingProblem(r: unknown): string | undefined {
+  if (!isObject(r)) return 'a recording must be an object (the JSON a run\'s result.recording holds)';
+  if (r.pagehand !== RECORDING_KIND) return 'not a pagehand recording: "pagehand" must be "recording"';
+  if (r.v !== RECORDING_VERSION) return `unsupported recording version ${JSON.stringify(r.v)} (this pagehand reads version ${RECORDING_VERSION})`;
+  if (!isText(r.task) || !r.task.trim()) return 'the recording has no task';
+  if (!isText(r.url)) return 'the recording has no start url';
+  if (r.params !== undefined) {
+    if (!isObject(r.params)) return '"params" must be an object of name → value';
+    for (const [name, value] of Object.entries(r.params)) {
+      if (!PARAM_NAME.test(name)) return `a value's name must be a letter then letters, digits or _ (got ${JSON.stringify(name)})`;
+      if (!isText(value)) return `the value "${name}" must be a string`;
+    }
+  }
+  if (!Array.isArray(r.steps)) return 'the recording has no "steps" list';
+  if (r.steps.length > MAX_RECORDED_STEPS) return `the recording has ${r.steps.length} steps; at most ${MAX_RECORDED_STEPS} are replayed`;
+  for (let i = 0; i < r.steps.length; i++) {
+    const problem = stepProblem(r.steps[i]);
+    if (problem) return `step ${i + 1}: ${problem}`;
+  }
+  return undefined;
+}
+
+function stepProblem(s: unknown): string | undefined {
+  if (!isObject(s)) return 'a step must be an object';
+  if (typeof s.action !== 'string' || !/^[A-Za-z][A-Za-z0-9_-]{0,63}$/.test(s.action)) return '"action" must be a tool name';
+  if (s.tool !== undefined && s.tool !== true) return '"tool" must be true or absent';
+  if (!isObject(s.args)) return '"args" must be an object';
+  if (JSON.stringify(s.args).length > MAX_TEXT * 4) return '"args" is too long';
+  if (s.target !== undefined) {
+    const t = s.target;
+    if (!isObject(t) || !isText(t.role, 64) || !isText(t.name, MAX_TEXT)) return '"target" needs a role and a name';
+    for (const k of ['landmark', 'heading', 'near'] as const) if (t[k] !== undefined && !isText(t[k], MAX_TEXT)) return `"target.${k}" must be text`;
+    for (const k of ['nth', 'of'] as const) if (t[k] !== undefined && !(Number.isInteger(t[k]) && (t[k] as number) >= 1)) return `"target.${k}" must be a whole number from 1`;
+  }
+  if (s.expect !== undefined) {
+    const e = s.expect;
+    if (!isObject(e)) return '"expect" must be an object';
+    if (e.url !== undefined && !isText(e.url)) return '"expect.url" must be text';
+    if (e.dialog !== undefined && !isText(e.dialog)) return '"expect.dialog" must be text';
+    if (e.visible !== undefined && !(isObject(e.visible) && isText(e.visible.role, 64) && isText(e.visible.name))) return '"expect.visible" needs a role and a name';
+  }
+  return undefined;
+}
+
+/**
+ * The values a replay fills in: the recording's own, overridden by `given`. A given name the
+ * recording does not have is an error (a typo would otherwise replay the recorded value).
+ */
+export function valuesFor(r: Recording, given: unknown): { values: Record<string, string> } | { error: string } {
+  const values: Record<string, string> = { ...(r.params ?? {}) };
+  if (given === undefined) return { values };
+  if (!isObject(given)) return { error: 'values must be an object of name → text' };
+  for (const [name, value] of Object.entries(given)) {
+    if (!Object.prototype.hasOwnProperty.call(values, name)) {
+      const names = Object.keys(values);
+      return { error: `the recording has no value named "${name}"${names.length ? ` (it has ${names.map((n) => `{${n}}`).join(', ')})` : ' (it names none)'}` };
+    }
+    if (typeof value !== 'string' && typeof value !== 'number') return { error: `the value "${name}" must be text` };
+    values[name] = String(value);
+  }
+  return { values };
+}
+
+/** `{name}` of a declared value, filled in; other braces are left alone. */
+export function fill<T>(v: T, values: Record<string, string>): T {
+  if (typeof v === 'string') return v.replace(/\{([A-Za-z][A-Za-z0-9_]{0,31})\}/g, (all, name: string) => (Object.prototype.hasOwnProperty.call(values, name) ? values[name]! : all)) as T;
+  if (Array.isArray(v)) return v.map((x) => fill(x, values)) as T;
+  if (isObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fill(x, values)])) as T;
+  return v;
+}
+

@@ -1,0 +1,154 @@
+/**
+ * Recorded targets on the live page: describing the element a step acts on (when a run is
+ * recorded) and finding it again (when it is replayed), both from one walk over the whole page
+ * — the same walk `find` makes, so what one side writes the other side reads the same way.
+ * Reads only through the page layer; deny zones are never walked.
+ *
+ * Found again by role and accessible name; when several match, by the text of the row or card
+ * around it, its landmark and the heading before it; only then by its place among equals — and
+ * only while the number of equals is what it was. Anything else is "missing" or "ambiguous",
+ * never a guess.
+ */
+import { createDescriber, type Describer } from '../page/describe';
+import { deepActiveElement } from '../page/flat-tree';
+import { dialogName, takeSnapshot } from '../page/actions/observe';
+import { assignRef, remember } from '../page/refs';
+import type { Ref } from '../page/types';
+import { walk, type ElementItem } from '../page/walk';
+import type { RecordedExpectation, RecordedTarget } from '../agent/types';
+import { urlMatches } from './recording';
+
+/** One element of the page, with what describes it. */
+export interface Candidate {
+  item: ElementItem;
+  role: string;
+  name: string;
+  heading: string;
+  /** The text of the block it sits in, its own name left out. */
+  near: string;
+}
+
+const NEAR_MAX = 80;
+const clean = (s: string): string => s.replace(/\s+/g, ' ').trim();
+/** The landmark roles a target is placed by (a region or form only with a name). */
+const LANDMARKS = new Set(['banner', 'navigation', 'main', 'contentinfo', 'complementary', 'search', 'dialog', 'alertdialog', 'region', 'form']);
+
+/** Every interactive element on the page (the whole page, not the map's window), in document order. */
+export function pageCandidates(describer: Describer = createDescriber()): Candidate[] {
+  const w = walk(document, { focused: deepActiveElement(document), text: true });
+  const blockText = new Map<Element | null, string>();
+  for (const it of w.items) if (it.kind === 'text') blockText.set(it.block, `${blockText.get(it.block) ?? ''} ${it.text}`);
+  const out: Candidate[] = [];
+  for (const it of w.items) {
+    if (it.kind !== 'el' || it.clippedBy === 'hidden') continue;
+    let role: string;
+    let name: string;
+    try {
+      ({ role, name } = describer.describe(it.el));
+      if (!name && (role === 'generic' || role === 'none')) name = describer.nameAs(it.el, 'button');
+    } catch {
+      continue;
+    }
+    if (role === 'generic' || role === 'none' || role === 'presentation') role = 'clickable';
+    name = clean(name);
+    let near = clean(blockText.get(it.block) ?? '');
+    if (name && near.startsWith(name)) near = near.slice(name.length).trim();
+    else if (name && near.endsWith(name)) near = near.slice(0, -name.length).trim();
+    out.push({ item: it, role, name, heading: clean(it.context.split('|').slice(1).join('|')), near: near.slice(0, NEAR_MAX) });
+  }
+  return out;
+}
+
+/** The nearest landmark around `el`, as `role "name"` (or the role alone). */
+function landmarkOf(el: Element, describer: Describer): string | undefined {
+  for (let a = el.parentElement; a; a = a.parentElement) {
+    let role: string;
+    try {
+      role = describer.role(a);
+    } catch {
+      continue;
+    }
+    if (!LANDMARKS.has(role)) continue;
+    let name = '';
+    try {
+      name = clean(describer.name(a));
+    } catch {
+      /* unnamed */
+    }
+    if ((role === 'region' || role === 'form') && !name) continue;
+    return name && name.length <= 60 ? `${role} ${JSON.stringify(name)}` : role;
+  }
+  return undefined;
+}
+
+const same = (a: string | undefined, b: string | undefined): boolean => (a ?? '') === (b ?? '');
+
+/** The target description of `el`, or undefined when the walk does not list it (hidden, in a zone). */
+export function describeTarget(el: Element, cands: Candidate[] = pageCandidates(), describer: Describer = createDescriber()): RecordedTarget | undefined {
+  const c = cands.find((x) => x.item.el === el);
+  if (!c) return undefined;
+  const landmark = landmarkOf(el, describer);
+  const t: RecordedTarget = { role: c.role, name: c.name };
+  if (landmark) t.landmark = landmark;
+  if (c.heading) t.heading = c.heading;
+  if (c.near) t.near = c.near;
+  const equals = cands.filter((x) => x.role === c.role && x.name === c.name && x.near === c.near && x.heading === c.heading && same(landmarkOf(x.item.el, describer), landmark));
+  if (equals.length > 1) {
+    t.nth = equals.indexOf(c) + 1;
+    t.of = equals.length;
+  }
+  return t;
+}
+
+export type Located = { ok: true; el: Element; ref: Ref; candidate: Candidate } | { ok: false; problem: 'missing' | 'ambiguous'; why: string };
+
+/** Finds a recorded target on the live page and gives it a ref `pagehand.act` can use. */
+export function locate(t: RecordedTarget, cands: Candidate[] = pageCandidates(), describer: Describer = createDescriber()): Located {
+  const what = `${t.role}${t.name ? ` ${JSON.stringify(t.name)}` : ''}`;
+  const want = clean(t.name);
+  let found = cands.filter((c) => c.role === t.role && c.name === want);
+  // Only the case or the spacing changed: still the same control.
+  if (!found.length) found = cands.filter((c) => c.role === t.role && c.name.toLowerCase() === want.toLowerCase());
+  if (!found.length) return { ok: false, problem: 'missing', why: `no ${what} is on the page now` };
+  // Narrow by what is around it, each only while something is left.
+  const narrow = (keep: (c: Candidate) => boolean): void => {
+    if (found.length < 2) return;
+    const n = found.filter(keep);
+    if (n.length) found = n;
+  };
+  if (t.near !== undefined) narrow((c) => c.near === t.near);
+  if (t.landmark !== undefined) narrow((c) => landmarkOf(c.item.el, describer) === t.landmark);
+  if (t.heading !== undefined) narrow((c) => c.heading === t.heading);
+  let hit: Candidate | undefined;
+  if (found.length === 1) hit = found[0];
+  else if (t.nth && t.of === found.length) hit = found[t.nth - 1];
+  if (!hit) return { ok: false, problem: 'ambiguous', why: `${found.length} elements match ${what}${t.near ? ` near ${JSON.stringify(t.near)}` : ''} and nothing tells them apart` };
+  return { ok: true, el: hit.item.el, ref: refFor(hit.item, describer), candidate: hit };
+}
+
+/** A ref the actions can resolve, recorded with the spec role and name (as `find` records one). */
+function refFor(it: ElementItem, describer: Describer): Ref {
+  const { ref } = assignRef(it.el, it.frame?.id);
+  try {
+    const d = describer.describe(it.el);
+    remember(ref, it.el, d.role, d.name, `${it.frame?.id ?? ''}|${d.role}|${d.name}|${it.context}|replay`);
+  } catch {
+    /* acting on it reports it as unknown */
+  }
+  return ref;
+}
+
+/** Whether what a step expected shows on the page now. */
+export function expectationHolds(e: RecordedExpectation, cands?: () => Candidate[]): { ok: true } | { ok: false; why: string } {
+  if (e.url !== undefined && !urlMatches(e.url, location.href, location.origin)) return { ok: false, why: `the page is ${location.pathname}${location.search}, not ${e.url}` };
+  if (e.dialog !== undefined) {
+    const describer = createDescriber();
+    const open = [...takeSnapshot(document).dialogs].map((d) => dialogName(d, describer));
+    if (!open.includes(e.dialog)) return { ok: false, why: `no dialog ${JSON.stringify(e.dialog)} opened` };
+  }
+  if (e.visible !== undefined) {
+    const v = e.visible;
+    if (!(cands ?? (() => pageCandidates()))().some((c) => c.role === v.role && c.name === clean(v.name))) return { ok: false, why: `${v.role} ${JSON.stringify(v.name)} did not appear` };
+  }
+  return { ok: true };
+}

@@ -1,0 +1,367 @@
+/**
+ * `pagehand.replay(recording)`: the run loop with the recording in the model's seat.
+ *
+ * Each recorded step: find its target on the live page (locate.ts), run the action through the
+ * same dispatch as a model's call — the same risk check and confirmation, every time — and
+ * check what it expected to see. No model call while every step matches. When a target is
+ * missing or ambiguous, the action fails, or the expectation does not show, the model gets the
+ * task, the recording and the page, and redoes that step only (its calls this turn take the
+ * step's place); then the replay goes on. The result carries the recording as replayed, its
+ * repaired steps marked.
+ *
+ * The replay's place lives in the run's saved state, so a step that loads another page goes on
+ * there (and what it expected is checked there).
+ */
+import { parseCall } from '../page/actions/args';
+import type { PageMap, Ref } from '../page/types';
+import type { Call, PageCall, SiteCall } from '../agent/calls';
+import { runStep } from '../agent/dispatch';
+import { Run, safeMap } from '../agent/loop';
+import type { CallTarget, RecordedExpectation, RecordedStep, RecordedTarget, RunResult } from '../agent/types';
+import { expectationHolds, locate, pageCandidates, type Candidate, type Located } from './locate';
+import { fill, newRecording, pathOn, stepText, urlMatches } from './recording';
+import type { ReplayState } from './state';
+
+/** How long a step waits for its target, or for what it expected, to show. */
+const SHOW_WAIT_MS = 3000;
+const POLL_MS = 200;
+/** Model turns one broken step may take. */
+const REPAIR_TURNS = 3;
+/** The map a replayed step's events show (the model does not read it). */
+const MAP_TOKENS = 3000;
+
+export class ReplayRun extends Run {
+  /** Set up (the proxy's config read) once a repair needs the model. */
+  private modelReady = false;
+  /** The last located target, for the events and the confirmation (it may lie outside the map). */
+  private located: { ref: Ref; candidate: Candidate } | undefined;
+
+  private get rs(): ReplayState {
+    return this.state.replay!;
+  }
+
+  /** The recording's steps, values filled. */
+  private stepAt(i: number): RecordedStep {
+    return fill(this.rs.recording.steps[i]!, this.rs.values);
+  }
+
+  protected override async loop(): Promise<void> {
+    if (this.deps.resumed) {
+      await this.resumeHere();
+      if (this.ended) return;
+    }
+    let first = true;
+    while (!this.ended) {
+      const rs = this.rs;
+      const maxSteps = this.options.maxSteps ?? rs.recording.steps.length + 20;
+      if (this.state.step >= maxSteps) {
+        return this.finish({ ok: false, summary: `Stopped at the step limit (${maxSteps}) before the replay was done.`, reason: 'max_steps' });
+      }
+      await this.untilResumed();
+      if (this.ended) return;
+      // A step that loaded this page: what it expected is checked here.
+      if (rs.check) {
+        const { index, expect } = rs.check;
+        rs.check = undefined;
+        const seen = await this.landed(index, expect);
+        if (this.ended) return;
+        if (!seen.ok && !this.breaks(index, `after it, ${seen.why}`, true)) return;
+      }
+      const resumed = first && this.deps.resumed;
+      first = false;
+      if (rs.repairing) {
+        if ((await this.repairTurn(resumed)) === 'ended') return;
+        continue;
+      }
+      if (!rs.started) {
+        if ((await this.toStart(resumed)) === 'ended') return;
+        continue;
+      }
+      if (rs.next >= rs.recording.steps.length) return this.finish(this.summary());
+      if ((await this.replayStep(rs.next, resumed)) === 'ended') return;
+      this.save();
+    }
+  }
+
+  /** The replay begins on the recording's start page: elsewhere, it goes there first. */
+  private async toStart(resumed: boolean): Promise<'ended' | 'next'> {
+    const rs = this.rs;
+    rs.started = true;
+    const start = fill(rs.recording.url, rs.values);
+    let here = false;
+    try {
+      const u = new URL(start, location.href);
+      here = u.origin === location.origin && urlMatches(`${u.pathname}`, location.href, location.origin);
+    } catch {
+      here = true; // no usable start URL: the replay starts where it is
+    }
+    if (here) return 'next';
+    const step = this.state.step + 1;
+    this.emitStep({ step, phase: 'start', resumed: resumed || undefined });
+    this.state.step = step;
+    const call = pageCall('navigate', { url: start });
+    if (!call) return 'next';
+    const map = await safeMap(MAP_TOKENS);
+    this.lastMap = map;
+    this.emitStep({ step, phase: 'planned', reasoning: { nextGoal: 'Go to the page the recording starts on.' }, calls: [call.planned] });
+    rs.check = { index: -1, expect: { url: pathOn(new URL(start, location.href).href, location.origin).split('?')[0]! } };
+    this.refused = false;
+    const outcome = await runStep(this, step, [call], 'Go to the page the recording starts on.', map);
+    if (this.ended || outcome === 'parked') return 'ended';
+    rs.check = undefined;
+    if (this.refused) {
+      this.finish({ ok: false, summary: `The user did not allow opening ${start}, where the recording starts.`, reason: 'denied' });
+      return 'ended';
+    }
+    return 'next';
+  }
+
+  /** Replays recorded step `index` as recorded; a step that breaks goes to repair. */
+  private async replayStep(index: number, resumed: boolean): Promise<'ended' | 'next'> {
+    const rs = this.rs;
+    const rec = this.stepAt(index);
+    const total = rs.recording.steps.length;
+    const step = this.state.step + 1;
+    this.emitStep({ step, phase: 'start', resumed: resumed || undefined });
+    this.state.step = step;
+    const map = await safeMap(MAP_TOKENS);
+    this.lastMap = map;
+    if (this.ended) return 'ended';
+    const made = await this.callFor(rec);
+    if (this.ended) return 'ended';
+    if ('why' in made) return this.breaks(index, made.why, false) ? 'next' : 'ended';
+    const goal = `Step ${index + 1} of ${total} from the recording: ${stepText(rec)}`;
+    this.emitStep({ step, phase: 'planned', reasoning: { nextGoal: goal }, calls: [made.call.planned] });
+    // Saved before it runs: a step that loads another page goes on there.
+    rs.next = index + 1;
+    rs.out.push(rs.recording.steps[index]!);
+    rs.replayed++;
+    rs.check = rec.expect ? { index, expect: rec.expect } : undefined;
+    this.refused = false;
+    const outcome = await runStep(this, step, [made.call], goal, this.withLocated(map));
+    if (this.ended || outcome === 'parked') return 'ended';
+    if (this.refused) {
+      this.finish({ ok: false, summary: `The user did not allow step ${index + 1} of the recording (${stepText(rec)}), so the replay stopped there.`, reason: 'denied' });
+      return 'ended';
+    }
+    if (outcome === 'failed') {
+      rs.next = index;
+      rs.out.pop();
+      rs.replayed--;
+      rs.check = undefined;
+      const last = this.state.history[this.state.history.length - 1]?.actions[0];
+      return this.breaks(index, `its ${rec.action} failed: ${last?.result ?? 'no result'}`, false) ? 'next' : 'ended';
+    }
+    const check = rs.check;
+    rs.check = undefined;
+    if (check) {
+      const seen = await this.landed(index, check.expect);
+      if (this.ended) return 'ended';
+      if (!seen.ok) return this.breaks(index, `after it, ${seen.why}`, true) ? 'next' : 'ended';
+    }
+    return 'next';
+  }
+
+  /** The map with the located target in it (the events and the confirmation name it; it may lie outside the map). */
+  private withLocated(map: PageMap): PageMap {
+    const l = this.located;
+    if (!l || map.elements.some((e) => e.ref === l.ref)) return map;
+    const c = l.candidate;
+    return { ...map, elements: [...map.elements, { ref: l.ref, role: c.role, name: c.name, rect: c.item.rect, states: {}, tag: c.item.el.localName, isNew: false }] };
+  }
+
+  /** The call a recorded step makes on this page, or why it cannot be made. */
+  private async callFor(rec: RecordedStep): Promise<{ call: Call } | { why: string }> {
+    if (rec.tool) {
+      const tool = this.deps.siteTools().get(rec.action);
+      if (!tool) return { why: `the site offers no tool "${rec.action}" on this page` };
+      const call: SiteCall = { kind: 'site', planned: { name: rec.action, args: { ...rec.args } }, tool, args: { ...rec.args } };
+      return { call };
+    }
+    let args = rec.args;
+    this.located = undefined;
+    if (rec.target) {
+      const found = await this.locateWithin(rec);
+      if (!found.ok) return { why: found.why };
+      this.located = { ref: found.ref, candidate: found.candidate };
+      args = { ...args, ref: found.ref };
+    }
+    const call = pageCall(rec.action, args);
+    return call ? { call } : { why: `its action ${JSON.stringify(rec.action)} with ${JSON.stringify(rec.args)} is not one pagehand can run` };
+  }
+
+  /** Finds a step's target, giving a page that is still loading a moment. */
+  private async locateWithin(rec: RecordedStep): Promise<Located> {
+    const until = Date.now() + SHOW_WAIT_MS;
+    for (;;) {
+      let found: Located;
+      try {
+        found = locate(rec.target!, pageCandidates());
+      } catch (e) {
+        found = { ok: false, problem: 'missing', why: `the page could not be read (${String((e as Error)?.message ?? e)})` };
+      }
+      if (found.ok || Date.now() >= until || this.ended) return found;
+      await this.sleep(POLL_MS);
+    }
+  }
+
+  /**
+   * Whether step `index` led where it should: what it expected shows — or, for what it expected
+   * to see (a dialog's title, an element) but not for the page it expected to lead to, the next
+   * step's target is there: the page is where the recording goes on, whatever changed around it.
+   */
+  private async landed(index: number, e: RecordedExpectation): Promise<{ ok: true } | { ok: false; why: string }> {
+    const seen = await this.expectation(e);
+    if (seen.ok || e.url !== undefined || index < 0) return seen;
+    const next = index + 1 < this.rs.recording.steps.length ? this.stepAt(index + 1) : undefined;
+    return next?.target && this.findsNow(next) ? { ok: true } : seen;
+  }
+
+  /** Whether a step's target is on the page now (no waiting). */
+  private findsNow(rec: RecordedStep): boolean {
+    try {
+      return locate(rec.target!, pageCandidates()).ok;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Whether what a step expected shows, giving it a moment. */
+  private async expectation(e: RecordedExpectation): Promise<{ ok: true } | { ok: false; why: string }> {
+    const filled = fill(e, this.rs.values);
+    const until = Date.now() + SHOW_WAIT_MS;
+    for (;;) {
+      let seen: { ok: true } | { ok: false; why: string };
+      try {
+        seen = expectationHolds(filled);
+      } catch (err) {
+        seen = { ok: false, why: `the page could not be read (${String((err as Error)?.message ?? err)})` };
+      }
+      if (seen.ok || Date.now() >= until || this.ended) return seen;
+      await this.sleep(POLL_MS);
+    }
+  }
+
+  /**
+   * Step `index` broke: it goes to the model, or (repair off) the replay ends here. True when
+   * the replay goes on.
+   */
+  private breaks(index: number, why: string, acted: boolean): boolean {
+    const rs = this.rs;
+    if (index < 0) {
+      // The start page did not come up: the first step will tell.
+      return true;
+    }
+    if (!rs.repair) {
+      this.finish({ ok: false, summary: `Step ${index + 1} of the recording (${stepText(this.stepAt(index))}) needs repair: ${why}.`, reason: 'needs_repair' });
+      return false;
+    }
+    rs.repairing = { index, why, turns: 0, made: [], acted };
+    if (acted) rs.next = index + 1;
+    else rs.next = index;
+    return true;
+  }
+
+  /** One model turn on the broken step; its successful page actions take the step's place. */
+  private async repairTurn(resumed: boolean): Promise<'ended' | 'next'> {
+    const rs = this.rs;
+    const rp = rs.repairing!;
+    if (!this.modelReady) {
+      if (!(await this.setUp())) return 'ended';
+      this.modelReady = true;
+    }
+    if (rp.turns >= REPAIR_TURNS) {
+      this.finish({ ok: false, summary: `Step ${rp.index + 1} of the recording could not be repaired in ${REPAIR_TURNS} tries: ${rp.why}.`, reason: 'errors' });
+      return 'ended';
+    }
+    rp.turns++;
+    rs.modelCalls++;
+    const step = this.state.step + 1;
+    this.emitStep({ step, phase: 'start', resumed: resumed || undefined });
+    const before = this.state.history.length;
+    const made = rp.made.length;
+    this.state.notes.push(
+      `You are repairing a replay of a recording of this task: step ${rp.index + 1} of the recording below could not be replayed (it says why). ` +
+        `Do now, on the page as it is, what that step did${rp.acted ? ' (its action ran; do what is still needed for it to take effect)' : ''}. ` +
+        'Your calls this turn take its place, and the replay goes on with the recorded steps after it: do not do those. Call done only if the whole task is already done.',
+    );
+    const r = await this.modelStep(step);
+    if (r === 'ended' || this.ended) return 'ended';
+    const record = this.state.history.slice(before).pop();
+    const allOk = !!record && record.actions.length > 0 && record.actions.every((a) => a.ok);
+    if (!allOk || rp.made.length === made) return 'next'; // another turn (bounded)
+    // Repaired. What the model did either cleared the way for the step (closed a dialog that
+    // covered its target: the step runs next, as recorded) or did the step itself (its target
+    // was renamed or moved: the model's steps take its place). A step is redone at most once.
+    const k = rp.index;
+    const rec = this.stepAt(k);
+    const redo = !rp.acted && !!rec.target && !(rs.redone ?? []).includes(k) && !rp.made.some((s) => sameTarget(s.target, rec.target)) && this.findsNow(rec);
+    for (const s of rp.made) {
+      rs.out.push({ ...s, repaired: true });
+      rs.repaired.push(rs.out.length);
+    }
+    if (redo) (rs.redone ??= []).push(k);
+    rs.next = redo ? k : k + 1;
+    rs.repairing = undefined;
+    return 'next';
+  }
+
+  /** While repairing, the model's page actions are recorded as the new step(s). */
+  override beforeAction(call: PageCall | SiteCall, target: CallTarget | undefined): void {
+    if (this.rs.repairing) super.beforeAction(call, target);
+  }
+
+  protected override recordedSoFar(): readonly RecordedStep[] {
+    return [...fill(this.rs.out, this.rs.values), ...(this.rs.repairing?.made ?? [])];
+  }
+
+  protected override recordStep(step: RecordedStep): void {
+    const rp = this.rs.repairing;
+    if (rp) rp.made.push(step);
+  }
+
+  protected override recordingLines(): string[] | undefined {
+    const rs = this.rs;
+    const rp = rs.repairing;
+    if (!rp) return undefined;
+    return rs.recording.steps.map((_, i) => {
+      const mark = i === rp.index ? `BROKEN (${rp.why})` : i < rp.index ? 'done' : 'to do after';
+      return `${i + 1}. ${stepText(this.stepAt(i))} — ${mark}`;
+    });
+  }
+
+  private summary(): Omit<RunResult, 'steps' | 'usage'> {
+    const rs = this.rs;
+    const repaired = rs.repaired.length;
+    return { ok: true, summary: `Replayed the recording: ${rs.replayed} step${rs.replayed === 1 ? '' : 's'} as recorded${repaired ? `, ${repaired} made anew by the model` : ''}.` };
+  }
+
+  protected override resultExtras(): Partial<RunResult> {
+    const rs = this.rs;
+    const rec = rs.recording;
+    const steps = [...rs.out];
+    const repaired = [...rs.repaired];
+    const rp = rs.repairing;
+    let from = rs.next;
+    if (rp) {
+      // Ended while a step was being repaired: what the model made so far takes its place.
+      for (const s of rp.made) {
+        steps.push({ ...s, repaired: true });
+        repaired.push(steps.length);
+      }
+      from = rp.made.length || rp.acted ? rp.index + 1 : rp.index;
+    }
+    // Steps not reached stay as they were.
+    const recording = { ...newRecording(rec.task, rec.url, [...steps, ...rec.steps.slice(from)], rec.summary), ...(rec.params ? { params: rec.params } : {}) };
+    if (repaired.length) recording.repaired = repaired;
+    return { recording, replay: { replayed: rs.replayed, repaired: repaired.length, modelCalls: rs.modelCalls } };
+  }
+}
+
+const sameTarget = (a: RecordedTarget | undefined, b: RecordedTarget | undefined): boolean => !!a && !!b && a.role === b.role && a.name === b.name;
+
+/** A page action in canonical form, as the dispatch takes it; undefined when it does not parse. */
+function pageCall(name: string, args: Record<string, unknown>): PageCall | undefined {
+  const p = parseCall({ name, args });
+  return p.ok ? { kind: 'page', planned: { name, args: { ...args } }, action: p.call } : undefined;
+}
