@@ -11,7 +11,7 @@ import { createDescriber, type Describer } from './describe';
 import { cap, choose, quote, REF_SLOT, sanitize, scrollText, statesText, type Counts, type GroupHeader, type Line } from './format';
 import { deepActiveElement } from './flat-tree';
 import { hintFor } from './hints';
-import { textOutsideZones } from './own-ui';
+import { isExcluded, textOutsideZones } from './own-ui';
 import { coverOf, layerOf } from './occlusion';
 import { createTextPlacer, placement, type Place } from './place';
 import { attachPopups } from './popups';
@@ -22,6 +22,8 @@ import { estimateTokens } from './tokens';
 import type { ElementStates, MapOptions, MappedElement, PageMap, Rect, Ref } from './types';
 import { applyStandIn } from './widgets';
 import { startWalk, type ElementItem, type Group, type Item } from './walk';
+import { stateClass } from './walk/target';
+import { ownLine } from './walk/tree';
 
 const NAME_MAX = 80;
 const TEXT_MAX = 200;
@@ -291,11 +293,19 @@ function describeItem(it: ElementItem, d: Describer, focused: Element | null, as
   const standIn = it.opaque ? undefined : applyStandIn(el, d, states);
   if (standIn) ({ role, name } = standIn);
   if (it.scroll) states.scroll = it.scroll;
+  // A tree row without ARIA: open while its nested group shows; else a state class on the row
+  // or its twisty ("collapsed", "is-expanded") says it.
+  if (it.tree?.group && states.expanded === undefined) states.expanded = it.tree.group.getClientRects().length > 0;
+  if (states.expanded === undefined && (it.reason === 'pointer' || it.reason === 'handler')) {
+    const cls = stateClass(el);
+    if (cls !== undefined) states.expanded = cls;
+  }
   // The type is shown only when the role does not already say it.
   if (states.type && IMPLIED_TYPE[role] === states.type) delete states.type;
   // Generic clickables have no name by the spec (not even from aria-label); the model still
   // needs to know what they say, so they are named as the button they act as.
-  let shown = control ? d.name(control) : name;
+  // A tree node is named by its own line, not by the rows nested in it.
+  let shown = control ? d.name(control) : it.tree?.ownLine ? ownLine(el, it.tree.group, (e) => (isExcluded(e) ? '' : textOutsideZones(e, 200))) : name;
   if (!shown && (it.reason === 'pointer' || it.reason === 'handler' || it.reason === 'focus')) shown = d.nameAs(el, 'button');
   // An icon inside a row ("×", "⋮") is better told by its tooltip than by its glyph.
   if (it.iconIn && !LETTER_OR_DIGIT.test(shown)) shown = el.getAttribute('title')?.trim() || shown;

@@ -21,6 +21,7 @@ import { childrenOf, listOf, nextChild, resync, type Frame } from './walk/frames
 import { groupKind, isOpenModal } from './walk/groups';
 import { classify, LISTENER_MAX_HEIGHT } from './walk/target';
 import { TextBuffer, type BlockState } from './walk/text';
+import { nestedGroup } from './walk/tree';
 import type { Ctx, ElementItem, FrameInfo, Group, Item, Reason, WalkOptions, WalkResult } from './walk/types';
 
 export type { ElementItem, FrameInfo, Group, Item, Reason, TextItem, WalkOptions, WalkResult } from './walk/types';
@@ -181,6 +182,12 @@ export function startWalk(doc: Document, opts: WalkOptions): Walk {
         item = pushEl(el, target.reason, rect, { ...parentCtx, groups });
         if (target.opaque) item.opaque = target.opaque;
         if (target.standsFor) item.standsFor = target.standsFor;
+        if (target.tree) item.tree = target.tree;
+        else if (target.reason === 'pointer' || target.reason === 'handler') {
+          // A clickable tree node whose line is its own text (an li holding its nested list).
+          const group = nestedGroup(el);
+          if (group) item.tree = { group, ownLine: true };
+        }
         if (target.icon && parentCtx.clickable) item.iconIn = parentCtx.clickable;
       }
     }

@@ -12,6 +12,7 @@ import { hasClickListener } from '../hooks';
 import { inExcludedZone } from '../own-ui';
 import { clippedAway } from './clip';
 import { frameworkClickHandler, isFrameworkRoot } from './framework-handlers';
+import { treeRow, type TreeRow } from './tree';
 import type { Ctx, ElementItem, Reason } from './types';
 
 // ARIA widget roles that make an element a target for the model.
@@ -51,6 +52,8 @@ export interface Target {
   listenerOnly?: boolean;
   /** A <label> that is the only visible way to its control (a custom checkbox, radio or file picker). */
   standsFor?: HTMLInputElement;
+  /** A row of a tree built without ARIA (walk/tree.ts). */
+  tree?: TreeRow;
 }
 
 /** `attrs`: the element has any attribute (contenteditable, tabindex, aria-label are read only then). */
@@ -83,6 +86,11 @@ export function classify(el: Element, tag: string, role: string, pointer: boolea
       const icon = iconControl(el, tag, cs, parent.clickable!);
       if (icon) return { reason: 'pointer', icon };
       if (isListItem(el, tag)) return { reason: 'pointer' };
+    }
+    // Inside a clickable tree, each row at every depth (a folder's, a file's) is its own target.
+    if (inClickable) {
+      const tree = treeRow(el, rawText);
+      if (tree) return { reason: 'pointer', tree };
     }
     // A listener added by the page (hooks at document start) on an element with a short text of
     // its own is a target; delegation on body, document or big containers is not.
@@ -126,9 +134,28 @@ function hasHandlerProp(el: Element): boolean {
   return (h.onclick != null && !isFrameworkRoot(el)) || h.onmousedown != null || h.onpointerdown != null || h.onmouseup != null;
 }
 
-/** The class and id words of an element, as one string (SVG className is not a string). */
+/** A class that says a toggle's state, not what it does ("collapsed" is no "collapse" control). */
+const STATE_CLASS = /(^|\s)(is-|state-)?(collapsed|expanded)(?=\s|$)/gi;
+
+/** The class and id words of an element, as one string (SVG className is not a string), without state classes. */
 export function classAndId(el: Element): string {
-  return `${el.getAttribute('class') ?? ''} ${el.id}`;
+  return `${(el.getAttribute('class') ?? '').replace(STATE_CLASS, ' ')} ${el.id}`;
+}
+
+/** expanded/collapsed as a state class of the element or of one of its children (a twisty), if any. */
+export function stateClass(el: Element): boolean | undefined {
+  const read = (e: Element): boolean | undefined => {
+    const m = /(?:^|\s)(?:is-|state-)?(collapsed|expanded)(?=\s|$)/i.exec(e.getAttribute('class') ?? '');
+    return m ? m[1]!.toLowerCase() === 'expanded' : undefined;
+  };
+  const own = read(el);
+  if (own !== undefined) return own;
+  let n = 0;
+  for (let c = el.firstElementChild; c && n < 4; c = c.nextElementSibling, n++) {
+    const v = read(c);
+    if (v !== undefined) return v;
+  }
+  return undefined;
 }
 
 /**
@@ -149,6 +176,8 @@ export function iconControl(el: Element, tag: string, cs: CSSStyleDeclaration, r
   return !text && el.childElementCount === 0 && tag !== 'img' && cs.backgroundImage !== 'none' ? BACKGROUND_ICON_MAX : 0;
 }
 const SELECT_ROLES = new Set(['combobox', 'listbox', 'option']);
+
+const rawText = (el: Element): string => el.textContent ?? '';
 
 /** Text content without what SVG holds (an icon's <title> is its name, not its text). */
 function visibleText(el: Element, depth: number): string {

@@ -44,6 +44,8 @@ export interface ElementItem {
   iconIn?: Element;
   /** A label standing in for a control that shows nothing itself (read with its role and states). */
   standsFor?: HTMLInputElement;
+  /** A row of a tree without ARIA: its nested group (expanded/collapsed), and whether it is named by its own line only. */
+  tree?: { group: Element | null; ownLine: boolean };
 }
 
 export interface TextItem {
