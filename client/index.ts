@@ -13,6 +13,7 @@ import type { InitConfig, Recording, ReplayOptions, RunOptions } from './agent/t
 import { parseInit, type ParsedInit } from './embed/init-config';
 import { readScriptTag } from './embed/script-tag';
 import { createPageApi } from './page/api';
+import { installFrameBridge, setFrameConfig } from './page/frames/index';
 import { installHooks } from './page/hooks';
 import { setRedaction } from './page/redact';
 import { installActivityHooks } from './page/settle';
@@ -51,6 +52,9 @@ if (typeof window !== 'undefined' && (!window.pagehand || handoff)) {
   if (script?.hasAttribute('data-pagehand-loader')) setAgentEnv({ installedBy: 'user' });
   const stranger = pageIsUntrusted();
   const defaults = handoff?.defaults ?? readScriptTag(script, location.href);
+  // Frames from other origins talk to this page's pagehand only once init lists them.
+  setFrameConfig({ proxy: defaults.proxy, token: defaults.token });
+  installFrameBridge();
   const agent = createAgentApi(defaults);
   /** init's model and lang: under a run's own options, over the script tag's. */
   let runDefaults: ParsedInit['runDefaults'] = {};
@@ -80,6 +84,8 @@ if (typeof window !== 'undefined' && (!window.pagehand || handoff)) {
     publishSiteTools(webmcp, c.site.tools ?? []);
     setPageToolsEnabled(c.site.webmcp !== false);
     runDefaults = c.runDefaults;
+    // Only the site's own pagehand speaks across frames: a stranger's page lists nobody.
+    setFrameConfig({ origins: stranger ? [] : c.frames, proxy: c.runDefaults.proxy ?? defaults.proxy, token: c.runDefaults.token ?? defaults.token });
     ui.configure(c.ui);
     if (c.autoOpen) ui.autoOpen();
     return out;

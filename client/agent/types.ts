@@ -385,4 +385,12 @@ export interface InitConfig extends SiteConfig {
    */
   proxy?: string;
   token?: string;
+  /**
+   * Origins (exact, `https://pay.example`) of frames on this page, and of pages that embed this
+   * one in a frame, whose pagehand this one talks to: a frame's map then joins the page's (refs
+   * `f2:17`) and its elements can be acted on. Both sides must list each other, load pagehand
+   * with the same proxy and token, and be the site's own embed (not the bookmarklet or the
+   * userscript). Default none.
+   */
+  frames?: string[];
 }

@@ -7,6 +7,7 @@ import type { InitConfig, LauncherPosition, SiteConfig, Theme } from '../agent/t
 import { patternProblem, redactionEntry, type Redaction } from '../page/redact';
 import { RISK_MARKS, type RiskyRule } from '../page/risk-marks';
 import { recordingProblem } from '../replay/format';
+import { framesProblem } from '../page/frames/config';
 
 export const THEMES: readonly Theme[] = ['auto', 'light', 'dark'];
 export const POSITIONS: readonly LauncherPosition[] = ['bottom-right', 'bottom-left', 'top-right', 'top-left'];
@@ -30,10 +31,12 @@ export interface ParsedInit {
   redaction: Redaction;
   /** Fields init does not know (a typo, most likely): warned about, not fatal. */
   unknown: string[];
+  /** Origins of frames (and of pages framing this one) pagehand may talk to across origins. */
+  frames: string[];
 }
 
 const SITE_KEYS = ['instructions', 'tools', 'allowedActions', 'deny', 'risky', 'confirm', 'redact', 'webmcp', 'recordings'] as const;
-const OTHER_KEYS = ['theme', 'launcherText', 'autoOpen', 'position', 'lang', 'model', 'proxy', 'token'] as const;
+const OTHER_KEYS = ['theme', 'launcherText', 'autoOpen', 'position', 'lang', 'model', 'proxy', 'token', 'frames'] as const;
 export const INIT_KEYS: readonly string[] = [...SITE_KEYS, ...OTHER_KEYS];
 
 /** BCP 47 in the shape people write it: `es`, `pt-BR`, `zh-Hant-TW`. */
@@ -163,7 +166,10 @@ export function parseInit(config: unknown): ParsedInit {
   const proxy = text('proxy', c.proxy, "the proxy's URL, such as 'https://proxy.example'");
   if (proxy !== undefined && !/^https?:\/\/[^/\s]+/i.test(proxy)) fail('proxy', c.proxy, "the proxy's URL, such as 'https://proxy.example'");
   const token = text('token', c.token, 'a site token (a non-empty string)');
+  const framesIssue = framesProblem(c.frames);
+  if (framesIssue) fail('frames', c.frames, framesIssue);
   return {
+    frames: ((c.frames as string[] | undefined) ?? []).map((o) => new URL(o).origin),
     site,
     ui: {
       theme: pick('theme', c.theme, THEMES),

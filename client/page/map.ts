@@ -22,6 +22,8 @@ import { estimateTokens } from './tokens';
 import type { ElementStates, MapOptions, MappedElement, PageMap, Rect, Ref } from './types';
 import { applyStandIn } from './widgets';
 import { startWalk, type ElementItem, type Group, type Item } from './walk';
+import { mergeRemote } from './frames/merge';
+import { refreshRemoteMaps, remoteFrameCount, remoteFrameMaps } from './frames/parent';
 import { stateClass } from './walk/target';
 import { ownLine } from './walk/tree';
 
@@ -37,17 +39,32 @@ const SLICE_MS = 10;
 
 /** The map in one synchronous call. */
 export function buildMap(options: MapOptions = {}): PageMap {
-  return runNow(mapJob(options, UNLIMITED));
+  // Frames from other origins that take part: their last maps (mapAsync asks them afresh).
+  const own = runNow(mapJob(withFrameShare(options, remoteFrameCount()), UNLIMITED));
+  return mergeRemote(own, remoteFrameMaps());
 }
+
+/** The page's own share of the budget when frames from other origins add their maps. */
+function withFrameShare(options: MapOptions, frames: number): MapOptions {
+  if (!frames) return options;
+  const max = options.maxTokens ?? 3000;
+  return { ...options, maxTokens: max - frameShare(max) };
+}
+
+/** Tokens all taking-part frames' maps may take together. */
+const frameShare = (max: number): number => Math.min(1200, Math.floor(max / 3));
 
 /**
  * The same map, built in slices of about SLICE_MS with the page running in between: no long
  * task however big the page. Equal to `buildMap`'s on a page that does not change meanwhile
  * (`stats.ms` is then the time from call to result).
  */
-export function buildMapAsync(options: MapOptions = {}): Promise<PageMap> {
+export async function buildMapAsync(options: MapOptions = {}): Promise<PageMap> {
+  const max = options.maxTokens ?? 3000;
+  await refreshRemoteMaps(frameShare(max));
   const budget = sliceBudget({ sliceMs: SLICE_MS });
-  return runSliced(mapJob(options, budget), budget);
+  const own = await runSliced(mapJob(withFrameShare(options, remoteFrameCount()), budget), budget);
+  return mergeRemote(own, remoteFrameMaps());
 }
 
 /**

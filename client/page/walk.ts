@@ -35,6 +35,13 @@ const LANDMARKS = new Set(['nav', 'main', 'aside', 'header', 'footer', 'section'
 const frameIds = new WeakMap<Element, string>();
 let frameCounter = 0;
 
+/** The frame's id (`f2`), the prefix of its elements' refs: the same for a frame for as long as it lives. */
+export function frameIdOf(frame: Element): string {
+  let id = frameIds.get(frame);
+  if (!id) frameIds.set(frame, (id = `f${++frameCounter}`));
+  return id;
+}
+
 /** The whole walk in one go. */
 export function walk(doc: Document, opts: WalkOptions): WalkResult {
   const w = startWalk(doc, opts);
@@ -279,8 +286,7 @@ export function startWalk(doc: Document, opts: WalkOptions): Walk {
       item.crossOrigin = true;
       return null;
     }
-    let id = frameIds.get(iframe);
-    if (!id) frameIds.set(iframe, (id = `f${++frameCounter}`));
+    const id = frameIdOf(iframe);
     const dx = box.x + iframe.clientLeft + (parseFloat(cs.paddingLeft) || 0);
     const dy = box.y + iframe.clientTop + (parseFloat(cs.paddingTop) || 0);
     const frame: FrameInfo = { id, doc: inner, dx, dy };

@@ -12,7 +12,12 @@ import { bundleSource, origin, useSession } from './harness';
 const session = useSession();
 
 /** What pagehand learned, read through the registry it keeps on the object. */
-const learned = (page: Page) =>
+interface Learned {
+  native: boolean;
+  tools: Array<{ name: string; readOnly: boolean; schema: unknown }>;
+}
+
+const learned = (page: Page): Promise<Learned | null> =>
   page.evaluate(() => {
     const reg = (document as any).modelContext?.[Symbol.for('pagehand.webmcp')];
     return reg ? { native: reg.native, tools: reg.tools().map((t: any) => ({ name: t.name, readOnly: t.readOnlyHint, schema: t.inputSchema })) } : null;
