@@ -17,6 +17,7 @@ import { activatedBy } from './actions/hit';
 import { activatingKey, parseKeyCombo } from './actions/keys';
 import { keyEffect, defaultButton, type KeyEffect } from './actions/press';
 import { editableTarget, typingPlan } from './actions/type';
+import { remoteFacts } from './frames/parent';
 import { resolveRef } from './refs';
 import { riskMarkOf, type RiskMark } from './risk-marks';
 
@@ -308,6 +309,10 @@ export function targetFacts(raw: CallLike): TargetFacts | undefined {
   const parsed = parseCall(raw); // a call already in its canonical form is taken as it is
   if (!parsed.ok) return undefined;
   const call = parsed.call;
+  // In a frame from another origin: what that frame's pagehand said with its map (it refuses
+  // the call if its element no longer matches).
+  const remote = remoteFacts(call as CallLike);
+  if (remote !== undefined) return remote ?? undefined;
   const describer = createDescriber();
   const resolve = (ref: unknown): Element => resolveRef(ref, (e) => describer.describe(e));
   try {

@@ -21,6 +21,7 @@ import type { ActionContext, Handler, Outcome } from './context';
 import { ActionError, deepActiveElement, viewportSize } from './dom';
 import { drag } from './drag';
 import { reportDownload } from './download-report';
+import { actInFrame } from '../frames/parent';
 import { deepHit, labelOf } from './hit';
 import { parseKeyCombo } from './keys';
 import { describeChanges } from './messages';
@@ -154,6 +155,9 @@ export async function act(call: ActionCall, opts?: ActOptions): Promise<ActionRe
     if (!parsed.ok) return failure(parsed.message, t0, 'bad_args');
     const { name: tool, args } = parsed.call as ParsedCall;
     name = tool;
+    // An element of a frame from another origin that takes part: the frame's pagehand acts on it.
+    const inFrame = await actInFrame(parsed.call);
+    if (inFrame) return { ...inFrame, timing: { totalMs: performance.now() - t0, settleMs: inFrame.timing?.settleMs ?? 0 } };
     const o = options(opts);
     // Stand-ins of hidden selects read as those selects here too, as the map showed them.
     const describer = withStandIns(createDescriber());

@@ -1,0 +1,82 @@
+/**
+ * pagehand in a frame answering the page around it: its map and its actions, over postMessage.
+ *
+ * It answers only its own parent window (`event.source === window.parent`), only when the
+ * parent's origin (set by the browser, `event.origin`) is one the site listed in
+ * `init({ frames })`, and only a parent that says the same proxy and token as this page's
+ * pagehand. A `hello` opens a session with the parent's nonce; every later request must carry
+ * it. Replies go to that origin only (`postMessage(…, origin)`), so a parent that navigated
+ * away in the meantime gets nothing. An action runs only if what it would press still looks as
+ * it did when the parent judged its risk.
+ */
+import type { ActionCall, ActionResult } from '../actions/types';
+import type { TargetFacts } from '../facts';
+import { frameAllowed, sameInstallation } from './config';
+import { CHANNEL, parentMessage, VERSION, type ChildMessage, type RemoteMap, type Without } from './protocol';
+
+export interface ChildDeps {
+  map(maxTokens: number): Promise<RemoteMap>;
+  act(call: ActionCall): Promise<ActionResult>;
+  /** The facts the parent's risk check would read for this call here (undefined: none). */
+  facts(call: ActionCall): TargetFacts | undefined;
+}
+
+let installed = false;
+
+/** Answers the parent window from now on (once per page; nothing happens when not in a frame). */
+export function answerParent(deps: ChildDeps): void {
+  if (installed || typeof window === 'undefined' || window.parent === window) return;
+  installed = true;
+  let session: { nonce: string; origin: string } | undefined;
+  const reply = (m: Without<ChildMessage, 'channel' | 'v'>, origin: string): void => {
+    try {
+      window.parent.postMessage({ channel: CHANNEL, v: VERSION, ...m }, origin);
+    } catch {
+      /* the parent went away */
+    }
+  };
+  window.addEventListener('message', (e: MessageEvent) => {
+    if (e.source !== window.parent) return;
+    const origin = e.origin;
+    if (!frameAllowed(origin)) return;
+    // Where the browser says who the parent is, it must agree.
+    const ancestors = (location as Location & { ancestorOrigins?: DOMStringList }).ancestorOrigins;
+    if (ancestors && ancestors.length && ancestors[0] !== origin) return;
+    const m = parentMessage(e.data);
+    if (!m) return;
+    if (m.type === 'hello') {
+      if (!sameInstallation(m.proxy, m.token)) return;
+      session = { nonce: m.nonce, origin };
+      reply({ type: 'ready', nonce: m.nonce }, origin);
+      return;
+    }
+    if (!session || m.nonce !== session.nonce || origin !== session.origin) return;
+    const { nonce } = session;
+    if (m.type === 'map') {
+      void deps.map(Math.min(m.maxTokens, 3000)).then(
+        (map) => reply({ type: 'map-result', nonce, id: m.id, map }, origin),
+        () => reply({ type: 'map-result', nonce, id: m.id, map: { lines: [], elements: [], facts: {} } }, origin),
+      );
+      return;
+    }
+    // act: only if it would press what the parent judged (a page that changed the element since cannot slip a riskier one in).
+    void (async () => {
+      let result: ActionResult;
+      const now = safeFacts(deps, m.call);
+      if (m.judged !== undefined && JSON.stringify(now ?? null) !== JSON.stringify(m.judged ?? null)) {
+        result = { ok: false, message: 'The element in the frame changed since the map was taken; look at the new map and try again.', error: { kind: 'stale_ref' }, changes: {} };
+      } else {
+        result = await deps.act(m.call);
+      }
+      reply({ type: 'act-result', nonce, id: m.id, result: JSON.parse(JSON.stringify(result)) as ActionResult }, origin);
+    })();
+  });
+}
+
+function safeFacts(deps: ChildDeps, call: ActionCall): TargetFacts | undefined {
+  try {
+    return deps.facts(call);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,224 @@
+/**
+ * pagehand in a page talking to pagehand in its frames from other origins: their maps go into
+ * the page's map (refs `f2:17`), calls on their refs go to them.
+ *
+ * A frame takes part only when its document is at an origin the site listed in
+ * `init({ frames })`: `hello` (with a fresh nonce, and this page's proxy and token, so that
+ * only a pagehand of the same proxy and token answers) is posted to that origin only. A reply
+ * counts only from that frame's own window (`event.source`), from the origin the session was
+ * opened with (`event.origin`), with the session's nonce. A frame that does not answer stays
+ * the opaque line it always was.
+ */
+import type { ActionCall, ActionResult } from '../actions/types';
+import type { TargetFacts } from '../facts';
+import { contentOrigin } from '../flat-tree';
+import { activatingKey, parseKeyCombo } from '../actions/keys';
+import { parseRef, refOf } from '../refs';
+import { nativeSetTimeout } from '../settle';
+import { frameIdOf } from '../walk';
+import { frameAllowed, frameConfig } from './config';
+import type { RemoteFrameMap } from './merge';
+import { CHANNEL, childMessage, newNonce, VERSION, type ChildMessage, type ParentMessage, type RemoteMap, type Without } from './protocol';
+
+interface Session {
+  iframe: HTMLIFrameElement;
+  win: Window;
+  frameId: string;
+  origin: string;
+  nonce: string;
+  ready: boolean;
+  map?: RemoteMap;
+  waiting: Map<number, (m: ChildMessage) => void>;
+  onReady: Array<() => void>;
+}
+
+const sessions = new Map<HTMLIFrameElement, Session>();
+let nextId = 1;
+let listening = false;
+
+/** How long an action in a frame may take (it settles there first). */
+const ACT_TIMEOUT_MS = 70_000;
+
+function onMessage(e: MessageEvent): void {
+  const m = childMessage(e.data);
+  if (!m) return;
+  for (const s of sessions.values()) {
+    if (e.source !== s.win || e.origin !== s.origin || m.nonce !== s.nonce) continue;
+    if (m.type === 'ready') {
+      s.ready = true;
+      for (const f of s.onReady.splice(0)) f();
+    } else if (s.ready) s.waiting.get(m.id)?.(m);
+    return;
+  }
+}
+
+function post(s: Session, m: Without<ParentMessage, 'channel' | 'v'>): void {
+  try {
+    // To the session's origin only: a frame that navigated elsewhere gets nothing.
+    s.win.postMessage({ channel: CHANNEL, v: VERSION, ...m }, s.origin);
+  } catch {
+    /* the frame went away */
+  }
+}
+
+/** The origin an iframe's document is at, as far as the page can tell (its src), if it is one the site listed. */
+function listedOrigin(iframe: HTMLIFrameElement): string | undefined {
+  try {
+    const o = new URL(iframe.src, location.href).origin;
+    return frameAllowed(o) && o !== location.origin ? o : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function crossOrigin(iframe: HTMLIFrameElement): boolean {
+  try {
+    return !iframe.contentDocument;
+  } catch {
+    return true;
+  }
+}
+
+/** Opens sessions with the listed cross-origin frames of this document (and drops gone ones). */
+function discover(): void {
+  if (!listening) {
+    listening = true;
+    window.addEventListener('message', onMessage);
+  }
+  for (const [iframe, s] of sessions) {
+    if (!iframe.isConnected || iframe.contentWindow !== s.win || listedOrigin(iframe) !== s.origin) sessions.delete(iframe);
+  }
+  const { proxy, token } = frameConfig();
+  if (!token) return;
+  for (const iframe of document.querySelectorAll('iframe')) {
+    if (sessions.has(iframe) || !iframe.contentWindow || !crossOrigin(iframe)) continue;
+    const origin = listedOrigin(iframe);
+    if (!origin) continue;
+    const s: Session = { iframe, win: iframe.contentWindow, frameId: frameIdOf(iframe), origin, nonce: newNonce(), ready: false, waiting: new Map(), onReady: [] };
+    sessions.set(iframe, s);
+    // A frame that loads a new document needs a new session (its pagehand is a new one).
+    iframe.addEventListener('load', () => sessions.get(iframe) === s && sessions.delete(iframe), { once: true });
+    post(s, { type: 'hello', nonce: s.nonce, proxy, token });
+  }
+}
+
+function ask<T>(s: Session, m: Without<ParentMessage, 'channel' | 'v' | 'nonce' | 'id'>, timeoutMs: number, pick: (m: ChildMessage) => T | undefined): Promise<T | undefined> {
+  return new Promise((resolve) => {
+    const id = nextId++;
+    const done = (v: T | undefined): void => {
+      s.waiting.delete(id);
+      resolve(v);
+    };
+    s.waiting.set(id, (reply) => done(pick(reply)));
+    nativeSetTimeout(() => done(undefined), timeoutMs);
+    post(s, { ...m, nonce: s.nonce, id } as Without<ParentMessage, 'channel' | 'v'>);
+  });
+}
+
+function whenReady(s: Session, timeoutMs: number): Promise<boolean> {
+  if (s.ready) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    s.onReady.push(() => resolve(true));
+    nativeSetTimeout(() => resolve(s.ready), timeoutMs);
+  });
+}
+
+/** Asks every taking-part frame for its map (bounded); what does not come in time keeps the last one. */
+export async function refreshRemoteMaps(maxTokens: number, timeoutMs = 400): Promise<void> {
+  discover();
+  await Promise.all(
+    [...sessions.values()].map(async (s) => {
+      if (!(await whenReady(s, timeoutMs))) return;
+      const map = await ask(s, { type: 'map', maxTokens }, timeoutMs * 2, (r) => (r.type === 'map-result' ? r.map : undefined));
+      if (map) s.map = map;
+    }),
+  );
+}
+
+/** How many frames have a map to add (before the page's map gives them refs). */
+export function remoteFrameCount(): number {
+  discover();
+  return [...sessions.values()].filter((s) => s.ready && s.map).length;
+}
+
+/** The frames' last maps, for merging into the page's map (after it: the frame elements' own refs are needed). */
+export function remoteFrameMaps(): RemoteFrameMap[] {
+  discover();
+  const out: RemoteFrameMap[] = [];
+  for (const s of sessions.values()) {
+    const frameRef = refOf(s.iframe);
+    if (!s.ready || !s.map || !frameRef) continue;
+    out.push({ frameId: s.frameId, frameRef, origin: s.origin, offset: contentOrigin(s.iframe), map: s.map });
+  }
+  return out;
+}
+
+function sessionFor(ref: unknown): { s: Session; local: string } | undefined {
+  const m = /^(f\d+):(\d+)$/.exec(parseRef(ref) ?? '');
+  if (!m) return undefined;
+  for (const s of sessions.values()) if (s.frameId === m[1] && s.ready) return { s, local: m[2]! };
+  return undefined;
+}
+
+/** Whether the ref is an element of a frame from another origin that takes part. */
+export const isRemoteRef = (ref: unknown): boolean => !!sessionFor(ref);
+
+/**
+ * The risk facts the frame gave for this call's element with its last map (what the parent's
+ * risk check reads), `null` when the call presses nothing the frame named; undefined when the
+ * call is not on a remote element.
+ */
+export function remoteFacts(call: { name: string; args?: Record<string, unknown> }): TargetFacts | null | undefined {
+  const a = call.args ?? {};
+  const on = (ref: unknown, kind: 'click' | 'enter' | 'space' | 'submit'): TargetFacts | null | undefined => {
+    const hit = sessionFor(ref);
+    if (!hit) return undefined;
+    return hit.s.map?.facts[hit.local]?.[kind] ?? null;
+  };
+  switch (call.name) {
+    case 'click':
+    case 'double_click':
+      return on(a.ref, 'click');
+    case 'drag':
+      return a.to_ref !== undefined && a.to_ref !== null ? on(a.to_ref, 'click') : sessionFor(a.ref) ? null : undefined;
+    case 'press_key': {
+      let key: 'Enter' | ' ' | undefined;
+      try {
+        key = activatingKey(parseKeyCombo(String(a.key ?? '')));
+      } catch {
+        key = undefined;
+      }
+      if (key) return on(a.ref, key === 'Enter' ? 'enter' : 'space');
+      return sessionFor(a.ref) ? null : undefined;
+    }
+    case 'type':
+      return a.submit === true || a.submit === 'true' || /[\r\n]/.test(String(a.text ?? '')) ? on(a.ref, 'submit') : sessionFor(a.ref) ? null : undefined;
+    default:
+      return ['ref', 'to_ref'].some((k) => sessionFor(a[k])) ? null : undefined;
+  }
+}
+
+/**
+ * Runs a call on a frame's elements there: its refs without the frame's prefix, with the facts
+ * the risk check judged (the frame refuses if its element no longer matches them).
+ */
+export async function actInFrame(call: ActionCall): Promise<ActionResult | undefined> {
+  const args = { ...(call.args ?? {}) };
+  const hits = (['ref', 'to_ref'] as const).filter((k) => args[k] !== undefined).map((k) => [k, sessionFor(args[k])] as const);
+  const remote = hits.filter(([, h]) => h);
+  if (!remote.length) return undefined;
+  const s = remote[0]![1]!.s;
+  if (hits.some(([, h]) => !h || h.s !== s)) {
+    return { ok: false, message: 'A drag stays within one page or frame: both elements must be in the same frame.', error: { kind: 'bad_args' }, changes: {} };
+  }
+  for (const [k, h] of remote) args[k] = h!.local;
+  // A canonical click (the loop's) holds as { hold: { ms } }: the frame reads hold_ms.
+  const hold = args.hold as { ms?: unknown } | undefined;
+  if (call.name === 'click' && hold && typeof hold === 'object') {
+    args.hold_ms = hold.ms;
+    delete args.hold;
+  }
+  const judged = remoteFacts(call) ?? null;
+  const result = await ask(s, { type: 'act', call: { name: call.name, args }, judged }, ACT_TIMEOUT_MS, (r) => (r.type === 'act-result' ? r.result : undefined));
+  return result ?? { ok: false, message: `The frame ${s.frameId} did not answer; it may have changed page. Look at the new map.`, error: { kind: 'failed' }, changes: {} };
+}
