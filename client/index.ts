@@ -74,7 +74,7 @@ if (typeof window !== 'undefined' && (!window.pagehand || handoff)) {
     if (o.ui !== false) ui.attach(h);
     return h;
   };
-  const ui = createUi({ run, current: agent.current, lang: defaults.lang, position: defaults.position });
+  const ui = createUi({ run, replay, current: agent.current, lang: defaults.lang, position: defaults.position });
   // init: the site owner's configuration. All of it is checked before any of it applies.
   const init = (config?: InitConfig): { ignoredDeny: string[] } => {
     const c = parseInit(config);

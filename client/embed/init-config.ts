@@ -3,7 +3,7 @@
  * mistake, told at once by a thrown error that names the field and what it accepts — never a
  * half-configured overlay. Pure (no DOM), so unit-tested directly.
  */
-import type { InitConfig, LauncherPosition, SiteConfig, Theme } from '../agent/types';
+import type { InitConfig, LauncherPosition, Recording, SiteConfig, Theme } from '../agent/types';
 import { patternProblem, redactionEntry, type Redaction } from '../page/redact';
 import { RISK_MARKS, type RiskyRule } from '../page/risk-marks';
 import { recordingProblem } from '../replay/format';
@@ -15,6 +15,8 @@ export const POSITIONS: readonly LauncherPosition[] = ['bottom-right', 'bottom-l
 /** What the overlay takes from init. */
 export interface UiConfig {
   theme?: Theme;
+  /** The site's recordings, offered in the panel as one-click tasks. */
+  recordings?: Recording[];
   launcherText?: string;
   position?: LauncherPosition;
   lang?: string;
@@ -176,6 +178,7 @@ export function parseInit(config: unknown): ParsedInit {
       launcherText: text('launcherText', c.launcherText),
       position: pick('position', c.position, POSITIONS),
       lang,
+      ...(c.recordings?.length ? { recordings: c.recordings } : {}),
     },
     autoOpen: c.autoOpen === true,
     runDefaults: { model, lang, ...(proxy ? { proxy: proxy.replace(/\/+$/, '') } : {}), ...(token ? { token } : {}) },

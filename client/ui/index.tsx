@@ -9,7 +9,7 @@
  * that hooks the DOM: the buttons that give the agent something also refuse scripted clicks.
  */
 import { render } from 'preact';
-import type { LauncherPosition, RunHandle, RunOptions, Theme } from '../agent/types';
+import type { LauncherPosition, Recording, RunHandle, RunOptions, Theme } from '../agent/types';
 import type { UiConfig } from '../embed/init-config';
 import { UI_ATTR } from '../page/own-ui';
 import { pickLang, strings } from './i18n';
@@ -29,6 +29,16 @@ export interface OpenOptions extends Pick<RunOptions, 'proxy' | 'token' | 'model
   theme?: Theme;
 }
 
+/** Saves a recording as a JSON file (the browser's download). */
+function saveFile(recording: Recording): void {
+  const url = URL.createObjectURL(new Blob([`${JSON.stringify(recording, null, 2)}\n`], { type: 'application/json' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = `${recording.task.replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-|-$/g, '').slice(0, 40).toLowerCase() || 'pagehand'}.recording.json`;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
 /**
  * attachShadow as it was when the bundle loaded: loaded before the page's scripts (userscript,
  * embed in <head>) the page cannot wrap it later to catch our root. (Guarded: a server
@@ -43,6 +53,8 @@ const SHIELDED = ['keydown', 'keyup', 'keypress', 'input', 'beforeinput', 'mouse
 
 export interface UiDeps {
   run(task: string, options?: RunOptions): RunHandle;
+  /** Runs a recording again (the end card's "Run again", the site's one-click tasks). */
+  replay?(recording: Recording, options?: RunOptions): RunHandle;
   current(): RunHandle | undefined;
   /** From the script tag (`data-lang`). */
   lang?: string;
@@ -149,6 +161,17 @@ export function createUi(deps: UiDeps) {
       dispatch({ type: 'confirmed' });
     },
     retry: () => view && start(view.task, lastSecrets, lastFiles),
+    replay: (recording) => {
+      notice = undefined;
+      try {
+        if (!deps.replay) throw new Error('Replay is not available here.');
+        attach(deps.replay(recording, runOptions()));
+      } catch (e) {
+        notice = String((e as Error)?.message ?? e);
+        paint();
+      }
+    },
+    saveRecording: (recording) => saveFile(recording),
     dismissResume: () => dispatch({ type: 'dismissResume' }),
     collapse: () => {
       setLayout({ ...layout, collapsed: true });
@@ -199,7 +222,7 @@ export function createUi(deps: UiDeps) {
               }}
             />
           ) : (
-            <Panel view={view} t={t} history={history} notice={notice} box={box} act={act} onResize={(width, height) => setLayout({ ...layout, width, height })} />
+            <Panel view={view} t={t} history={history} recordings={site.recordings ?? []} notice={notice} box={box} act={act} onResize={(width, height) => setLayout({ ...layout, width, height })} />
           ))}
       </div>,
       root!,

@@ -6,6 +6,7 @@
  * and the rest only make it do less, so they take any click.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
+import type { Recording } from '../agent/types';
 import type { Strings } from './i18n';
 import { callLabel, targetLabel } from './labels';
 import type { HistoryItem } from './storage';
@@ -23,6 +24,10 @@ export interface PanelActions {
   answer(text: string): void;
   confirm(allowed: boolean, always?: boolean): void;
   retry(): void;
+  /** Runs a recording again (no model call while every step matches). */
+  replay(recording: Recording): void;
+  /** Saves a recording as a JSON file. */
+  saveRecording(recording: Recording): void;
   dismissResume(): void;
   collapse(): void;
   close(): void;
@@ -33,6 +38,8 @@ interface Props {
   view?: RunView;
   t: Strings;
   history: HistoryItem[];
+  /** The site's recordings (init): one-click tasks. */
+  recordings: Recording[];
   /** A run that could not start (busy, no task). */
   notice?: string;
   box: { x: number; y: number; width: number; height: number };
@@ -55,7 +62,7 @@ function useTick(on: boolean): void {
   }, [on]);
 }
 
-export function Panel({ view, t, history, notice, box, act, onResize }: Props) {
+export function Panel({ view, t, history, recordings, notice, box, act, onResize }: Props) {
   const running = view?.status === 'running';
   useTick(running);
   const ref = useRef<HTMLElement>(null);
@@ -106,6 +113,7 @@ export function Panel({ view, t, history, notice, box, act, onResize }: Props) {
         {view && <p class="task">{view.task}</p>}
         {view?.entries.map((e, i) => <EntryView key={i} e={e} t={t} running={running} />)}
         {!view && <p class="hint intro">{t.intro}</p>}
+        {!view && recordings.length > 0 && <SiteTasks t={t} recordings={recordings} act={act} />}
         {!view && history.length > 0 && <History t={t} items={history} pick={setDraft} />}
       </div>
       {view?.confirm && <ConfirmCard view={view} t={t} act={act} />}
@@ -285,6 +293,8 @@ function EndCard({ view, t, act }: { view: RunView; t: Strings; act: PanelAction
   if (view.status === 'stopped') return <p class="card" data-end="stopped">{t.stopped}</p>;
   const ok = view.status === 'done';
   const text = ok ? r?.summary ?? '' : view.error ?? r?.summary ?? '';
+  // A run that acted on the page can be run again, or kept.
+  const recording = r?.recording?.steps.length ? r.recording : undefined;
   const copy = async (): Promise<void> => {
     try {
       await navigator.clipboard.writeText(text);
@@ -302,6 +312,12 @@ function EndCard({ view, t, act }: { view: RunView; t: Strings; act: PanelAction
           <button type="button" onClick={copy} data-copy>{copied ? t.copied : t.copy}</button>
         ) : (
           <button type="button" class="primary" onClick={onUserInput(act.retry)} data-retry>{t.retry}</button>
+        )}
+        {ok && recording && (
+          <>
+            <button type="button" onClick={onUserInput(() => act.replay(recording))} data-run-again>{t.runAgain}</button>
+            <button type="button" onClick={() => act.saveRecording(recording)} data-save-recording>{t.saveRecording}</button>
+          </>
         )}
       </div>
     </div>
@@ -339,6 +355,22 @@ function TaskBox({ t, send, text, setText }: { t: Strings; send: PanelActions['s
       <FilesBox t={t} files={files} setFiles={setFiles} />
       <SecretsBox t={t} boxRef={secrets} />
     </>
+  );
+}
+
+/** The site's recorded tasks: one click runs one again. */
+function SiteTasks({ t, recordings, act }: { t: Strings; recordings: Recording[]; act: PanelActions }) {
+  return (
+    <nav class="hist" aria-label={t.siteTasks} data-site-tasks>
+      <span class="k">{t.siteTasks}</span>
+      <ul>
+        {recordings.map((r, i) => (
+          <li key={i}>
+            <button type="button" title={r.task} onClick={onUserInput(() => act.replay(r))}>{r.task}</button>
+          </li>
+        ))}
+      </ul>
+    </nav>
   );
 }
 
