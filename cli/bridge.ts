@@ -145,8 +145,11 @@ export function bridgeSource(o: BridgeOptions): string {
   };
   const current = () => { try { return window.pagehand && window.pagehand.current(); } catch { return undefined; } };
   window.${WORLD_API} = Object.freeze({
-    start(task, options) {
+    start(task, options, files) {
       if (!window.pagehand) return { error: 'pagehand did not load in this page' };
+      if (files && files.length) {
+        options = { ...options, files: files.map((f) => new File([Uint8Array.from(atob(f.data), (c) => c.charCodeAt(0))], f.name, { type: f.type })) };
+      }
       const h = window.pagehand.run(task, options);
       subscribe(h);
       return { id: h.id };

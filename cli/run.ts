@@ -15,6 +15,7 @@ import { DEFAULT_CHROMIUM, type RunArgs } from './args';
 import { BINDINGS, markedImageHtml, marksFor, pageWorldSource, worldSource, WORLD_API, type AskMessage, type ConfirmMessage, type EventMessage, type Marks } from './bridge';
 import { answerDialog } from './dialogs';
 import { downloadSaver } from './downloads';
+import { readRunFiles } from './files';
 import { openIsolatedWorld, type WorldContext } from './isolated-world';
 import { runSecret, runStateKeeper, serveRunState } from './run-state';
 import { checkChromium, checkModel, checkProxy, CliError } from './preflight';
@@ -270,7 +271,9 @@ async function drive(context: BrowserContext, sources: Sources, args: RunArgs, t
       throw new CliError(`Could not open ${args.url}: ${String((e as Error)?.message ?? e).split('\n')[0]}`);
     }
     const options = { proxy: args.proxy, token, model: args.model, maxSteps: args.maxSteps, ui: false, ...(args.secrets ? { secrets: args.secrets } : {}), ...(args.schema ? { schema: args.schema } : {}) };
-    const id = (await inWorld<{ id: string } | { error: string }>(`${WORLD_API}.start(${JSON.stringify(args.task)}, ${JSON.stringify(options)})`)) ?? { error: 'pagehand did not load in this page' };
+    // --file: made File objects in the run's world, for upload (the model sees names, types, sizes).
+    const files = await readRunFiles(args.files ?? []);
+    const id = (await inWorld<{ id: string } | { error: string }>(`${WORLD_API}.start(${JSON.stringify(args.task)}, ${JSON.stringify(options)}, ${JSON.stringify(files)})`)) ?? { error: 'pagehand did not load in this page' };
     if ('error' in id) throw new CliError(`Could not start the run on ${args.url}: ${id.error}.`);
     started = true;
     const outcome = await finished;
