@@ -292,7 +292,8 @@ export function classifyRisks(raw: PlannedCall | ParsedCall, facts: TargetFacts 
   }
 
   // Words: the control's name (when its role is named by what it does), the button a submission goes through, the form's name.
-  const texts = [...(NAMED_BY_ACT.has(facts.role) || facts.submits ? [facts.name] : []), ...(facts.words ?? [])].filter(Boolean);
+  // A drop's target is named by what a drop there does ("Trash", "Archive"), whatever its role.
+  const texts = [...(NAMED_BY_ACT.has(facts.role) || facts.submits || call.name === 'drag' ? [facts.name] : []), ...(facts.words ?? [])].filter(Boolean);
   for (const text of texts) {
     for (const kind of wordsKinds(text)) {
       if (kind === 'sending' && facts.role === 'link' && !facts.submits) continue; // a "Share" link opens a page

@@ -174,6 +174,32 @@ describe('buttons and keys through a run', () => {
     await page.close();
   });
 
+  it('a hold on a deletion control is asked about as a deletion; denied, it is not held', async () => {
+    const page = await open(session, 'actions/hold-confirm.html');
+    stack.setPolicy(
+      sequence(
+        (req) => call('click', { ref: refFor(latestMap(req), 'button', 'Hold to delete draft'), hold_ms: 2000 }),
+        call('done', { summary: 'Not deleted.', success: false }),
+      ),
+    );
+    const asked: Array<{ kind: string; reason: string }> = [];
+    await page.exposeFunction('__asked', (kind: string, reason: string) => void asked.push({ kind, reason }));
+    await page.evaluate(
+      ([proxy, token, model]) =>
+        (window as any).pagehand.run('Delete the draft', {
+          proxy, token, model, ui: false,
+          confirm: (r: any) => ((window as any).__asked(r.kind, r.reason), false),
+        }).result,
+      [stack.proxyUrl, stack.token, MODELS.openai] as const,
+    );
+    expect(asked).toHaveLength(1);
+    expect(asked[0]!.kind).toBe('deletion');
+    expect(asked[0]!.reason).toMatch(/^Pressing and holding button "Hold to delete draft" may delete something/);
+    expect(await page.textContent('#status')).toBe('Draft kept');
+    expect(await page.textContent('#log')).toBe('');
+    await page.close();
+  });
+
   it('press_key with a combo reaches a shortcut recorder', async () => {
     const page = await open(session, 'actions/shortcut-recorder.html');
     stack.setPolicy(
