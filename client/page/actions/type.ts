@@ -48,7 +48,7 @@ export function editableTarget(el: Element, subject: string): Element {
   if (t === 'input') {
     const it = inputType(el);
     if (it === 'checkbox' || it === 'radio') throw new ActionError(`${subject} is a ${it}; use click to change it.`);
-    if (it === 'file') throw new ActionError(`${subject} is a file upload; pagehand cannot choose files. Ask the user to pick the file.`);
+    if (it === 'file') throw new ActionError(`${subject} is a file upload: use upload with the names of files the user attached.`);
     throw new ActionError(`${subject} is a ${it} button, not a text field.`);
   }
   const scope: ParentNode[] = [el];
