@@ -310,6 +310,8 @@ function describeItem(it: ElementItem, d: Describer, focused: Element | null, as
   const standIn = it.opaque ? undefined : applyStandIn(el, d, states);
   if (standIn) ({ role, name } = standIn);
   if (it.scroll) states.scroll = it.scroll;
+  // A dropdown's box whose list of choices shows is open.
+  if (it.holdsChoices && states.expanded === undefined) states.expanded = true;
   // A tree row without ARIA: open while its nested group shows; else a state class on the row
   // or its twisty ("collapsed", "is-expanded") says it.
   if (it.tree?.group && states.expanded === undefined) states.expanded = it.tree.group.getClientRects().length > 0;
@@ -324,6 +326,8 @@ function describeItem(it: ElementItem, d: Describer, focused: Element | null, as
   // A tree node is named by its own line, not by the rows nested in it.
   let shown = control ? d.name(control) : it.tree?.ownLine ? ownLine(el, it.tree.group, (e) => (isExcluded(e) ? '' : textOutsideZones(e, 200))) : name;
   if (!shown && (it.reason === 'pointer' || it.reason === 'handler' || it.reason === 'focus')) shown = d.nameAs(el, 'button');
+  // A dropdown's box is named by what it shows, not by the choices it holds (listed apart).
+  if (it.holdsChoices && !name) shown = textWithout(el, it.holdsChoices);
   // An icon inside a row ("×", "⋮") is better told by its tooltip than by its glyph.
   if (it.iconIn && !LETTER_OR_DIGIT.test(shown)) shown = el.getAttribute('title')?.trim() || shown;
   // Nameless (or glyph-only icon) targets get a hint, printed apart from the name.
@@ -333,7 +337,7 @@ function describeItem(it: ElementItem, d: Describer, focused: Element | null, as
     const text = textOutsideZones(el, 2000).replace(/\s+/g, ' ').trim();
     if (text) states.value = text;
   }
-  const shownRole = control ? displayRole(controlRole, it.reason) : asOption && (role === 'generic' || role === 'listitem' || role === 'none' || role === 'presentation') ? 'option' : displayRole(role, it.reason);
+  const shownRole = control ? displayRole(controlRole, it.reason) : (asOption || it.choice) && (role === 'generic' || role === 'listitem' || role === 'none' || role === 'presentation') ? 'option' : displayRole(role, it.reason);
   const parts = [`${REF_SLOT}${shownRole}`];
   if (shown) parts.push(quote(cap(shown, NAME_MAX)));
   if (hint) parts.push(`~${sanitize(hint)}`);
@@ -345,6 +349,20 @@ function describeItem(it: ElementItem, d: Describer, focused: Element | null, as
   if (st) parts.push(st);
   if (it.hiddenInside) parts.push(`(${it.hiddenInside} more inside, scroll it)`);
   return { item: it, role, name, shownRole, shown, ...(hint ? { hint } : {}), display: parts.join(' '), states };
+}
+
+/** The element's text outside one of its descendants (and outside deny zones), collapsed. */
+function textWithout(el: Element, skip: Element): string {
+  let t = '';
+  const add = (n: Node): void => {
+    for (let c = n.firstChild; c && t.length < 500; c = c.nextSibling) {
+      if (c === skip) continue;
+      if (c.nodeType === 3) t += (c as Text).data;
+      else if (c.nodeType === 1 && !isExcluded(c as Element)) add(c);
+    }
+  };
+  add(el);
+  return t.replace(/\s+/g, ' ').trim();
 }
 
 function displayRole(role: string, reason: string): string {

@@ -22,6 +22,7 @@ import { groupKind, isOpenModal } from './walk/groups';
 import { classify, LISTENER_MAX_HEIGHT } from './walk/target';
 import { TextBuffer, type BlockState } from './walk/text';
 import { nestedGroup } from './walk/tree';
+import { isChoiceList, looksLikeTrigger } from './walk/choices';
 import type { Ctx, ElementItem, FrameInfo, Group, Item, Reason, WalkOptions, WalkResult } from './walk/types';
 
 export type { ElementItem, FrameInfo, Group, Item, Reason, TextItem, WalkOptions, WalkResult } from './walk/types';
@@ -87,6 +88,10 @@ export function startWalk(doc: Document, opts: WalkOptions): Walk {
     return rectOf(el, ctx);
   };
 
+  /** Clickable items by element (a dropdown's box is named without the choices it holds), and the last one listed. */
+  const clickables = new Map<Element, ElementItem>();
+  let lastClickable: Element | null = null;
+
   const pushEl = (el: Element, reason: Reason, rect: Rect, ctx: Ctx): ElementItem => {
     text.flush();
     const item: ElementItem = {
@@ -98,6 +103,10 @@ export function startWalk(doc: Document, opts: WalkOptions): Walk {
       if (ctx.scroller) ctx.scroller.hiddenInside = (ctx.scroller.hiddenInside ?? 0) + 1;
     }
     items.push(item);
+    if (reason !== 'scroll' && reason !== 'opaque' && reason !== 'focus') {
+      clickables.set(el, item);
+      lastClickable = el;
+    }
     return item;
   };
 
@@ -165,7 +174,18 @@ export function startWalk(doc: Document, opts: WalkOptions): Walk {
     const roleAttr = attrs ? el.getAttribute('role') : null;
     // The same first valid token role.ts takes (ARIA's roles, DPUB's, `image` read as `img`).
     const role = firstValidRole(roleAttr) ?? '';
-    const target = visible ? classify(el, tag, role, pointer, focused, cs, parentCtx, attrs) : null;
+    // A dropdown's list of choices: its items are targets; the list itself is no listener target.
+    const choiceList = visible && el.childElementCount >= 2 && !LEAF_TAGS.has(tag) && isChoiceList(el, {
+      inClickable: parentCtx.clickable !== null,
+      popup: position === 'absolute' || position === 'fixed',
+      afterTrigger: lastClickable !== null && el.previousElementSibling === lastClickable && looksLikeTrigger(lastClickable),
+    });
+    let target = visible ? classify(el, tag, role, pointer, focused, cs, parentCtx, attrs) : null;
+    if (choiceList) {
+      if (target?.listenerOnly) target = null;
+      const box = parentCtx.clickable && clickables.get(parentCtx.clickable);
+      if (box) box.holdsChoices = el;
+    }
 
     // Groups: dialogs and forms get a header and indentation; a really open modal scopes the map.
     let groups = parentCtx.groups;
@@ -189,6 +209,7 @@ export function startWalk(doc: Document, opts: WalkOptions): Walk {
         item = pushEl(el, target.reason, rect, { ...parentCtx, groups });
         if (target.opaque) item.opaque = target.opaque;
         if (target.standsFor) item.standsFor = target.standsFor;
+        if (target.choice) item.choice = true;
         if (target.tree) item.tree = target.tree;
         else if (target.reason === 'pointer' || target.reason === 'handler') {
           // A clickable tree node whose line is its own text (an li holding its nested list).
@@ -232,7 +253,7 @@ export function startWalk(doc: Document, opts: WalkOptions): Walk {
     const landmark = LANDMARKS.has(tag) ? tag : role === 'navigation' || role === 'main' ? role : parentCtx.landmark;
     let ctx = parentCtx;
     if (groups !== parentCtx.groups || clip !== parentCtx.clip || scroller !== parentCtx.scroller || clickable || rowFlex !== parentCtx.rowFlex ||
-        pointer !== parentCtx.parentPointer || visible !== parentCtx.visible || labelish || landmark !== parentCtx.landmark) {
+        pointer !== parentCtx.parentPointer || visible !== parentCtx.visible || labelish || landmark !== parentCtx.landmark || choiceList) {
       ctx = {
         frame: parentCtx.frame,
         groups,
@@ -246,6 +267,7 @@ export function startWalk(doc: Document, opts: WalkOptions): Walk {
         visible,
         landmark,
         rowFlex,
+        choices: choiceList ? el : parentCtx.choices,
       };
     }
 
@@ -294,7 +316,7 @@ export function startWalk(doc: Document, opts: WalkOptions): Walk {
     text.flush();
     const frameCtx: Ctx = {
       frame, groups: [...groups, g], clip: intersect(ctx.clip, box), scroller: ctx.scroller,
-      clickable: null, parentPointer: false, parentEditable: false, collectText: true, visible: true, landmark: '', rowFlex: false,
+      clickable: null, parentPointer: false, parentEditable: false, collectText: true, visible: true, landmark: '', rowFlex: false, choices: null,
     };
     // The frame's text never joins the lines around it: flushed on entering and on leaving.
     return listOf(iframe, inner.body ? [inner.documentElement] : [], frameCtx, false, null, outer, true);
@@ -302,7 +324,7 @@ export function startWalk(doc: Document, opts: WalkOptions): Walk {
 
   const top: Ctx = {
     frame: null, groups: [], clip: NO_CLIP, scroller: null, clickable: null, parentPointer: false,
-    parentEditable: false, collectText: true, visible: true, landmark: '', rowFlex: false,
+    parentEditable: false, collectText: true, visible: true, landmark: '', rowFlex: false, choices: null,
   };
   const stack: Frame[] = doc.documentElement ? [listOf(doc, [doc.documentElement], top, false, null, null, false)] : [];
   let done = false;

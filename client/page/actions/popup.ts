@@ -10,6 +10,7 @@
  */
 import { pageElementAt } from '../flat-tree';
 import { inExcludedZone, textOutsideZones } from '../own-ui';
+import { likeItems } from '../walk/choices';
 import { clipByScrollers, isElement, isVisible, nextFrame, tag, winOf } from './dom';
 
 export const OPTION_ROLES = '[role=option],[role=menuitem],[role=menuitemradio],[role=menuitemcheckbox],[role=treeitem]';
@@ -152,6 +153,16 @@ export function rowsIn(containers: Element[], labelOf: (el: Element) => string, 
       if (!text || text.length > ROW_TEXT_MAX || !isShown(e)) continue;
       if (tag(e) === 'li' && e.querySelector('li')) continue; // a nested list's parent item
       out.set(e, { el: e, label: text });
+    }
+    // A list of like items with no cursor of their own (classless divs under one delegated
+    // listener, or inheriting the box's pointer): each item is a row, as the map lists it.
+    for (const list of [c, ...c.querySelectorAll('*')]) {
+      if (list.childElementCount < 2 || inExcludedZone(list) || !likeItems(list)) continue;
+      for (const e of Array.from(list.children)) {
+        if (out.has(e) || isTrigger(e) || [...out.keys()].some((k) => k.contains(e) || e.contains(k)) || inExcludedZone(e)) continue;
+        const text = norm(textOutsideZones(e, ROW_TEXT_MAX * 4));
+        if (text && text.length <= ROW_TEXT_MAX && isShown(e)) out.set(e, { el: e, label: text });
+      }
     }
   }
   return [...out.values()].sort((a, b) => (a.el.compareDocumentPosition(b.el) & 2 ? 1 : -1));

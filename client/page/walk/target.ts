@@ -37,7 +37,7 @@ export const ICON_MAX = 48;
  *  avatars and thumbnails (decoration of the row). */
 export const BACKGROUND_ICON_MAX = 24;
 /** Targets of their own: an element holding one is a container, not a list item or label. */
-const HOLDS_TARGET = 'a[href],button,input,select,textarea,[role=button],[role=link],[role=option],[role=menuitem],[role=checkbox],[tabindex]:not([tabindex="-1"])';
+export const HOLDS_TARGET = 'a[href],button,input,select,textarea,[role=button],[role=link],[role=option],[role=menuitem],[role=checkbox],[tabindex]:not([tabindex="-1"])';
 /** Text of its own at most this long makes an element a list item or listener-only target. */
 const SHORT_TEXT = 80;
 /** A listener-only target is at most this tall: taller ones are containers (delegation). */
@@ -54,6 +54,8 @@ export interface Target {
   standsFor?: HTMLInputElement;
   /** A row of a tree built without ARIA (walk/tree.ts). */
   tree?: TreeRow;
+  /** One choice of a list of like items a dropdown shows (read as an option). */
+  choice?: boolean;
 }
 
 /** `attrs`: the element has any attribute (contenteditable, tabindex, aria-label are read only then). */
@@ -73,6 +75,8 @@ export function classify(el: Element, tag: string, role: string, pointer: boolea
     if (standsFor) return { reason: 'pointer', standsFor };
   }
   if (tag !== 'html' && tag !== 'body' && !control) {
+    // One of a dropdown's choices (the walk found its list: walk/choices.ts).
+    if (parent.choices !== null && parent.choices === el.parentElement) return { reason: 'pointer', choice: true };
     const inClickable = parent.clickable !== null;
     const tabbable = attrs && el.hasAttribute('tabindex') && (el as HTMLElement).tabIndex >= 0;
     // A listener the hooks saw or a handler a framework keeps on the node; or an on* property.
@@ -129,7 +133,7 @@ function nativeReason(el: Element, tag: string): Reason | null {
 }
 
 /** An on* handler property (a weak cue: it needs a second one). React's no-op on its root is none. */
-function hasHandlerProp(el: Element): boolean {
+export function hasHandlerProp(el: Element): boolean {
   const h = el as HTMLElement;
   return (h.onclick != null && !isFrameworkRoot(el)) || h.onmousedown != null || h.onpointerdown != null || h.onmouseup != null;
 }

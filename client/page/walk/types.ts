@@ -46,6 +46,10 @@ export interface ElementItem {
   standsFor?: HTMLInputElement;
   /** A row of a tree without ARIA: its nested group (expanded/collapsed), and whether it is named by its own line only. */
   tree?: { group: Element | null; ownLine: boolean };
+  /** One choice of a dropdown's list (read as an option). */
+  choice?: boolean;
+  /** A trigger that holds its dropdown's list of choices: named without them. */
+  holdsChoices?: Element;
 }
 
 export interface TextItem {
@@ -104,4 +108,6 @@ export interface Ctx {
   landmark: string;
   /** The parent lays its children out in a row (flex row): they read as one line. */
   rowFlex: boolean;
+  /** A list whose element children are a dropdown's choices (walk/choices.ts), or null. */
+  choices: Element | null;
 }
