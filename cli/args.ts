@@ -8,6 +8,9 @@ import { schemaProblem, type AnswerSchema } from '../client/agent/schema';
 import { secretsProblem } from '../client/agent/secrets';
 import { basename, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { Recording } from '../client/agent/types';
+import { readRecordingFile, valuesOf } from './recording-file';
+import { parseTestArgs, TEST_HELP, type TestArgs } from './test-args';
 
 export interface RunArgs {
   task: string;
@@ -28,9 +31,17 @@ export interface RunArgs {
   secrets?: Record<string, string>;
   /** The answer's JSON Schema (`--schema FILE`), read and checked. */
   schema?: AnswerSchema;
+  /** `--replay FILE`: the recording to run again instead of the task (read and checked). */
+  replay?: Recording;
+  /** `--value NAME=VALUE` (repeatable): the recording's named values. */
+  values?: Record<string, string>;
+  /** `--no-repair`: a broken step ends the replay instead of going to the model. */
+  repair?: boolean;
+  /** `--record FILE`: where to write the run's recording. */
+  record?: string;
 }
 
-export type Parsed = { kind: 'help' } | { kind: 'version' } | { kind: 'run'; args: RunArgs } | { kind: 'error'; message: string };
+export type Parsed = { kind: 'help' } | { kind: 'version' } | { kind: 'run'; args: RunArgs } | { kind: 'test'; args: TestArgs } | { kind: 'error'; message: string };
 
 export const DEFAULT_PROXY = 'http://127.0.0.1:8787';
 export const DEFAULT_CHROMIUM = '/usr/bin/chromium';
@@ -39,6 +50,8 @@ export const HELP = `pagehand — run a task in a web page from the command line
 
 Usage:
   pagehand run --url URL [options] "task"
+  pagehand run --replay FILE [--url URL] [options]
+  pagehand test TASKS.json [options]      (see below)
   pagehand --help | --version
 
 Opens URL in the system Chromium with the pagehand bundle injected at document start (so the
@@ -79,6 +92,13 @@ Options:
   --schema FILE         A JSON Schema for the answer (the subset docs/configuration.md lists).
                         The result then carries the answer as data: printed as JSON after the
                         summary, and as "data" in the --json result line.
+  --record FILE         Write the run's recording to FILE (JSON; docs/replay.md): run it again
+                        with --replay, or list it in a test kit's tasks file.
+  --replay FILE         Run a recording again instead of a task: no model call while every
+                        step matches; a step that broke goes to the model, which redoes that
+                        step only. --url defaults to the page the recording starts on.
+  --value NAME=VALUE    A value for the recording's {NAME} (repeatable).
+  --no-repair           With --replay: a broken step ends the run (exit 1) without a model call.
   -h, --help            This text.
   -v, --version         The version.
 
@@ -93,14 +113,16 @@ Examples:
   npm start &                                   # the proxy, on ${DEFAULT_PROXY}
   npx pagehand run --url https://example.org "Find the contact email"
   npx pagehand run --url http://127.0.0.1:8787/demo/ --json --screenshot-dir shots "…"
-`;
+  npx pagehand run --url http://127.0.0.1:8787/demo/todo-list.html --record todo.json "Add Water the plants"
+  npx pagehand run --replay todo.json --no-repair
+${TEST_HELP}`;
 
-const VALUE_FLAGS = new Set(['url', 'proxy', 'token', 'model', 'max-steps', 'screenshot-dir', 'profile', 'chromium', 'schema']);
+const VALUE_FLAGS = new Set(['url', 'proxy', 'token', 'model', 'max-steps', 'screenshot-dir', 'profile', 'chromium', 'schema', 'replay', 'record']);
 /** Flags that may be given more than once, each time with a value. */
-const LIST_FLAGS = new Set(['file', 'secret']);
+const LIST_FLAGS = new Set(['file', 'secret', 'value']);
 /** The most `--file`s one run takes. */
 export const MAX_FILES = 20;
-const BOOL_FLAGS = new Set(['json', 'headed', 'yes']);
+const BOOL_FLAGS = new Set(['json', 'headed', 'yes', 'no-repair']);
 
 /** Parses argv (without node and the script). */
 /**
@@ -137,7 +159,8 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
   // Anywhere, like --help: `pagehand run --version` is asking for the version too.
   if (argv.includes('--version') || argv.includes('-v')) return { kind: 'version' };
   const [command, ...rest] = argv;
-  if (command !== 'run') return { kind: 'error', message: `unknown command "${command}" (the command is \`pagehand run\`; see --help)` };
+  if (command === 'test') return parseTestArgs(rest, env, cwd);
+  if (command !== 'run') return { kind: 'error', message: `unknown command "${command}" (the commands are \`pagehand run\` and \`pagehand test\`; see --help)` };
 
   const values: Record<string, string> = {};
   const lists: Record<string, string[]> = {};
@@ -168,7 +191,18 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
     }
   }
 
-  const task = words.join(' ').trim();
+  let replay: Recording | undefined;
+  if (values.replay !== undefined) {
+    const r = readRecordingFile(resolve(cwd, values.replay), `--replay ${values.replay}`);
+    if (typeof r === 'string') return { kind: 'error', message: r };
+    replay = r;
+    values.url ??= r.url;
+  }
+  const replayOnly = [lists.value?.length ? '--value' : '', flags.has('no-repair') ? '--no-repair' : ''].find(Boolean);
+  if (replayOnly && !replay) return { kind: 'error', message: `${replayOnly} goes with --replay FILE` };
+  const recordValues = valuesOf(lists.value ?? []);
+  if (typeof recordValues === 'string') return { kind: 'error', message: recordValues };
+  const task = words.join(' ').trim() || (replay?.task ?? '');
   if (!values.url) return { kind: 'error', message: 'missing --url URL: the page to start on' };
   const url = pageUrl(values.url, cwd);
   if (!url) return { kind: 'error', message: `--url must be an http(s) or file URL, an address like example.org, or a file that exists; got "${values.url}"` };
@@ -216,6 +250,8 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
       files,
       ...(secrets ? { secrets } : {}),
       ...(schema ? { schema } : {}),
+      ...(replay ? { replay, repair: !flags.has('no-repair'), ...(recordValues ? { values: recordValues } : {}) } : {}),
+      ...(values.record !== undefined ? { record: resolve(cwd, values.record) } : {}),
     },
   };
 }

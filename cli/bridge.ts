@@ -154,6 +154,19 @@ export function bridgeSource(o: BridgeOptions): string {
       subscribe(h);
       return { id: h.id };
     },
+    replay(recording, options, files) {
+      if (!window.pagehand) return { error: 'pagehand did not load in this page' };
+      if (files && files.length) {
+        options = { ...options, files: files.map((f) => new File([Uint8Array.from(atob(f.data), (c) => c.charCodeAt(0))], f.name, { type: f.type })) };
+      }
+      try {
+        const h = window.pagehand.replay(recording, options);
+        subscribe(h);
+        return { id: h.id };
+      } catch (e) {
+        return { error: String((e && e.message) || e) };
+      }
+    },
     answer(id, value) {
       const resolve = waiting.get(id);
       waiting.delete(id);

@@ -5,6 +5,7 @@
 import { createRequire } from 'node:module';
 import { HELP, parseArgs } from './args';
 import { runCommand } from './run';
+import { testCommand } from './test-command';
 
 async function main(argv: string[]): Promise<number> {
   const parsed = parseArgs(argv, process.env);
@@ -22,6 +23,8 @@ async function main(argv: string[]): Promise<number> {
       return 1;
     case 'run':
       return runCommand(parsed.args, { env: process.env, stdout: process.stdout, stderr: process.stderr, stdin: process.stdin });
+    case 'test':
+      return testCommand(parsed.args, { env: process.env, stdout: process.stdout, stderr: process.stderr, stdin: process.stdin });
   }
 }
 

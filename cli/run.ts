@@ -21,6 +21,7 @@ import { runSecret, runStateKeeper, serveRunState } from './run-state';
 import { checkChromium, checkModel, checkProxy, CliError } from './preflight';
 import { describeAction, humanReporter, jsonReporter, type EventName, type Out, type Reporter } from './report';
 import { safeForTerminal } from './terminal-text';
+import { writeRecordingFile } from './recording-file';
 import { defaultToken } from './token';
 
 export interface RunIo {
@@ -34,7 +35,7 @@ export interface RunIo {
 const LOST_RUN_MS = 15_000;
 
 /** What the runner injects: the run's bundle and the page-world part. */
-interface Sources {
+export interface Sources {
   bundle: string;
   pagePart: string;
 }
@@ -53,11 +54,11 @@ async function distFile(name: string): Promise<string> {
   throw new CliError(`dist/${name} is not built: run \`npm run build\` first.`);
 }
 
-async function readSources(): Promise<Sources> {
+export async function readSources(): Promise<Sources> {
   return { bundle: await readFile(await distFile('pagehand.runner.js'), 'utf8'), pagePart: await readFile(await distFile('pagehand.runner-page.js'), 'utf8') };
 }
 
-function chromiumArgs(): string[] {
+export function chromiumArgs(): string[] {
   const args = [
     '--no-first-run',
     '--disable-background-networking',
@@ -110,6 +111,10 @@ export async function runCommand(args: RunArgs, io: RunIo): Promise<number> {
 
     const outcome = await drive(context, sources, args, token, report, io);
     await cleanup();
+    if (args.record && outcome.recording) {
+      await writeRecordingFile(args.record, outcome.recording);
+      report.note(`recording written to ${args.record}`);
+    }
     report.result(outcome);
     return outcome.ok ? 0 : 1;
   } catch (e) {
@@ -119,9 +124,10 @@ export async function runCommand(args: RunArgs, io: RunIo): Promise<number> {
   }
 }
 
-type Outcome = RunResult & { url?: string; elapsedMs?: number };
+export type Outcome = RunResult & { url?: string; elapsedMs?: number };
 
-async function drive(context: BrowserContext, sources: Sources, args: RunArgs, token: string | undefined, report: Reporter, io: RunIo): Promise<Outcome> {
+/** Runs one task (or replays one recording) in `context`, reporting to `report`; resolves with how it ended. */
+export async function drive(context: BrowserContext, sources: Sources, args: RunArgs, token: string | undefined, report: Reporter, io: RunIo): Promise<Outcome> {
   const interactive = !!io.stdin.isTTY && !args.json;
   const startedAt = Date.now();
   let finish!: (o: Outcome) => void;
@@ -273,7 +279,11 @@ async function drive(context: BrowserContext, sources: Sources, args: RunArgs, t
     const options = { proxy: args.proxy, token, model: args.model, maxSteps: args.maxSteps, ui: false, ...(args.secrets ? { secrets: args.secrets } : {}), ...(args.schema ? { schema: args.schema } : {}) };
     // --file: made File objects in the run's world, for upload (the model sees names, types, sizes).
     const files = await readRunFiles(args.files ?? []);
-    const id = (await inWorld<{ id: string } | { error: string }>(`${WORLD_API}.start(${JSON.stringify(args.task)}, ${JSON.stringify(options)}, ${JSON.stringify(files)})`)) ?? { error: 'pagehand did not load in this page' };
+    // --replay: the recording instead of the task (its values, and whether a broken step goes to the model).
+    const start = args.replay
+      ? `${WORLD_API}.replay(${JSON.stringify(args.replay)}, ${JSON.stringify({ ...options, repair: args.repair !== false, ...(args.values ? { values: args.values } : {}) })}, ${JSON.stringify(files)})`
+      : `${WORLD_API}.start(${JSON.stringify(args.task)}, ${JSON.stringify(options)}, ${JSON.stringify(files)})`;
+    const id = (await inWorld<{ id: string } | { error: string }>(start)) ?? { error: 'pagehand did not load in this page' };
     if ('error' in id) throw new CliError(`Could not start the run on ${args.url}: ${id.error}.`);
     started = true;
     const outcome = await finished;

@@ -1,0 +1,159 @@
+/**
+ * `pagehand test TASKS.json`: a site's copilot tasks run headless against the site, each in a
+ * fresh browser context, `--workers` at once (each worker its own browser), then checked in the
+ * page. In replay mode no model is involved at all (no proxy needed): a step that needs repair
+ * fails its task — the UI changed under the copilot. Prints a line per task and a summary
+ * table, writes `--junit`, saves a screenshot of each failed task's page, and exits 1 when any
+ * task failed.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import type { RunResult } from '../client/agent/types';
+import { DEFAULT_CHROMIUM, type RunArgs } from './args';
+import { junitXml, type CaseResult } from './junit';
+import { checkChromium, checkModel, checkProxy, CliError } from './preflight';
+import type { Reporter } from './report';
+import { chromiumArgs, drive, readSources, type RunIo, type Sources } from './run';
+import { safeForTerminal } from './terminal-text';
+import { runChecks } from './test-checks';
+import type { TestArgs } from './test-args';
+import type { TestTask } from './test-tasks';
+import { defaultToken } from './token';
+
+/** A reporter that keeps quiet (the test kit prints one line per task) and keeps the notes. */
+function quietReporter(notes: string[]): Reporter {
+  return { event: () => {}, note: (text) => void notes.push(text), pauseProgress: () => {}, result: () => {}, failure: (m) => void notes.push(m) };
+}
+
+const slug = (name: string): string => name.replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-|-$/g, '').slice(0, 60).toLowerCase() || 'task';
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+
+interface TaskResult extends CaseResult {
+  steps: number;
+  modelCalls: number;
+  repaired: number;
+}
+
+export async function testCommand(args: TestArgs, io: RunIo): Promise<number> {
+  const out = (line: string) => io.stdout.write(`${line}\n`);
+  try {
+    const executablePath = args.chromium ?? DEFAULT_CHROMIUM;
+    await checkChromium(executablePath);
+    // Replay mode makes no model call: no proxy, no token.
+    let token: string | undefined;
+    if (args.mode !== 'replay') {
+      const t = await defaultToken(args.proxy, args.token, io.env);
+      token = t.token;
+      const info = await checkProxy(args.proxy, token, t.source);
+      checkModel(info, args.model, args.proxy);
+    }
+    const sources = await readSources();
+    const shard = args.shard ? ` (shard ${args.shard.index}/${args.shard.total}: ${args.tasks.length} of ${args.total})` : '';
+    const workers = Math.max(1, Math.min(args.workers, args.tasks.length));
+    out(`pagehand test ${relative(process.cwd(), args.file) || args.file}: ${args.tasks.length} task${args.tasks.length === 1 ? '' : 's'}${shard}, mode ${args.mode}, ${workers} worker${workers === 1 ? '' : 's'}`);
+
+    const results: TaskResult[] = new Array(args.tasks.length);
+    let next = 0;
+    let done = 0;
+    const launch = { executablePath, headless: !args.headed, args: chromiumArgs() };
+    const worker = async (): Promise<void> => {
+      let browser: Browser | undefined;
+      try {
+        browser = await chromium.launch(launch);
+      } catch (e) {
+        throw new CliError(`Chromium at ${executablePath} did not start: ${String((e as Error)?.message ?? e).split('\n')[0]}.`);
+      }
+      try {
+        while (next < args.tasks.length) {
+          const i = next++;
+          const r = await runTask(browser, sources, args, args.tasks[i]!, token, io);
+          results[i] = r;
+          done++;
+          out(`  ${r.ok ? '✓' : '✗'} [${done}/${args.tasks.length}] ${safeForTerminal(r.name)}  (${r.detail})${r.ok ? '' : `\n      ${safeForTerminal(r.failure ?? '', { multiline: true }).split('\n').join('\n      ')}`}`);
+        }
+      } finally {
+        await browser.close().catch(() => {});
+      }
+    };
+    await Promise.all(Array.from({ length: workers }, worker));
+
+    out('');
+    out(summaryTable(results));
+    const failed = results.filter((r) => !r.ok).length;
+    out('');
+    out(`${results.length - failed} passed, ${failed} failed${failed ? ` — screenshots in ${relative(process.cwd(), args.outputDir) || args.outputDir}` : ''}`);
+    if (args.junit) {
+      await writeFile(args.junit, junitXml(relative(process.cwd(), args.file) || args.file, results));
+      out(`JUnit XML: ${relative(process.cwd(), args.junit) || args.junit}`);
+    }
+    return failed ? 1 : 0;
+  } catch (e) {
+    io.stderr.write(`pagehand test: ${e instanceof CliError ? e.message : `unexpected failure: ${(e as Error)?.stack ?? e}`}\n`);
+    return 1;
+  }
+}
+
+/** One task in a fresh context of `browser`: its run (or replay), then its checks. */
+async function runTask(browser: Browser, sources: Sources, args: TestArgs, t: TestTask, token: string | undefined, io: RunIo): Promise<TaskResult> {
+  const started = Date.now();
+  const notes: string[] = [];
+  // As pagehand run: the page's CSP must not block the model calls; no service worker.
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true, serviceWorkers: 'block' });
+  const replaying = args.mode !== 'model' && t.recording;
+  const runArgs: RunArgs = {
+    task: t.task,
+    url: t.url,
+    proxy: args.proxy,
+    token,
+    model: args.model,
+    maxSteps: t.maxSteps,
+    // Never interactive: nobody is at a terminal for each task.
+    json: true,
+    headed: args.headed,
+    chromium: args.chromium,
+    yes: t.yes ?? args.yes,
+    files: [],
+    ...(replaying ? { replay: t.recording, repair: args.mode === 'repair', ...(t.values ? { values: t.values } : {}) } : {}),
+  };
+  let outcome: (RunResult & { url?: string }) | undefined;
+  let failure: string | undefined;
+  try {
+    outcome = await drive(context, sources, runArgs, token, quietReporter(notes), io);
+    if (!outcome.ok) failure = `the ${replaying ? 'replay' : 'run'} did not succeed (${outcome.reason ?? 'failed'}): ${outcome.summary}`;
+  } catch (e) {
+    failure = e instanceof CliError ? e.message : String((e as Error)?.message ?? e);
+  }
+  const page = context.pages()[0];
+  if (page && !failure) {
+    const failed = await runChecks(page, t.checks).catch((e) => [`the checks could not run: ${String((e as Error)?.message ?? e)}`]);
+    if (failed.length) failure = `check${failed.length === 1 ? '' : 's'} failed:\n${failed.map((f) => `- ${f}`).join('\n')}`;
+  }
+  let screenshot: string | undefined;
+  if (failure && page) {
+    try {
+      await mkdir(args.outputDir, { recursive: true });
+      screenshot = join(args.outputDir, `${slug(t.name)}.png`);
+      await page.screenshot({ path: screenshot, timeout: 10_000 });
+      failure += `\nscreenshot: ${relative(process.cwd(), screenshot) || screenshot}`;
+    } catch {
+      screenshot = undefined;
+    }
+  }
+  await context.close().catch(() => {});
+  const replay = outcome?.replay;
+  const modelCalls = replay ? replay.modelCalls : outcome?.steps ?? 0;
+  const repaired = replay?.repaired ?? 0;
+  const steps = outcome?.steps ?? 0;
+  const mode = replaying ? (args.mode === 'repair' ? 'replay+repair' : 'replay') : 'model';
+  const detail = `${mode}, ${steps} step${steps === 1 ? '' : 's'}, ${modelCalls} model call${modelCalls === 1 ? '' : 's'}${repaired ? `, ${repaired} repaired` : ''}, ${seconds(Date.now() - started)}`;
+  return { name: t.name, ok: !failure, time: (Date.now() - started) / 1000, detail, steps, modelCalls, repaired, ...(failure ? { failure } : {}), ...(screenshot ? { screenshot } : {}) };
+}
+
+function summaryTable(rows: readonly TaskResult[]): string {
+  const head = ['task', 'result', 'steps', 'model calls', 'repaired', 'time'];
+  const body = rows.map((r) => [safeForTerminal(r.name), r.ok ? 'passed' : 'FAILED', String(r.steps), String(r.modelCalls), String(r.repaired), seconds(r.time * 1000)]);
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  return [line(head), widths.map((w) => '─'.repeat(w)).join('  '), ...body.map(line)].join('\n');
+}
