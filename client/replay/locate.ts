@@ -4,6 +4,9 @@
  * — the same walk `find` makes, so what one side writes the other side reads the same way.
  * Reads only through the page layer; deny zones are never walked.
  *
+ * Names and the text around are compared as the model reads them (a run's secrets and the
+ * site's redaction masked), so a recording never needs a secret's value to find its target.
+ *
  * Found again by role and accessible name; when several match, by the text of the row or card
  * around it, its landmark and the heading before it; only then by its place among equals — and
  * only while the number of equals is what it was. Anything else is "missing" or "ambiguous",
@@ -12,6 +15,7 @@
 import { createDescriber, type Describer } from '../page/describe';
 import { deepActiveElement } from '../page/flat-tree';
 import { dialogName, takeSnapshot } from '../page/actions/observe';
+import { maskPageText } from '../page/redact';
 import { assignRef, remember } from '../page/refs';
 import type { Ref } from '../page/types';
 import { walk, type ElementItem } from '../page/walk';
@@ -50,8 +54,9 @@ export function pageCandidates(describer: Describer = createDescriber()): Candid
       continue;
     }
     if (role === 'generic' || role === 'none' || role === 'presentation') role = 'clickable';
-    name = clean(name);
-    let near = clean(blockText.get(it.block) ?? '');
+    // As the model reads them: a secret's value, or redacted text, never in a name or beside one.
+    name = maskPageText(clean(name));
+    let near = maskPageText(clean(blockText.get(it.block) ?? ''));
     if (name && near.startsWith(name)) near = near.slice(name.length).trim();
     else if (name && near.endsWith(name)) near = near.slice(0, -name.length).trim();
     out.push({ item: it, role, name, heading: clean(it.context.split('|').slice(1).join('|')), near: near.slice(0, NEAR_MAX) });
@@ -143,7 +148,7 @@ export function expectationHolds(e: RecordedExpectation, cands?: () => Candidate
   if (e.url !== undefined && !urlMatches(e.url, location.href, location.origin)) return { ok: false, why: `the page is ${location.pathname}${location.search}, not ${e.url}` };
   if (e.dialog !== undefined) {
     const describer = createDescriber();
-    const open = [...takeSnapshot(document).dialogs].map((d) => dialogName(d, describer));
+    const open = [...takeSnapshot(document).dialogs].map((d) => maskPageText(dialogName(d, describer)));
     if (!open.includes(e.dialog)) return { ok: false, why: `no dialog ${JSON.stringify(e.dialog)} opened` };
   }
   if (e.visible !== undefined) {

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Recording } from '../../client/agent/types';
-import { MODELS, openWithAgent, useAgentStack } from './agent-harness';
+import { call, latestMap, MODELS, openWithAgent, refFor, runAgent, sequence, useAgentStack } from './agent-harness';
 import { runLog, startRun, waitForResult } from './agent-run';
 import { useSession } from './harness';
 import { CHANGES, openFixture, recordingBlock, startReplay, task } from './replay-kit';
@@ -72,5 +72,45 @@ describe('repair after a scripted UI change', () => {
       await again.close();
     }
     await page.close();
+  });
+});
+
+describe('secrets in recordings', () => {
+  const VALUE = '4111 1111 1111 1234';
+
+  it('a recording holds the placeholder, never the value (not in typed text, not in a target the page named after it); a replay types it again', async () => {
+    const page = await openWithAgent(session, 'replay/pay.html');
+    stack.setPolicy(
+      sequence(
+        (req) => call('type', { ref: refFor(latestMap(req), 'textbox', 'Card number'), text: '<secret:card>' }),
+        (req) => call('click', { ref: refFor(latestMap(req), 'button', /^Pay with card/) }),
+        call('done', { summary: 'Paid.' }),
+      ),
+    );
+    const run = await runAgent(page, stack, 'Pay with my card', { secrets: { card: VALUE }, confirm: () => true });
+    const result = await run.result;
+    expect(result.ok, `${result.summary}\n${JSON.stringify(run.events.filter((e) => e.event !== 'step').map((e) => e.payload)).slice(0, 3000)}`).toBe(true);
+    expect(await page.textContent('#paid')).toBe('Paid with 1234');
+    const recording = result.recording!;
+    const text = JSON.stringify(recording);
+    expect(text).not.toContain('4111');
+    expect(text).not.toContain('1234');
+    expect(recording.steps[0]).toMatchObject({ action: 'type', args: { text: '<secret:card>' } });
+    expect(recording.steps[1]!.target!.name).toBe('Pay with card <secret:card>');
+
+    // Replayed on a fresh page with the secret given again: no model, the value typed, the echoed name found.
+    const again = await openWithAgent(session, 'replay/pay.html');
+    const before = stack.requests().length;
+    const replay = await again.evaluate(
+      ([r, value]) => (window as any).pagehand.replay(r, { ui: false, secrets: { card: value }, confirm: () => true }).result,
+      [recording, VALUE] as const,
+    );
+    expect(replay).toMatchObject({ ok: true, replay: { modelCalls: 0, repaired: 0 } });
+    expect(await again.inputValue('#card')).toBe(VALUE);
+    expect(await again.textContent('#paid')).toBe('Paid with 1234');
+    expect(JSON.stringify(replay.recording)).not.toContain('4111');
+    expect(stack.requests().length).toBe(before);
+    await page.close();
+    await again.close();
   });
 });
