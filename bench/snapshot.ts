@@ -13,6 +13,10 @@
  *
  * A reference call over REF_TIMEOUT_MS is terminated (CDP Runtime.terminateExecution) and shown
  * as "> N s". Each (page, tool) pair gets a fresh tab. Writes bench/results/snapshot.json.
+ *
+ * Layouts: the same ~3k-element list of products as block-flow cards, a table, a three-column
+ * grid and a flex column (generateLayoutPage), pagehand only; bar: each one's median CPU time
+ * within LAYOUT_BAR× of the card page's in the same run (wall time is shown beside it). `BENCH_ONLY=layouts` runs just those (and writes no results).
  * When other Chromium work runs on the machine: `flock /tmp/pagehand-chromium.lock npm run bench:snapshot`.
  */
 import { chromium, type BrowserContext, type CDPSession } from 'playwright-core';
@@ -21,7 +25,7 @@ import { createHash } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { bundleForPage } from './lib/bundle-for-page';
-import { generatePage } from './lib/generate-page';
+import { generateLayoutPage, generatePage, LAYOUTS } from './lib/generate-page';
 import { servePages } from './lib/serve-pages';
 import type { SnapRun } from './lib/snapshot-probe';
 import { max, median } from './lib/stats';
@@ -37,6 +41,10 @@ const REF_TIMEOUT_MS = Number(process.env.BENCH_REF_TIMEOUT_MS) || 30_000;
 const PAGEHAND_OPTIONS = { timeoutMs: 60_000 };
 const BARS: Record<number, number> = { 3_000: 400, 30_000: 600 };
 const TASK_BAR_MS = 200;
+const LAYOUT_ELEMENTS = 3_000;
+/** Every layout's median within this factor of the card page's, in the same run. */
+const LAYOUT_BAR = 1.5;
+const ONLY_LAYOUTS = process.env.BENCH_ONLY === 'layouts';
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 type Tool = 'pagehand' | 'unfiltered';
@@ -57,6 +65,8 @@ interface Cellr {
 }
 interface PageResult {
   name: string;
+  /** A layout page (generateLayoutPage), measured with pagehand only. */
+  layout?: string;
   targetElements: number;
   elements: number;
   cells: Cellr[];
@@ -163,13 +173,20 @@ async function main(): Promise<void> {
   const probe = await bundleForPage({ name: 'snapshot-probe', entry: 'bench/lib/snapshot-probe.ts' });
 
   const files = new Map<string, string>([['/pagehand.js', bundle], ['/pagehand-screenshot.js', module]]);
-  const specs = SIZES.map((n, i) => {
-    const path = `/page-${i}.html`;
-    const g = generatePage({ targetElements: n, seed: SEED, framePath: `/page-${i}-frame.html` });
-    files.set(path, g.html);
-    files.set(`/page-${i}-frame.html`, g.frameHtml);
-    return { name: `${n / 1000}k`, target: n, path };
-  });
+  const specs: Array<{ name: string; target: number; path: string; layout?: string; tools: Tool[] }> = ONLY_LAYOUTS
+    ? []
+    : SIZES.map((n, i) => {
+        const path = `/page-${i}.html`;
+        const g = generatePage({ targetElements: n, seed: SEED, framePath: `/page-${i}-frame.html` });
+        files.set(path, g.html);
+        files.set(`/page-${i}-frame.html`, g.frameHtml);
+        return { name: `${n / 1000}k`, target: n, path, tools: ['pagehand', 'unfiltered'] };
+      });
+  for (const layout of LAYOUTS) {
+    const path = `/layout-${layout}.html`;
+    files.set(path, generateLayoutPage({ layout, targetElements: LAYOUT_ELEMENTS, seed: SEED }).html);
+    specs.push({ name: layout, target: LAYOUT_ELEMENTS, path, layout, tools: ['pagehand'] });
+  }
   const server = await servePages(files);
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
   const chromiumVersion = browser.version();
@@ -180,13 +197,13 @@ async function main(): Promise<void> {
   try {
     log(`pagehand screenshot benchmark — Chromium ${chromiumVersion}, ${cpus().length} cores`);
     for (const s of specs) {
-      const result: PageResult = { name: s.name, targetElements: s.target, elements: 0, cells: [] };
-      for (const tool of ['pagehand', 'unfiltered'] as const) {
+      const result: PageResult = { name: s.name, ...(s.layout ? { layout: s.layout } : {}), targetElements: s.target, elements: 0, cells: [] };
+      for (const tool of s.tools) {
         const t = Date.now();
         const { cell, elements } = await runCell(context, server.origin, s.path, tool, probe);
         result.elements ||= elements;
         result.cells.push(cell);
-        log(`  ${s.name.padEnd(4)} ${tool.padEnd(10)} ${cell.runs.length ? `median ${fmtMs(cell.medianMs)} over ${cell.runs.length}` : cell.timedOut ? 'timed out' : 'failed'}  (${((Date.now() - t) / 1000).toFixed(1)} s)${cell.note ? `  — ${cell.note}` : ''}`);
+        log(`  ${s.name.padEnd(5)} ${tool.padEnd(10)} ${cell.runs.length ? `median ${fmtMs(cell.medianMs)} over ${cell.runs.length}` : cell.timedOut ? 'timed out' : 'failed'}  (${((Date.now() - t) / 1000).toFixed(1)} s)${cell.note ? `  — ${cell.note}` : ''}`);
         if (cell.pageErrors.length) log(`    page errors: ${cell.pageErrors.slice(0, 3).join(' | ')}`);
       }
       results.push(result);
@@ -201,6 +218,7 @@ async function main(): Promise<void> {
   log(`Viewport ${VIEWPORT.width}×${VIEWPORT.height} at scroll 0, JPEG quality 0.75. Times are in-page wall time per call; "CPU" = median main-thread CPU time per call (CDP ThreadTime), which a busy machine does not inflate; "longest task" = longest main-thread task while capturing (Long Tasks API, ≥ 50 ms). Load average at start: ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores.`);
   log('');
   const columns: Column[] = [
+    { header: 'page' },
     { header: 'elements', align: 'right' },
     { header: 'tool' },
     { header: 'runs', align: 'right' },
@@ -216,6 +234,7 @@ async function main(): Promise<void> {
     p.cells.map((c): Cell[] => {
       const none = !c.runs.length;
       return [
+        p.layout ?? 'shop',
         p.elements.toLocaleString('en-US'),
         c.tool,
         c.runs.length,
@@ -231,8 +250,21 @@ async function main(): Promise<void> {
   );
   log(renderTable(columns, rows));
 
+  const cards = results.find((p) => p.layout === 'cards')?.cells[0];
+  const cardsMs = cards?.medianMs ?? NaN;
+  const cardsCpu = cards?.cpuMs ?? NaN;
   const bars = results.flatMap((p) => {
     const c = p.cells.find((x) => x.tool === 'pagehand')!;
+    if (p.layout) {
+      // On CPU time: wall time on a shared machine swings by more than the bar's margin.
+      const ok = c.runs.length > 0 && !Number.isNaN(cardsCpu);
+      const ratio = c.cpuMs / cardsCpu;
+      const wall = c.medianMs / cardsMs;
+      return [
+        ...(p.layout === 'cards' ? [] : [{ name: `${p.name} (3k): CPU median ≤ ${LAYOUT_BAR}× the card page's`, pass: ok && ratio <= LAYOUT_BAR, detail: ok ? `CPU ${fmtMs(c.cpuMs)} vs ${fmtMs(cardsCpu)} (${ratio.toFixed(2)}×); wall ${fmtMs(c.medianMs)} vs ${fmtMs(cardsMs)} (${wall.toFixed(2)}×)` : c.note ?? 'failed' }]),
+        { name: `${p.name} (3k): no task over ${TASK_BAR_MS} ms while capturing`, pass: c.runs.length > 0 && c.longestTaskMs <= TASK_BAR_MS, detail: c.runs.length ? (c.longestTaskMs ? fmtMs(c.longestTaskMs) : '< 50 ms') : 'not measured' },
+      ];
+    }
     const ref = p.cells.find((x) => x.tool === 'unfiltered');
     const bar = BARS[p.targetElements];
     const ok = c.runs.length > 0;
@@ -263,9 +295,11 @@ async function main(): Promise<void> {
     bars,
     totalSeconds: Math.round((Date.now() - started) / 1000),
   };
+  log('');
+  // A partial run (layouts only) never replaces the full results.
+  if (ONLY_LAYOUTS) return log(`Layouts only: bench/results/snapshot.json left as it is (${out.totalSeconds} s total).`);
   await mkdir(`${root}bench/results`, { recursive: true });
   await writeFile(`${root}bench/results/snapshot.json`, JSON.stringify(out, null, 2) + '\n');
-  log('');
   log(`Wrote bench/results/snapshot.json (${out.totalSeconds} s total).`);
 }
 

@@ -448,3 +448,61 @@ export function generateArticle(spec: { targetElements: number; seed: number }):
   const html = '<!doctype html>' + el('html', { lang: 'en' }, head, el('body', {}, header, el('div', { class: 'layout' }, toc, article)));
   return { html, elements: b.count, groundTruth: { ...b.gt }, sections: n };
 }
+
+/** The layouts `generateLayoutPage` lays the same items out in. */
+export const LAYOUTS = ['cards', 'table', 'grid', 'flex'] as const;
+export type Layout = (typeof LAYOUTS)[number];
+
+const LAYOUT_CSS = `
+*{box-sizing:border-box}
+body{margin:0;font:14px/1.4 system-ui,sans-serif;color:#222;background:#fafafa}
+.top{display:flex;gap:14px;align-items:center;height:48px;padding:0 16px;background:#243447;color:#fff}
+.top a{color:#fff}
+main{padding:12px 16px}
+.item{background:#fff;border:1px solid #ddd;border-radius:6px;padding:8px 10px;margin:0 0 8px}
+.item h3{margin:0;font-size:15px}
+.item p{margin:0;color:#555}
+.grid{display:grid;grid-template-columns:repeat(3,1fr);gap:8px}
+.grid .item{margin:0;min-height:253px}
+.flex{display:flex;flex-direction:column;gap:8px}
+.flex .item{margin:0}
+table{width:100%;border-collapse:collapse;background:#fff}
+th,td{border-bottom:1px solid #ddd;padding:6px 8px;text-align:left;height:87px}
+`;
+
+/**
+ * The same list of products laid out four ways, for the screenshot bench: block-flow cards, a
+ * table (one row per product), a three-column grid and a flex column. Every product is five
+ * elements in each layout (card: div, h3, p, span, button; row: tr, th, td, td>button), so the
+ * pages have the same size; and each layout shows a product per ~87px of height (a grid tile is
+ * as tall as its three cards would be, a table row as tall as a card), so the same number of
+ * products shows in the viewport: a capture costs what shows, and only the layout differs.
+ */
+export function generateLayoutPage(spec: { layout: Layout; targetElements: number; seed: number }): { html: string; elements: number; items: number } {
+  const rnd = prng(spec.seed);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
+  const words = (n: number): string => Array.from({ length: n }, () => pick(WORDS)).join(' ');
+  const title = (n: number): string => {
+    const w = words(n);
+    return w[0]!.toUpperCase() + w.slice(1);
+  };
+  const b = new Builder();
+  const el = b.el.bind(b);
+  const header = el('header', { class: 'top' }, el('strong', {}, 'Bench Shop'), el('a', { href: '#deals' }, 'Deals'), el('a', { href: '#help' }, 'Help'));
+  // html, head, meta, title, style, body, header (3 inside), main, h1 and the list container(s).
+  const fixed = 14 + (spec.layout === 'table' ? 3 : 1);
+  const items = Math.max(1, Math.floor((spec.targetElements - fixed) / 5));
+  const products = Array.from({ length: items }, (_, i) => ({ name: `${title(2)} ${i + 1}`, desc: `${title(6)}.`, price: `$${(5 + rnd() * 200).toFixed(2)}` }));
+  let list: string;
+  if (spec.layout === 'table') {
+    const head = el('thead', {}, el('tr', {}, el('th', {}, 'Product'), el('th', {}, 'Description'), el('th', {}, 'Buy')));
+    const rows = products.map((p) => el('tr', {}, el('th', {}, p.name), el('td', {}, `${p.desc} ${p.price}`), el('td', {}, el('button', {}, 'Add to cart'))));
+    list = el('table', {}, head, el('tbody', {}, ...rows));
+  } else {
+    const cards = products.map((p) => el('div', { class: 'item' }, el('h3', {}, p.name), el('p', {}, p.desc), el('span', {}, p.price), ' ', el('button', {}, 'Add to cart')));
+    list = spec.layout === 'cards' ? el('div', {}, ...cards) : el('div', { class: spec.layout }, ...cards);
+  }
+  const head = el('head', {}, el('meta', { charset: 'utf-8' }), el('title', {}, `Bench ${spec.layout}`), el('style', {}, LAYOUT_CSS));
+  const html = '<!doctype html>' + el('html', { lang: 'en' }, head, el('body', {}, header, el('main', {}, el('h1', {}, 'All products'), list)));
+  return { html, elements: b.count, items };
+}

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { crossOrigin, open, origin, useSession } from './harness';
-import { distance, hex, openByUrl, pixels, saveShot, shoot } from './screenshot-helpers';
+import { distance, hex, openByUrl, pixels, saveShot, shoot, type Shot } from './screenshot-helpers';
 import { PALETTE } from '../../client/page/screenshot/marks';
 
 const BOXES = `<!doctype html><meta charset="utf-8"><title>Boxes</title>
@@ -281,3 +281,43 @@ describe('screenshot: the text-only fallback', () => {
     await page.close();
   });
 });
+
+/** A long striped table (and the same rows as a grid and a flex column): row i is 40px, red or blue. */
+const STRIPES = (layout: 'table' | 'grid' | 'flex', rows = 1000): string => {
+  const color = (i: number) => (i % 2 ? '#ff0000' : '#0000ff');
+  const css = `body{margin:0} table{border-collapse:collapse;width:600px} td{height:40px;padding:0;border:0}
+    .grid{display:grid;grid-template-columns:200px 200px 200px} .flex{display:flex;flex-direction:column;width:600px} .grid div,.flex div{height:40px}`;
+  const body =
+    layout === 'table'
+      ? `<table><caption style="caption-side:bottom">Totals</caption><thead><tr><td style="background:#00ff00">Head</td><td>x</td></tr></thead><tbody>${Array.from({ length: rows }, (_, i) => `<tr><td style="background:${color(i)}">Row ${i}</td><td>${i}</td></tr>`).join('')}</tbody><tfoot><tr><td>Sum</td><td>1</td></tr></tfoot></table>`
+      : `<div class="${layout}">${Array.from({ length: layout === 'grid' ? rows * 3 : rows }, (_, i) => `<div style="background:${color(layout === 'grid' ? Math.floor(i / 3) : i)}">${i}</div>`).join('')}</div>`;
+  return `<!doctype html><meta charset="utf-8"><title>Stripes</title><style>${css}</style>${body}`;
+};
+
+describe('screenshot: long tables and grids', () => {
+  const session = useSession({ width: 1280, height: 800 });
+
+  for (const layout of ['table', 'grid', 'flex'] as const) {
+    it(`${layout}: draws only what shows (rows after the viewport left out), each row where the page has it, also scrolled`, async () => {
+      const page = await openByUrl(session, STRIPES(layout));
+      for (const scroll of [0, 12_345]) {
+        await page.evaluate((y) => window.scrollTo(0, y), scroll);
+        const shot = await shoot(page);
+        expect(shot.dataUrl, shot.reason).toMatch(/^data:image\/jpeg/);
+        // A thousand rows, about twenty of them in view: at the top, the clone holds what shows,
+        // not the page (rows above the viewport, when scrolled, stay as empty boxes).
+        if (scroll === 0) expect((shot as Shot & { cloned: number }).cloned).toBeLessThan(150);
+        const rows = await page.evaluate(() =>
+          [...document.querySelectorAll('tbody td:first-child, .grid > div:nth-child(3n+1), .flex > div')]
+            .map((e) => ({ y: e.getBoundingClientRect().top + 20, color: (e as HTMLElement).style.background }))
+            .filter((r) => r.y > 0 && r.y < 800),
+        );
+        expect(rows.length).toBeGreaterThan(15);
+        const got = await pixels(page, shot.dataUrl!, rows.map((r) => [100, r.y] as [number, number]));
+        rows.forEach((r, i) => expect(distance(got[i]!, r.color === 'rgb(255, 0, 0)' ? [255, 0, 0] : [0, 0, 255]), `row at ${r.y} (scroll ${scroll})`).toBeLessThan(60));
+      }
+      await page.close();
+    });
+  }
+});
+

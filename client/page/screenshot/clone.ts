@@ -4,20 +4,40 @@
  * children refused) while this walk goes down the kept tree and gives the main thread back
  * every SLICE_MS, so the page keeps answering input while it is captured.
  *
+ * Plain elements are cloned here rather than by html-to-image: their computed style goes onto
+ * the clone as one `cssText` (html-to-image sets each property with its own call and checks the
+ * node's class for each: most of a capture's time) with html-to-image's own adjustments, and
+ * their ::before/::after through its pseudo-element cloning. Media, frames, SVG and form
+ * controls still go through html-to-image whole.
+ *
  * The walk also knows each node's clone, so it shows scrolled containers at their scroll (a
  * clone renders at scroll 0): their children are moved by the scroll offset and the
- * container's overflow clips them as the page does.
+ * container's overflow clips them as the page does. And a table whose rows after the viewport
+ * were left out gets an automatic height, so its kept rows are not stretched to the full one.
  */
 import { cloneNode } from 'html-to-image/es/clone-node';
+import { clonePseudoElements } from 'html-to-image/es/clone-pseudos';
 import type { Options } from 'html-to-image/es/types';
 
 const SLICE_MS = 25;
 /** Cloned whole by html-to-image (small, and their clone is not their children's parent). */
 const WHOLE = new Set(['svg', 'select', 'textarea', 'video', 'canvas', 'iframe']);
+/** Cloned by html-to-image one node at a time (it knows their values and replaced content). */
+const OWN_CLONE = new Set(['input', 'img', 'picture', 'object', 'embed', 'math']);
+/** Table parts whose used height, copied, would stretch the rows kept when later ones are left out. */
+const TABLE_BOXES = new Set(['table', 'inline-table', 'table-row-group', 'table-header-group', 'table-footer-group']);
 
-export async function cloneSliced(root: HTMLElement, options: Options, keep: (node: Node) => boolean, cancelled: () => boolean, denied: (el: Element) => boolean = () => false): Promise<HTMLElement> {
+export interface Cloned {
+  root: HTMLElement;
+  /** Elements in the clone: how much of the page the picture holds. */
+  elements: number;
+}
+
+export async function cloneSliced(root: HTMLElement, options: Options, keep: (node: Node) => boolean, cancelled: () => boolean, denied: (el: Element) => boolean = () => false): Promise<Cloned> {
   const single: Options = { ...options, filter: () => false };
   const whole: Options = { ...options, filter: keep };
+  const props = options.includeStyleProperties ?? [];
+  let elements = 1;
   let slice = performance.now();
   const pause = async (): Promise<void> => {
     if (performance.now() - slice < SLICE_MS) return;
@@ -25,30 +45,76 @@ export async function cloneSliced(root: HTMLElement, options: Options, keep: (no
     slice = performance.now();
   };
 
-  const walk = async (native: Node, clone: Node): Promise<void> => {
+  const cloneOne = async (child: Node): Promise<Node | null> => {
+    if (child.nodeType === Node.TEXT_NODE) return child.cloneNode(false);
+    if (child.nodeType !== Node.ELEMENT_NODE) return null;
+    const el = child as Element;
+    const tag = el.localName;
+    if (WHOLE.has(tag)) return (await cloneNode(el as HTMLElement, whole, true)) as Node | null;
+    if (OWN_CLONE.has(tag) || !(el instanceof HTMLElement) || !props.length) return (await cloneNode(el as HTMLElement, single, true)) as Node | null;
+    const c = el.cloneNode(false) as HTMLElement;
+    copyStyle(el, c, props);
+    clonePseudoElements(el, c, single);
+    return c;
+  };
+
+  /**
+   * Clones `native`'s kept children into `clone`; true when some children were kept and an
+   * element after them left out (a hollow box keeps none, and its own height).
+   */
+  const walk = async (native: Node, clone: Node): Promise<boolean> => {
+    let dropped = false;
+    let kept = false;
     for (const child of childrenOf(native)) {
       await pause();
       if (cancelled()) throw new Error('cancelled');
-      if (!keep(child)) continue;
-      const isWhole = child.nodeType === Node.ELEMENT_NODE && WHOLE.has((child as Element).localName);
-      const c = await cloneNode(child as HTMLElement, isWhole ? whole : single, true);
+      if (!keep(child)) {
+        dropped ||= child.nodeType === Node.ELEMENT_NODE;
+        continue;
+      }
+      const c = await cloneOne(child);
       if (!c) continue;
       clone.appendChild(c);
-      if (child.nodeType === Node.ELEMENT_NODE && denied(child as Element)) {
+      if (child.nodeType !== Node.ELEMENT_NODE) continue;
+      elements++;
+      kept = true;
+      if (denied(child as Element)) {
         blank(c);
         continue;
       }
-      if (!isWhole && child.nodeType === Node.ELEMENT_NODE) {
-        await walk(child, c);
-        showAtScroll(child as Element, c);
+      if (WHOLE.has((child as Element).localName)) continue;
+      const shortened = await walk(child, c);
+      showAtScroll(child as Element, c as HTMLElement);
+      // Rows after the viewport left out: the section and its table end with the kept rows.
+      if (shortened && c instanceof HTMLElement && TABLE_BOXES.has(c.style.getPropertyValue('display'))) {
+        c.style.setProperty('height', 'auto');
+        if (clone instanceof HTMLElement && TABLE_BOXES.has(clone.style.getPropertyValue('display'))) clone.style.setProperty('height', 'auto');
       }
     }
+    return dropped && kept;
   };
 
-  const rootClone = await cloneNode(root, single, true);
+  const rootClone = (await cloneNode(root, single, true)) as HTMLElement | null;
   if (!rootClone) throw new Error('nothing to draw');
   await walk(root, rootClone);
-  return rootClone;
+  return { root: rootClone, elements };
+}
+
+/**
+ * The computed style onto the clone in one write, as html-to-image's cloneCSSStyle would set
+ * it property by property — including its font-size rounding down (text wraps as it does in
+ * the page).
+ */
+function copyStyle(native: Element, clone: HTMLElement, props: readonly string[]): void {
+  const style = getComputedStyle(native);
+  let css = '';
+  for (const name of props) {
+    let value = style.getPropertyValue(name);
+    if (!value) continue;
+    if (name === 'font-size' && value.endsWith('px')) value = `${Math.floor(parseFloat(value)) - 0.1}px`;
+    css += `${name}:${value};`;
+  }
+  clone.style.cssText = css;
 }
 
 /**

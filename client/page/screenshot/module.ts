@@ -60,8 +60,10 @@ export async function capture(req: CaptureRequest): Promise<CaptureResult> {
   // once it is drawn (the page may move meanwhile).
   const zones = [...req.zones()];
   let picture: HTMLImageElement;
+  let cloned = 0;
   try {
-    const clone = await cloneSliced(root, options, keep, req.cancelled, req.denied);
+    const { root: clone, elements } = await cloneSliced(root, options, keep, req.cancelled, req.denied);
+    cloned = elements;
     check();
     // Web fonts are not embedded: they would be fetched and inlined on every capture (and
     // html-to-image writes into the page's style sheets to do it); fallback fonts read as well.
@@ -90,7 +92,7 @@ export async function capture(req: CaptureRequest): Promise<CaptureResult> {
   const dataUrl = await jpeg(canvas, req.quality);
   check();
   if (!dataUrl.startsWith('data:image/jpeg')) throw new Error('this browser cannot encode JPEG');
-  return { dataUrl, width, height, marks };
+  return { dataUrl, width, height, marks, cloned };
 }
 
 /** Each deny zone's box blanked with the page's own background, as if nothing were there

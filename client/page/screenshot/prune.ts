@@ -7,7 +7,8 @@
  * off-screen subtree is never visited:
  *   on screen (or no box of its own)  → kept, its children decide for themselves;
  *   off screen, out of flow           → dropped: nothing else moves without it;
- *   after the viewport in flow order  → dropped: only later (also off-screen) content moves;
+ *   after the viewport in flow order  → dropped: only later (also off-screen) content moves
+ *                                       (block, grid and flex flow, a table's rows);
  *   otherwise (above, left, odd flow) → kept hollow: its box keeps its size (the cloned
  *                                       width and height are its used ones), its content goes.
  * Our own UI, content the site keeps from the agent (`data-pagehand="off"`, deny selectors),
@@ -87,6 +88,10 @@ function parentOf(node: Node): Element | null {
  */
 function isForwardFlow(s: CSSStyleDeclaration): boolean {
   const d = s.display;
+  // A table's sections and a section's rows stack in DOM order (a header group shows first
+  // wherever it is, so only what lies after the viewport is dropped); the clone lets the
+  // table's height follow its kept rows (clone.ts).
+  if (d === 'table-row-group' || d === 'table-header-group' || d === 'table-footer-group' || d === 'table' || d === 'inline-table') return true;
   if (d === 'block' || d === 'flow-root' || d === 'list-item' || d === 'inline-block') return !s.columnCount || s.columnCount === 'auto';
   if (d === 'grid' || d === 'inline-grid') return !s.gridAutoFlow.includes('dense');
   if (d === 'flex' || d === 'inline-flex') {

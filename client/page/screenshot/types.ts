@@ -40,6 +40,8 @@ export interface ScreenshotImage {
   ms: number;
   /** The drawn marks (empty without `marks: true`). */
   marks: Mark[];
+  /** Elements of the page drawn into the picture (what shows in the viewport, not the whole page). */
+  cloned: number;
 }
 
 /** The text-only fallback: no image, and why — the loop reports the reason once. */
@@ -83,6 +85,7 @@ export interface CaptureResult {
   width: number;
   height: number;
   marks: Mark[];
+  cloned: number;
 }
 
 /** The lazily loaded module's exports. */
