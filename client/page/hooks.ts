@@ -12,6 +12,7 @@
  * one — never touch the run's state, results or approvals.
  */
 import { mimic } from './network';
+import { frameworkClickHandler, isFrameworkRoot } from './walk/framework-handlers';
 
 const closedRoots = new WeakMap<Element, ShadowRoot>();
 const clickTargets = new WeakSet<EventTarget>();
@@ -65,8 +66,9 @@ function hookListeners(win: Window & typeof globalThis): void {
  * closed and stay unseen.
  *
  * Click cues: answers CLICK_LISTENER_PROBE for elements given a click-like listener (as
- * `installHooks` records them) or a handler property — the isolated world cannot see handler
- * properties the page set (`el.onclick` is per world).
+ * `installHooks` records them), a handler property, or a handler a framework keeps on the node
+ * (walk/framework-handlers.ts) — the isolated world cannot see what the page set on its nodes
+ * (`el.onclick`, `__reactProps$…` are per world). A framework's root container is no cue.
  */
 export function installPageWorldHooks(win: Window & typeof globalThis = window): void {
   if (installed) return;
@@ -102,7 +104,9 @@ export function installPageWorldHooks(win: Window & typeof globalThis = window):
     (e) => {
       const el = path.call(e)[0];
       if (!el || !(el instanceof win.Element)) return;
-      if (clickTargets.has(el) || (el instanceof win.HTMLElement && getters.some((g) => g.call(el) != null))) e.preventDefault();
+      // A framework's delegated handler kept on the node counts; its root's listeners do not.
+      const own = (clickTargets.has(el) || (el instanceof win.HTMLElement && getters.some((g) => g.call(el) != null))) && !isFrameworkRoot(el);
+      if (own || frameworkClickHandler(el)) e.preventDefault();
     },
     true,
   );
