@@ -17,6 +17,10 @@
  * own; bench/lib/actions-peer-probe.ts times those and reports the call both with them
  * subtracted ("active", the figure comparable to pagehand's) and whole.
  *
+ * `click_accordion` clicks a button whose panel opens (or closes) with a 400 ms script animation:
+ * its settle median shows settle waiting for the motion; the other rows' settle medians, on a
+ * page where nothing moves, show what settle waits without it.
+ *
  * Bar: median ≤ 20 ms for every pagehand action type. Prints tables with the ratios
  * (page-agent / pagehand); writes bench/results/actions.json.
  * Launches Chromium: run as `flock /tmp/pagehand-chromium.lock npm run bench:actions`.
@@ -50,6 +54,8 @@ const PANEL = `
   <span id="b-hover" role="button" tabindex="0">Hover me</span>
   <canvas id="b-canvas" width="200" height="40" style="border:1px solid"></canvas>
   <output id="b-out"></output>
+  <button id="b-details" aria-expanded="false">Bench details</button>
+  <div id="b-panel" style="overflow:hidden;height:0"><a href="#b-more">More details</a></div>
 </section>
 <script>
   const out = document.getElementById('b-out');
@@ -59,6 +65,18 @@ const PANEL = `
   document.getElementById('b-text').addEventListener('input', (e) => (out.textContent = e.target.value));
   document.getElementById('b-hover').addEventListener('mouseenter', () => (out.textContent = 'hovered'));
   document.getElementById('b-canvas').addEventListener('click', (e) => (out.textContent = e.offsetX + ',' + e.offsetY));
+  // An accordion that opens and closes with a 400 ms script animation (inline height per frame).
+  document.getElementById('b-details').addEventListener('click', (e) => {
+    const b = e.currentTarget, p = document.getElementById('b-panel');
+    const open = b.getAttribute('aria-expanded') !== 'true';
+    b.setAttribute('aria-expanded', String(open));
+    const from = p.offsetHeight, to = open ? 40 : 0, t0 = performance.now();
+    requestAnimationFrame(function step(t) {
+      const k = Math.min(1, Math.max(0, (t - t0) / 400));
+      p.style.height = from + (to - from) * k + 'px';
+      if (k < 1) requestAnimationFrame(step);
+    });
+  });
 </script>`;
 
 interface Sample {
@@ -82,6 +100,8 @@ const STEPS: Record<string, Step> = {
   scroll_to: (i, r) => ({ name: 'scroll_to', args: { ref: i % 2 ? r.far : r.toggle } }),
   click_at: () => ({ name: 'click_at', args: { x: 0.3, y: 0.05 } }),
   read: (i) => ({ name: 'read', args: { page: (i % 3) + 1 } }),
+  // Settle on motion: the click's own cost as above; its settle waits out the 400 ms animation.
+  click_accordion: (_i, r) => ({ name: 'click', args: { ref: r.details } }),
 };
 
 /** page-agent's config: its defaults, as bench:map's "page-agent" column. */
@@ -119,6 +139,7 @@ async function refsOf(page: Page): Promise<Record<string, string>> {
     text: find('textbox', 'Bench text'),
     select: find('combobox', 'Bench select'),
     hover: find('button', 'Hover me'),
+    details: find('button', 'Bench details'),
     far: els[els.length - 1]!.ref,
   };
 }

@@ -1,13 +1,16 @@
 /**
  * Settle detection: after an action, wait until the DOM has been quiet for a short window and
- * the page has no pending work that the action started — fetch/XHR requests (see network.ts)
- * and short timers (a debounced search schedules its request 200–500 ms after the last key) —
- * bounded by a maximum. No fixed sleeps: the wait ends as soon as the page is quiet.
+ * the page has no pending work that the action started — fetch/XHR requests (see network.ts),
+ * short timers (a debounced search schedules its request 200–500 ms after the last key) and
+ * motion (CSS animations and transitions that end within the bound, script animations writing
+ * inline styles: animations.ts) — bounded by a maximum. No fixed sleeps: the wait ends as soon
+ * as the page is quiet.
  *
  * Timers are tracked only while an action is being watched, only for delays up to
  * `MAX_TRACKED_DELAY`, and not when scheduled from inside a tracked timer (a polling loop
  * must not keep the page "busy" forever).
  */
+import { animationsEndIn, learnLoopsBetweenActions, stopLearningLoops, styleChurn } from './animations';
 import { instrumentNetwork, mimic, onNetworkActivity, pendingRequests } from './network';
 
 /**
@@ -30,8 +33,6 @@ interface PageActivity {
 
 /** Timers longer than this (toasts that vanish after 3 s) are not waited for. */
 export const MAX_TRACKED_DELAY = 1000;
-/** An element whose inline style changed this often during one watch is animating; ignore it. */
-const ANIMATION_MUTATIONS = 6;
 
 export const DEFAULT_SETTLE_TIMEOUT = 5000;
 export const DEFAULT_QUIET_WINDOW = 120;
@@ -119,6 +120,8 @@ export function installActivityHooks(win: Window & typeof globalThis = window): 
   if (pageActivity !== localActivity) return; // the page world watches the page (the runner)
   instrumentNetwork(win);
   instrumentTimers(win);
+  // What animates on its own before any action (a ticker, a spinner) is learnt as a loop.
+  if (win.document) learnLoopsBetweenActions([win.document], nativeSetTimeout, nativeClearTimeout, false);
 }
 
 /** The events of the hand-over between the runner's page world and its isolated world. */
@@ -239,7 +242,10 @@ export function watchActivity(docs: Document[] = [document]): ActivityWatch {
   let mutations = 0;
   let stopped = false;
   let poke: (() => void) | undefined;
-  const styleChanges = new WeakMap<Node, number>();
+  const watched = [...new Set(docs)];
+  // Inline-style changes are activity (a script animation), unless the element is a loop or
+  // was already moving right before the action.
+  const counts = styleChurn(stopLearningLoops(nativeClearTimeout));
 
   const activity = (): void => {
     lastActivity = performance.now();
@@ -248,11 +254,7 @@ export function watchActivity(docs: Document[] = [document]): ActivityWatch {
   const observer = new MutationObserver((records) => {
     let counted = false;
     for (const r of records) {
-      if (r.type === 'attributes' && r.attributeName === 'style') {
-        const n = (styleChanges.get(r.target) ?? 0) + 1;
-        styleChanges.set(r.target, n);
-        if (n > ANIMATION_MUTATIONS) continue; // an animation loop, not a reaction to the action
-      }
+      if (r.type === 'attributes' && r.attributeName === 'style' && !counts(r.target, performance.now())) continue;
       mutations++;
       counted = true;
     }
@@ -261,7 +263,7 @@ export function watchActivity(docs: Document[] = [document]): ActivityWatch {
       activity();
     }
   });
-  for (const d of new Set(docs)) {
+  for (const d of watched) {
     try {
       observer.observe(d, { subtree: true, childList: true, attributes: true, characterData: true });
     } catch {
@@ -279,6 +281,7 @@ export function watchActivity(docs: Document[] = [document]): ActivityWatch {
     offActivity();
     source.watch(false);
     poke = undefined;
+    learnLoopsBetweenActions(watched, nativeSetTimeout, nativeClearTimeout);
   };
 
   const settle = (options: SettleOptions = {}): Promise<SettleResult> => {
@@ -311,8 +314,14 @@ export function watchActivity(docs: Document[] = [document]): ActivityWatch {
         const now = performance.now();
         const busy = source.pendingRequests(since) > 0 || source.pendingTimers() > 0;
         const quietFor = now - lastActivity;
-        if (!busy && quietFor >= quiet) return finish(true, false);
         if (timer !== undefined) nativeClearTimeout(timer);
+        if (!busy && quietFor >= quiet) {
+          // Quiet, but still moving: animations and transitions that end within the bound.
+          const moving = animationsEndIn(watched, start + timeout - now);
+          if (!moving) return finish(true, false);
+          timer = nativeSetTimeout(check, moving + 16);
+          return;
+        }
         // While requests/timers are pending, their completion pokes us; otherwise re-check
         // when the quiet window would have elapsed.
         timer = busy ? undefined : nativeSetTimeout(check, Math.max(1, quiet - quietFor));

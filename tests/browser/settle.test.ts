@@ -146,3 +146,25 @@ describe('fetch/XHR instrumentation is transparent', () => {
     await page.close();
   });
 });
+
+describe('settle waits for motion', () => {
+  const panels = [
+    { open: 'Delivery (slides down by timers)', links: ['Shipping policy', 'Returns policy'] },
+    { open: 'Payment (slides down by animation frames)', links: ['Card payments', 'Invoice payments'] },
+    { open: 'Warranty (a CSS transition)', links: ['Cover details', 'Making a claim'] },
+    { open: 'Sizes (a CSS animation)', links: ['Size chart', 'Fit guide'] },
+    { open: 'Care (Web Animations)', links: ['Washing', 'Drying'] },
+  ];
+  for (const p of panels) {
+    it(`an accordion opening over 600 ms: ${p.open} — the next map lists the links at its bottom too`, async () => {
+      const page = await open(s, 'actions/animations.html');
+      const r = await act(page, 'click', { ref: await refOf(page, 'button', p.open) });
+      expect(r.ok, r.message).toBe(true);
+      expect(r.changes.stillLoading).toBeUndefined();
+      // Taken at once after the action returned, as the agent's next observation is.
+      const names = await page.evaluate(() => (window as any).pagehand.map().elements.map((e: any) => e.name));
+      for (const l of p.links) expect(names, `${l} after ${p.open}`).toContain(l);
+      await page.close();
+    });
+  }
+});
