@@ -65,4 +65,20 @@ describe('dropdowns built from plain elements', () => {
     expect(await mapBody(page)).toEqual(['*[1]clickable "Pro plan Free shipping Two-year warranty Priority support"', '*[2]button "Details"', 'Weight 2 kg', 'Colour red', 'Size M']);
     await page.close();
   });
+
+  it('keeps a deny zone out: an option in a zone is no choice, and the box is not named by it', async () => {
+    const page = await open(s, `<!doctype html><title>t</title><style>.box{position:relative;width:200px;cursor:pointer;border:1px solid}.menu{position:absolute;top:100%;left:0;background:#fff}</style><body>
+      <div class="box" id="box" onclick="const m = this.querySelector('.menu'); m.hidden = !m.hidden">Pick a plan ▾ <span data-pagehand="off">ZONE-BOX-WORD</span>
+        <div class="menu" hidden><div>Basic</div><div data-pagehand="off">ZONE-PLAN</div><div>Pro</div><div>Team</div></div></div>
+    </body>`);
+    await act(page, 'click', { ref: refOfLine(await mapBody(page), /clickable "Pick a plan/) });
+    const body = await mapBody(page);
+    expect(body.filter((l) => /\]option "/.test(l)).map((l) => /"(.*)"/.exec(l)![1])).toEqual(['Basic', 'Pro', 'Team']);
+    expect(body.join('\n')).not.toMatch(/ZONE/);
+    const r = await act(page, 'select_option', { ref: refOfLine(body, /clickable "Pick a plan/), option: 'ZONE-PLAN' });
+    expect(r.ok).toBe(false);
+    // The zone's option is as absent as an option that does not exist: not matched, not listed.
+    expect(r.message).toMatch(/^No option matching "ZONE-PLAN" in .*; options: Basic, Pro, Team\.?$/);
+    await page.close();
+  });
 });

@@ -61,4 +61,14 @@ describe('trees without ARIA', () => {
     expect((await mapBody(page)).slice(0, 4)).toEqual(['# Project', '*[1]listitem "src" expanded', '*[2]listitem "lib" collapsed', '*[3]listitem "main.ts"']);
     await page.close();
   });
+
+  it('names a folder by its own line without what a deny zone in it holds', async () => {
+    const page = await open(s, `<!doctype html><title>t</title><style>li{cursor:pointer} li>ul{display:none} li.open>ul{display:block}</style><body>
+      <ul id="tree"><li class="folder open">src <span data-pagehand="off">SECRET-ZONE-WORD</span><ul><li>lib</li><li>main.ts</li></ul></li></ul>
+    </body>`);
+    const body = await mapBody(page);
+    expect(body[0]).toBe('*[1]listitem "src" expanded');
+    expect(body.join('\n')).not.toContain('SECRET-ZONE-WORD');
+    await page.close();
+  });
 });
