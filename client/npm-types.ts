@@ -4,41 +4,17 @@
  * file (and the three type modules it reads), so they never depend on the implementation.
  */
 import type { ActionCall, ActionResult, ActOptions } from './page/actions/types';
-import type { MapOptions, PageMap, Ref } from './page/types';
+import type { FindResult, MapOptions, PageMap, Ref } from './page/types';
 import type { InitConfig, Recording, ReplayOptions, RunHandle, RunOptions, Theme } from './agent/types';
 import type { Screenshot, ScreenshotOptions } from './page/screenshot/types';
 
 export type * from './agent/types';
 export type { ActionCall, ActionErrorKind, ActionResult, ActionChanges, ActOptions } from './page/actions/types';
-export type { MapOptions, PageMap, MappedElement, Rect, Ref } from './page/types';
+export type { FindResult, FoundElement, MapOptions, PageMap, MappedElement, Rect, Ref } from './page/types';
 export type { Mark, Screenshot, ScreenshotOptions } from './page/screenshot/types';
 export type { Usage } from './llm/types';
 /** WebMCP as pagehand reads it (docs/webmcp.md): what a page registers with `document.modelContext`. */
 export type { ModelContext, ModelContextRegisterToolOptions, ModelContextTool, ToolAnnotations } from './webmcp/types';
-
-/** One element `find` found (client/page/find.ts holds the same shape; a test keeps them in step). */
-export interface FoundElement {
-  ref: Ref;
-  role: string;
-  name: string;
-  /** Text of the block around the element (the row, the card), capped. */
-  context: string;
-  /** Where it is: `in view`, `2.5 screens below`. */
-  where: string;
-}
-
-/** What `pagehand.find(query)` returns. */
-export interface FindResult {
-  query: string;
-  /** At most 12. */
-  elements: FoundElement[];
-  /** Lines of page text that match (at most 5), with the ref of the nearest element after them. */
-  texts: Array<{ text: string; near?: Ref }>;
-  /** More matches than listed. */
-  more: number;
-  /** What the model reads, one result per line. */
-  text: string;
-}
 
 /** `pagehand.open(options)`: how runs started from the panel are made, and how it looks. */
 export interface OpenOptions extends Pick<RunOptions, 'proxy' | 'token' | 'model' | 'maxSteps' | 'instructions' | 'vision' | 'toolChoice'> {

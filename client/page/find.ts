@@ -12,29 +12,10 @@ import { textOutsideZones } from './own-ui';
 import { cap, quote, sanitize } from './format';
 import { maskPageText } from './redact';
 import { assignRef, remember } from './refs';
-import type { Ref } from './types';
+import type { FindResult, FoundElement, Ref } from './types';
+
+export type { FindResult, FoundElement } from './types';
 import { walk, type ElementItem } from './walk';
-
-export interface FoundElement {
-  ref: Ref;
-  role: string;
-  name: string;
-  /** Text of the block around the element (the row, the card), capped. */
-  context: string;
-  /** Where it is: `in view`, `2.5 screens below`. */
-  where: string;
-}
-
-export interface FindResult {
-  query: string;
-  elements: FoundElement[];
-  /** Lines of page text that match, with the ref of the nearest element after them. */
-  texts: Array<{ text: string; near?: Ref }>;
-  /** More matches than listed. */
-  more: number;
-  /** For the model, one result per line. */
-  text: string;
-}
 
 const MAX_ELEMENTS = 12;
 const MAX_TEXTS = 5;

@@ -84,3 +84,26 @@ export interface MapOptions {
   /** Include readable text lines near elements. Default true. */
   text?: boolean;
 }
+
+/** One element `find` found. */
+export interface FoundElement {
+  ref: Ref;
+  role: string;
+  name: string;
+  /** Text of the block around the element (the row, the card), capped. */
+  context: string;
+  /** Where it is: `in view`, `2.5 screens below`. */
+  where: string;
+}
+
+/** What `pagehand.find(query)` returns: at most 12 elements and 5 text lines. */
+export interface FindResult {
+  query: string;
+  elements: FoundElement[];
+  /** Lines of page text that match, with the ref of the nearest element after them. */
+  texts: Array<{ text: string; near?: Ref }>;
+  /** More matches than listed. */
+  more: number;
+  /** For the model, one result per line. */
+  text: string;
+}
