@@ -157,10 +157,15 @@ function isTabStop(el: HTMLElement, back: boolean): boolean {
   return true;
 }
 
-function moveFocus(from: Element | null, back: boolean, ctx: ActionContext): string {
+/**
+ * The element Tab (Shift+Tab when `back`) moves focus to from `from`: the tab order of
+ * `focusOrder`, continued from the nearest tabbable ancestor or the element's place in the
+ * document; undefined when nothing else can take focus. The deny-zone guard asks it too.
+ */
+export function nextTabStop(from: Element | null, back: boolean): HTMLElement | undefined {
   const doc = from?.ownerDocument ?? document;
   const order = focusOrder(doc);
-  if (!order.length) return 'Nothing on the page can take focus.';
+  if (!order.length) return undefined;
   let i = from ? order.indexOf(from as HTMLElement) : -1;
   if (i < 0 && from && from !== doc.body) {
     // Focus inside a composite widget (or on a non-tabbable element): continue from the nearest
@@ -180,7 +185,16 @@ function moveFocus(from: Element | null, back: boolean, ctx: ActionContext): str
   const n = order.length;
   for (let step = 1; step <= n; step++) {
     const next = order[(((back ? i - step : i + step) % n) + n) % n]!;
-    if (next === from || !isTabStop(next, back)) continue;
+    if (next !== from && isTabStop(next, back)) return next;
+  }
+  return undefined;
+}
+
+function moveFocus(from: Element | null, back: boolean, ctx: ActionContext): string {
+  const doc = from?.ownerDocument ?? document;
+  if (!focusOrder(doc).length) return 'Nothing on the page can take focus.';
+  const next = nextTabStop(from, back);
+  if (next) {
     next.focus();
     if (isTextField(next) && tag(next) === 'input') {
       try {
