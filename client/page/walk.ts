@@ -22,7 +22,7 @@ import { groupKind, isOpenModal } from './walk/groups';
 import { classify, LISTENER_MAX_HEIGHT } from './walk/target';
 import { TextBuffer, type BlockState } from './walk/text';
 import { nestedGroup } from './walk/tree';
-import { isChoiceList, looksLikeTrigger } from './walk/choices';
+import { isChoiceList } from './walk/choices';
 import type { Ctx, ElementItem, FrameInfo, Group, Item, Reason, WalkOptions, WalkResult } from './walk/types';
 
 export type { ElementItem, FrameInfo, Group, Item, Reason, TextItem, WalkOptions, WalkResult } from './walk/types';
@@ -175,11 +175,8 @@ export function startWalk(doc: Document, opts: WalkOptions): Walk {
     // The same first valid token role.ts takes (ARIA's roles, DPUB's, `image` read as `img`).
     const role = firstValidRole(roleAttr) ?? '';
     // A dropdown's list of choices: its items are targets; the list itself is no listener target.
-    const choiceList = visible && el.childElementCount >= 2 && !LEAF_TAGS.has(tag) && isChoiceList(el, {
-      inClickable: parentCtx.clickable !== null,
-      popup: position === 'absolute' || position === 'fixed',
-      afterTrigger: lastClickable !== null && el.previousElementSibling === lastClickable && looksLikeTrigger(lastClickable),
-    });
+    const choiceList = visible && el.childElementCount >= 2 && !LEAF_TAGS.has(tag) &&
+      isChoiceList(el, parentCtx.clickable !== null && (position === 'absolute' || position === 'fixed'), lastClickable);
     let target = visible ? classify(el, tag, role, pointer, focused, cs, parentCtx, attrs) : null;
     if (choiceList) {
       if (target?.listenerOnly) target = null;

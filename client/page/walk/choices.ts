@@ -12,26 +12,33 @@
  */
 import { hasClickListener } from '../hooks';
 import { frameworkClickHandler } from './framework-handlers';
+import { firstClass } from './first-class';
 import { hasHandlerProp, HOLDS_TARGET } from './target';
 
 /** Text longer than this makes an item content, not a choice. */
 const CHOICE_TEXT_MAX = 80;
 const MAX_CHOICES = 500;
 
-export interface ChoiceContext {
-  /** The list lies inside a clickable (the dropdown's box). */
-  inClickable: boolean;
-  /** The list is absolutely positioned or fixed (a popup). */
-  popup: boolean;
-  /** The element listed right before the list is a clickable (its trigger). */
-  afterTrigger: boolean;
-}
-
-/** The element is a list of choices (see the module comment). */
-export function isChoiceList(list: Element, c: ChoiceContext): boolean {
+/**
+ * The element is a list of choices (see the module comment). `popupInClickable`: it is
+ * absolutely positioned or fixed inside a clickable (the dropdown's box); `lastClickable`: the
+ * clickable listed last before it (its trigger, if that is its previous sibling).
+ */
+export function isChoiceList(list: Element, popupInClickable: boolean, lastClickable: Element | null): boolean {
   const n = list.childElementCount;
   if (n < 2 || n > MAX_CHOICES) return false;
-  const cue = (c.inClickable && c.popup) || c.afterTrigger || hasClickListener(list) || frameworkClickHandler(list) || hasHandlerProp(list);
+  // Most containers hold unlike children: told apart by the first and last before any cue is read.
+  const first = list.firstElementChild!;
+  const last = list.lastElementChild!;
+  if (first.localName !== last.localName) return false;
+  const a = first.getAttribute('class');
+  if (a !== last.getAttribute('class') && firstClass(first) !== firstClass(last)) return false;
+  const cue =
+    popupInClickable ||
+    hasClickListener(list) ||
+    hasHandlerProp(list) ||
+    frameworkClickHandler(list) ||
+    (lastClickable !== null && list.previousElementSibling === lastClickable && looksLikeTrigger(lastClickable));
   return cue && likeItems(list);
 }
 
@@ -67,8 +74,4 @@ export function looksLikeTrigger(el: Element): boolean {
   if (CARET_CLASS.test(el.getAttribute('class') ?? '')) return true;
   for (let c = el.firstElementChild, i = 0; c && i < 4; c = c.nextElementSibling, i++) if (CARET_CLASS.test(c.getAttribute('class') ?? '')) return true;
   return false;
-}
-
-function firstClass(el: Element): string {
-  return (el.getAttribute('class') ?? '').trim().split(/\s+/)[0] ?? '';
 }

@@ -21,15 +21,20 @@ const PREACT_KEY = new RegExp(`^(${EVENTS.join('|')})(true|false)$`);
 
 /** The element carries a click-like handler a framework keeps on the node. */
 export function frameworkClickHandler(el: Element): boolean {
-  let names: string[];
+  let keys: Array<string | symbol>;
   try {
-    names = Object.getOwnPropertyNames(el);
+    // One call for names and symbols: most nodes have neither, and this runs for most nodes.
+    keys = Reflect.ownKeys(el);
   } catch {
     return false;
   }
-  if (vueInvokers(el)) return true;
-  if (!names.length) return false;
-  for (const k of names) {
+  if (!keys.length) return false;
+  for (const k of keys) {
+    if (typeof k === 'symbol') {
+      // Vue 3.4+ keeps its invokers under a symbol described `_vei`.
+      if (k.description === '_vei' && hasAny(readSymbol(el, k), VUE_KEYS)) return true;
+      continue;
+    }
     try {
       if (k.startsWith('__reactProps$') || k.startsWith('__reactEventHandlers$')) {
         if (hasFunction(read(el, k), REACT_PROPS)) return true;
@@ -61,23 +66,12 @@ export function isFrameworkRoot(el: Element): boolean {
   }
 }
 
-/** Vue 3.4+ keeps its invokers under a symbol described `_vei` (older: the `_vei` property). */
-function vueInvokers(el: Element): boolean {
-  let symbols: symbol[];
+function readSymbol(el: Element, key: symbol): unknown {
   try {
-    symbols = Object.getOwnPropertySymbols(el);
+    return (el as unknown as Record<symbol, unknown>)[key];
   } catch {
-    return false;
+    return undefined;
   }
-  for (const sym of symbols) {
-    if (sym.description !== '_vei') continue;
-    try {
-      return hasAny((el as unknown as Record<symbol, unknown>)[sym], VUE_KEYS);
-    } catch {
-      return false;
-    }
-  }
-  return false;
 }
 
 function read(el: Element, key: string): unknown {

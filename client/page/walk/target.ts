@@ -24,6 +24,8 @@ const INTERACTIVE_ROLES = new Set([
 // Roles that give an element a cue of its own (for tabindex/handler-only elements).
 const NON_CUE_ROLES = new Set(['none', 'presentation', 'generic']);
 const NATIVE_TAGS = new Set(['button', 'select', 'textarea']);
+/** Native controls whose content is their label, never a tree. */
+const NATIVE_HOLDERS = new Set(['a', 'button', 'summary', 'label', 'select', 'textarea']);
 
 /** Words in a class or id that say "this small thing is a control"; the first found names it. */
 export const CONTROL_WORDS = ['expand', 'collapse', 'close', 'remove', 'delete', 'clear', 'dismiss', 'trash', 'kebab', 'more', 'menu', 'dots', 'ellipsis', 'edit', 'cancel', 'toggle', 'hitarea'];
@@ -91,8 +93,9 @@ export function classify(el: Element, tag: string, role: string, pointer: boolea
       if (icon) return { reason: 'pointer', icon };
       if (isListItem(el, tag)) return { reason: 'pointer' };
     }
-    // Inside a clickable tree, each row at every depth (a folder's, a file's) is its own target.
-    if (inClickable) {
+    // Inside a clickable tree, each row at every depth (a folder's, a file's) is its own target
+    // (a link or a button holds no tree: nothing to look for inside those).
+    if (inClickable && !NATIVE_HOLDERS.has(parent.clickable!.localName)) {
       const tree = treeRow(el, rawText);
       if (tree) return { reason: 'pointer', tree };
     }

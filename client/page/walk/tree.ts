@@ -9,6 +9,8 @@
  * inside a clickable only.
  */
 
+import { firstClass } from './first-class';
+
 /** A tree row: a node's (`group` is its nested group) or a leaf's (`group` null). */
 export interface TreeRow {
   group: Element | null;
@@ -45,13 +47,6 @@ function hidden(el: Element): boolean {
 
 function indented(item: Element, node: Element): boolean {
   return item.getBoundingClientRect().left > node.getBoundingClientRect().left + 4;
-}
-
-function firstClass(el: Element): string {
-  const c = el.getAttribute('class');
-  if (!c) return '';
-  const t = c.trim().split(/\s+/)[0] ?? '';
-  return t;
 }
 
 /** The item sits in a tree: its parent is a node's nested group, or a sibling item is a node. */
