@@ -4,7 +4,8 @@
  * opaque regions and the readable text, in document order. It only reads: styles once per
  * element, geometry only for candidates, clipping boxes and modal dialogs.
  *
- * What is "interactive" and "visible" follows DESIGN §2. Each concern lives in its own module:
+ * Interactive: native controls, interactive ARIA roles, click cues only with another sign.
+ * Visible: hidden, inert and invisible subtrees are left out. Each concern lives in its own module:
  * what kind of target an element is (walk/target.ts), groups and modal scope (walk/groups.ts),
  * clipping and scrolling (walk/clip.ts), text (walk/text.ts). This file only sequences them.
  *
@@ -123,7 +124,7 @@ export function startWalk(doc: Document, opts: WalkOptions): Walk {
     if (SKIP_TAGS.has(tag) || isExcluded(el)) return null;
     // Most elements of an article carry no attribute at all: one check spares the reads below.
     const attrs = el.hasAttributes();
-    // Hidden subtrees: aria-hidden and inert remove everything below (DESIGN §2 Visibility).
+    // Hidden subtrees: aria-hidden and inert remove everything below.
     if (attrs && (el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert'))) return null;
     const win = el.ownerDocument.defaultView;
     if (!win) return null;

@@ -1,5 +1,5 @@
 /**
- * What kind of target an element is (DESIGN §2 Inclusion), decided from what the walk has
+ * What kind of target an element is, decided from what the walk has
  * already read (tag, role, computed cursor) plus, for the rarer cases, a few attributes.
  *
  * Strong cues list an element on their own: native controls, interactive ARIA roles, the root of
