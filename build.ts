@@ -18,9 +18,10 @@
  *   bundle for its isolated world, and a small page-world part (hooks that see the page's calls).
  * dist/cli.js — the `pagehand` command (package.json "bin"; `npx pagehand run --url URL "task"`):
  *   an ES module for Node with its packages left as imports (playwright-core drives Chromium).
- * dist/pagehand-loader.js + dist/pagehand-agent.HASH.js — the site embed in two files: a loader of
- *   a few KB every page view pays for (hooks, `pagehand` stub, launcher) and the agent it loads on
- *   demand, named by its content hash (client/loader/build-options.ts).
+ * dist/pagehand-loader.js + dist/pagehand-agent.HASH.js (+ pagehand-agent-NAME.HASH.js) — the site
+ *   embed: a loader of a few KB every page view pays for (hooks, `pagehand` stub, launcher) and
+ *   the agent it loads on demand as ES modules, split so that what not every run needs loads on
+ *   first use, named by content hash (client/loader/build-options.ts).
  * dist/worker-assets/ — what a Worker serves as static assets (wrangler.toml `[assets]`): copies
  *   of pagehand.js, pagehand-screenshot.js, the loader and its agent chunk(s) and nothing else of
  *   dist/, plus a `_headers` file giving them the caching the Node server gives them
@@ -167,7 +168,7 @@ export const cliOptions: BuildOptions = {
 };
 
 /** The files a Worker serves (copied from dist/): the bundle, the screenshot module, the embed's loader and chunk(s). */
-const workerAssets = (embed: EmbedFiles): string[] => ['pagehand.js', 'pagehand-screenshot.js', embed.loader, embed.agent, ...(embed.previous ? [embed.previous] : [])];
+const workerAssets = (embed: EmbedFiles): string[] => ['pagehand.js', 'pagehand-screenshot.js', embed.loader, ...embed.files, ...embed.previous];
 
 /** Each file's headers, with the Node server's caching (the asset server adds ETag, 304 and compression). */
 const workerAssetsHeaders = (names: readonly string[]): string =>

@@ -222,7 +222,7 @@ async function onTheWire(browser: Browser): Promise<WireFigures & { demo: string
 }
 
 /** The agent chunk the built loader names. */
-const agentFile = (): string => /pagehand-agent\.[0-9a-f]{8}\.js/.exec(readFileSync(`${root}dist/pagehand-loader.js`, 'utf8'))![0];
+const agentFile = (): string => /pagehand-agent\.[0-9A-Za-z]{8}\.js/.exec(readFileSync(`${root}dist/pagehand-loader.js`, 'utf8'))![0];
 
 const wireSum = (xs: ReadonlyArray<{ bytes: number }>): number => xs.reduce((s, x) => s + x.bytes, 0);
 

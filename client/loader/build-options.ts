@@ -1,20 +1,23 @@
 /**
  * How build.ts makes the embed's two files (build-time code for Node, in no bundle):
  *
- * dist/pagehand-agent.HASH.js — the agent chunk: client/loader/agent.ts, i.e. the entry of
- *   pagehand.js, with client/page/{hooks,network,settle}.ts replaced by stand-ins that re-export
- *   the loader's instances of them (what the loader's document-start hooks saw is what the
- *   agent reads; nothing is wrapped twice). Named by the first 8 hex digits of the SHA-256 of
- *   its content, so it can be cached as immutable.
- * dist/pagehand-loader.js — the loader: client/loader/index.ts, given the chunk's name, the
+ * dist/pagehand-agent.HASH.js (+ pagehand-agent-NAME.HASH.js) — the agent, as ES modules: the
+ *   entry is client/loader/agent.ts, i.e. the entry of pagehand.js, with
+ *   client/page/{hooks,network,settle}.ts replaced by stand-ins that re-export the loader's
+ *   instances of them (what the loader's document-start hooks saw is what the agent reads;
+ *   nothing is wrapped twice). Split by esbuild: the entry and what it imports load when the
+ *   agent is needed; each feature the code `import()`s loads on its first use. Names carry
+ *   esbuild's content hash, so they can be cached as immutable.
+ * dist/pagehand-loader.js — the loader: client/loader/index.ts, given the entry's name, the
  *   launcher's share of the overlay's stylesheet and the version.
  *
- * The chunk before the current one is kept in dist/ (a loader cached up to five minutes may
- * still ask for it); older ones are removed.
+ * The files of the build before the current one are kept in dist/ (a loader cached up to five
+ * minutes may still ask for them; dist/pagehand-agent.files.json lists both); older ones are
+ * removed.
  */
-import { build, context, type BuildOptions, type Plugin } from 'esbuild';
-import { createHash } from 'node:crypto';
-import { readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { build, context, type BuildOptions, type BuildResult, type Metafile, type Plugin } from 'esbuild';
+import { existsSync } from 'node:fs';
+import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { AGENT_CHUNK_NAME } from '../../server/node/static-assets';
 import { TOOL_LIST } from '../agent/tools';
@@ -28,10 +31,12 @@ const NAMESPACE = 'pagehand-loader-module';
 
 export interface EmbedFiles {
   loader: string;
-  /** The current agent chunk's file name. */
+  /** The agent's entry file (the one the loader names). */
   agent: string;
-  /** The chunk before it, still in dist/ (if any). */
-  previous?: string;
+  /** Every file of the current agent build, the entry among them. */
+  files: string[];
+  /** The previous build's files, still in dist/ (a loader cached up to five minutes may still ask for them). */
+  previous: string[];
 }
 
 /**
@@ -76,12 +81,25 @@ function loaderModulesPlugin(root: string): Plugin {
   };
 }
 
+/**
+ * The agent as ES modules with code splitting: its entry (map, actions, loop, panel) and what
+ * it imports, plus one chunk per feature not every run needs, which the agent `import()`s on
+ * first use (replay, WebMCP, uploads, drag, schema answers, …). The other bundles build the same
+ * sources without splitting: there esbuild inlines those imports, one request, no waterfall.
+ * Names carry esbuild's content hash, so each file can be cached as immutable.
+ */
 export function agentChunkOptions(base: BuildOptions, root: string): BuildOptions {
   return {
     ...base,
     entryPoints: ['client/loader/agent.ts'],
-    outfile: 'dist/pagehand-agent.js',
+    outfile: undefined,
+    outdir: 'dist',
+    format: 'esm',
+    splitting: true,
+    entryNames: 'pagehand-agent.[hash]',
+    chunkNames: 'pagehand-agent-[name].[hash]',
     write: false,
+    metafile: true,
     plugins: [...(base.plugins ?? []), loaderModulesPlugin(root)],
   };
 }
@@ -101,29 +119,93 @@ export function loaderOptions(base: BuildOptions, agentFile: string, version: st
   };
 }
 
-export const agentFileName = (bytes: Uint8Array): string => `pagehand-agent.${createHash('sha256').update(bytes).digest('hex').slice(0, 8)}.js`;
-
-/** Keeps `current` and the newest other chunk in `dir`; removes the rest. Returns the one kept beside it. */
-async function pruneChunks(dir: string, current: string): Promise<string | undefined> {
-  const others = await Promise.all(
-    (await readdir(dir)).filter((n) => AGENT_CHUNK_NAME.test(n) && n !== current).map(async (n) => ({ n, t: (await stat(`${dir}/${n}`)).mtimeMs })),
-  );
-  others.sort((a, b) => b.t - a.t);
-  for (const { n } of others.slice(1)) await rm(`${dir}/${n}`, { force: true });
-  return others[0]?.n;
+/** The files of one agent build: its entry first, then what the entry imports, then the on-demand chunks. */
+export interface AgentBuild {
+  entry: string;
+  /** Loaded with the entry (its static imports, transitively). */
+  eager: string[];
+  /** Loaded on first use of a feature (dynamic imports). */
+  lazy: string[];
+  /** Per file, the source files in it (for the bench and the build's checks). */
+  inputs: Record<string, string[]>;
 }
 
-async function writeEmbed(bytes: Uint8Array, base: BuildOptions, root: string, version: string): Promise<EmbedFiles> {
-  const agent = agentFileName(bytes);
-  await writeFile(`${root}dist/${agent}`, bytes);
-  await build(loaderOptions(base, agent, version));
-  return { loader: LOADER_FILE, agent, previous: await pruneChunks(`${root}dist`, agent) };
+/**
+ * Modules that must run in the entry, after ./take-handoff.ts: they keep built-ins as they find
+ * them when they run (see ./handoff.ts NATIVES), so they must find the loader's. Code a shared
+ * chunk holds runs before the entry's own, so they must not end up in one.
+ */
+const IN_ENTRY = ['client/loader/take-handoff.ts', 'client/ui/index.tsx', 'client/ui/trusted.ts'];
+
+/** Which output is the entry, which load with it and which on demand; checks IN_ENTRY. */
+export function agentBuildOf(meta: Metafile): AgentBuild {
+  const outputs = meta.outputs;
+  const name = (path: string): string => path.replace(/^.*\//, '');
+  const entryPath = Object.keys(outputs).find((p) => outputs[p]!.entryPoint === 'client/loader/agent.ts');
+  if (!entryPath) throw new Error('agent build: no output for client/loader/agent.ts');
+  const eager = new Set<string>();
+  const lazy = new Set<string>();
+  const visit = (path: string, set: Set<string>): void => {
+    for (const i of outputs[path]?.imports ?? []) {
+      if (i.external) continue;
+      const target = Object.keys(outputs).find((p) => p === i.path || p.endsWith(`/${name(i.path)}`));
+      if (!target) continue;
+      if (i.kind === 'dynamic-import') {
+        if (!eager.has(target)) lazy.add(target);
+      } else if (!set.has(target)) {
+        set.add(target);
+        visit(target, set);
+      }
+    }
+  };
+  visit(entryPath, eager);
+  // Lazy chunks' own imports: on demand too, unless the entry already loads them.
+  for (const l of [...lazy]) visit(l, lazy);
+  for (const e of eager) lazy.delete(e);
+  const inputs: Record<string, string[]> = {};
+  for (const [p, o] of Object.entries(outputs)) if (p.endsWith('.js')) inputs[name(p)] = Object.keys(o.inputs);
+  const entry = name(entryPath);
+  for (const m of IN_ENTRY) {
+    if (!inputs[entry]!.includes(m)) throw new Error(`agent build: ${m} must be in the entry chunk (it keeps built-ins as it finds them): something a lazy chunk imports pulled it into a shared chunk.`);
+  }
+  return { entry, eager: [...eager].map(name), lazy: [...lazy].map(name), inputs };
 }
 
-/** Builds the chunk and the loader that names it. */
+/** The list of the current build's agent files (and the one before), for pruning and the Worker's assets. */
+const MANIFEST = 'pagehand-agent.files.json';
+
+/** Keeps the current build's files and the build before it in `dir`; removes older agent files. Returns the previous build's files. */
+async function pruneChunks(dir: string, current: readonly string[]): Promise<string[]> {
+  let previous: string[] = [];
+  try {
+    const m = JSON.parse(await readFile(`${dir}/${MANIFEST}`, 'utf8')) as { current?: unknown };
+    if (Array.isArray(m.current)) previous = m.current.filter((n): n is string => typeof n === 'string' && AGENT_CHUNK_NAME.test(n) && !current.includes(n));
+  } catch {
+    /* first build, or an older layout: nothing kept from before */
+  }
+  const keep = new Set([...current, ...previous]);
+  for (const n of await readdir(dir)) if (AGENT_CHUNK_NAME.test(n) && !keep.has(n)) await rm(`${dir}/${n}`, { force: true });
+  previous = previous.filter((n) => existsSync(`${dir}/${n}`));
+  await writeFile(`${dir}/${MANIFEST}`, `${JSON.stringify({ current, previous }, null, 2)}\n`);
+  return previous;
+}
+
+async function writeEmbed(result: BuildResult, base: BuildOptions, root: string, version: string): Promise<EmbedFiles> {
+  const agent = agentBuildOf(result.metafile!);
+  const files: string[] = [];
+  for (const f of result.outputFiles!) {
+    const n = f.path.replace(/^.*\//, '');
+    if (!AGENT_CHUNK_NAME.test(n)) continue;
+    await writeFile(`${root}dist/${n}`, f.contents);
+    files.push(n);
+  }
+  await build(loaderOptions(base, agent.entry, version));
+  return { loader: LOADER_FILE, agent: agent.entry, files, previous: await pruneChunks(`${root}dist`, files) };
+}
+
+/** Builds the agent's files and the loader that names its entry. */
 export async function buildEmbed(base: BuildOptions, root: string, version: string): Promise<EmbedFiles> {
-  const out = await build(agentChunkOptions(base, root));
-  return writeEmbed(out.outputFiles![0]!.contents, base, root, version);
+  return writeEmbed(await build(agentChunkOptions(base, root)), base, root, version);
 }
 
 /** `--watch`: rebuilds both when the chunk's sources change, and the loader when its own do. */
@@ -134,7 +216,7 @@ export async function watchEmbed(base: BuildOptions, root: string, version: stri
     name: 'pagehand-write-embed',
     setup(b) {
       b.onEnd(async (r) => {
-        if (!r.errors.length && r.outputFiles?.[0]) agent = (await writeEmbed(r.outputFiles[0].contents, base, root, version)).agent;
+        if (!r.errors.length && r.outputFiles?.length) agent = (await writeEmbed(r, base, root, version)).agent;
       });
     },
   };

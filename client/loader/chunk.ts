@@ -1,7 +1,9 @@
 /**
- * Fetching the agent chunk: warmed on intent (a prefetch the browser keeps in its cache, not
- * run), loaded on demand (a script element next to the loader's own, with its nonce). A failed
- * load is forgotten, so the next click tries again.
+ * Fetching the agent: warmed on intent (a modulepreload: fetched and parsed, not run), loaded on
+ * demand (a module script element next to the loader's own, with its nonce, which the modules it
+ * imports inherit). A module script from another origin needs CORS: the proxy sends
+ * `Access-Control-Allow-Origin: *` for these files. A failed load is forgotten, so the next
+ * click tries again.
  */
 
 export interface ChunkLoader {
@@ -50,8 +52,7 @@ export function chunkLoader(url: string, nonce: string | undefined): ChunkLoader
       if (warmed || loading) return;
       warmed = true;
       const link = document.createElement('link');
-      link.rel = 'prefetch';
-      link.as = 'script';
+      link.rel = 'modulepreload';
       link.href = url;
       if (nonce) link.nonce = nonce;
       parent().appendChild(link);
@@ -64,7 +65,7 @@ export function chunkLoader(url: string, nonce: string | undefined): ChunkLoader
           loading = undefined;
           reject(new Error(`pagehand: could not load the agent from ${url} (${why}).`));
         };
-        s.async = true;
+        s.type = 'module';
         if (nonce) s.nonce = nonce;
         s.onload = () => resolve();
         s.onerror = () => fail('the request failed or the page\'s security policy blocked it');

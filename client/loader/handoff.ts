@@ -78,6 +78,8 @@ export interface Handoff {
   natives: NativeSnapshot;
   /** What the loader's script tag said (proxy, token, lang, position, model, embed). */
   defaults: EmbedDefaults;
+  /** The agent entry's URL: a module script has no `document.currentScript`, and files built with it (the screenshot module) sit beside it. */
+  agentUrl: string;
   /**
    * Called by the agent's entry once `window.pagehand` is the full API (after a saved run
    * resumed and the launcher was shown): replays the calls made to the stub, swaps the

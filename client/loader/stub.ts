@@ -147,6 +147,7 @@ export function createStub(deps: StubDeps) {
     modules: Object.freeze({ ...deps.modules }),
     natives: deps.natives,
     defaults: Object.freeze({ ...defaults }),
+    agentUrl: chunk.url,
     takeover(a: FullApi) {
       if (full) return;
       full = a;

@@ -7,6 +7,7 @@
  * time budget and turns every failure into `{ dataUrl: null, reason }`: it never rejects and
  * never throws into the page, so the loop can go text-only and say why once.
  */
+import { loaderHandoff } from '../loader/adopt';
 import { buildMap } from './map';
 import { denyZoneBoxes, isDenied } from './own-ui';
 import {
@@ -62,7 +63,9 @@ function moduleUrl(explicit: string | undefined): string | null {
  */
 export function besideBundle(): string | null {
   try {
-    return bundleUrl && /^https?:$/.test(new URL(bundleUrl).protocol) ? new URL(MODULE_FILE, bundleUrl).href : null;
+    // The embed's agent is a module script (no currentScript): its loader knows where it is.
+    const base = bundleUrl ?? loaderHandoff()?.agentUrl;
+    return base && /^https?:$/.test(new URL(base).protocol) ? new URL(MODULE_FILE, base).href : null;
   } catch {
     return null;
   }

@@ -27,8 +27,8 @@ export interface StaticAssetsOptions {
   log?: Logger;
 }
 
-/** A content-hashed agent chunk (build.ts names it by its content: it never changes). */
-export const AGENT_CHUNK_NAME = /^pagehand-agent\.[0-9a-f]{8}\.js$/;
+/** A content-hashed file of the embed's agent (its entry or one of its chunks: build.ts names them by their content, so they never change). */
+export const AGENT_CHUNK_NAME = /^pagehand-agent(?:-[\w-]+)?\.[0-9A-Za-z]{8}\.js$/;
 
 /** The `Cache-Control` each served file gets (also written to the Workers `_headers` by build.ts). */
 export function cacheControlFor(name: string): string | undefined {

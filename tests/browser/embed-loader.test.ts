@@ -36,7 +36,7 @@ const OPEN_ROOTS = `(() => {
 })();`;
 
 /** The agent chunk the built loader names. */
-const agentPath = (): string => `/${/pagehand-agent\.[0-9a-f]{8}\.js/.exec(readFileSync(`${DIST}pagehand-loader.js`, 'utf8'))![0]}`;
+const agentPath = (): string => `/${/pagehand-agent\.[0-9A-Za-z]{8}\.js/.exec(readFileSync(`${DIST}pagehand-loader.js`, 'utf8'))![0]}`;
 
 interface Served {
   path: string;

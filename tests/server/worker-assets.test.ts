@@ -155,7 +155,7 @@ describe('the Worker with its static assets (wrangler.toml [assets])', () => {
     expect((await again.arrayBuffer()).byteLength).toBe(0);
 
     // The chunk the built loader names, at that name.
-    const chunk = /pagehand-agent\.[0-9a-f]{8}\.js/.exec(new TextDecoder().decode(source))![0];
+    const chunk = /pagehand-agent\.[0-9A-Za-z]{8}\.js/.exec(new TextDecoder().decode(source))![0];
     const res = await get(`/${chunk}`, { Origin: 'https://anywhere.test' });
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
