@@ -24,5 +24,5 @@ export function adoptHandoff(): Handoff {
 /** The loader's handoff, in the agent chunk; undefined in every other bundle. */
 export const loaderHandoff = (): Handoff | undefined => taken;
 
-/** The loader's hooks, network and settle modules (the agent chunk's stand-ins read these). */
+/** The loader's hooks, network, settle and WebMCP modules (the agent chunk's stand-ins read these). */
 export const loaderModules = (): LoaderModules => adoptHandoff().modules;

@@ -26,13 +26,16 @@ import { launcherCss } from './launcher-css';
 
 export const LOADER_FILE = 'pagehand-loader.js';
 /** The modules whose state the loader installs at document start and hands to the chunk. */
-const SHARED = ['hooks', 'network', 'settle'] as const;
+const SHARED = { hooks: 'client/page/hooks.ts', network: 'client/page/network.ts', settle: 'client/page/settle.ts', animations: 'client/page/animations.ts', webmcp: 'client/webmcp/polyfill.ts' } as const;
+const SHARED_FILES: readonly string[] = Object.values(SHARED);
 const NAMESPACE = 'pagehand-loader-module';
 
 export interface EmbedFiles {
   loader: string;
   /** The agent's entry file (the one the loader names). */
   agent: string;
+  /** The files the entry imports (loaded with it). */
+  eager: string[];
   /** Every file of the current agent build, the entry among them. */
   files: string[];
   /** The previous build's files, still in dist/ (a loader cached up to five minutes may still ask for them). */
@@ -48,7 +51,7 @@ async function exportNames(file: string): Promise<string[]> {
   const r = await build({ entryPoints: [file], bundle: false, write: false, metafile: true, format: 'esm', logLevel: 'silent' });
   for (const input of Object.values(r.metafile!.inputs)) {
     for (const { path } of input.imports) {
-      if (!(SHARED as readonly string[]).includes(path.replace(/^\.\//, ''))) {
+      if (!SHARED_FILES.some((f) => resolve(file, '..', `${path}.ts`).endsWith(f))) {
         throw new Error(`${file} imports ${path}: the loader and the agent chunk would each have their own copy of it. Add it to SHARED in client/loader/build-options.ts.`);
       }
     }
@@ -56,14 +59,14 @@ async function exportNames(file: string): Promise<string[]> {
   return Object.values(r.metafile!.outputs)[0]!.exports;
 }
 
-/** In the chunk, `client/page/{hooks,network,settle}.ts` become re-exports of the loader's instances. */
+/** In the chunk, the SHARED modules become re-exports of the loader's instances. */
 function loaderModulesPlugin(root: string): Plugin {
-  const targets = new Map<string, string>(SHARED.map((n) => [resolve(root, `client/page/${n}.ts`), n]));
+  const targets = new Map<string, string>(Object.entries(SHARED).map(([n, f]) => [resolve(root, f), n]));
   const adopt = resolve(root, 'client/loader/adopt.ts');
   return {
     name: 'pagehand-loader-modules',
     setup(b) {
-      b.onResolve({ filter: /(^|\/)(hooks|network|settle)$/ }, (args) => {
+      b.onResolve({ filter: /(^|\/)(hooks|network|settle|animations|polyfill)$/ }, (args) => {
         const file = resolve(args.resolveDir, `${args.path}.ts`);
         const name = targets.get(file);
         return name ? { path: file, namespace: NAMESPACE, pluginData: name } : undefined;
@@ -104,7 +107,8 @@ export function agentChunkOptions(base: BuildOptions, root: string): BuildOption
   };
 }
 
-export function loaderOptions(base: BuildOptions, agentFile: string, version: string): BuildOptions {
+/** `preload`: the files the entry imports, fetched ahead with it when the launcher is pointed at. */
+export function loaderOptions(base: BuildOptions, agentFile: string, version: string, preload: readonly string[] = []): BuildOptions {
   return {
     ...base,
     entryPoints: ['client/loader/index.ts'],
@@ -112,6 +116,7 @@ export function loaderOptions(base: BuildOptions, agentFile: string, version: st
     define: {
       ...base.define,
       __PAGEHAND_AGENT_FILE__: JSON.stringify(agentFile),
+      __PAGEHAND_AGENT_IMPORTS__: JSON.stringify(preload),
       __PAGEHAND_LAUNCHER_CSS__: JSON.stringify(launcherCss(CSS)),
       __PAGEHAND_VERSION__: JSON.stringify(version),
       __PAGEHAND_BUILTIN_TOOLS__: JSON.stringify(TOOL_LIST),
@@ -171,11 +176,11 @@ export function agentBuildOf(meta: Metafile): AgentBuild {
   return { entry, eager: [...eager].map(name), lazy: [...lazy].map(name), inputs };
 }
 
-/** The list of the current build's agent files (and the one before), for pruning and the Worker's assets. */
+/** The current build's agent files (entry, what it imports, what loads on demand) and the build before's, for pruning, the Worker's assets and the bench. */
 const MANIFEST = 'pagehand-agent.files.json';
 
 /** Keeps the current build's files and the build before it in `dir`; removes older agent files. Returns the previous build's files. */
-async function pruneChunks(dir: string, current: readonly string[]): Promise<string[]> {
+async function pruneChunks(dir: string, current: readonly string[], agent: AgentBuild): Promise<string[]> {
   let previous: string[] = [];
   try {
     const m = JSON.parse(await readFile(`${dir}/${MANIFEST}`, 'utf8')) as { current?: unknown };
@@ -186,7 +191,8 @@ async function pruneChunks(dir: string, current: readonly string[]): Promise<str
   const keep = new Set([...current, ...previous]);
   for (const n of await readdir(dir)) if (AGENT_CHUNK_NAME.test(n) && !keep.has(n)) await rm(`${dir}/${n}`, { force: true });
   previous = previous.filter((n) => existsSync(`${dir}/${n}`));
-  await writeFile(`${dir}/${MANIFEST}`, `${JSON.stringify({ current, previous }, null, 2)}\n`);
+  const { entry, eager, lazy } = agent;
+  await writeFile(`${dir}/${MANIFEST}`, `${JSON.stringify({ entry, eager, lazy, current, previous }, null, 2)}\n`);
   return previous;
 }
 
@@ -199,8 +205,8 @@ async function writeEmbed(result: BuildResult, base: BuildOptions, root: string,
     await writeFile(`${root}dist/${n}`, f.contents);
     files.push(n);
   }
-  await build(loaderOptions(base, agent.entry, version));
-  return { loader: LOADER_FILE, agent: agent.entry, files, previous: await pruneChunks(`${root}dist`, files) };
+  await build(loaderOptions(base, agent.entry, version, agent.eager));
+  return { loader: LOADER_FILE, agent: agent.entry, eager: agent.eager, files, previous: await pruneChunks(`${root}dist`, files, agent) };
 }
 
 /** Builds the agent's files and the loader that names its entry. */
@@ -210,13 +216,13 @@ export async function buildEmbed(base: BuildOptions, root: string, version: stri
 
 /** `--watch`: rebuilds both when the chunk's sources change, and the loader when its own do. */
 export async function watchEmbed(base: BuildOptions, root: string, version: string): Promise<void> {
-  let agent: string | undefined;
+  let agent: EmbedFiles | undefined;
   const chunk = agentChunkOptions(base, root);
   const onChunk: Plugin = {
     name: 'pagehand-write-embed',
     setup(b) {
       b.onEnd(async (r) => {
-        if (!r.errors.length && r.outputFiles?.length) agent = (await writeEmbed(r, base, root, version)).agent;
+        if (!r.errors.length && r.outputFiles?.length) agent = await writeEmbed(r, base, root, version);
       });
     },
   };
@@ -226,7 +232,7 @@ export async function watchEmbed(base: BuildOptions, root: string, version: stri
     name: 'pagehand-write-loader',
     setup(b) {
       b.onEnd(async (r) => {
-        if (!r.errors.length && agent) await build(loaderOptions(base, agent, version));
+        if (!r.errors.length && agent) await build(loaderOptions(base, agent.agent, version, agent.eager));
       });
     },
   };

@@ -42,7 +42,8 @@ function setSrc(s: HTMLScriptElement, url: string): void {
   }
 }
 
-export function chunkLoader(url: string, nonce: string | undefined): ChunkLoader {
+/** `imports`: the URLs of the modules the agent's entry imports, preloaded with it on intent. */
+export function chunkLoader(url: string, nonce: string | undefined, imports: readonly string[] = []): ChunkLoader {
   let warmed = false;
   let loading: Promise<void> | undefined;
   const parent = (): Element => document.head ?? document.documentElement;
@@ -51,11 +52,13 @@ export function chunkLoader(url: string, nonce: string | undefined): ChunkLoader
     warm() {
       if (warmed || loading) return;
       warmed = true;
-      const link = document.createElement('link');
-      link.rel = 'modulepreload';
-      link.href = url;
-      if (nonce) link.nonce = nonce;
-      parent().appendChild(link);
+      for (const href of [url, ...imports]) {
+        const link = document.createElement('link');
+        link.rel = 'modulepreload';
+        link.href = href;
+        if (nonce) link.nonce = nonce;
+        parent().appendChild(link);
+      }
     },
     load() {
       loading ??= new Promise<void>((resolve, reject) => {

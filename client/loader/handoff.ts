@@ -9,6 +9,8 @@ import type { EmbedDefaults } from '../embed/script-tag';
 import type * as Hooks from '../page/hooks';
 import type * as Network from '../page/network';
 import type * as Settle from '../page/settle';
+import type * as Animations from '../page/animations';
+import type * as Polyfill from '../webmcp/polyfill';
 
 /** The stub's property holding the handoff (Symbol.for: the chunk is a separate script). */
 export const HANDOFF = Symbol.for('pagehand.handoff');
@@ -23,6 +25,10 @@ export interface LoaderModules {
   hooks: typeof Hooks;
   network: typeof Network;
   settle: typeof Settle;
+  /** What moves on its own, learnt from document start (settle ignores it). */
+  animations: typeof Animations;
+  /** WebMCP's document.modelContext: the registry the loader installed before the site's scripts ran. */
+  webmcp: typeof Polyfill;
 }
 
 /**

@@ -11,15 +11,18 @@ import { loadRun } from '../agent/persist';
 import { readScriptTag } from '../embed/script-tag';
 import * as hooks from '../page/hooks';
 import * as network from '../page/network';
+import * as animations from '../page/animations';
 import * as settle from '../page/settle';
 import { loadLayout } from '../ui/storage';
 import { chunkLoader, chunkUrl } from './chunk';
 import { snapshotNatives } from './handoff';
 import { createStub } from './stub';
-import { installModelContext } from '../webmcp/polyfill';
+import * as webmcp from '../webmcp/polyfill';
 
 /** The agent chunk's content-hashed file name, and the package version (build.ts puts them in). */
 declare const __PAGEHAND_AGENT_FILE__: string;
+/** The files the agent's entry imports (fetched ahead with it on intent). */
+declare const __PAGEHAND_AGENT_IMPORTS__: readonly string[];
 declare const __PAGEHAND_VERSION__: string;
 
 // Not in a browser, or pagehand is already here (the full bundle, or this loader twice): nothing to do.
@@ -29,11 +32,11 @@ if (typeof window !== 'undefined' && !window.pagehand) {
   hooks.installHooks();
   settle.installActivityHooks();
   // WebMCP's document.modelContext before the site's scripts register their tools (the chunk reads what it learned).
-  installModelContext();
+  webmcp.installModelContext();
   const script = document.currentScript instanceof HTMLScriptElement ? document.currentScript : null;
   const defaults = readScriptTag(script, location.href);
   const url = chunkUrl(__PAGEHAND_AGENT_FILE__, script?.src || undefined, defaults.proxy, location.href);
-  const stub = createStub({ defaults, natives, modules: { hooks, network, settle }, chunk: chunkLoader(url, script?.nonce || undefined), version: __PAGEHAND_VERSION__ });
+  const stub = createStub({ defaults, natives, modules: { hooks, network, settle, animations, webmcp }, chunk: chunkLoader(url, script?.nonce || undefined, __PAGEHAND_AGENT_IMPORTS__.map((f) => new URL(f, url).href)), version: __PAGEHAND_VERSION__ });
   Object.defineProperty(window, 'pagehand', { value: stub.api, configurable: true, enumerable: false, writable: false });
   // A run saved before a navigation goes on here at once, and so does a panel left open on this site.
   if (loadRun() || (defaults.embed && !loadLayout(true).collapsed)) stub.load();

@@ -12,8 +12,6 @@
  *   ticker, a carousel, a spinner), remembered and ignored from then on. Between actions a
  *   light observer (inline styles only) watches for that.
  */
-import { inExcludedZone } from './own-ui';
-
 /** An element whose inline style keeps changing longer than this (ms) is a loop, not an animation. */
 export const SCRIPT_ANIMATION_MAX = 1000;
 /** Changes that make an element's style churn (a few writes are one reaction, not an animation). */
@@ -29,40 +27,6 @@ const RECENT_MS = 150;
 
 /** Elements seen animating on their own (not in reaction to an action). */
 const loops = new WeakSet<Node>();
-
-/**
- * The time (ms) until the page's finite running animations and transitions end, counting only
- * those that end within `within` ms; 0 when there are none.
- */
-export function animationsEndIn(docs: readonly Document[], within: number): number {
-  let longest = 0;
-  for (const doc of docs) {
-    let list: Animation[];
-    try {
-      list = typeof doc.getAnimations === 'function' ? doc.getAnimations() : [];
-    } catch {
-      continue;
-    }
-    for (const a of list) {
-      try {
-        if (a.playState !== 'running' || !a.effect) continue;
-        const t = a.effect.getComputedTiming();
-        const end = Number(t.endTime);
-        if (!Number.isFinite(end)) continue;
-        const local = Number(t.localTime ?? 0) || 0;
-        const rate = a.playbackRate || 1;
-        const left = rate > 0 ? (end - local) / rate : local / -rate;
-        if (!(left > 0) || left > within) continue;
-        const target = (a.effect as KeyframeEffect).target;
-        if (target && inExcludedZone(target)) continue;
-        longest = Math.max(longest, left);
-      } catch {
-        /* an animation that went away meanwhile */
-      }
-    }
-  }
-  return longest;
-}
 
 /**
  * Per watch: whether a style change counts as activity. It does, unless the element is a

@@ -1,16 +1,14 @@
 /**
- * Settle detection: after an action, wait until the DOM has been quiet for a short window and
- * the page has no pending work that the action started — fetch/XHR requests (see network.ts),
- * short timers (a debounced search schedules its request 200–500 ms after the last key) and
- * motion (CSS animations and transitions that end within the bound, script animations writing
- * inline styles: animations.ts) — bounded by a maximum. No fixed sleeps: the wait ends as soon
- * as the page is quiet.
+ * Settle detection's document-start half: the hooks that learn of the page's own pending work
+ * — fetch/XHR requests (network.ts) and short timers (a debounced search schedules its request
+ * 200–500 ms after the last key) — installed before the page's scripts run (by the embed's
+ * loader, whose instance the agent shares). The wait after an action is ./settle-watch.ts.
  *
  * Timers are tracked only while an action is being watched, only for delays up to
  * `MAX_TRACKED_DELAY`, and not when scheduled from inside a tracked timer (a polling loop
  * must not keep the page "busy" forever).
  */
-import { animationsEndIn, learnLoopsBetweenActions, stopLearningLoops, styleChurn } from './animations';
+import { learnLoopsBetweenActions } from './animations';
 import { instrumentNetwork, mimic, onNetworkActivity, pendingRequests } from './network';
 
 /**
@@ -20,7 +18,7 @@ import { instrumentNetwork, mimic, onNetworkActivity, pendingRequests } from './
  * `answerActivityProbes`), handed over through DOM events (`usePageWorldActivity`). A page that
  * lies there can only make settle wait longer (up to its bound) or shorter.
  */
-interface PageActivity {
+export interface PageActivity {
   /** The page's requests in flight that started at or after `since` (performance.now() time). */
   pendingRequests(since: number): number;
   /** Short timers the page scheduled during a watch that have not run yet. */
@@ -201,146 +199,5 @@ export function usePageWorldActivity(win: Window & typeof globalThis = window): 
   };
 }
 
-export interface SettleOptions {
-  /** Upper bound in ms (default 5000). */
-  timeout?: number;
-  /** Quiet window in ms (default 120). */
-  quiet?: number;
-  /** Checked on every activity; true ends the wait at once (e.g. a navigation started). */
-  stopWhen?: () => boolean;
-}
-
-export interface SettleResult {
-  /** True when the page went quiet (or `stopWhen` fired) before the bound. */
-  settled: boolean;
-  stopped: boolean;
-  ms: number;
-  pendingRequests: number;
-  pendingTimers: number;
-  /** The DOM was still changing when the bound was hit. */
-  domBusy: boolean;
-}
-
-export interface ActivityWatch {
-  /** Mutations seen so far (added/removed nodes and attribute changes). */
-  readonly mutations: number;
-  settle(options?: SettleOptions): Promise<SettleResult>;
-  /** Records activity from outside (e.g. a navigation started): restarts the quiet window. */
-  touch(): void;
-  /** Stops observing; call once when the action is done. */
-  stop(): void;
-}
-
-/**
- * Starts watching the page for activity: DOM mutations in `docs`, requests and short timers
- * started from now on. Call right before an action dispatches its first event.
- */
-export function watchActivity(docs: Document[] = [document]): ActivityWatch {
-  const since = performance.now();
-  let lastActivity = since;
-  let lastMutation = since;
-  let mutations = 0;
-  let stopped = false;
-  let poke: (() => void) | undefined;
-  const watched = [...new Set(docs)];
-  // Inline-style changes are activity (a script animation), unless the element is a loop or
-  // was already moving right before the action.
-  const counts = styleChurn(stopLearningLoops(nativeClearTimeout));
-
-  const activity = (): void => {
-    lastActivity = performance.now();
-    poke?.();
-  };
-  const observer = new MutationObserver((records) => {
-    let counted = false;
-    for (const r of records) {
-      if (r.type === 'attributes' && r.attributeName === 'style' && !counts(r.target, performance.now())) continue;
-      mutations++;
-      counted = true;
-    }
-    if (counted) {
-      lastMutation = performance.now();
-      activity();
-    }
-  });
-  for (const d of watched) {
-    try {
-      observer.observe(d, { subtree: true, childList: true, attributes: true, characterData: true });
-    } catch {
-      /* a document that went away */
-    }
-  }
-  const source = pageActivity;
-  const offActivity = source.onActivity(activity);
-  source.watch(true);
-
-  const stop = (): void => {
-    if (stopped) return;
-    stopped = true;
-    observer.disconnect();
-    offActivity();
-    source.watch(false);
-    poke = undefined;
-    learnLoopsBetweenActions(watched, nativeSetTimeout, nativeClearTimeout);
-  };
-
-  const settle = (options: SettleOptions = {}): Promise<SettleResult> => {
-    const timeout = Math.max(0, options.timeout ?? DEFAULT_SETTLE_TIMEOUT);
-    const quiet = Math.max(0, options.quiet ?? DEFAULT_QUIET_WINDOW);
-    const start = performance.now();
-    return new Promise<SettleResult>((resolve) => {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      let deadline: ReturnType<typeof setTimeout> | undefined;
-      let done = false;
-      const finish = (settled: boolean, byStop: boolean): void => {
-        if (done) return;
-        done = true;
-        if (timer !== undefined) nativeClearTimeout(timer);
-        if (deadline !== undefined) nativeClearTimeout(deadline);
-        poke = undefined;
-        const now = performance.now();
-        resolve({
-          settled,
-          stopped: byStop,
-          ms: now - start,
-          pendingRequests: source.pendingRequests(since),
-          pendingTimers: source.pendingTimers(),
-          domBusy: now - lastMutation < quiet,
-        });
-      };
-      const check = (): void => {
-        if (done) return;
-        if (options.stopWhen?.()) return finish(true, true);
-        const now = performance.now();
-        const busy = source.pendingRequests(since) > 0 || source.pendingTimers() > 0;
-        const quietFor = now - lastActivity;
-        if (timer !== undefined) nativeClearTimeout(timer);
-        if (!busy && quietFor >= quiet) {
-          // Quiet, but still moving: animations and transitions that end within the bound.
-          const moving = animationsEndIn(watched, start + timeout - now);
-          if (!moving) return finish(true, false);
-          timer = nativeSetTimeout(check, moving + 16);
-          return;
-        }
-        // While requests/timers are pending, their completion pokes us; otherwise re-check
-        // when the quiet window would have elapsed.
-        timer = busy ? undefined : nativeSetTimeout(check, Math.max(1, quiet - quietFor));
-      };
-      poke = check;
-      deadline = nativeSetTimeout(() => {
-        if (options.stopWhen?.()) return finish(true, true);
-        finish(false, false);
-      }, timeout);
-      check();
-    });
-  };
-
-  return {
-    get mutations() {
-      return mutations;
-    },
-    settle,
-    touch: activity,
-    stop,
-  };
-}
+/** Where the page's pending work is learnt now (this world's hooks, or the runner's page world). */
+export const activitySource = (): PageActivity => pageActivity;

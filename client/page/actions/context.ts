@@ -1,6 +1,6 @@
 /** What every action handler receives, and what it returns to the dispatcher. */
 import type { Describer } from '../describe';
-import type { SettleResult } from '../settle';
+import type { SettleResult } from '../settle-watch';
 import type { Ref } from '../types';
 import type { ActionChanges, ActOptions } from './types';
 
