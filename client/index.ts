@@ -20,7 +20,7 @@ import { installActivityHooks } from './page/settle';
 import { pageHandle, pageInitConfig, pageOpenOptions, pageRunOptions } from './guarded-api';
 import { createUi } from './ui/index';
 import { loaderHandoff } from './loader/adopt';
-import { publishSiteTools, setPageToolsEnabled } from './webmcp/bridge';
+import { setPageToolsEnabled } from './webmcp/offer';
 import { installModelContext } from './webmcp/polyfill';
 
 declare global {
@@ -81,7 +81,8 @@ if (typeof window !== 'undefined' && (!window.pagehand || handoff)) {
     if (c.unknown.length) console.warn(`pagehand.init: ignored unknown field${c.unknown.length > 1 ? 's' : ''} ${c.unknown.join(', ')}.`);
     const out = agent.configure(c.site); // throws on a bad tool, before anything changed
     setRedaction(c.redaction);
-    publishSiteTools(webmcp, c.site.tools ?? []);
+    // Only a browser's own document.modelContext gets the site's tools (its agent reads them).
+    if (webmcp?.native) void import('./on-demand').then((m) => m.webmcp.publishSiteTools(webmcp, c.site.tools ?? []));
     setPageToolsEnabled(c.site.webmcp !== false);
     runDefaults = c.runDefaults;
     // Only the site's own pagehand speaks across frames: a stranger's page lists nobody.

@@ -11,7 +11,7 @@ import { pageIsUntrusted } from './env';
 import type { Call } from './calls';
 import type { SavedRun } from './persist';
 import { classifyRisks, siteToolRisk, type Risk } from './risk';
-import { pageToolRisks } from '../webmcp/bridge';
+import { pageToolRisks } from '../webmcp/offer';
 import type { Allowance, CallTarget, ConfirmRequest, RunEvents, RunOptions } from './types';
 
 export interface ConfirmHost {

@@ -8,8 +8,7 @@
 import { act } from '../page/actions/index';
 import { parseCall } from '../page/actions/args';
 import type { ActionCall, ActionResult } from '../page/actions/types';
-import { executeRegistered, type PageTool } from '../webmcp/bridge';
-import { fillPlan, fillReport } from '../webmcp/forms';
+import type { PageTool } from '../webmcp/bridge';
 import type { Call, PageCall } from './calls';
 import type { DispatchHost } from './dispatch';
 import { hasPlaceholder, maskResult, withSecrets, type RunSecrets } from './secrets';
@@ -52,8 +51,10 @@ function pageCall(c: ActionCall): PageCall | undefined {
 
 async function runPageTool(host: Host, call: PageToolCall, goal: string | undefined): Promise<ActionResult> {
   const t = call.tool;
-  if (t.registered) return executeRegistered(t, call.args, host.signal);
+  // Loaded on first use; by now the run has loaded the bridge that offered the tool.
+  if (t.registered) return (await import('../on-demand')).webmcp.executeRegistered(t, call.args, host.signal);
   if (!t.form) return failure(`"${t.name}" cannot run here.`);
+  const { fillPlan, fillReport } = await import('../on-demand');
   const plan = fillPlan(t.form, call.args);
   if ('error' in plan) return failure(plan.error, 'bad_args');
   const results: ActionResult[] = [];

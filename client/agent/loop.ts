@@ -12,7 +12,8 @@ import { NO_PROVIDER_FIX } from '../llm/no-provider';
 import { ModelError, type ChatReply, type ModelClient } from '../llm/types';
 import { besideBundle, screenshot } from '../page/screenshot';
 import { buildMapAsync } from '../page/map';
-import { nativeSetTimeout, watchActivity } from '../page/settle';
+import { nativeSetTimeout } from '../page/settle';
+import { watchActivity } from '../page/settle-watch';
 import { estimateTokens } from '../page/tokens';
 import type { PageMap } from '../page/types';
 import { callArgs, callLabel, normaliseCall, type Call, type PageCall, type SiteCall } from './calls';
@@ -29,13 +30,15 @@ import { buildRequest, DEFAULT_MAX_STEPS, planPrompt, type StepPrompt } from './
 import { TOOL_LIST, toolSpecs, toolTokens } from './tools';
 import { priceOf, costOf, type Price } from '../llm/prices';
 import { masking } from '../page/redact';
-import { offered, pageToolsNow, untrustedToolLines, type PageTool } from '../webmcp/bridge';
+import type { PageTool } from '../webmcp/bridge';
+import { pageOffersTools } from '../webmcp/offer';
 import { pageIsUntrusted } from './env';
 import { answerPrompt, answerTools } from './schema';
 import { maskRequest, secretsPrompt } from './secrets';
 import type { CallTarget, CustomTool, RecordedStep, RunEvents, RunHandle, RunOptions, RunResult } from './types';
 import { beginStep, endStep } from '../replay/recorder';
 import { newRecording, pathOn } from '../replay/recording';
+import { recordRepairStep, recordsActions, repairLines, replayedSoFar, replayResult } from '../replay/steps';
 
 /** How long a parked run waits for the page to unload before it assumes the navigation did not happen. */
 const NAVIGATION_GRACE_MS = 8000;
@@ -107,7 +110,7 @@ export class Run implements DispatchHost {
 
   constructor(
     readonly state: SavedRun,
-    protected readonly deps: RunDeps,
+    readonly deps: RunDeps,
   ) {
     this.result = new Promise((r) => (this.resolveResult = r));
     state.owner = this.instance;
@@ -173,7 +176,7 @@ export class Run implements DispatchHost {
   }
 
   /** Holds while the user has taken over; resolves at once otherwise (or when the run ends). */
-  protected untilResumed(): Promise<void> {
+  untilResumed(): Promise<void> {
     if (!this.paused) return Promise.resolve();
     return new Promise((resolve) => {
       this.unpause = resolve;
@@ -194,6 +197,7 @@ export class Run implements DispatchHost {
 
   /** What the result carries besides the loop's own fields: the run as a recording. */
   protected resultExtras(r: Omit<RunResult, 'steps' | 'usage'>): Partial<RunResult> {
+    if (this.state.replay) return replayResult(this.state.replay);
     return { recording: newRecording(this.state.task, this.state.startUrl ?? location.href, this.state.recorded ?? [], r.ok ? r.summary : undefined) };
   }
 
@@ -208,6 +212,7 @@ export class Run implements DispatchHost {
 
   /** A page action or site tool is about to run: its recording step, kept with the state in case the page unloads. */
   beforeAction(call: PageCall | SiteCall, target: CallTarget | undefined): void {
+    if (this.state.replay && !recordsActions(this.state.replay)) return;
     try {
       const step = beginStep(call, target);
       if (step) this.state.recordPending = step;
@@ -232,12 +237,13 @@ export class Run implements DispatchHost {
 
   /** The run's recording steps so far (with the values they typed). */
   protected recordedSoFar(): readonly RecordedStep[] {
-    return this.state.recorded ?? [];
+    return this.state.replay ? replayedSoFar(this.state.replay) : (this.state.recorded ?? []);
   }
 
   /** Adds a step to the run's recording. */
   protected recordStep(step: RecordedStep): void {
-    (this.state.recorded ??= []).push(step);
+    if (this.state.replay) recordRepairStep(this.state.replay, step);
+    else (this.state.recorded ??= []).push(step);
   }
 
   finish(r: Omit<RunResult, 'steps' | 'usage'>): void {
@@ -258,7 +264,7 @@ export class Run implements DispatchHost {
     this.emitter.emit('done', { result });
   }
 
-  protected sleep(ms: number): Promise<void> {
+  sleep(ms: number): Promise<void> {
     return new Promise((resolve) => {
       if (this.abort.signal.aborted) return resolve();
       const t = nativeSetTimeout(resolve, ms);
@@ -279,7 +285,7 @@ export class Run implements DispatchHost {
   }
 
   /** Connects to the proxy and picks the model; false when the run cannot go on (it ended). */
-  protected async setUp(): Promise<boolean> {
+  async setUp(): Promise<boolean> {
     const o = this.options;
     if (!o.proxy) {
       this.fatal('config', 'No proxy is configured: pass { proxy } to pagehand.run, or load the bundle from the proxy (or set data-pagehand-proxy on its script tag).');
@@ -324,7 +330,7 @@ export class Run implements DispatchHost {
   }
 
   /** On a page the run was resumed on: wait for it, and end the action the navigation interrupted. */
-  protected async resumeHere(): Promise<void> {
+  async resumeHere(): Promise<void> {
     await pageReady();
     if (this.ended) return;
     this.emitter.emit('message', { text: `Resumed on ${location.href} after the page changed.`, from: 'agent' });
@@ -340,6 +346,8 @@ export class Run implements DispatchHost {
   }
 
   protected async loop(): Promise<void> {
+    // A replay: the recording takes the model's seat; its code loads now (client/replay).
+    if (this.state.replay) return new (await import('../on-demand')).ReplayDriver(this).loop();
     if (!(await this.setUp())) return;
     if (this.deps.resumed) {
       await this.resumeHere();
@@ -362,8 +370,9 @@ export class Run implements DispatchHost {
   }
 
   /** One step planned by the model: observe, think, act, check the guards. */
-  protected async modelStep(step: number): Promise<'ended' | 'next'> {
+  async modelStep(step: number): Promise<'ended' | 'next'> {
     const t0 = performance.now();
+    await this.loadPageTools();
     const prompt = this.planPrompt(step);
     const map = await safeMap(prompt.mapTokens);
     this.lastMap = map;
@@ -491,7 +500,7 @@ export class Run implements DispatchHost {
     const tools = this.tools();
     this.fixed ??= estimateTokens(system) + toolTokens(tools, estimateTokens);
     // What a stranger's page says its tools do goes in as page data, within the budget.
-    const pageToolLines = untrustedToolLines([...this.pageTools().values()]);
+    const pageToolLines = this.webmcp?.untrustedToolLines([...this.pageTools().values()]) ?? [];
     const p = planPrompt(this.state, step, system, tools, this.fixed, this.recordingLines());
     if (!pageToolLines.length) return p;
     return { ...p, base: { ...p.base, pageTools: pageToolLines }, mapTokens: Math.max(800, p.mapTokens - estimateTokens(pageToolLines.join('\n'))) };
@@ -499,23 +508,32 @@ export class Run implements DispatchHost {
 
   /** The recording shown to the model (while a replay's step is repaired), else nothing. */
   protected recordingLines(): string[] | undefined {
-    return undefined;
+    return this.state.replay && repairLines(this.state.replay);
   }
 
   protected tools() {
-    return answerTools(toolSpecs(this.allowedActions(), [...this.deps.siteTools().values(), ...[...this.pageTools().values()].map(offered)]), this.options.schema);
+    const offered = this.webmcp?.offered;
+    return answerTools(toolSpecs(this.allowedActions(), [...this.deps.siteTools().values(), ...(offered ? [...this.pageTools().values()].map(offered) : [])]), this.options.schema);
   }
 
   protected allowedActions(): string[] | undefined {
     return joinAllowed(this.deps.site?.().allowedActions, this.options.allowedActions);
   }
 
-  /** The page's WebMCP tools on offer now (never under a built-in's or a site tool's name). */
-  protected pageTools(): ReadonlyMap<string, PageTool> {
-    return pageToolsNow(new Set([...TOOL_LIST, ...this.deps.siteTools().keys()]), pageIsUntrusted());
+  /** The WebMCP bridge, once the page offered a tool (its code loads on first use). */
+  private webmcp: typeof import('../webmcp/bridge') | undefined;
+
+  /** Before a step's prompt: the bridge, when the page offers tools and it is not here yet. */
+  protected async loadPageTools(): Promise<void> {
+    if (!this.webmcp && pageOffersTools()) this.webmcp = (await import('../on-demand')).webmcp;
   }
 
-  protected emitStep(p: Pick<RunEvents['step'], 'step' | 'phase'> & Partial<RunEvents['step']>): void {
+  /** The page's WebMCP tools on offer now (never under a built-in's or a site tool's name). */
+  protected pageTools(): ReadonlyMap<string, PageTool> {
+    return this.webmcp?.pageToolsNow(new Set([...TOOL_LIST, ...this.deps.siteTools().keys()]), pageIsUntrusted()) ?? new Map();
+  }
+
+  emitStep(p: Pick<RunEvents['step'], 'step' | 'phase'> & Partial<RunEvents['step']>): void {
     this.emitter.emit('step', {
       maxSteps: this.options.maxSteps ?? DEFAULT_MAX_STEPS,
       usage: { ...this.state.usage },
@@ -526,7 +544,7 @@ export class Run implements DispatchHost {
   }
 
   /** The last call asked about was refused (by the user, or because no one could be asked). */
-  protected refused = false;
+  refused = false;
 
   /** Asks about a risky call; an allowed page action or site tool is about to run (its recording step begins). */
   async confirm(call: Call, target: CallTarget | undefined, goal: string | undefined): Promise<true | string> {

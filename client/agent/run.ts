@@ -11,7 +11,6 @@ import { filesFor, filesProblem, type RunFiles } from './files';
 import { dropFiles, factsOf, keepFiles, loadFiles } from './files-store';
 import { newGuardState } from './guards';
 import { Run } from './loop';
-import { ReplayRun } from '../replay/replay-run';
 import { fill, recordingProblem, valuesFor } from '../replay/recording';
 import type { ReplayState } from '../replay/state';
 import type { Recording, ReplayOptions } from './types';
@@ -137,7 +136,7 @@ export function createAgentApi(defaults: ScriptDefaults, env: AgentEnv = agentEn
     }
     state.startUrl = location.href;
     if (replaying) state.replay = replaying;
-    const r = new (replaying ? ReplayRun : Run)(state, { confirm: () => options.confirm ?? site.confirm, resumed: false, onEnd, store, transport: env.fetch, siteTools: () => toolsFor(options.tools), site: () => site });
+    const r = new Run(state, { confirm: () => options.confirm ?? site.confirm, resumed: false, onEnd, store, transport: env.fetch, siteTools: () => toolsFor(options.tools), site: () => site });
     r.useFiles(() => filesFor(attached, location.origin));
     currentHandle = adopt(r);
     if (options.signal) {
@@ -171,7 +170,7 @@ export function createAgentApi(defaults: ScriptDefaults, env: AgentEnv = agentEn
       current.stepAside(); // a stale copy from the back/forward cache
     }
     if (!saved) return undefined;
-    const r = new (saved.replay ? ReplayRun : Run)(saved, { confirm: () => site.confirm, resumed: true, onEnd, store, transport: env.fetch, siteTools: () => toolsFor(), site: () => site });
+    const r = new Run(saved, { confirm: () => site.confirm, resumed: true, onEnd, store, transport: env.fetch, siteTools: () => toolsFor(), site: () => site });
     // Files kept for this run come back on pages of the origin they were attached on.
     const kept: RunFiles = { files: saved.files?.length ? loadFiles(saved.id, location.origin) : [], origin: location.origin };
     r.useFiles(() => filesFor(kept, location.origin));

@@ -1,5 +1,6 @@
 /**
- * `pagehand.replay(recording)`: the run loop with the recording in the model's seat.
+ * `pagehand.replay(recording)`: the run loop with the recording in the model's seat (the run
+ * loads this on first use and hands it the loop: client/agent/loop.ts).
  *
  * Each recorded step: find its target on the live page (locate.ts), run the action through the
  * same dispatch as a model's call — the same risk check and confirmation, every time — and
@@ -16,10 +17,11 @@ import { parseCall } from '../page/actions/args';
 import type { PageMap, Ref } from '../page/types';
 import type { Call, PageCall, SiteCall } from '../agent/calls';
 import { runStep } from '../agent/dispatch';
-import { Run, safeMap } from '../agent/loop';
-import type { CallTarget, RecordedExpectation, RecordedStep, RecordedTarget, RunResult } from '../agent/types';
+import { safeMap, type Run } from '../agent/loop';
+import type { RecordedExpectation, RecordedStep, RecordedTarget, RunResult } from '../agent/types';
 import { expectationHolds, locate, pageCandidates, type Candidate, type Located } from './locate';
-import { fill, newRecording, pathOn, stepText, urlMatches } from './recording';
+import { fill, pathOn, stepText, urlMatches } from './recording';
+import { replayStepAt } from './steps';
 import type { ReplayState } from './state';
 
 /** How long a step waits for its target, or for what it expected, to show. */
@@ -30,44 +32,46 @@ const REPAIR_TURNS = 3;
 /** The map a replayed step's events show (the model does not read it). */
 const MAP_TOKENS = 3000;
 
-export class ReplayRun extends Run {
+export class ReplayDriver {
+  constructor(private readonly run: Run) {}
+
   /** Set up (the proxy's config read) once a repair needs the model. */
   private modelReady = false;
   /** The last located target, for the events and the confirmation (it may lie outside the map). */
   private located: { ref: Ref; candidate: Candidate } | undefined;
 
   private get rs(): ReplayState {
-    return this.state.replay!;
+    return this.run.state.replay!;
   }
 
   /** The recording's steps, values filled. */
   private stepAt(i: number): RecordedStep {
-    return fill(this.rs.recording.steps[i]!, this.rs.values);
+    return replayStepAt(this.rs, i);
   }
 
-  protected override async loop(): Promise<void> {
-    if (this.deps.resumed) {
-      await this.resumeHere();
-      if (this.ended) return;
+  async loop(): Promise<void> {
+    if (this.run.deps.resumed) {
+      await this.run.resumeHere();
+      if (this.run.ended) return;
     }
     let first = true;
-    while (!this.ended) {
+    while (!this.run.ended) {
       const rs = this.rs;
-      const maxSteps = this.options.maxSteps ?? rs.recording.steps.length + 20;
-      if (this.state.step >= maxSteps) {
-        return this.finish({ ok: false, summary: `Stopped at the step limit (${maxSteps}) before the replay was done.`, reason: 'max_steps' });
+      const maxSteps = this.run.options.maxSteps ?? rs.recording.steps.length + 20;
+      if (this.run.state.step >= maxSteps) {
+        return this.run.finish({ ok: false, summary: `Stopped at the step limit (${maxSteps}) before the replay was done.`, reason: 'max_steps' });
       }
-      await this.untilResumed();
-      if (this.ended) return;
+      await this.run.untilResumed();
+      if (this.run.ended) return;
       // A step that loaded this page: what it expected is checked here.
       if (rs.check) {
         const { index, expect } = rs.check;
         rs.check = undefined;
         const seen = await this.landed(index, expect);
-        if (this.ended) return;
+        if (this.run.ended) return;
         if (!seen.ok && !this.breaks(index, `after it, ${seen.why}`, true)) return;
       }
-      const resumed = first && this.deps.resumed;
+      const resumed = first && this.run.deps.resumed;
       first = false;
       if (rs.repairing) {
         if ((await this.repairTurn(resumed)) === 'ended') return;
@@ -77,9 +81,9 @@ export class ReplayRun extends Run {
         if ((await this.toStart(resumed)) === 'ended') return;
         continue;
       }
-      if (rs.next >= rs.recording.steps.length) return this.finish(this.summary());
+      if (rs.next >= rs.recording.steps.length) return this.run.finish(this.summary());
       if ((await this.replayStep(rs.next, resumed)) === 'ended') return;
-      this.save();
+      this.run.save();
     }
   }
 
@@ -96,21 +100,21 @@ export class ReplayRun extends Run {
       here = true; // no usable start URL: the replay starts where it is
     }
     if (here) return 'next';
-    const step = this.state.step + 1;
-    this.emitStep({ step, phase: 'start', resumed: resumed || undefined });
-    this.state.step = step;
+    const step = this.run.state.step + 1;
+    this.run.emitStep({ step, phase: 'start', resumed: resumed || undefined });
+    this.run.state.step = step;
     const call = pageCall('navigate', { url: start });
     if (!call) return 'next';
     const map = await safeMap(MAP_TOKENS);
-    this.lastMap = map;
-    this.emitStep({ step, phase: 'planned', reasoning: { nextGoal: 'Go to the page the recording starts on.' }, calls: [call.planned] });
+    this.run.lastMap = map;
+    this.run.emitStep({ step, phase: 'planned', reasoning: { nextGoal: 'Go to the page the recording starts on.' }, calls: [call.planned] });
     rs.check = { index: -1, expect: { url: pathOn(new URL(start, location.href).href, location.origin).split('?')[0]! } };
-    this.refused = false;
-    const outcome = await runStep(this, step, [call], 'Go to the page the recording starts on.', map);
-    if (this.ended || outcome === 'parked') return 'ended';
+    this.run.refused = false;
+    const outcome = await runStep(this.run, step, [call], 'Go to the page the recording starts on.', map);
+    if (this.run.ended || outcome === 'parked') return 'ended';
     rs.check = undefined;
-    if (this.refused) {
-      this.finish({ ok: false, summary: `The user did not allow opening ${start}, where the recording starts.`, reason: 'denied' });
+    if (this.run.refused) {
+      this.run.finish({ ok: false, summary: `The user did not allow opening ${start}, where the recording starts.`, reason: 'denied' });
       return 'ended';
     }
     return 'next';
@@ -121,27 +125,27 @@ export class ReplayRun extends Run {
     const rs = this.rs;
     const rec = this.stepAt(index);
     const total = rs.recording.steps.length;
-    const step = this.state.step + 1;
-    this.emitStep({ step, phase: 'start', resumed: resumed || undefined });
-    this.state.step = step;
+    const step = this.run.state.step + 1;
+    this.run.emitStep({ step, phase: 'start', resumed: resumed || undefined });
+    this.run.state.step = step;
     const map = await safeMap(MAP_TOKENS);
-    this.lastMap = map;
-    if (this.ended) return 'ended';
+    this.run.lastMap = map;
+    if (this.run.ended) return 'ended';
     const made = await this.callFor(rec);
-    if (this.ended) return 'ended';
+    if (this.run.ended) return 'ended';
     if ('why' in made) return this.breaks(index, made.why, false) ? 'next' : 'ended';
     const goal = `Step ${index + 1} of ${total} from the recording: ${stepText(rec)}`;
-    this.emitStep({ step, phase: 'planned', reasoning: { nextGoal: goal }, calls: [made.call.planned] });
+    this.run.emitStep({ step, phase: 'planned', reasoning: { nextGoal: goal }, calls: [made.call.planned] });
     // Saved before it runs: a step that loads another page goes on there.
     rs.next = index + 1;
     rs.out.push(rs.recording.steps[index]!);
     rs.replayed++;
     rs.check = rec.expect ? { index, expect: rec.expect } : undefined;
-    this.refused = false;
-    const outcome = await runStep(this, step, [made.call], goal, this.withLocated(map));
-    if (this.ended || outcome === 'parked') return 'ended';
-    if (this.refused) {
-      this.finish({ ok: false, summary: `The user did not allow step ${index + 1} of the recording (${stepText(rec)}), so the replay stopped there.`, reason: 'denied' });
+    this.run.refused = false;
+    const outcome = await runStep(this.run, step, [made.call], goal, this.withLocated(map));
+    if (this.run.ended || outcome === 'parked') return 'ended';
+    if (this.run.refused) {
+      this.run.finish({ ok: false, summary: `The user did not allow step ${index + 1} of the recording (${stepText(rec)}), so the replay stopped there.`, reason: 'denied' });
       return 'ended';
     }
     if (outcome === 'failed') {
@@ -149,14 +153,14 @@ export class ReplayRun extends Run {
       rs.out.pop();
       rs.replayed--;
       rs.check = undefined;
-      const last = this.state.history[this.state.history.length - 1]?.actions[0];
+      const last = this.run.state.history[this.run.state.history.length - 1]?.actions[0];
       return this.breaks(index, `its ${rec.action} failed: ${last?.result ?? 'no result'}`, false) ? 'next' : 'ended';
     }
     const check = rs.check;
     rs.check = undefined;
     if (check) {
       const seen = await this.landed(index, check.expect);
-      if (this.ended) return 'ended';
+      if (this.run.ended) return 'ended';
       if (!seen.ok) return this.breaks(index, `after it, ${seen.why}`, true) ? 'next' : 'ended';
     }
     return 'next';
@@ -173,7 +177,7 @@ export class ReplayRun extends Run {
   /** The call a recorded step makes on this page, or why it cannot be made. */
   private async callFor(rec: RecordedStep): Promise<{ call: Call } | { why: string }> {
     if (rec.tool) {
-      const tool = this.deps.siteTools().get(rec.action);
+      const tool = this.run.deps.siteTools().get(rec.action);
       if (!tool) return { why: `the site offers no tool "${rec.action}" on this page` };
       const call: SiteCall = { kind: 'site', planned: { name: rec.action, args: { ...rec.args } }, tool, args: { ...rec.args } };
       return { call };
@@ -200,8 +204,8 @@ export class ReplayRun extends Run {
       } catch (e) {
         found = { ok: false, problem: 'missing', why: `the page could not be read (${String((e as Error)?.message ?? e)})` };
       }
-      if (found.ok || Date.now() >= until || this.ended) return found;
-      await this.sleep(POLL_MS);
+      if (found.ok || Date.now() >= until || this.run.ended) return found;
+      await this.run.sleep(POLL_MS);
     }
   }
 
@@ -237,8 +241,8 @@ export class ReplayRun extends Run {
       } catch (err) {
         seen = { ok: false, why: `the page could not be read (${String((err as Error)?.message ?? err)})` };
       }
-      if (seen.ok || Date.now() >= until || this.ended) return seen;
-      await this.sleep(POLL_MS);
+      if (seen.ok || Date.now() >= until || this.run.ended) return seen;
+      await this.run.sleep(POLL_MS);
     }
   }
 
@@ -253,7 +257,7 @@ export class ReplayRun extends Run {
       return true;
     }
     if (!rs.repair) {
-      this.finish({ ok: false, summary: `Step ${index + 1} of the recording (${stepText(this.stepAt(index))}) needs repair: ${why}.`, reason: 'needs_repair' });
+      this.run.finish({ ok: false, summary: `Step ${index + 1} of the recording (${stepText(this.stepAt(index))}) needs repair: ${why}.`, reason: 'needs_repair' });
       return false;
     }
     rs.repairing = { index, why, turns: 0, made: [], acted };
@@ -267,27 +271,27 @@ export class ReplayRun extends Run {
     const rs = this.rs;
     const rp = rs.repairing!;
     if (!this.modelReady) {
-      if (!(await this.setUp())) return 'ended';
+      if (!(await this.run.setUp())) return 'ended';
       this.modelReady = true;
     }
     if (rp.turns >= REPAIR_TURNS) {
-      this.finish({ ok: false, summary: `Step ${rp.index + 1} of the recording could not be repaired in ${REPAIR_TURNS} tries: ${rp.why}.`, reason: 'errors' });
+      this.run.finish({ ok: false, summary: `Step ${rp.index + 1} of the recording could not be repaired in ${REPAIR_TURNS} tries: ${rp.why}.`, reason: 'errors' });
       return 'ended';
     }
     rp.turns++;
     rs.modelCalls++;
-    const step = this.state.step + 1;
-    this.emitStep({ step, phase: 'start', resumed: resumed || undefined });
-    const before = this.state.history.length;
+    const step = this.run.state.step + 1;
+    this.run.emitStep({ step, phase: 'start', resumed: resumed || undefined });
+    const before = this.run.state.history.length;
     const made = rp.made.length;
-    this.state.notes.push(
+    this.run.state.notes.push(
       `You are repairing a replay of a recording of this task: step ${rp.index + 1} of the recording below could not be replayed (it says why). ` +
         `Do now, on the page as it is, what that step did${rp.acted ? ' (its action ran; do what is still needed for it to take effect)' : ''}. ` +
         'Your calls this turn take its place, and the replay goes on with the recorded steps after it: do not do those. Call done only if the whole task is already done.',
     );
-    const r = await this.modelStep(step);
-    if (r === 'ended' || this.ended) return 'ended';
-    const record = this.state.history.slice(before).pop();
+    const r = await this.run.modelStep(step);
+    if (r === 'ended' || this.run.ended) return 'ended';
+    const record = this.run.state.history.slice(before).pop();
     const allOk = !!record && record.actions.length > 0 && record.actions.every((a) => a.ok);
     if (!allOk || rp.made.length === made) return 'next'; // another turn (bounded)
     // Repaired. What the model did either cleared the way for the step (closed a dialog that
@@ -306,55 +310,10 @@ export class ReplayRun extends Run {
     return 'next';
   }
 
-  /** While repairing, the model's page actions are recorded as the new step(s). */
-  override beforeAction(call: PageCall | SiteCall, target: CallTarget | undefined): void {
-    if (this.rs.repairing) super.beforeAction(call, target);
-  }
-
-  protected override recordedSoFar(): readonly RecordedStep[] {
-    return [...fill(this.rs.out, this.rs.values), ...(this.rs.repairing?.made ?? [])];
-  }
-
-  protected override recordStep(step: RecordedStep): void {
-    const rp = this.rs.repairing;
-    if (rp) rp.made.push(step);
-  }
-
-  protected override recordingLines(): string[] | undefined {
-    const rs = this.rs;
-    const rp = rs.repairing;
-    if (!rp) return undefined;
-    return rs.recording.steps.map((_, i) => {
-      const mark = i === rp.index ? `BROKEN (${rp.why})` : i < rp.index ? 'done' : 'to do after';
-      return `${i + 1}. ${stepText(this.stepAt(i))} — ${mark}`;
-    });
-  }
-
   private summary(): Omit<RunResult, 'steps' | 'usage'> {
     const rs = this.rs;
     const repaired = rs.repaired.length;
     return { ok: true, summary: `Replayed the recording: ${rs.replayed} step${rs.replayed === 1 ? '' : 's'} as recorded${repaired ? `, ${repaired} made anew by the model` : ''}.` };
-  }
-
-  protected override resultExtras(): Partial<RunResult> {
-    const rs = this.rs;
-    const rec = rs.recording;
-    const steps = [...rs.out];
-    const repaired = [...rs.repaired];
-    const rp = rs.repairing;
-    let from = rs.next;
-    if (rp) {
-      // Ended while a step was being repaired: what the model made so far takes its place.
-      for (const s of rp.made) {
-        steps.push({ ...s, repaired: true });
-        repaired.push(steps.length);
-      }
-      from = rp.made.length || rp.acted ? rp.index + 1 : rp.index;
-    }
-    // Steps not reached stay as they were.
-    const recording = { ...newRecording(rec.task, rec.url, [...steps, ...rec.steps.slice(from)], rec.summary), ...(rec.params ? { params: rec.params } : {}) };
-    if (repaired.length) recording.repaired = repaired;
-    return { recording, replay: { replayed: rs.replayed, repaired: repaired.length, modelCalls: rs.modelCalls } };
   }
 }
 

@@ -17,6 +17,7 @@ import type { JsonSchema } from '../llm/types';
 import type { ActionResult } from '../page/actions/types';
 import { cap, sanitize } from '../page/format';
 import { formTools, type FormTool } from './forms';
+import { pageToolsEnabled } from './offer';
 import { installModelContext } from './polyfill';
 import type { ModelContextTool, RegisteredTool, ToolRegistry } from './types';
 
@@ -217,31 +218,12 @@ export function publishSiteTools(registry: ToolRegistry | undefined, tools: read
   }
 }
 
-let enabled = true;
-
-/** `init({ webmcp })`: false offers none of the page's tools (each init sets it anew). */
-export function setPageToolsEnabled(on: boolean): void {
-  enabled = on;
-}
-
 /**
  * The page's tools on offer now, by the name the model calls: registered ones (from the
  * registry on `document.modelContext`) and forms, none when the site turned them off. Trust
  * from who installed pagehand (`untrusted`: a stranger's page).
  */
 export function pageToolsNow(taken: ReadonlySet<string>, untrusted: boolean): Map<string, PageTool> {
-  if (!enabled) return new Map();
+  if (!pageToolsEnabled()) return new Map();
   return new Map(pageTools(installModelContext(), { untrusted, taken }).map((t) => [t.name, t]));
-}
-
-/**
- * Why a call of the tool needs the user's yes. A registered tool on a stranger's page: always
- * (its `readOnlyHint` is the page's word). On the site's own page: unless it is read-only, as a
- * site tool. A form tool: none here — its submit is judged when it comes (runPageTool).
- */
-export function pageToolRisks(t: PageTool): Array<{ kind: 'site_tool'; reason: string; tool: string }> {
-  if (t.form) return [];
-  if (t.untrusted) return [{ kind: 'site_tool', reason: `"${t.name}" is this page's own code, which pagehand cannot check (whatever the page says it does): each call is yours to allow.`, tool: t.name }];
-  if (t.readOnly) return [];
-  return [{ kind: 'site_tool', reason: `The site's tool "${t.name}" (${cap(t.description.trim().replace(/\.$/, ''), 200)}) may change something: it is not marked read-only.`, tool: t.name }];
 }

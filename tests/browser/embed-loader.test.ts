@@ -37,6 +37,8 @@ const OPEN_ROOTS = `(() => {
 
 /** The agent chunk the built loader names. */
 const agentPath = (): string => `/${/pagehand-agent\.[0-9A-Za-z]{8}\.js/.exec(readFileSync(`${DIST}pagehand-loader.js`, 'utf8'))![0]}`;
+/** The modules the agent's entry imports (the build's list): they load with it. */
+const agentImports = (): string[] => (JSON.parse(readFileSync(`${DIST}pagehand-agent.files.json`, 'utf8')) as { eager: string[] }).eager.map((f) => `/${f}`);
 
 interface Served {
   path: string;
@@ -118,6 +120,8 @@ describe('the embed through its loader', () => {
 
     await launcher.hover();
     await expect.poll(() => asked).toContain(agentPath());
+    // What the entry imports is fetched ahead with it.
+    for (const f of agentImports()) await expect.poll(() => asked).toContain(f);
     await page.waitForLoadState('networkidle');
     // Fetched, not run: the stub is still the API.
     expect(await page.evaluate(() => Object.getOwnPropertySymbols((window as any).pagehand).length)).toBe(1);
@@ -245,9 +249,9 @@ describe('the embed through its loader', () => {
     await panel(page).waitFor();
     await page.waitForLoadState('networkidle');
     await page.evaluate(() => localStorage.removeItem('pagehand:ui'));
-    // The first view: both files, brotli-compressed (the agent possibly twice, if the click beat the prefetch).
+    // The first view: the loader and the agent's files, brotli-compressed (the agent possibly twice, if the click beat the prefetch).
     const first = proxy.log.slice(mark).filter((e) => /^\/pagehand/.test(e.path));
-    expect(new Set(first.map((e) => `${e.path} ${e.status} ${e.encoding}`))).toEqual(new Set([`/pagehand-loader.js 200 br`, `${agentPath()} 200 br`]));
+    expect(new Set(first.map((e) => `${e.path} ${e.status} ${e.encoding}`))).toEqual(new Set([`/pagehand-loader.js 200 br`, ...[agentPath(), ...agentImports()].map((f) => `${f} 200 br`)]));
 
     // A new page view in the same browser: nothing from the proxy, and the launcher opens the panel.
     mark = proxy.log.length;
@@ -401,10 +405,32 @@ describe('what a page script can do with the loader', () => {
     expect(await page.evaluate(() => (window as any).__npmRun('Count the products'))).toBe('function');
   });
 
+  it('a hand not every run needs loads on its first use, not with the agent: select_option fetches the on-demand chunk, once, and works', async () => {
+    const { page, asked } = await pageOf(await newContext());
+    await page.goto(fixture('loader-form.html'));
+    await page.evaluate(() => (window as any).pagehand.ready);
+    await page.waitForLoadState('networkidle');
+    const lazy = (JSON.parse(readFileSync(`${DIST}pagehand-agent.files.json`, 'utf8')) as { lazy: string[] }).lazy.map((f) => `/${f}`);
+    const onDemand = lazy.filter((f) => f.startsWith('/pagehand-agent-on-demand.'));
+    expect(onDemand).toHaveLength(1);
+    // The agent is here and maps the page; nothing loaded on demand yet.
+    expect(asked).toContain(agentPath());
+    expect(asked.filter((p) => lazy.includes(p))).toEqual([]);
+    const map = await page.evaluate(() => (window as any).pagehand.mapAsync().then((m: { text: string }) => m.text));
+    const ref = refFor(map, 'combobox', 'Size');
+    const first = await page.evaluate((r) => (window as any).pagehand.act({ name: 'select_option', args: { ref: r, option: 'Large' } }), ref);
+    expect(first.ok, first.message).toBe(true);
+    expect(await page.locator('#size').inputValue()).toBe('Large');
+    const second = await page.evaluate((r) => (window as any).pagehand.act({ name: 'select_option', args: { ref: r, option: 'Small' } }), ref);
+    expect(second.ok, second.message).toBe(true);
+    expect(await page.locator('#size').inputValue()).toBe('Small');
+    expect(asked.filter((p) => lazy.includes(p))).toEqual(onDemand);
+  });
+
   it('the agent chunk loaded by itself defines nothing and says why', async () => {
     const { page, errors } = await pageOf(await newContext());
     await page.goto(`${origin()}/fixtures/delivery/account.html`);
-    await page.addScriptTag({ url: `${proxy.url}${agentPath()}` }).catch(() => undefined);
+    await page.addScriptTag({ url: `${proxy.url}${agentPath()}`, type: 'module' }).catch(() => undefined);
     await expect.poll(() => errors.some((e) => e.includes('the agent chunk runs only when pagehand-loader.js loads it'))).toBe(true);
     expect(await page.evaluate(() => 'pagehand' in window)).toBe(false);
   });

@@ -7,7 +7,6 @@ import type { ToolArgs } from './args';
 import { waitActionable, type ActionPoint } from './actionability';
 import type { ActionContext, Handler } from './context';
 import { ActionError, inputType, tag } from './dom';
-import { holdAt } from './gesture';
 import type { HandsArgs, Hold } from './hands-args';
 import { clickAt, contextClickAt, doubleClickAt, hoverAt } from './pointer';
 
@@ -32,13 +31,15 @@ async function pressable(ref: Ref, ctx: ActionContext): Promise<{ el: Element; p
 }
 
 export const click: Handler<ToolArgs['click']> = async ({ ref, hold }, ctx) => {
+  // Press and hold is a rare gesture: its code loads on first use, before the element is measured.
+  const gesture = hold ? await import('../../on-demand') : undefined;
   const { el, point, label } = await pressable(ref, ctx);
   const hadState = checkedState(el);
   const at = { local: point.local, root: point.root };
   let clickPrevented: boolean;
   let message: string;
-  if (hold) {
-    ({ clickPrevented } = await holdAt(point.target, at, hold.ms));
+  if (hold && gesture) {
+    ({ clickPrevented } = await gesture.holdAt(point.target, at, hold.ms));
     const secs = hold.ms >= 1000 ? `${Math.round(hold.ms / 100) / 10} s` : `${hold.ms} ms`;
     message = `Pressed and held ${label} for ${secs}${hold.capped ? ` (the longest hold; ${hold.ms / 1000} s at most)` : ''}, then let go.`;
   } else {

@@ -11,7 +11,8 @@ import { createDescriber } from '../describe';
 import { inExcludedZone } from '../own-ui';
 import { RefError, resolveRef } from '../refs';
 import type { Ref } from '../types';
-import { DEFAULT_QUIET_WINDOW, DEFAULT_SETTLE_TIMEOUT, watchActivity, type ActivityWatch } from '../settle';
+import { DEFAULT_QUIET_WINDOW, DEFAULT_SETTLE_TIMEOUT } from '../settle';
+import { watchActivity, type ActivityWatch } from '../settle-watch';
 import { withStandIns } from '../widgets';
 import { parseCall, type ParsedCall, type ToolArgs, type ToolName } from './args';
 import { subjectOf } from './actionability';
@@ -19,7 +20,6 @@ import { clickAtPoint } from './click-at';
 import { click, doubleClick, hover, rightClick } from './click';
 import type { ActionContext, Handler, Outcome } from './context';
 import { ActionError, deepActiveElement, viewportSize } from './dom';
-import { drag } from './drag';
 import { reportDownload } from './download-report';
 import { actInFrame } from '../frames/parent';
 import { deepHit, labelOf } from './hit';
@@ -31,10 +31,8 @@ import { pressKey } from './press';
 import { keepInThisTab, type SameTabGuard } from './same-tab';
 import { read } from './read';
 import { scroll, scrollTo } from './scroll';
-import { selectOption } from './select';
 import { clear, typeText } from './type';
 import type { ActionCall, ActionChanges, ActionErrorKind, ActionResult, ActOptions } from './types';
-import { upload } from './upload';
 import { wait } from './wait';
 import { coveredByZone, focusInZone, labelsZone, tabEntersZone, ZONE_REFUSAL, ZoneRefusal } from './zones';
 
@@ -44,12 +42,22 @@ export { ACTION_TOOLS, parseCall, TOOL_NAMES, type ParsedCall, type ToolName } f
 
 export const DEFAULT_ACTION_TIMEOUT = 1000;
 
+/**
+ * A handler whose code loads on its first call (its own chunk in the embed's split build,
+ * inlined in the other bundles): for hands not every run needs. The load happens before the
+ * handler looks at the page, so nothing measured goes stale while it arrives.
+ */
+const onDemand =
+  <A>(load: () => Promise<Handler<A>>): Handler<A> =>
+  async (args, ctx) =>
+    (await load())(args, ctx);
+
 const handlers: { [K in ToolName]: Handler<ToolArgs[K]> } = {
   click,
   hover,
   type: typeText,
   clear,
-  select_option: selectOption,
+  select_option: onDemand(() => import('../../on-demand').then((m) => m.selectOption)),
   press_key: pressKey,
   scroll,
   scroll_to: scrollTo,
@@ -58,10 +66,10 @@ const handlers: { [K in ToolName]: Handler<ToolArgs[K]> } = {
   navigate,
   go_back: goBack,
   wait,
-  drag,
+  drag: onDemand(() => import('../../on-demand').then((m) => m.drag)),
   double_click: doubleClick,
   right_click: rightClick,
-  upload,
+  upload: onDemand(() => import('../../on-demand').then((m) => m.upload)),
 };
 
 function options(o: ActOptions | undefined): Required<Omit<ActOptions, 'files'>> {

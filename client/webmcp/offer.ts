@@ -1,0 +1,40 @@
+/**
+ * What a run needs to know of the page's WebMCP tools before it loads the bridge (./bridge.ts,
+ * loaded on first use): whether the site turned them off, whether the page offers any now, and
+ * why a call of one needs the user's yes (asked when the call comes, after the bridge made it).
+ */
+import { cap } from '../page/format';
+import type { PageTool } from './bridge';
+import { installModelContext } from './polyfill';
+
+let enabled = true;
+
+/** `init({ webmcp })`: false offers none of the page's tools (each init sets it anew). */
+export function setPageToolsEnabled(on: boolean): void {
+  enabled = on;
+}
+
+export const pageToolsEnabled = (): boolean => enabled;
+
+/** True when the page may offer tools now: some registered, or a form declared as one. Never throws. */
+export function pageOffersTools(): boolean {
+  if (!enabled) return false;
+  try {
+    if ((installModelContext()?.tools().length ?? 0) > 0) return true;
+    return !!document.querySelector('form[toolname]');
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Why a call of the tool needs the user's yes. A registered tool on a stranger's page: always
+ * (its `readOnlyHint` is the page's word). On the site's own page: unless it is read-only, as a
+ * site tool. A form tool: none here — its submit is judged when it comes (runPageTool).
+ */
+export function pageToolRisks(t: PageTool): Array<{ kind: 'site_tool'; reason: string; tool: string }> {
+  if (t.form) return [];
+  if (t.untrusted) return [{ kind: 'site_tool', reason: `"${t.name}" is this page's own code, which pagehand cannot check (whatever the page says it does): each call is yours to allow.`, tool: t.name }];
+  if (t.readOnly) return [];
+  return [{ kind: 'site_tool', reason: `The site's tool "${t.name}" (${cap(t.description.trim().replace(/\.$/, ''), 200)}) may change something: it is not marked read-only.`, tool: t.name }];
+}
