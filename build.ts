@@ -82,7 +82,6 @@ export const USERSCRIPT_HEADER = `// ==UserScript==
 // @grant        GM.saveTab
 // @connect      __PAGEHAND_PROXY_HOST__
 // @run-at       document-start
-// @noframes
 // @downloadURL  __PAGEHAND_PROXY__/pagehand.user.js
 // @updateURL    __PAGEHAND_PROXY__/pagehand.user.js
 // ==/UserScript==

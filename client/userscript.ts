@@ -1,8 +1,22 @@
 /**
- * The userscript's entry (dist/pagehand.user.js): the GM environment first, then the same
- * entry as pagehand.js. build.ts adds the metadata block.
+ * The userscript's entry (dist/pagehand.user.js): the GM environment first, then — in the top
+ * page — the same entry as pagehand.js. build.ts adds the metadata block.
+ *
+ * The manager runs it in every frame too. In a frame it shows nothing and runs nothing of its
+ * own: it only answers a parent page where this same installation runs, proving its key
+ * (client/page/frames/sealed-*.ts), so the agent up there can read and act in frames from other
+ * origins. The token never leaves this script's scope.
  */
-import { restoreCurrentScript } from './userscript-env';
-import './index';
+import { restoreCurrentScript, userscriptConfig } from './userscript-env';
+import { holdFrameSecret } from './page/frames/secret';
+import { answerUserscriptParent } from './page/frames/userscript-frame';
 
-restoreCurrentScript();
+holdFrameSecret(userscriptConfig.token, userscriptConfig.proxy);
+
+if (window.top !== window) {
+  restoreCurrentScript();
+  answerUserscriptParent();
+} else {
+  // Inlined by the build (one file): the entry runs right after this script, before any page script.
+  void import('./index').finally(restoreCurrentScript);
+}

@@ -9,17 +9,11 @@
  * away in the meantime gets nothing. An action runs only if what it would press still looks as
  * it did when the parent judged its risk.
  */
-import type { ActionCall, ActionResult } from '../actions/types';
-import type { TargetFacts } from '../facts';
+import { answerRequest, type ChildDeps } from './answer';
 import { frameAllowed, sameInstallation } from './config';
-import { CHANNEL, parentMessage, VERSION, type ChildMessage, type RemoteMap, type Without } from './protocol';
+import { CHANNEL, parentMessage, VERSION, type ChildMessage, type Without } from './protocol';
 
-export interface ChildDeps {
-  map(maxTokens: number): Promise<RemoteMap>;
-  act(call: ActionCall): Promise<ActionResult>;
-  /** The facts the parent's risk check would read for this call here (undefined: none). */
-  facts(call: ActionCall): TargetFacts | undefined;
-}
+export type { ChildDeps } from './answer';
 
 let installed = false;
 
@@ -52,31 +46,7 @@ export function answerParent(deps: ChildDeps): void {
     }
     if (!session || m.nonce !== session.nonce || origin !== session.origin) return;
     const { nonce } = session;
-    if (m.type === 'map') {
-      void deps.map(Math.min(m.maxTokens, 3000)).then(
-        (map) => reply({ type: 'map-result', nonce, id: m.id, map }, origin),
-        () => reply({ type: 'map-result', nonce, id: m.id, map: { lines: [], elements: [], facts: {} } }, origin),
-      );
-      return;
-    }
-    // act: only if it would press what the parent judged (a page that changed the element since cannot slip a riskier one in).
-    void (async () => {
-      let result: ActionResult;
-      const now = safeFacts(deps, m.call);
-      if (m.judged !== undefined && JSON.stringify(now ?? null) !== JSON.stringify(m.judged ?? null)) {
-        result = { ok: false, message: 'The element in the frame changed since the map was taken; look at the new map and try again.', error: { kind: 'stale_ref' }, changes: {} };
-      } else {
-        result = await deps.act(m.call);
-      }
-      reply({ type: 'act-result', nonce, id: m.id, result: JSON.parse(JSON.stringify(result)) as ActionResult }, origin);
-    })();
+    const { channel: _c, v: _v, nonce: _n, ...request } = m;
+    void answerRequest(deps, request).then((r) => reply({ ...r, nonce }, origin));
   });
-}
-
-function safeFacts(deps: ChildDeps, call: ActionCall): TargetFacts | undefined {
-  try {
-    return deps.facts(call);
-  } catch {
-    return undefined;
-  }
 }

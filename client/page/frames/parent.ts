@@ -18,21 +18,12 @@ import { nativeSetTimeout } from '../settle';
 import { frameIdOf } from '../walk';
 import { frameAllowed, frameConfig } from './config';
 import type { RemoteFrameMap } from './merge';
-import { CHANNEL, childMessage, newNonce, VERSION, type ChildMessage, type ParentMessage, type RemoteMap, type Without } from './protocol';
+import { CHANNEL, childMessage, newNonce, VERSION, type FrameReply, type FrameRequest, type ParentMessage, type Without } from './protocol';
+import { frameCrypto } from './secret';
+import { crossOrigin, keptOut, markReady, sessions, type FrameSession } from './sessions';
 
-interface Session {
-  iframe: HTMLIFrameElement;
-  win: Window;
-  frameId: string;
-  origin: string;
-  nonce: string;
-  ready: boolean;
-  map?: RemoteMap;
-  waiting: Map<number, (m: ChildMessage) => void>;
-  onReady: Array<() => void>;
-}
-
-const sessions = new Map<HTMLIFrameElement, Session>();
+/** The site protocol's session nonce, per session. */
+const nonces = new WeakMap<FrameSession, string>();
 let nextId = 1;
 let listening = false;
 
@@ -43,16 +34,17 @@ function onMessage(e: MessageEvent): void {
   const m = childMessage(e.data);
   if (!m) return;
   for (const s of sessions.values()) {
-    if (e.source !== s.win || e.origin !== s.origin || m.nonce !== s.nonce) continue;
-    if (m.type === 'ready') {
-      s.ready = true;
-      for (const f of s.onReady.splice(0)) f();
-    } else if (s.ready) s.waiting.get(m.id)?.(m);
+    if (s.kind !== 'site' || e.source !== s.win || e.origin !== s.origin || m.nonce !== nonces.get(s)) continue;
+    if (m.type === 'ready') markReady(s);
+    else if (s.ready) {
+      const { channel: _c, v: _v, nonce: _n, ...reply } = m;
+      s.waiting.get(m.id)?.(reply);
+    }
     return;
   }
 }
 
-function post(s: Session, m: Without<ParentMessage, 'channel' | 'v'>): void {
+function post(s: FrameSession, m: Without<ParentMessage, 'channel' | 'v'>): void {
   try {
     // To the session's origin only: a frame that navigated elsewhere gets nothing.
     s.win.postMessage({ channel: CHANNEL, v: VERSION, ...m }, s.origin);
@@ -71,14 +63,6 @@ function listedOrigin(iframe: HTMLIFrameElement): string | undefined {
   }
 }
 
-function crossOrigin(iframe: HTMLIFrameElement): boolean {
-  try {
-    return !iframe.contentDocument;
-  } catch {
-    return true;
-  }
-}
-
 /** Opens sessions with the listed cross-origin frames of this document (and drops gone ones). */
 function discover(): void {
   if (!listening) {
@@ -86,23 +70,42 @@ function discover(): void {
     window.addEventListener('message', onMessage);
   }
   for (const [iframe, s] of sessions) {
-    if (!iframe.isConnected || iframe.contentWindow !== s.win || listedOrigin(iframe) !== s.origin) sessions.delete(iframe);
+    if (!iframe.isConnected || iframe.contentWindow !== s.win || (s.kind === 'site' && listedOrigin(iframe) !== s.origin) || keptOut(iframe)) sessions.delete(iframe);
   }
   const { proxy, token } = frameConfig();
   if (!token) return;
   for (const iframe of document.querySelectorAll('iframe')) {
-    if (sessions.has(iframe) || !iframe.contentWindow || !crossOrigin(iframe)) continue;
+    if (sessions.has(iframe) || !iframe.contentWindow || !crossOrigin(iframe) || keptOut(iframe)) continue;
     const origin = listedOrigin(iframe);
     if (!origin) continue;
-    const s: Session = { iframe, win: iframe.contentWindow, frameId: frameIdOf(iframe), origin, nonce: newNonce(), ready: false, waiting: new Map(), onReady: [] };
+    const nonce = newNonce();
+    const s: FrameSession = {
+      kind: 'site',
+      iframe,
+      win: iframe.contentWindow,
+      frameId: frameIdOf(iframe),
+      origin,
+      ready: false,
+      waiting: new Map(),
+      onReady: [],
+      send: (m) => post(s, { ...m, nonce }),
+    };
+    nonces.set(s, nonce);
     sessions.set(iframe, s);
     // A frame that loads a new document needs a new session (its pagehand is a new one).
     iframe.addEventListener('load', () => sessions.get(iframe) === s && sessions.delete(iframe), { once: true });
-    post(s, { type: 'hello', nonce: s.nonce, proxy, token });
+    post(s, { type: 'hello', nonce, proxy, token });
   }
 }
 
-function ask<T>(s: Session, m: Without<ParentMessage, 'channel' | 'v' | 'nonce' | 'id'>, timeoutMs: number, pick: (m: ChildMessage) => T | undefined): Promise<T | undefined> {
+/** The userscript's frames: every frame from another origin is asked (top page only: a frame's own frames stay its own). */
+async function discoverUserscriptFrames(): Promise<void> {
+  if (!frameCrypto() || window.top !== window) return;
+  const { openUserscriptSessions } = await import('./sealed-parent');
+  await openUserscriptSessions();
+}
+
+function ask<T>(s: FrameSession, m: Without<FrameRequest, 'id'>, timeoutMs: number, pick: (m: FrameReply) => T | undefined): Promise<T | undefined> {
   return new Promise((resolve) => {
     const id = nextId++;
     const done = (v: T | undefined): void => {
@@ -111,11 +114,11 @@ function ask<T>(s: Session, m: Without<ParentMessage, 'channel' | 'v' | 'nonce' 
     };
     s.waiting.set(id, (reply) => done(pick(reply)));
     nativeSetTimeout(() => done(undefined), timeoutMs);
-    post(s, { ...m, nonce: s.nonce, id } as Without<ParentMessage, 'channel' | 'v'>);
+    s.send({ ...m, id } as FrameRequest);
   });
 }
 
-function whenReady(s: Session, timeoutMs: number): Promise<boolean> {
+function whenReady(s: FrameSession, timeoutMs: number): Promise<boolean> {
   if (s.ready) return Promise.resolve(true);
   return new Promise((resolve) => {
     s.onReady.push(() => resolve(true));
@@ -126,9 +129,14 @@ function whenReady(s: Session, timeoutMs: number): Promise<boolean> {
 /** Asks every taking-part frame for its map (bounded); what does not come in time keeps the last one. */
 export async function refreshRemoteMaps(maxTokens: number, timeoutMs = 400): Promise<void> {
   discover();
+  await discoverUserscriptFrames();
   await Promise.all(
     [...sessions.values()].map(async (s) => {
-      if (!(await whenReady(s, timeoutMs))) return;
+      // A userscript frame that never answered (most frames run no pagehand) is not waited for again.
+      if (!(await whenReady(s, s.quiet ? 0 : timeoutMs))) {
+        if (s.kind === 'userscript') s.quiet = true;
+        return;
+      }
       const map = await ask(s, { type: 'map', maxTokens }, timeoutMs * 2, (r) => (r.type === 'map-result' ? r.map : undefined));
       if (map) s.map = map;
     }),
@@ -153,10 +161,10 @@ export function remoteFrameMaps(): RemoteFrameMap[] {
   return out;
 }
 
-function sessionFor(ref: unknown): { s: Session; local: string } | undefined {
+function sessionFor(ref: unknown): { s: FrameSession; local: string } | undefined {
   const m = /^(f\d+):(\d+)$/.exec(parseRef(ref) ?? '');
   if (!m) return undefined;
-  for (const s of sessions.values()) if (s.frameId === m[1] && s.ready) return { s, local: m[2]! };
+  for (const s of sessions.values()) if (s.frameId === m[1] && s.ready && s.iframe.isConnected && !keptOut(s.iframe)) return { s, local: m[2]! };
   return undefined;
 }
 

@@ -1,6 +1,9 @@
 /**
  * The messages between pagehand in a page and pagehand in a frame from another origin (pure).
  *
+ * This is the site's protocol (version 1, `init({ frames })`); the userscript's, which never
+ * sends its token, is sealed.ts.
+ *
  * parent → child: `hello` (opens a session: a fresh random nonce, the parent's proxy and token),
  * `map` (the frame's map), `act` (one call on the frame's elements, refs without the frame
  * prefix, with the facts the parent judged its risk on). child → parent: `ready`, `map-result`,
@@ -36,15 +39,25 @@ export interface RemoteMap {
   facts: Record<string, RemoteFacts>;
 }
 
+/** What a parent asks of a frame, in either protocol: its map, or one call on its elements. */
+export type FrameRequest =
+  | { type: 'map'; id: number; maxTokens: number }
+  | { type: 'act'; id: number; call: ActionCall; judged?: TargetFacts | null };
+
+/** What a frame answers to a request, in either protocol. */
+export type FrameReply =
+  | { type: 'map-result'; id: number; map: RemoteMap }
+  | { type: 'act-result'; id: number; result: ActionResult };
+
+type Envelope = { channel: typeof CHANNEL; v: 1; nonce: string };
+
 export type ParentMessage =
   | { channel: typeof CHANNEL; v: 1; type: 'hello'; nonce: string; proxy: string; token: string }
-  | { channel: typeof CHANNEL; v: 1; type: 'map'; nonce: string; id: number; maxTokens: number }
-  | { channel: typeof CHANNEL; v: 1; type: 'act'; nonce: string; id: number; call: ActionCall; judged?: TargetFacts | null };
+  | (Envelope & FrameRequest);
 
 export type ChildMessage =
   | { channel: typeof CHANNEL; v: 1; type: 'ready'; nonce: string }
-  | { channel: typeof CHANNEL; v: 1; type: 'map-result'; nonce: string; id: number; map: RemoteMap }
-  | { channel: typeof CHANNEL; v: 1; type: 'act-result'; nonce: string; id: number; result: ActionResult };
+  | (Envelope & FrameReply);
 
 /** `Omit` over each member of a union (the plain one merges them). */
 export type Without<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
@@ -63,14 +76,35 @@ function base(v: unknown): v is { channel: string; v: number; type: string; nonc
   return isObj(v) && v.channel === CHANNEL && v.v === VERSION && typeof v.type === 'string' && typeof v.nonce === 'string' && NONCE.test(v.nonce);
 }
 
+/** A request's body (without any envelope), or undefined. */
+export function frameRequest(v: unknown): FrameRequest | undefined {
+  if (!isObj(v) || !Number.isInteger(v.id)) return undefined;
+  if (v.type === 'map') return typeof v.maxTokens === 'number' && v.maxTokens > 0 ? (v as FrameRequest) : undefined;
+  if (v.type === 'act') return isObj(v.call) && typeof v.call.name === 'string' && (v.call.args === undefined || isObj(v.call.args)) ? (v as FrameRequest) : undefined;
+  return undefined;
+}
+
+/** A reply's body (without any envelope), or undefined. */
+export function frameReply(v: unknown): FrameReply | undefined {
+  if (!isObj(v) || !Number.isInteger(v.id)) return undefined;
+  if (v.type === 'map-result') {
+    const map = v.map;
+    const ok = isObj(map) && Array.isArray(map.lines) && map.lines.every((l) => typeof l === 'string') && Array.isArray(map.elements) && isObj(map.facts);
+    return ok ? (v as FrameReply) : undefined;
+  }
+  if (v.type === 'act-result') {
+    const r = v.result;
+    return isObj(r) && typeof r.ok === 'boolean' && typeof r.message === 'string' && isObj(r.changes) ? (v as FrameReply) : undefined;
+  }
+  return undefined;
+}
+
 /** The message as a parent message, or undefined (anything malformed is ignored). */
 export function parentMessage(v: unknown): ParentMessage | undefined {
   if (!base(v)) return undefined;
   const m = v as Record<string, unknown>;
   if (m.type === 'hello') return typeof m.proxy === 'string' && typeof m.token === 'string' ? (m as ParentMessage) : undefined;
-  if (m.type === 'map') return Number.isInteger(m.id) && typeof m.maxTokens === 'number' && m.maxTokens > 0 ? (m as ParentMessage) : undefined;
-  if (m.type === 'act') return Number.isInteger(m.id) && isObj(m.call) && typeof m.call.name === 'string' && (m.call.args === undefined || isObj(m.call.args)) ? (m as ParentMessage) : undefined;
-  return undefined;
+  return frameRequest(m) ? (m as ParentMessage) : undefined;
 }
 
 /** The message as a child message, or undefined. */
@@ -78,16 +112,7 @@ export function childMessage(v: unknown): ChildMessage | undefined {
   if (!base(v)) return undefined;
   const m = v as Record<string, unknown>;
   if (m.type === 'ready') return m as ChildMessage;
-  if (m.type === 'map-result') {
-    const map = m.map as Record<string, unknown> | undefined;
-    const ok = Number.isInteger(m.id) && isObj(map) && Array.isArray(map.lines) && map.lines.every((l) => typeof l === 'string') && Array.isArray(map.elements) && isObj(map.facts);
-    return ok ? (m as ChildMessage) : undefined;
-  }
-  if (m.type === 'act-result') {
-    const r = m.result as Record<string, unknown> | undefined;
-    return Number.isInteger(m.id) && isObj(r) && typeof r.ok === 'boolean' && typeof r.message === 'string' && isObj(r.changes) ? (m as ChildMessage) : undefined;
-  }
-  return undefined;
+  return frameReply(m) ? (m as ChildMessage) : undefined;
 }
 
 /** The same origin spelled as `new URL().origin` does, or undefined for anything that is not one. */

@@ -1,0 +1,54 @@
+/**
+ * What pagehand in a frame hands its parent: its map's content lines, its own listed elements
+ * (not those of its own frames) and their risk facts; and what it runs for the parent: the same
+ * `act` and risk facts as for the page's own calls, so its deny zones and checks apply here.
+ */
+import { act } from '../actions/index';
+import { targetFacts } from '../facts';
+import { CONTENT_END, CONTENT_START } from '../format';
+import { buildMapAsync } from '../map';
+import type { PageMap } from '../types';
+import type { ChildDeps } from './answer';
+import type { RemoteFacts, RemoteMap } from './protocol';
+
+/** The page-content lines of a map (its header and count lines are the parent's to write). */
+export function contentLines(text: string): string[] {
+  const lines = text.split('\n');
+  const start = lines.indexOf(CONTENT_START);
+  const end = lines.indexOf(CONTENT_END, start + 1);
+  return start < 0 ? [] : lines.slice(start + 1, end < 0 ? undefined : end);
+}
+
+/** What pressing each listed element would do, in each way the parent's risk check asks about. */
+function factsOf(map: PageMap): Record<string, RemoteFacts> {
+  const out: Record<string, RemoteFacts> = {};
+  const get = (name: string, args: Record<string, unknown>) => {
+    try {
+      return targetFacts({ name, args });
+    } catch {
+      return undefined;
+    }
+  };
+  for (const e of map.elements) {
+    if (!/^\d+$/.test(e.ref)) continue; // this page's own elements (its same-origin frames' stay here)
+    const f: RemoteFacts = {
+      click: get('click', { ref: e.ref }),
+      enter: get('press_key', { key: 'Enter', ref: e.ref }),
+      space: get('press_key', { key: ' ', ref: e.ref }),
+      submit: get('type', { ref: e.ref, text: 'x', submit: true }),
+    };
+    for (const k of Object.keys(f) as Array<keyof RemoteFacts>) if (f[k] === undefined) delete f[k];
+    out[e.ref] = f;
+  }
+  return out;
+}
+
+export const childDeps: ChildDeps = {
+  map: async (maxTokens): Promise<RemoteMap> => {
+    const map = await buildMapAsync({ maxTokens });
+    const elements = map.elements.filter((e) => /^\d+$/.test(e.ref));
+    return JSON.parse(JSON.stringify({ lines: contentLines(map.text), elements, facts: factsOf(map) })) as RemoteMap;
+  },
+  act: (call) => act(call),
+  facts: (call) => targetFacts(call),
+};
