@@ -11,7 +11,6 @@ import { find } from '../page/find';
 import type { PageMap, Ref } from '../page/types';
 import { callLabel, callRef, type Call, type PageCall } from './calls';
 import { runExtended } from './dispatch-extras';
-import { judgeAnswer } from './schema';
 import type { ActionRecord, StepRecord } from './history';
 import type { SavedRun } from './persist';
 import type { CallTarget, CustomTool, PlannedCall, RunEvents, RunResult } from './types';
@@ -85,6 +84,7 @@ export async function runStep(host: DispatchHost, step: number, calls: Call[], g
       }
       if (call.kind === 'done' && host.state.options.schema) {
         // The answer's data against the run's schema: once back to the model with the errors.
+        const { judgeAnswer } = await import('../on-demand');
         const v = judgeAnswer(host.state.options.schema, call.args, !!host.state.answerRetried);
         if (v.kind === 'retry') {
           host.state.answerRetried = true;

@@ -4,7 +4,8 @@
  * anything outside the subset is refused instead of being half-checked.
  */
 import { describe, expect, it } from 'vitest';
-import { schemaProblem, validate, type AnswerSchema } from '../../client/agent/schema';
+import { validate } from '../../client/agent/answer-check';
+import { schemaProblem, type AnswerSchema } from '../../client/agent/schema';
 
 const product: AnswerSchema = {
   type: 'object',

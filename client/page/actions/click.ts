@@ -7,7 +7,7 @@ import type { ToolArgs } from './args';
 import { waitActionable, type ActionPoint } from './actionability';
 import type { ActionContext, Handler } from './context';
 import { ActionError, inputType, tag } from './dom';
-import type { HandsArgs, Hold } from './hands-args';
+import type { HandsArgs } from './hands-args';
 import { clickAt, contextClickAt, doubleClickAt, hoverAt } from './pointer';
 
 

@@ -20,7 +20,6 @@ import { clickAtPoint } from './click-at';
 import { click, doubleClick, hover, rightClick } from './click';
 import type { ActionContext, Handler, Outcome } from './context';
 import { ActionError, deepActiveElement, viewportSize } from './dom';
-import { reportDownload } from './download-report';
 import { actInFrame } from '../frames/parent';
 import { deepHit, labelOf } from './hit';
 import { parseKeyCombo } from './keys';
@@ -236,7 +235,7 @@ export async function act(call: ActionCall, opts?: ActOptions): Promise<ActionRe
         if (download) changes.download = download;
         const file = nav?.file();
         // Its text (if any) comes last, after the short sentences.
-        if (file) downloadNote = await reportDownload(file);
+        if (file) downloadNote = await (await import('../../on-demand')).reportDownload(file);
         Object.assign(changes, diffSnapshots(before!, takeSnapshot(document), createDescriber()));
         const after = outcome.after?.();
         if (after?.message) messages.push(after.message);

@@ -7,11 +7,10 @@ import type { ToolArgs } from './args';
 import { CHUNK_CHARS, chunkText } from './chunks';
 import type { Handler } from './context';
 import { ActionError } from './dom';
-import { readDownload } from './download-report';
 import { readableText } from './text';
 
 export const read: Handler<ToolArgs['read']> = async ({ ref, page, download }, ctx) => {
-  if (download !== undefined) return { message: readDownload(download, page) };
+  if (download !== undefined) return { message: (await import('../../on-demand')).readDownload(download, page) };
   const root = ref ? ctx.resolve(ref) : document.body ?? document.documentElement;
   const what = ref ? ctx.label(root) : 'the page';
   const chunks = chunkText(readableText(root), CHUNK_CHARS);
