@@ -2,8 +2,10 @@
  * bench:size — what a page downloads for pagehand, and what it costs a site's visitors.
  *
  * Sizes (each file minified as built; gzip -9 and brotli -11): the embed's first load
- * (dist/pagehand-loader.js: hooks, the `pagehand` stub, the launcher), the agent chunk it loads
- * on demand (dist/pagehand-agent.HASH.js: map, actions, loop, panel), the full bundle the
+ * (dist/pagehand-loader.js: hooks, the `pagehand` stub, the launcher), the agent it loads when
+ * opened (dist/pagehand-agent.HASH.js and the modules it imports: map, actions, loop, panel;
+ * each file compressed on its own, as it travels), what the agent loads on a feature's first use
+ * (dist/pagehand-agent-on-demand.HASH.js and any other lazy chunk), the full bundle the
  * bookmarklet loads (dist/pagehand.js), the screenshot chunk, the userscript, and page-agent's
  * shipped IIFE measured the same way in the same run.
  *
@@ -15,7 +17,7 @@
  * agent chunk not fetched yet, and warmed (pointer over the launcher first), each in a fresh
  * browser context, median of RUNS.
  *
- * Bars (the issue): embed first load ≤ 12 KB gzip; the agent ≤ 82.5 KB gzip; a second page view
+ * Bars (the issue): embed first load ≤ 12 KB gzip; the agent when opened ≤ 82.5 KB gzip; a second page view
  * ≤ 1 KB on the wire. When over, the biggest contributors come from esbuild's metafile.
  *
  * Run: `npm run bench:size` (builds first). Writes bench/results/size.json. Uses Chromium: run
@@ -42,6 +44,26 @@ const BARS = { loaderGzip: 12_000, agentGzip: 82_500, secondViewBytes: 1_000 };
 /** What one page view cost before the loader: the whole bundle, uncompressed, never cached (the issue's figure). */
 const BEFORE_SECOND_VIEW = 227_604;
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+/** The agent's files as the build listed them (client/loader/build-options.ts). */
+interface AgentFiles {
+  entry: string;
+  eager: string[];
+  lazy: string[];
+}
+const agentFiles = (): AgentFiles => JSON.parse(readFileSync(`${root}dist/pagehand-agent.files.json`, 'utf8')) as AgentFiles;
+
+/** Several files, each compressed on its own (as each travels), summed. */
+function measureAll(files: readonly string[], file: string, role: string): Measured {
+  const parts = files.map((f) => measure(`dist/${f}`, role)!);
+  return {
+    file,
+    role,
+    minBytes: parts.reduce((s, m) => s + m.minBytes, 0),
+    gzipBytes: parts.reduce((s, m) => s + m.gzipBytes, 0),
+    brotliBytes: parts.reduce((s, m) => s + m.brotliBytes, 0),
+  };
+}
+
 /** A measurement aid: the overlay's closed shadow roots (loader's and agent's) attached open, so the bench can find the task box. */
 const OPEN_ROOTS = `(() => { const a = Element.prototype.attachShadow; Element.prototype.attachShadow = function (i) { return a.call(this, this.localName === 'pagehand-ui' ? { ...i, mode: 'open' } : i); }; })();`;
 
@@ -82,11 +104,13 @@ function group(input: string): string {
   return `client/${m[1]!.replace(/\.tsx?$/, '')}`;
 }
 
-async function contributors(entry: BuildOptions): Promise<Array<{ module: string; minBytes: number }>> {
+/** By module group, over the outputs named `only` (file names; all when not given). */
+async function contributors(entry: BuildOptions, only?: readonly string[]): Promise<Array<{ module: string; minBytes: number }>> {
   const result = await build({ ...entry, write: false, metafile: true, logLevel: 'silent' });
   const meta: Metafile = result.metafile!;
   const bytes = new Map<string, number>();
-  for (const out of Object.values(meta.outputs)) {
+  for (const [path, out] of Object.entries(meta.outputs)) {
+    if (only && !only.includes(path.replace(/^.*\//, ''))) continue;
     for (const [input, { bytesInOutput }] of Object.entries(out.inputs)) {
       const g = group(input);
       bytes.set(g, (bytes.get(g) ?? 0) + bytesInOutput);
@@ -165,7 +189,7 @@ async function onTheWire(browser: Browser): Promise<WireFigures & { demo: string
   const demo = `${server.url}/demo/contact-form.html`;
   try {
     // The server compresses each file at its first request: done before anything is timed.
-    for (const path of ['/pagehand-loader.js', `/${agentFile()}`]) await (await fetch(`${server.url}${path}`, { headers: { 'Accept-Encoding': 'br' } })).arrayBuffer();
+    for (const path of ['/pagehand-loader.js', ...[agentFiles().entry, ...agentFiles().eager].map((f) => `/${f}`)]) await (await fetch(`${server.url}${path}`, { headers: { 'Accept-Encoding': 'br' } })).arrayBuffer();
 
     const fresh = async (): Promise<{ context: BrowserContext; page: Page; cdp: CDPSession; wire: ReturnType<typeof wireMeter> }> => {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -230,8 +254,12 @@ async function main(): Promise<void> {
   const loadBefore = loadavg();
   if (!existsSync(`${root}dist/pagehand-loader.js`)) throw new Error('dist/pagehand-loader.js is missing: run `npm run build` first (npm run bench:size does).');
   const agent = agentFile();
+  const built = agentFiles();
+  if (built.entry !== agent) throw new Error(`dist/pagehand-agent.files.json names ${built.entry}, the loader ${agent}: run \`npm run build\`.`);
   const loader = measure('dist/pagehand-loader.js', 'embed first load: loader + launcher')!;
-  const chunk = measure(`dist/${agent}`, 'embed agent chunk, on demand (map, actions, loop, panel)')!;
+  const onOpen = [built.entry, ...built.eager];
+  const chunk = measureAll(onOpen, `dist/pagehand-agent.… (${onOpen.length} files)`, 'embed agent, loaded when opened (map, actions, loop, panel)');
+  const lazy = measureAll(built.lazy, `dist/pagehand-agent-….js (${built.lazy.length} file${built.lazy.length === 1 ? '' : 's'})`, 'embed agent, loaded on a feature\'s first use');
   const full = measure('dist/pagehand.js', 'full bundle: bookmarklet, old embed tags')!;
   const shots = measure('dist/pagehand-screenshot.js', 'lazy chunk: screenshots');
   const userscript = measure('dist/pagehand.user.js', 'userscript (bundle + GM transport)');
@@ -243,7 +271,7 @@ async function main(): Promise<void> {
       return undefined;
     }
   })();
-  const files = [loader, chunk, full, shots, userscript].filter((m): m is Measured => !!m);
+  const files = [loader, chunk, lazy, full, shots, userscript].filter((m): m is Measured => !!m);
   const row = (m: Measured, name = `pagehand ${m.file}`) => [name, m.role, kib(m.minBytes), kb(m.gzipBytes), kb(m.brotliBytes)];
   console.log(
     renderTable(
@@ -271,7 +299,7 @@ async function main(): Promise<void> {
         ['loader past its 5 min (revalidation)', wire.revalidation],
       ].map(([name, xs]) => {
         const list = xs as WireFigures['firstView'];
-        return [name as string, list.map((x) => `${x.path.replace(/^\/pagehand-agent\.\w+/, '/pagehand-agent.…')} ${x.status}${x.cached ? ' (cache)' : ''} ${x.bytes}`).join(', ') || '(none)', String(wireSum(list))];
+        return [name as string, list.map((x) => `${x.path.replace(/\.[0-9A-Za-z]{8}\.js$/, '.….js')} ${x.status}${x.cached ? ' (cache)' : ''} ${x.bytes}`).join(', ') || '(none)', String(wireSum(list))];
       }),
     ),
   );
@@ -281,24 +309,25 @@ async function main(): Promise<void> {
   const secondViewBytes = Math.max(wireSum(wire.secondView), wireSum(wire.revalidation));
   const bars = [
     { name: 'embed first load (loader + launcher), gzip', limitBytes: BARS.loaderGzip, valueBytes: loader.gzipBytes },
-    { name: 'agent chunk (map, actions, loop, panel), gzip', limitBytes: BARS.agentGzip, valueBytes: chunk.gzipBytes },
+    { name: 'agent loaded when opened (map, actions, loop, panel), gzip', limitBytes: BARS.agentGzip, valueBytes: chunk.gzipBytes },
     { name: 'second page view on the wire (worst of: within 5 min, revalidation)', limitBytes: BARS.secondViewBytes, valueBytes: secondViewBytes },
   ].map((b) => ({ ...b, within: b.valueBytes <= b.limitBytes }));
   console.log('');
   for (const b of bars) console.log(`Bar: ${b.name} ≤ ${kb(b.limitBytes)} → ${b.valueBytes < 10_000 ? `${b.valueBytes} B` : kb(b.valueBytes)}: ${b.within ? 'within' : `OVER by ${kb(b.valueBytes - b.limitBytes)}`}.`);
   console.log(`Before the loader a second page view took ${BEFORE_SECOND_VIEW.toLocaleString('en')} bytes (the whole bundle, uncompressed, no-cache without ETag).`);
-  if (peer) console.log(`vs page-agent ${peerVersion}: the embed's first load is ${((loader.gzipBytes / peer.gzipBytes) * 100).toFixed(0)}% of its gzip size; the agent chunk ${((chunk.gzipBytes / peer.gzipBytes) * 100).toFixed(0)}%.`);
+  if (peer) console.log(`vs page-agent ${peerVersion}: the embed's first load is ${((loader.gzipBytes / peer.gzipBytes) * 100).toFixed(0)}% of its gzip size; the agent loaded when opened ${((chunk.gzipBytes / peer.gzipBytes) * 100).toFixed(0)}% (brotli: ${((chunk.brotliBytes / peer.brotliBytes) * 100).toFixed(0)}%).`);
   console.log(`Load average (1, 5, 15 min): before ${loadBefore.map((x) => x.toFixed(2)).join(', ')}; after ${loadAfter.map((x) => x.toFixed(2)).join(', ')}.`);
 
   // Who the bytes are, by module group, with a pro-rata gzip share.
   const parts: Array<{ output: string; modules: Array<{ module: string; minBytes: number; gzipShare: number }> }> = [];
-  for (const [output, options, measured] of [
-    ['dist/pagehand-loader.js', loaderOptions(bundleOptions, agent, '0.0.0'), loader],
-    [`dist/${agent}`, agentChunkOptions(bundleOptions, root), chunk],
-    ['dist/pagehand-screenshot.js', screenshotModuleOptions, shots],
+  for (const [output, options, measured, only] of [
+    ['dist/pagehand-loader.js', loaderOptions(bundleOptions, agent, '0.0.0'), loader, undefined],
+    [`the agent when opened (${onOpen.join(', ')})`, agentChunkOptions(bundleOptions, root), chunk, onOpen],
+    [`the agent on demand (${built.lazy.join(', ')})`, agentChunkOptions(bundleOptions, root), lazy, built.lazy],
+    ['dist/pagehand-screenshot.js', screenshotModuleOptions, shots, undefined],
   ] as const) {
     if (!measured) continue;
-    const mods = await contributors(options);
+    const mods = await contributors(options, only);
     const sum = mods.reduce((s, m) => s + m.minBytes, 0) || 1;
     parts.push({ output, modules: mods.map((m) => ({ ...m, gzipShare: Math.round((m.minBytes / sum) * measured.gzipBytes) })) });
   }
@@ -319,7 +348,7 @@ async function main(): Promise<void> {
     brotliQuality: 11,
     units: 'bytes',
     loadAverage: { before: loadBefore, after: loadAfter },
-    pagehand: { files, loader, agentChunk: chunk, fullBundle: full, userscript },
+    pagehand: { files, loader, agentOnOpen: { ...chunk, files: onOpen }, agentOnDemand: { ...lazy, files: built.lazy }, fullBundle: full, userscript },
     pageAgent: peer ? { version: peerVersion, ...peer } : undefined,
     wire: { ...wire, beforeSecondViewBytes: BEFORE_SECOND_VIEW },
     clickToPanel: { runs: RUNS, coldMedianMs: median(cold), warmedMedianMs: median(warmed) },

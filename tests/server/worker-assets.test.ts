@@ -141,7 +141,7 @@ describe('the Worker with its static assets (wrangler.toml [assets])', () => {
     expect(Buffer.compare(new Uint8Array(await res.arrayBuffer()), new Uint8Array(await readFile(`${ROOT}dist/pagehand-screenshot.js`)))).toBe(0);
   });
 
-  it("serves the embed's loader (five minutes, then revalidated: a 304) and its content-hashed agent chunk (immutable)", async () => {
+  it("serves the embed's loader (five minutes, then revalidated: a 304) and the agent's content-hashed files (immutable)", async () => {
     const loader = await get('/pagehand-loader.js', { Origin: 'https://anywhere.test' });
     expect(loader.status).toBe(200);
     expect(loader.headers.get('cache-control')).toBe('public, max-age=300');
@@ -161,6 +161,18 @@ describe('the Worker with its static assets (wrangler.toml [assets])', () => {
     expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(Buffer.compare(new Uint8Array(await res.arrayBuffer()), new Uint8Array(await readFile(`${ROOT}dist/${chunk}`)))).toBe(0);
+
+    // Every other file of the agent (the modules its entry imports, what loads on first use): the same.
+    const built = JSON.parse(await readFile(`${ROOT}dist/pagehand-agent.files.json`, 'utf8')) as { entry: string; eager: string[]; lazy: string[] };
+    expect(built.entry).toBe(chunk);
+    expect(built.lazy.some((f) => f.startsWith('pagehand-agent-on-demand.'))).toBe(true);
+    for (const f of [...built.eager, ...built.lazy]) {
+      const r = await get(`/${f}`, { Origin: 'https://anywhere.test' });
+      expect(r.status, f).toBe(200);
+      expect(r.headers.get('cache-control'), f).toBe('public, max-age=31536000, immutable');
+      expect(r.headers.get('access-control-allow-origin'), f).toBe('*');
+      expect(Buffer.compare(new Uint8Array(await r.arrayBuffer()), new Uint8Array(await readFile(`${ROOT}dist/${f}`))), f).toBe(0);
+    }
   });
 
   it('serves nothing else of dist/: those paths get the Worker JSON 404', async () => {
