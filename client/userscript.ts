@@ -13,7 +13,8 @@ import { answerUserscriptParent } from './page/frames/userscript-frame';
 
 holdFrameSecret(userscriptConfig.token, userscriptConfig.proxy);
 
-if (window.top !== window) {
+// `self`, not `window`: a manager's sandbox may hand the script a wrapper as `window`.
+if (window.top !== window.self) {
   restoreCurrentScript();
   answerUserscriptParent();
 } else {

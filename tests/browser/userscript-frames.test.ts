@@ -111,6 +111,23 @@ describe('a frame from another origin where the same userscript runs', () => {
     await page.close();
   });
 
+  it('the frame refuses a call whose element changed since the map was taken (what the risk check judged is not what would be pressed)', async () => {
+    const { page, frame } = await openPair();
+    const map = await mapAsync(page);
+    const help = map.elements.find((e) => e.name === 'Help')!.ref;
+    // The frame's page turns the harmless button into another one behind the map's back.
+    await frame().evaluate(() => {
+      const b = document.getElementById('help')!;
+      b.textContent = 'Delete account';
+      b.setAttribute('onclick', "document.getElementById('status').textContent = 'Deleted'");
+    });
+    const r = await act(page, 'click', { ref: help });
+    expect(r.ok).toBe(false);
+    expect(r.message).toMatch(/changed since the map was taken/);
+    expect(await frame().textContent('#status')).toBe('Not paid');
+    await page.close();
+  });
+
   it('through a run with the fake model: it types and clicks in the frame; its pay button is judged a payment and asked about in the panel; denied, nothing is paid', { timeout: 90_000 }, async () => {
     const { page, frame } = await openPair();
     stack.setPolicy(

@@ -100,7 +100,7 @@ function discover(): void {
 
 /** The userscript's frames: every frame from another origin is asked (top page only: a frame's own frames stay its own). */
 async function discoverUserscriptFrames(): Promise<void> {
-  if (!frameCrypto() || window.top !== window) return;
+  if (!frameCrypto() || window.top !== window.self) return;
   const { openUserscriptSessions } = await import('./sealed-parent');
   await openUserscriptSessions();
 }
@@ -130,6 +130,8 @@ function whenReady(s: FrameSession, timeoutMs: number): Promise<boolean> {
 export async function refreshRemoteMaps(maxTokens: number, timeoutMs = 400): Promise<void> {
   discover();
   await discoverUserscriptFrames();
+  // The frames share the budget (the userscript may find several: a widget, a player, an ad).
+  const perFrame = Math.max(200, Math.floor(maxTokens / Math.max(1, [...sessions.values()].filter((s) => !s.quiet).length)));
   await Promise.all(
     [...sessions.values()].map(async (s) => {
       // A userscript frame that never answered (most frames run no pagehand) is not waited for again.
@@ -137,7 +139,7 @@ export async function refreshRemoteMaps(maxTokens: number, timeoutMs = 400): Pro
         if (s.kind === 'userscript') s.quiet = true;
         return;
       }
-      const map = await ask(s, { type: 'map', maxTokens }, timeoutMs * 2, (r) => (r.type === 'map-result' ? r.map : undefined));
+      const map = await ask(s, { type: 'map', maxTokens: perFrame }, timeoutMs * 2, (r) => (r.type === 'map-result' ? r.map : undefined));
       if (map) s.map = map;
     }),
   );

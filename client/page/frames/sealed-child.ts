@@ -48,7 +48,7 @@ export function sealedChild(c: FrameCrypto, deps: ChildDeps): (e: MessageEvent) 
   };
 
   const handle = async (e: MessageEvent): Promise<void> => {
-    if (e.source !== window.parent || window.parent === window) return;
+    if (e.source !== window.parent || window.top === window.self) return;
     const origin = e.origin;
     // Where the browser says who the parent is, it must agree.
     const ancestors = (location as Location & { ancestorOrigins?: DOMStringList }).ancestorOrigins;

@@ -93,6 +93,12 @@ function listen(c: FrameCrypto): void {
   });
 }
 
+/** A frame with no box (hidden, or a tracker's 0×0) has nothing the map would show. */
+function shown(iframe: HTMLIFrameElement): boolean {
+  const r = iframe.getBoundingClientRect();
+  return r.width > 0 && r.height > 0;
+}
+
 /** Asks this document's frames from other origins that have no session yet (again, those that have not answered). */
 export async function openUserscriptSessions(): Promise<void> {
   const c = frameCrypto();
@@ -106,7 +112,7 @@ export async function openUserscriptSessions(): Promise<void> {
       if (link && !known.ready) hello(known, link);
       continue;
     }
-    if (!iframe.contentWindow || !crossOrigin(iframe) || keptOut(iframe)) continue;
+    if (!iframe.contentWindow || !crossOrigin(iframe) || keptOut(iframe) || !shown(iframe)) continue;
     const link: Link = { np: freshNonce(c), sent: 0, received: 0, inbox: Promise.resolve(), outbox: Promise.resolve() };
     const s: FrameSession = {
       kind: 'userscript',
