@@ -427,6 +427,28 @@ describe('what a page script can do with the loader', () => {
     expect(asked.filter((p) => lazy.includes(p))).toEqual(onDemand);
   });
 
+  it('under a strict CSP (nonces only, Trusted Types required) the agent, the modules it imports and what it loads on first use all load', async () => {
+    const { page, asked, errors } = await pageOf(await newContext());
+    const violations: string[] = [];
+    page.on('console', (m) => /Content Security Policy|Trusted Type/i.test(m.text()) && violations.push(m.text()));
+    const mark = proxy.log.length;
+    await page.goto(fixture('loader-csp.html'));
+    await (await waitIn(page, 'button.launcher')).click();
+    await panel(page).waitFor();
+    await page.evaluate(() => (window as any).pagehand.ready);
+    for (const f of [agentPath(), ...agentImports()]) expect(asked).toContain(f);
+    const map = await page.evaluate(() => (window as any).pagehand.mapAsync().then((m: { text: string }) => m.text));
+    const r = await page.evaluate((ref) => (window as any).pagehand.act({ name: 'select_option', args: { ref, option: 'Large' } }), refFor(map, 'combobox', 'Size'));
+    expect(r.ok, r.message).toBe(true);
+    expect(await page.locator('#size').inputValue()).toBe('Large');
+    expect(asked.some((p) => p.startsWith('/pagehand-agent-on-demand.'))).toBe(true);
+    expect(violations).toEqual([]);
+    // Every file came (none refused); the console's only complaint is the browser refusing the
+    // plain script URL the loader tries before its Trusted Types policy (and the page's missing favicon).
+    expect(proxy.log.slice(mark).filter((e) => e.status >= 400)).toEqual([]);
+    expect(errors.filter((e) => !/requires 'TrustedScriptURL' assignment/.test(e) && !/status of 404 \(Not Found\)/.test(e))).toEqual([]);
+  });
+
   it('the agent chunk loaded by itself defines nothing and says why', async () => {
     const { page, errors } = await pageOf(await newContext());
     await page.goto(`${origin()}/fixtures/delivery/account.html`);
