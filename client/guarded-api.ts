@@ -52,10 +52,19 @@ export function pageHandle(h: RunHandle): RunHandle {
   return g;
 }
 
-/** A page script's run options: no `confirm` callback, and always in the panel. */
+/**
+ * A page script's run options: always in the panel, and nothing that speaks for the user or
+ * takes the run elsewhere: no `confirm` callback; no `tools` (page code the model would trust as
+ * the site's, marked read-only at the page's word); no `proxy`/`token` (the page's own "model"
+ * would read everything the run reads and answer as the model).
+ */
 export function pageRunOptions(options: RunOptions | undefined): RunOptions {
   const copy: RunOptions = { ...options };
   if (copy.confirm !== undefined) warnOnce('The confirm option');
+  for (const k of ['tools', 'proxy', 'token'] as const) {
+    if (copy[k] !== undefined) warnOnce(`run's ${k}`);
+    delete copy[k];
+  }
   delete copy.confirm;
   return { ...copy, ui: true };
 }

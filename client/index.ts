@@ -8,7 +8,7 @@
  * API of guarded-api.ts, and only the user approves or answers, in the panel.
  */
 import { agentEnv, pageIsUntrusted, setAgentEnv } from './agent/env';
-import { createAgentApi } from './agent/run';
+import { createAgentApi, type StartedBy } from './agent/run';
 import type { InitConfig, Recording, ReplayOptions, RunOptions } from './agent/types';
 import { parseInit, type ParsedInit } from './embed/init-config';
 import { readScriptTag } from './embed/script-tag';
@@ -59,18 +59,18 @@ if (typeof window !== 'undefined' && (!window.pagehand || handoff)) {
   /** init's model and lang: under a run's own options, over the script tag's. */
   let runDefaults: ParsedInit['runDefaults'] = {};
   // Runs with `ui` (the default) are shown by the overlay, which also answers their confirmations.
-  const run = (task: string, options?: RunOptions) => {
+  const run = (task: string, options?: RunOptions, by?: StartedBy) => {
     const o = options ?? {};
     const d = runDefaults;
-    const h = agent.run(task, { ...o, model: o.model ?? d.model, lang: o.lang ?? d.lang, proxy: o.proxy ?? d.proxy, token: o.token ?? d.token });
+    const h = agent.run(task, { ...o, model: o.model ?? d.model, lang: o.lang ?? d.lang, proxy: o.proxy ?? d.proxy, token: o.token ?? d.token }, by);
     if (o.ui !== false) ui.attach(h);
     return h;
   };
   // A recording run again, shown the same way.
-  const replay = (recording: Recording, options?: ReplayOptions) => {
+  const replay = (recording: Recording, options?: ReplayOptions, by?: StartedBy) => {
     const o = options ?? {};
     const d = runDefaults;
-    const h = agent.replay(recording, { ...o, model: o.model ?? d.model, lang: o.lang ?? d.lang, proxy: o.proxy ?? d.proxy, token: o.token ?? d.token });
+    const h = agent.replay(recording, { ...o, model: o.model ?? d.model, lang: o.lang ?? d.lang, proxy: o.proxy ?? d.proxy, token: o.token ?? d.token }, by);
     if (o.ui !== false) ui.attach(h);
     return h;
   };
@@ -94,8 +94,8 @@ if (typeof window !== 'undefined' && (!window.pagehand || handoff)) {
   // What the page's scripts call. The overlay keeps the whole `run` and `current` above.
   const api = stranger
     ? {
-        run: (task: string, options?: RunOptions) => pageHandle(run(task, pageRunOptions(options))),
-        replay: (recording: Recording, options?: ReplayOptions) => pageHandle(replay(recording, pageRunOptions(options))),
+        run: (task: string, options?: RunOptions) => pageHandle(run(task, pageRunOptions(options), 'page')),
+        replay: (recording: Recording, options?: ReplayOptions) => pageHandle(replay(recording, pageRunOptions(options), 'page')),
         current: () => {
           const h = agent.current();
           return h && pageHandle(h);
@@ -106,7 +106,8 @@ if (typeof window !== 'undefined' && (!window.pagehand || handoff)) {
     : { run, replay, current: agent.current, init, open: ui.open };
   Object.defineProperty(window, 'pagehand', {
     value: Object.freeze({
-      ...createPageApi(),
+      // On a stranger's page its scripts call this too: frames from other origins stay out of it.
+      ...createPageApi({ remoteFrames: !stranger }),
       ...api,
       close: ui.close,
       toggle: ui.toggle,

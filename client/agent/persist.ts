@@ -35,6 +35,8 @@ export interface SavedRun {
   allowed: Allowance[];
   /** The run instance that drives it now; a stale instance (bfcache) steps aside. */
   owner: string;
+  /** Started by a script of a stranger's page (not the user): frames from other origins stay out of it. */
+  byPage?: true;
   /** The attached files as the model knows them (name, type, size); their bytes are kept apart (files-store.ts). */
   files?: FileFacts[];
   /**

@@ -4,6 +4,7 @@
  * The loop itself is loop.ts; its calls are normalised in calls.ts and run by dispatch.ts.
  */
 import { setBeforeNavigate } from '../page/actions/index';
+import { setRunsReachFrames } from '../page/frames/config';
 import { setDenyZones } from '../page/own-ui';
 import { setRiskMarks } from '../page/risk-marks';
 import { agentEnv, pageIsUntrusted, type AgentEnv } from './env';
@@ -45,6 +46,9 @@ export class RunError extends Error {
   }
 }
 
+/** Who starts a run: the user (the panel, the site's own code) or a script of a stranger's page. */
+export type StartedBy = 'user' | 'page';
+
 const zeroUsage = (): Usage => ({ promptTokens: 0, completionTokens: 0 });
 const newId = (): string => Math.random().toString(36).slice(2, 10) + Date.now().toString(36);
 
@@ -70,6 +74,7 @@ export function createAgentApi(defaults: ScriptDefaults, env: AgentEnv = agentEn
       current = undefined;
       setBeforeNavigate(undefined);
       setSecretMasks(undefined);
+      setRunsReachFrames(true);
     }
     // Ended (not stepped aside for the page the run went on in): its files are forgotten.
     if (store.load()?.id !== r.state.id) dropFiles(r.state.id);
@@ -78,6 +83,8 @@ export function createAgentApi(defaults: ScriptDefaults, env: AgentEnv = agentEn
     current = r;
     // The run's secrets are masked out of every page text while it runs.
     setSecretMasks(r.state.secrets?.values);
+    // A run a stranger's page started reads and acts in that page only, never in another site's frame.
+    setRunsReachFrames(!r.state.byPage);
     const h = r.handle();
     setBeforeNavigate(() => r.save());
     store.save(r.state);
@@ -93,12 +100,13 @@ export function createAgentApi(defaults: ScriptDefaults, env: AgentEnv = agentEn
     if ((e as PageTransitionEvent).persisted) resume();
   });
 
-  function run(task: string, options: RunOptions = {}): RunHandle {
-    return start(task, options);
+  /** `by`: who asked — a script of a stranger's page (`'page'`) gets a run that stays out of frames from other origins. */
+  function run(task: string, options: RunOptions = {}, by: StartedBy = 'user'): RunHandle {
+    return start(task, options, undefined, by);
   }
 
   /** A run of `task`, or with `replaying`, a replay of a recording of it. */
-  function start(task: string, options: RunOptions = {}, replaying?: ReplayState): RunHandle {
+  function start(task: string, options: RunOptions = {}, replaying?: ReplayState, by: StartedBy = 'user'): RunHandle {
     if (typeof task !== 'string' || !task.trim()) throw new RunError('invalid_task', 'pagehand.run(task): the task must be a non-empty string.');
     if (current && !current.ended) {
       throw new RunError('busy', `pagehand.run: a run is already active ("${current.state.task.slice(0, 60)}"). Stop it with pagehand.current().stop() or wait for its result.`);
@@ -136,6 +144,7 @@ export function createAgentApi(defaults: ScriptDefaults, env: AgentEnv = agentEn
     }
     state.startUrl = location.href;
     if (replaying) state.replay = replaying;
+    if (by === 'page' && pageIsUntrusted()) state.byPage = true;
     const r = new Run(state, { confirm: () => options.confirm ?? site.confirm, resumed: false, onEnd, store, transport: env.fetch, siteTools: () => toolsFor(options.tools), site: () => site });
     r.useFiles(() => filesFor(attached, location.origin));
     currentHandle = adopt(r);
@@ -150,7 +159,7 @@ export function createAgentApi(defaults: ScriptDefaults, env: AgentEnv = agentEn
    * Runs a recording again (docs/replay.md): no model call while every step matches; a step
    * that broke goes to the model, which redoes that step only. Risky steps ask as in a run.
    */
-  function replay(recording: Recording, options: ReplayOptions = {}): RunHandle {
+  function replay(recording: Recording, options: ReplayOptions = {}, by: StartedBy = 'user'): RunHandle {
     const problem = recordingProblem(recording);
     if (problem) throw new RunError('invalid_recording', `pagehand.replay: ${problem}.`);
     const v = valuesFor(recording, options.values);
@@ -159,7 +168,7 @@ export function createAgentApi(defaults: ScriptDefaults, env: AgentEnv = agentEn
     const copy = JSON.parse(JSON.stringify(recording)) as Recording;
     const { values: _values, repair, ...runOptions } = options;
     const state: ReplayState = { recording: copy, values: v.values, next: 0, out: [], repaired: [], replayed: 0, modelCalls: 0, repair: repair !== false };
-    return start(fill(copy.task, v.values), { ...runOptions, maxSteps: options.maxSteps ?? copy.steps.length + 20 }, state);
+    return start(fill(copy.task, v.values), { ...runOptions, maxSteps: options.maxSteps ?? copy.steps.length + 20 }, state, by);
   }
 
   /** Picks up a run saved before a navigation, once per page load. */

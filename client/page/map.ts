@@ -23,6 +23,7 @@ import type { ElementStates, MapOptions, MappedElement, PageMap, Rect, Ref } fro
 import { applyStandIn } from './widgets';
 import { startWalk, type ElementItem, type Group, type Item } from './walk';
 import { mergeRemote } from './frames/merge';
+import { reachesFrames, type FrameScope } from './frames/config';
 import { refreshRemoteMaps, remoteFrameCount, remoteFrameMaps } from './frames/parent';
 import { stateClass } from './walk/target';
 import { ownLine } from './walk/tree';
@@ -38,7 +39,8 @@ const IMPLIED_TYPE: Record<string, string> = { searchbox: 'search', spinbutton: 
 const SLICE_MS = 10;
 
 /** The map in one synchronous call. */
-export function buildMap(options: MapOptions = {}): PageMap {
+export function buildMap(options: MapOptions = {}, scope?: FrameScope): PageMap {
+  if (!reachesFrames(scope)) return runNow(mapJob(options, UNLIMITED));
   // Frames from other origins that take part: their last maps (mapAsync asks them afresh).
   const own = runNow(mapJob(withFrameShare(options, remoteFrameCount()), UNLIMITED));
   return mergeRemote(own, remoteFrameMaps());
@@ -59,7 +61,11 @@ const frameShare = (max: number): number => Math.min(1200, Math.floor(max / 3));
  * task however big the page. Equal to `buildMap`'s on a page that does not change meanwhile
  * (`stats.ms` is then the time from call to result).
  */
-export async function buildMapAsync(options: MapOptions = {}): Promise<PageMap> {
+export async function buildMapAsync(options: MapOptions = {}, scope?: FrameScope): Promise<PageMap> {
+  if (!reachesFrames(scope)) {
+    const budget = sliceBudget({ sliceMs: SLICE_MS });
+    return runSliced(mapJob(options, budget), budget);
+  }
   const max = options.maxTokens ?? 3000;
   await refreshRemoteMaps(frameShare(max));
   const budget = sliceBudget({ sliceMs: SLICE_MS });

@@ -186,6 +186,31 @@ describe("the page's scripts on a bookmarklet page cannot speak with the site ow
   });
 });
 
+describe("a run the page's scripts start on a bookmarklet page is the user's model's, with pagehand's tools only", () => {
+  it("run's tools, proxy and token are dropped: the run goes to the user's proxy, offers no page tool, and the page's tool never runs", async () => {
+    // The model calls the page's tool if it is offered, then finishes.
+    stack.setPolicy((req) => (JSON.stringify(req).includes('canary_run_tool') ? call('canary_run_tool', {}) : call('done', { summary: 'Finished.' })));
+    const page = await strangerPage();
+    const before = stack.requests().length;
+    await page.evaluate(() => {
+      const w = window as any;
+      w.toolRan = 0;
+      w.handle = w.pagehand.run('What is on this page?', {
+        tools: [{ name: 'canary_run_tool', description: 'CANARY-RUN-TOOL', readOnly: true, parameters: { type: 'object', properties: {} }, handler: () => (w.toolRan++, 'ok') }],
+        proxy: 'http://127.0.0.1:9',
+        token: 'page-token',
+      });
+    });
+    expect(await page.evaluate(() => (window as any).handle.result.then((r: { ok: boolean }) => r.ok))).toBe(true);
+    const requests = stack.requests().slice(before);
+    // It reached the user's proxy (a page proxy at :9 would have failed the run), without the page's tool.
+    expect(requests.length).toBeGreaterThanOrEqual(1);
+    for (const r of requests) expect(JSON.stringify(r)).not.toContain('canary_run_tool');
+    expect(await page.evaluate(() => (window as any).toolRan)).toBe(0);
+    await page.close();
+  });
+});
+
 describe("the site's own page (embed)", () => {
   it("a bundled site (no script tag attributes) gives the proxy and token to init, and the panel's runs use them", async () => {
     stack.setPolicy(() => call('done', { summary: 'Finished.' }));

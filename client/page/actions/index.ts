@@ -20,6 +20,7 @@ import { clickAtPoint } from './click-at';
 import { click, doubleClick, hover, rightClick } from './click';
 import type { ActionContext, Handler, Outcome } from './context';
 import { ActionError, deepActiveElement, viewportSize } from './dom';
+import { reachesFrames, type FrameScope } from '../frames/config';
 import { actInFrame } from '../frames/parent';
 import { deepHit, labelOf } from './hit';
 import { parseKeyCombo } from './keys';
@@ -149,7 +150,7 @@ function zoneRefusal(call: ParsedCall, ctx: ActionContext): string | undefined {
 }
 
 /** Runs one tool call. Never throws; never rejects. */
-export async function act(call: ActionCall, opts?: ActOptions): Promise<ActionResult> {
+export async function act(call: ActionCall, opts?: ActOptions, scope?: FrameScope): Promise<ActionResult> {
   const t0 = performance.now();
   let watch: ActivityWatch | undefined;
   let nav: NavigationWatch | undefined;
@@ -163,7 +164,7 @@ export async function act(call: ActionCall, opts?: ActOptions): Promise<ActionRe
     const { name: tool, args } = parsed.call as ParsedCall;
     name = tool;
     // An element of a frame from another origin that takes part: the frame's pagehand acts on it.
-    const inFrame = await actInFrame(parsed.call);
+    const inFrame = reachesFrames(scope) ? await actInFrame(parsed.call) : undefined;
     if (inFrame) return { ...inFrame, timing: { totalMs: performance.now() - t0, settleMs: inFrame.timing?.settleMs ?? 0 } };
     const o = options(opts);
     // Stand-ins of hidden selects read as those selects here too, as the map showed them.

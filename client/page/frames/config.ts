@@ -48,3 +48,21 @@ export function sameInstallation(proxy: string, token: string): boolean {
 export function onFrameConfig(fn: () => void): void {
   listeners.add(fn);
 }
+
+/**
+ * Whether what runs now may reach frames from other origins: off while a run a stranger's page
+ * started is active (the page's own task must not read or act in another site's frame). The
+ * page's own calls on a stranger's page say so per call (`FrameScope`).
+ */
+let runsReachFrames = true;
+
+export function setRunsReachFrames(on: boolean): void {
+  runsReachFrames = on;
+}
+
+/** Per call: `remoteFrames: false` keeps frames from other origins out of a map or an action. */
+export interface FrameScope {
+  remoteFrames?: boolean;
+}
+
+export const reachesFrames = (scope: FrameScope | undefined): boolean => scope?.remoteFrames ?? runsReachFrames;
