@@ -101,7 +101,8 @@ function discover(): void {
 /** The userscript's frames: every frame from another origin is asked (top page only: a frame's own frames stay its own). */
 async function discoverUserscriptFrames(): Promise<void> {
   if (!frameCrypto() || window.top !== window.self) return;
-  const { openUserscriptSessions } = await import('./sealed-parent');
+  // Loaded on first use, with what else the agent loads then (one file in the embed's split build).
+  const { openUserscriptSessions } = await import('../../on-demand');
   await openUserscriptSessions();
 }
 
