@@ -7,7 +7,7 @@
  * loader tag carries `data-pagehand-loader`, and the userscript) page scripts get the cut-down
  * API of guarded-api.ts, and only the user approves or answers, in the panel.
  */
-import { agentEnv, pageIsUntrusted, setAgentEnv } from './agent/env';
+import { agentEnv, isUserSession, pageIsUntrusted, setAgentEnv } from './agent/env';
 import { createAgentApi, type StartedBy } from './agent/run';
 import type { InitConfig, Recording, ReplayOptions, RunOptions } from './agent/types';
 import { parseInit, type ParsedInit } from './embed/init-config';
@@ -49,9 +49,10 @@ if (typeof window !== 'undefined' && (!window.pagehand || handoff)) {
   // The script tag that loaded the bundle: proxy, token, language, corner, model.
   const script = document.currentScript;
   // The bookmarklet's loader: the user brought pagehand to a page that is not theirs.
-  if (script?.hasAttribute('data-pagehand-loader')) setAgentEnv({ installedBy: 'user' });
-  const stranger = pageIsUntrusted();
   const defaults = handoff?.defaults ?? readScriptTag(script, location.href);
+  // Its mark on the tag, or (what the page cannot strip) the session token made for it.
+  if (script?.hasAttribute('data-pagehand-loader') || isUserSession(defaults.token)) setAgentEnv({ installedBy: 'user' });
+  const stranger = pageIsUntrusted();
   // Frames from other origins talk to this page's pagehand only once init lists them.
   setFrameConfig({ proxy: defaults.proxy, token: defaults.token });
   installFrameBridge();

@@ -29,3 +29,21 @@ export const agentEnv = (): AgentEnv => current;
 
 /** The page is a stranger's (bookmarklet, userscript, runner): its marks and callbacks may only add caution. */
 export const pageIsUntrusted = (): boolean => current.installedBy === 'user';
+
+/**
+ * Whether `token` is a session token the proxy made for the user's own pagehand (the
+ * bookmarklet: its claims say `u: 1`). Read, not verified: the proxy verifies it on every call,
+ * and a page cannot make one without the user's token (a session token cannot make another) —
+ * so a page that strips the bookmarklet's mark off the script tag still gets the stranger's API.
+ */
+export function isUserSession(token: string | undefined): boolean {
+  const m = /^phs_([A-Za-z0-9_-]{1,2000})\./.exec(token ?? '');
+  if (!m) return false;
+  try {
+    const b64 = m[1]!.replace(/-/g, '+').replace(/_/g, '/');
+    const claims = JSON.parse(atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4))) as { u?: unknown };
+    return claims.u === 1;
+  } catch {
+    return false;
+  }
+}

@@ -33,7 +33,9 @@ export function bookmarklet(origin: string, token: string): string {
     // own passes this one URL, where the page's policy allows one; else the assignment throws.
     `try{if(tt&&tt.createPolicy)u=tt.createPolicy('pagehand-loader',{createScriptURL:function(x){return x}}).createScriptURL(u)}catch(e){}` +
     `try{s.src=u}catch(e){no();return}` +
-    `fetch(o+'/v1/session',{method:'POST',mode:'cors',credentials:'omit',cache:'no-store',headers:{Authorization:'Bearer '+${t}}}).then(function(r){` +
+    // {"for":"user"}: the session token says it is the user's pagehand, so the bundle treats the
+    // page as a stranger's even if the page strips the loader's mark off the script tag.
+    `fetch(o+'/v1/session',{method:'POST',mode:'cors',credentials:'omit',cache:'no-store',headers:{Authorization:'Bearer '+${t},'Content-Type':'application/json'},body:'{"for":"user"}'}).then(function(r){` +
     `return r.json().catch(function(){return{}}).then(function(j){var m=j&&j.error&&j.error.message||'HTTP '+r.status;` +
     `if(r.ok&&j&&j.token)return go(j.token);` +
     `if(r.status==401)return say('the proxy at '+o+' did not accept this bookmarklet ('+m+'). Open '+o+'/ and drag the bookmarklet again.');` +

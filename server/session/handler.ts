@@ -3,6 +3,10 @@
  * of the page asking, so the page holds a token that works for a few hours from that origin
  * only. Runs after requireSite (without sessions: a session token cannot make another), which
  * has already refused an origin the site does not allow.
+ *
+ * Body (optional): `{ "for": "user" }` — the token is for the user's own pagehand (the
+ * bookmarklet): the bundle then treats the page as a stranger's whatever the page does to the
+ * DOM. Without it, a session token behaves as its parent's (a site's embed).
  */
 import type { Handler } from 'hono';
 import { ProxyError } from '../errors';
@@ -40,15 +44,33 @@ export function createSession({ ttlSeconds, now }: CreateSessionOptions): Handle
     if (!isWebOrigin(origin)) {
       throw new ProxyError(403, 'origin_not_allowed', `A session token can only be bound to an http(s) origin, not ${origin.slice(0, 100)}.`);
     }
+    const user = await forUser(c.req.raw);
     const expiresAt = Math.floor(now() / 1000) + ttlSeconds;
     const body: SessionResponse = {
-      token: await mintSessionToken(c.get('site').token, origin, expiresAt),
+      token: await mintSessionToken(c.get('site').token, origin, expiresAt, { user }),
       origin,
       expiresAt: new Date(expiresAt * 1000).toISOString(),
     };
     c.header('Cache-Control', 'no-store');
     return c.json(body);
   };
+}
+
+/** The optional body's `for`: `"user"`, or nothing. Anything else is the caller's mistake (400). */
+async function forUser(req: Request): Promise<boolean> {
+  const text = await req.text().catch(() => '');
+  if (!text.trim()) return false;
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    throw new ProxyError(400, 'invalid_body', 'The body of POST /v1/session must be empty or JSON: {"for":"user"} for the user\'s own pagehand (the bookmarklet).');
+  }
+  const keys = v && typeof v === 'object' && !Array.isArray(v) ? Object.keys(v) : null;
+  if (!keys || keys.some((k) => k !== 'for') || ((v as { for?: unknown }).for !== undefined && (v as { for?: unknown }).for !== 'user')) {
+    throw new ProxyError(400, 'invalid_body', 'The body of POST /v1/session may only be {"for":"user"} (a token for the user\'s own pagehand, the bookmarklet).');
+  }
+  return (v as { for?: unknown }).for === 'user';
 }
 
 /** `https://shop.example` or `http://127.0.0.1:3000`; not "null" (sandboxed frames, files) nor a path. */

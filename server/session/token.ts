@@ -4,7 +4,10 @@
  * restart and need no secret of their own, and stop working when the parent token goes.
  *
  *   phs_<payload>.<signature>
- *   payload   = base64url(JSON { o: origin, e: expiry in Unix seconds, p: parent id })
+ *   payload   = base64url(JSON { o: origin, e: expiry in Unix seconds, p: parent id, u?: 1 })
+ *   u: 1      = made for the user's own pagehand (the bookmarklet): whatever page it ends up in,
+ *               the bundle treats that page as a stranger's (the page cannot drop that by
+ *               editing the DOM, and cannot make a token without it: a session cannot make another)
  *   parent id = base64url(first 8 bytes of SHA-256(parent token))
  *   key       = HMAC-SHA-256(key: parent token, data: "pagehand-session-v1")
  *   signature = base64url(HMAC-SHA-256(key, payload as ASCII))
@@ -24,6 +27,8 @@ export interface SessionClaims {
   expiresAt: number;
   /** Short id of the parent token (not the token). */
   parent: string;
+  /** Made for the user's own pagehand (the bookmarklet), not a site's embed. */
+  user?: true;
 }
 
 export type SessionCheck =
@@ -38,8 +43,8 @@ export const isSessionToken = (token: string): boolean => token.startsWith(SESSI
  * @example
  * const token = await mintSessionToken(site.token, 'https://shop.example', Math.floor(Date.now() / 1000) + 3600);
  */
-export async function mintSessionToken(parentToken: string, origin: string, expiresAt: number): Promise<string> {
-  const payload = base64url(encoder.encode(JSON.stringify({ o: origin, e: expiresAt, p: await parentId(parentToken) })));
+export async function mintSessionToken(parentToken: string, origin: string, expiresAt: number, options: { user?: boolean } = {}): Promise<string> {
+  const payload = base64url(encoder.encode(JSON.stringify({ o: origin, e: expiresAt, p: await parentId(parentToken), ...(options.user ? { u: 1 } : {}) })));
   const sig = await sign(await sessionKey(parentToken), payload);
   return `${SESSION_PREFIX}${payload}.${base64url(sig)}`;
 }
@@ -78,7 +83,8 @@ function readClaims(payload: string): SessionClaims | undefined {
   try {
     const v = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(fromBase64url(payload))) as Record<string, unknown>;
     if (typeof v.o !== 'string' || typeof v.p !== 'string' || typeof v.e !== 'number' || !Number.isInteger(v.e)) return undefined;
-    return { origin: v.o, expiresAt: v.e, parent: v.p };
+    if (v.u !== undefined && v.u !== 1) return undefined;
+    return { origin: v.o, expiresAt: v.e, parent: v.p, ...(v.u === 1 ? { user: true as const } : {}) };
   } catch {
     return undefined;
   }

@@ -92,6 +92,32 @@ describe("the page's scripts on a bookmarklet page", () => {
     await page.close();
   });
 
+  it("cannot become the site's own page by stripping the bookmarklet's mark off the script tag: its confirm callback is still ignored and the panel asks", async () => {
+    stack.setPolicy(deleteModel());
+    const page = await session.context.newPage();
+    await page.goto(ACCOUNT());
+    // Before the user's click: every script added to the page loses pagehand's mark before it runs.
+    await page.evaluate(() => {
+      new MutationObserver((records) => {
+        for (const r of records) for (const n of r.addedNodes) if (n instanceof HTMLScriptElement) n.removeAttribute('data-pagehand-loader');
+      }).observe(document, { childList: true, subtree: true });
+    });
+    await page.evaluate(decodeURI(bookmarklet(stack.proxyUrl, stack.token).slice('javascript:'.length)));
+    await waitIn(page, 'section.panel');
+    expect(await page.locator('script[data-pagehand-loader]').count()).toBe(0);
+    expect(await page.locator('script[data-pagehand-token]').count()).toBe(1);
+    const before = stack.requests().length;
+    await page.evaluate(`window.tricked = 0;
+      pagehand.run('Delete my account', { confirm: () => { window.tricked++; return true; }, ui: false });`);
+    await waitIn(page, '[data-confirm]');
+    expect(await pageState(page)).toEqual({ deleted: 0, tricked: 0, status: 'Your account is active.' });
+    await inUi(page, '[data-deny]').click();
+    await waitIn(page, '[data-end]');
+    expect(await pageState(page)).toEqual({ deleted: 0, tricked: 0, status: 'Your account is active.' });
+    expect(stack.requests().slice(before)).toHaveLength(2);
+    await page.close();
+  });
+
   it("cannot answer the agent's question for the user, nor resume a run the user took over; it may pause and stop it", async () => {
     stack.setPolicy(
       sequence(

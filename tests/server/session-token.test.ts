@@ -15,6 +15,16 @@ describe('session tokens', () => {
     expect(check).toEqual({ ok: true, site: PARENT, claims: { origin: 'https://page.test', expiresAt: T0 / 1000 + 60, parent: await parentId(PARENT.token) } });
   });
 
+  it("carries the user's mark only when made for the user, and it cannot be added to a token without changing its signature", async () => {
+    const user = await mintSessionToken(PARENT.token, 'https://page.test', T0 / 1000 + 60, { user: true });
+    const check = await sessionVerifier([PARENT])(user, T0);
+    expect(check).toMatchObject({ ok: true, claims: { origin: 'https://page.test', user: true } });
+    const plain = await mintSessionToken(PARENT.token, 'https://page.test', T0 / 1000 + 60);
+    expect((await sessionVerifier([PARENT])(plain, T0)) as { claims?: { user?: true } }).not.toHaveProperty('claims.user');
+    // The user's payload on the plain token's signature: refused.
+    expect(await sessionVerifier([PARENT])(`${user.split('.')[0]}.${plain.split('.')[1]}`, T0)).toEqual({ ok: false, reason: 'invalid' });
+  });
+
   it('is the same token for the same inputs (stateless, survives a restart)', async () => {
     expect(await mintSessionToken(PARENT.token, 'https://page.test', 123)).toBe(await mintSessionToken(PARENT.token, 'https://page.test', 123));
   });
