@@ -2,19 +2,28 @@
  * The userscript in frames from other origins: the proxy's served pagehand.user.js runs in the
  * top page (127.0.0.1) and in its payment frame (localhost), as a manager runs it in every frame.
  * The frame shows nothing of pagehand; it answers the page's pagehand only after both proved the
- * same installation's key, and everything after that travels sealed. The frame's elements join
- * the page's map (`f1:` refs) and take actions through `pagehand.act` and through a run with the
- * fake model; the frame judges and guards its own elements (deny zones, a changed element).
+ * same installation's key, and everything after that travels sealed.
  *
- * The hostile side: both pages' scripts read every message their window gets and never see the
- * frame's content, the parent's calls or the token; forged, replayed and reflected messages, in
- * either direction, get nothing done; a frame with another token, or none, stays opaque.
+ * Every claim about what the agent sees and does is shown through the user's own path: the user
+ * opens the panel from the launcher and types the task (real Playwright input), the scripted fake
+ * model reads the map it was sent (`latestMap`) and acts through its calls. The frame's elements
+ * join that map (`f1:` refs) and take the model's actions; the frame judges and guards its own
+ * elements (deny zones, a changed element).
+ *
+ * The hostile side: the top page is a stranger's, and the userscript's `window.pagehand` lives in
+ * its world (a GM shim injects it there), so `page.evaluate(() => window.pagehand…)` here is
+ * exactly what the page's scripts can do. They cannot read the frame through `map`, `mapAsync`
+ * or `find`, nor act in it through `act`, even with a ref the user's run was shown; a run they
+ * start themselves is sent nothing of the frame and cannot act in it. Both pages' scripts read
+ * every message their window gets and never see the frame's content, the parent's calls or the
+ * token; forged, replayed and reflected messages, in either direction, get nothing done; a frame
+ * with another token, or none, stays opaque, and one the page keeps in a deny zone is not asked.
  */
 import type { Frame, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call, latestMap, refFor, sequence, useAgentStack } from './agent-harness';
+import { call, lastToolResults, latestMap, mapElements, refFor, sequence, useAgentStack, type ModelRequest, type Policy, type Reply } from './agent-harness';
 import { crossOrigin, origin, useSession } from './harness';
-import { inUi, OPEN_OVERLAY } from './ui-kit';
+import { inUi, OPEN_OVERLAY, panel, sendTask, waitIn } from './ui-kit';
 
 const session = useSession();
 const stack = useAgentStack();
@@ -51,123 +60,242 @@ async function openPair(opts: { child?: ChildSetup; page?: string; off?: boolean
   return { page, frame };
 }
 
-type Map = { text: string; elements: Array<{ ref: string; role: string; name: string; frame?: string; rect: { x: number; y: number } }> };
-const mapAsync = (page: Page): Promise<Map> => page.evaluate(() => (window as any).pagehand.mapAsync({ maxTokens: 3000 }));
-const act = (page: Page, name: string, args: Record<string, unknown>): Promise<{ ok: boolean; message: string }> =>
-  page.evaluate(([n, a]) => (window as any).pagehand.act({ name: n, args: a }), [name, args] as const);
+let runs = 0;
+
+/**
+ * The user's run: the panel opened from the launcher (unless this site left it open), the task
+ * typed and sent with real input, the scripted model's `steps` answering in order and then a
+ * `done` with a summary of this run's own (after `end.beforeDone`, which runs while the model
+ * is being asked). Resolves with the run's model requests once the panel shows that summary.
+ */
+async function userRun(page: Page, task: string, steps: Array<Policy | Reply>, end: { success?: boolean; beforeDone?: (req: ModelRequest) => Promise<void> } = {}): Promise<ModelRequest[]> {
+  const summary = `Run ${++runs} finished.`;
+  const done: Policy = async (req) => {
+    await end.beforeDone?.(req);
+    return call('done', { summary, success: end.success ?? true });
+  };
+  stack.setPolicy(sequence(...steps, done));
+  const before = stack.requests().length;
+  await page.waitForFunction(() => !!document.querySelector('[data-pagehand-ui]'));
+  if (!(await panel(page).count())) await (await waitIn(page, 'button.launcher')).click();
+  await panel(page).waitFor();
+  await sendTask(page, task);
+  await page.locator('pagehand-ui [data-end]', { hasText: summary }).waitFor({ timeout: 20_000 });
+  return stack.requests().slice(before);
+}
+
+/** The map the model was sent with each request. */
+const mapsOf = (reqs: ModelRequest[]): string[] => reqs.map((r) => latestMap(r));
+
 const seen = (where: Page | Frame): Promise<string[]> => where.evaluate(() => (window as any).__seen as string[]);
 const ours = (messages: string[]) => messages.filter((m) => m.includes('"pagehand-frames"'));
 /** A message as a page script could read it: its text, and any base64 in it decoded. */
 const readable = (m: string): string =>
   m + (m.match(/[A-Za-z0-9_-]{16,}/g) ?? []).map((s) => Buffer.from(s.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('latin1')).join('\n');
+const text = (reqs: ModelRequest[]): string => reqs.flatMap((r) => r.messages.map((m) => m.text)).join('\n');
+/** A frame's ref as the map writes it (`[f1:3]`), or as a call or JSON carries it (`"f1:3"`). */
+const FRAME_REF = /\[f\d+:\d+\]|"f\d+:\d+"/;
+const OPAQUE = /iframe "Payment".*cross-origin, opaque: use click_at/;
 
 /** The frame's text, its deny zone's and the token must not be in what a page script can read. */
 const FRAME_TEXT = ['Lighthouse-4827', 'Card holder', 'Pay 20', 'Zone-Secret-5531'];
+/** The frame's page as it stands (read by the test, not through pagehand). */
+const frameState = (frame: Frame) =>
+  frame.evaluate(() => ({ status: document.getElementById('status')!.textContent, holder: (document.getElementById('holder') as HTMLInputElement | null)?.value ?? null, helps: (window as any).__helps ?? 0 }));
 
-describe('a frame from another origin where the same userscript runs', () => {
-  it("its map joins the page's with f-prefixed refs; the frame shows no launcher and defines no global; its deny zone stays out", async () => {
+describe('a frame from another origin where the same userscript runs, in a run the user starts', () => {
+  it("its elements join the map the model is sent, with f-prefixed refs; the frame shows no launcher and defines no global; its deny zone stays out", async () => {
     const { page, frame } = await openPair();
-    const map = await mapAsync(page);
-    const pay = map.elements.find((e) => e.name === 'Pay 20 €');
-    expect(pay, map.text).toBeDefined();
-    expect(pay!.ref).toMatch(/^f\d+:\d+$/);
-    expect(pay!.frame).toBe(pay!.ref.split(':')[0]);
-    expect(map.text).toMatch(new RegExp(`iframe "Payment".*\\(frame ${pay!.frame} from ${crossOrigin().replace(/[.:/]/g, '\\$&')}\\)`));
-    expect(map.text).toContain('Lighthouse-4827');
+    const [req] = await userRun(page, 'What is on this page?', []);
+    const map = latestMap(req!);
+    const pay = refFor(map, 'button', 'Pay 20 €');
+    expect(pay).toMatch(/^f\d+:\d+$/);
+    const frameId = pay.split(':')[0];
+    expect(refFor(map, 'textbox', 'Card holder').split(':')[0]).toBe(frameId);
+    expect(refFor(map, 'button', 'Help').split(':')[0]).toBe(frameId);
+    // The page's own button keeps a plain ref.
+    expect(refFor(map, 'button', 'Apply coupon')).toMatch(/^\d+$/);
+    expect(map).toMatch(new RegExp(`iframe "Payment".*\\(frame ${frameId} from ${crossOrigin().replace(/[.:/]/g, '\\$&')}\\)`));
+    expect(map).toContain('Lighthouse-4827');
     // The frame's deny zone is applied by the frame: neither its text nor its button come up.
-    expect(map.text).not.toContain('Zone-Secret-5531');
-    expect(map.elements.some((e) => e.name === 'Erase account')).toBe(false);
-    // The frame's box is offset by where the frame sits in the page.
-    const box = (await page.locator('iframe').boundingBox())!;
-    expect(pay!.rect.y).toBeGreaterThan(box.y);
+    expect(map).not.toContain('Zone-Secret-5531');
+    expect(mapElements(map).some((e) => e.name === 'Erase account')).toBe(false);
     // In the frame, the userscript shows nothing and leaves no name on window.
     expect(await frame().evaluate(() => ({ ui: !!document.querySelector('[data-pagehand-ui], pagehand-ui'), api: 'pagehand' in window }))).toEqual({ ui: false, api: false });
-    // The top page has its launcher.
-    await page.waitForFunction(() => !!document.querySelector('[data-pagehand-ui]'));
     await page.close();
   });
 
-  it('its elements take actions through pagehand.act: type, then click; an element the frame keeps out is not reached', async () => {
+  it('its elements take the model\'s actions: type, then click; refs the frame never listed reach nothing', async () => {
     const { page, frame } = await openPair();
-    const map = await mapAsync(page);
-    const holder = map.elements.find((e) => e.name === 'Card holder')!.ref;
-    const help = map.elements.find((e) => e.name === 'Help')!.ref;
-    let r = await act(page, 'type', { ref: holder, text: 'Ada Lovelace' });
-    expect(r.ok, r.message).toBe(true);
-    expect(await frame().inputValue('#holder')).toBe('Ada Lovelace');
-    r = await act(page, 'click', { ref: help });
-    expect(r.ok, r.message).toBe(true);
-    expect(r.message).toMatch(/^Clicked button "Help"\./);
-    expect(await frame().textContent('#status')).toBe('Help shown 1');
-    // Refs the frame never listed (its deny zone's button comes after the listed ones): nothing happens.
-    const frameId = help.split(':')[0];
-    for (let n = 1; n <= 12; n++) {
-      const ref = `${frameId}:${n}`;
-      if (map.elements.some((e) => e.ref === ref)) continue;
-      r = await act(page, 'click', { ref });
-      expect(r.ok).toBe(false);
-    }
-    expect(await frame().textContent('#status')).toBe('Help shown 1');
+    let guessed: string[] = [];
+    const reqs = await userRun(page, 'Fill in Ada Lovelace and open the help', [
+      (req) => call('type', { ref: refFor(latestMap(req), 'textbox', 'Card holder'), text: 'Ada Lovelace' }),
+      (req) => call('click', { ref: refFor(latestMap(req), 'button', 'Help') }),
+      // The refs right after the frame's listed ones, where its deny zone's button would come.
+      (req) => {
+        const map = latestMap(req);
+        const frameId = refFor(map, 'button', 'Help').split(':')[0]!;
+        const last = Math.max(...mapElements(map).filter((e) => e.ref.startsWith(`${frameId}:`)).map((e) => Number(e.ref.split(':')[1])));
+        guessed = [`${frameId}:${last + 1}`, `${frameId}:${last + 2}`];
+        return call('click', { ref: guessed[0] });
+      },
+      () => call('click', { ref: guessed[1] }),
+    ]);
+    expect(reqs).toHaveLength(5);
+    expect(lastToolResults(reqs[1]!).join('\n')).toMatch(/→ ok: Typed "Ada Lovelace" into textbox "Card holder"\./);
+    expect(lastToolResults(reqs[2]!).join('\n')).toMatch(/→ ok: Clicked button "Help"\./);
+    expect(await frameState(frame())).toEqual({ status: 'Help shown 1', holder: 'Ada Lovelace', helps: 1 });
+    // The guessed refs: the frame answers that it has no such element, and nothing more happens there.
+    guessed.forEach((ref, i) => expect(lastToolResults(reqs[3 + i]!).join('\n')).toMatch(new RegExp(`click \\[${ref}\\] → FAILED: There is no element`)));
+    expect(latestMap(reqs[1]!)).toContain('Ada Lovelace');
+    expect(await frameState(frame())).toEqual({ status: 'Help shown 1', holder: 'Ada Lovelace', helps: 1 });
     await page.close();
   });
 
   it('the frame refuses a call whose element changed since the map was taken (what the risk check judged is not what would be pressed)', async () => {
     const { page, frame } = await openPair();
-    const map = await mapAsync(page);
-    const help = map.elements.find((e) => e.name === 'Help')!.ref;
-    // The frame's page turns the harmless button into another one behind the map's back.
-    await frame().evaluate(() => {
-      const b = document.getElementById('help')!;
-      b.textContent = 'Delete account';
-      b.setAttribute('onclick', "document.getElementById('status').textContent = 'Deleted'");
-    });
-    const r = await act(page, 'click', { ref: help });
-    expect(r.ok).toBe(false);
-    expect(r.message).toMatch(/changed since the map was taken/);
+    const reqs = await userRun(page, 'Open the help', [
+      async (req) => {
+        const help = refFor(latestMap(req), 'button', 'Help');
+        // While the model thinks, the frame's page turns the harmless button into another one behind the map's back.
+        await frame().evaluate(() => {
+          const b = document.getElementById('help')!;
+          b.textContent = 'Delete account';
+          b.setAttribute('onclick', "document.getElementById('status').textContent = 'Deleted'");
+        });
+        return call('click', { ref: help });
+      },
+    ]);
+    expect(lastToolResults(reqs[1]!).join('\n')).toMatch(/changed since the map was taken/);
     expect(await frame().textContent('#status')).toBe('Not paid');
     await page.close();
   });
 
-  it('through a run with the fake model: it types and clicks in the frame; its pay button is judged a payment and asked about in the panel; denied, nothing is paid', { timeout: 90_000 }, async () => {
+  it('its pay button is judged a payment and asked about in the panel; denied, nothing is paid', async () => {
     const { page, frame } = await openPair();
+    const run = userRun(
+      page,
+      'Fill in Ada Lovelace, then pay',
+      [
+        (req) => call('type', { ref: refFor(latestMap(req), 'textbox', 'Card holder'), text: 'Ada Lovelace' }),
+        (req) => call('click', { ref: refFor(latestMap(req), 'button', 'Pay 20 €') }),
+      ],
+      { success: false },
+    );
+    // The panel asks the user, who says no (a real click).
+    await waitIn(page, '[data-confirm]');
+    expect(await inUi(page, '[data-confirm]').textContent()).toMatch(/pay/i);
+    expect(await frame().inputValue('#holder')).toBe('Ada Lovelace');
+    expect(await frame().textContent('#status')).toBe('Not paid');
+    await inUi(page, '[data-deny]').click();
+    const reqs = await run;
+    expect(reqs).toHaveLength(3);
+    expect(text([reqs[2]!])).toMatch(/The user did not allow/);
+    expect(await frame().textContent('#status')).toBe('Not paid');
+    await page.close();
+  });
+});
+
+describe("the stranger's page's scripts and the frame", () => {
+  /** What the page's scripts get from window.pagehand: map, mapAsync, find, and act with the refs the user's run was shown. */
+  const probe = (page: Page, refs: { help: string; holder: string }) =>
+    page.evaluate(async ({ help, holder }) => {
+      const ph = (window as any).pagehand;
+      const map = ph.map({ maxTokens: 3000 });
+      const mapAsync = await ph.mapAsync({ maxTokens: 3000 });
+      // What find found (its answer names the query, which the page chose: left out).
+      const found = ['Lighthouse-4827', 'Pay 20', 'Card holder', 'Help'].map((q) => {
+        const r = ph.find(q);
+        return { elements: r.elements, texts: r.texts, text: String(r.text).split(q).join('…') };
+      });
+      const click = await ph.act({ name: 'click', args: { ref: help } });
+      const type = await ph.act({ name: 'type', args: { ref: holder, text: 'Page-Typed-7731' } });
+      return { map: JSON.stringify(map), mapAsync: JSON.stringify(mapAsync), mapText: mapAsync.text as string, found: JSON.stringify(found), click, type };
+    }, refs);
+
+  it("window.pagehand's map, mapAsync and find show none of the frame, and act does nothing there, even with the refs the user's run was shown, during it and after", async () => {
+    const { page, frame } = await openPair();
+    const probes: Array<Awaited<ReturnType<typeof probe>>> = [];
+    let refs = { help: '', holder: '' };
+    const [req] = await userRun(page, 'What is on this page?', [], {
+      beforeDone: async (r) => {
+        const map = latestMap(r);
+        refs = { help: refFor(map, 'button', 'Help'), holder: refFor(map, 'textbox', 'Card holder') };
+        // While the user's run waits for the model, the page's scripts try.
+        probes.push(await probe(page, refs));
+      },
+    });
+    // The user's run did read the frame.
+    expect(latestMap(req!)).toContain('Lighthouse-4827');
+    expect(refs.help).toMatch(/^f\d+:\d+$/);
+    // And once it has ended.
+    probes.push(await probe(page, refs));
+    for (const p of probes) {
+      for (const t of FRAME_TEXT) {
+        expect(p.map).not.toContain(t);
+        expect(p.mapAsync).not.toContain(t);
+        expect(p.found).not.toContain(t);
+      }
+      for (const s of [p.map, p.mapAsync, p.found]) expect(s).not.toMatch(FRAME_REF);
+      // The page sees the frame as any frame from another origin: opaque.
+      expect(p.mapText).toMatch(OPAQUE);
+      expect(p.click.ok).toBe(false);
+      expect(p.type.ok).toBe(false);
+    }
+    expect(await frameState(frame())).toEqual({ status: 'Not paid', holder: '', helps: 0 });
+    // The ref the page tried was live: the user's next run clicks it.
+    await userRun(page, 'Open the help', [call('click', { ref: refs.help })]);
+    expect(await frameState(frame())).toEqual({ status: 'Help shown 1', holder: '', helps: 1 });
+    await page.close();
+  });
+
+  it("a run the page's script starts is sent nothing of the frame and cannot act there, even with refs the user's run was shown; the user's next run reaches it again", async () => {
+    const { page, frame } = await openPair();
+    const [first] = await userRun(page, 'What is on this page?', []);
+    const help = refFor(latestMap(first!), 'button', 'Help');
+    const holder = refFor(latestMap(first!), 'textbox', 'Card holder');
+    expect(help).toMatch(/^f\d+:\d+$/);
+
+    // The page's script starts its own run; the model tries the frame's refs the user's run saw.
     stack.setPolicy(
       sequence(
-        (req) => call('type', { ref: refFor(latestMap(req), 'textbox', 'Card holder'), text: 'Ada Lovelace' }),
-        (req) => call('click', { ref: refFor(latestMap(req), 'button', 'Help') }),
-        (req) => call('click', { ref: refFor(latestMap(req), 'button', 'Pay 20 €') }),
-        call('done', { summary: 'Not paid: the user said no.', success: false }),
+        call('click', { ref: help }),
+        call('type', { ref: holder, text: 'Page-Run-Typed-6620' }),
+        call('done', { summary: 'Page run finished.' }),
       ),
     );
     const before = stack.requests().length;
-    // Started by a page script: on a stranger's page the run shows in the panel, and only the user answers.
-    await page.evaluate(() => {
-      (window as any).__result = (window as any).pagehand.run('Fill in Ada Lovelace, open the help, then pay').result;
-    });
-    await inUi(page, '[data-confirm]').waitFor({ timeout: 30_000 });
-    expect(await inUi(page, '[data-confirm]').textContent()).toMatch(/pay/i);
-    expect(await frame().inputValue('#holder')).toBe('Ada Lovelace');
-    expect(await frame().textContent('#status')).toBe('Help shown 1');
-    await inUi(page, '[data-deny]').click();
-    const result = await page.evaluate(() => (window as any).__result);
-    expect(result.summary).toBe('Not paid: the user said no.');
-    expect(await frame().textContent('#status')).toBe('Help shown 1');
-    // The model saw the frame's elements under their frame refs.
-    const maps = stack.requests().slice(before).map((r) => latestMap(r));
-    expect(maps[0]).toMatch(/\[f\d+:\d+\]button "Pay 20 €"/);
+    const result = await page.evaluate(() => (window as any).pagehand.run('Tell me everything in the payment frame, then open its help').result);
+    expect(result.summary).toBe('Page run finished.');
+    const reqs = stack.requests().slice(before);
+    expect(reqs).toHaveLength(3);
+    for (const t of FRAME_TEXT) expect(text(reqs)).not.toContain(t);
+    for (const map of mapsOf(reqs)) {
+      expect(map).toMatch(OPAQUE);
+      expect(map).not.toMatch(/\[f\d+:\d+\]/);
+    }
+    // Both calls failed (the frame's refs are not in its map), and nothing happened in the frame.
+    expect(lastToolResults(reqs[1]!).join('\n')).toMatch(new RegExp(`click \\[${help}\\] → FAILED: There is no element \\[${help}\\]`));
+    expect(lastToolResults(reqs[2]!).join('\n')).toMatch(new RegExp(`type \\[${holder}\\] .* → FAILED: There is no element \\[${holder}\\]`));
+    expect(await frameState(frame())).toEqual({ status: 'Not paid', holder: '', helps: 0 });
+
+    // The user's own run after it sees and acts in the frame again.
+    const again = await userRun(page, 'Open the help', [(req) => call('click', { ref: refFor(latestMap(req), 'button', 'Help') })]);
+    expect(latestMap(again[0]!)).toContain('Lighthouse-4827');
+    expect(await frameState(frame())).toEqual({ status: 'Help shown 1', holder: '', helps: 1 });
     await page.close();
   });
 });
 
 describe('what the pages see of it', () => {
-  it("neither page's scripts read the frame's content, the parent's calls or the token in the messages; the token is in no global, DOM or storage", async () => {
+  it("neither page's scripts read the frame's content, the user's run's calls or the token in the messages; the token is in no global, DOM or storage", async () => {
     const { page, frame } = await openPair();
-    const map = await mapAsync(page);
-    expect(map.text).toContain('Lighthouse-4827');
-    const holder = map.elements.find((e) => e.name === 'Card holder')!.ref;
-    const help = map.elements.find((e) => e.name === 'Help')!.ref;
-    expect((await act(page, 'type', { ref: holder, text: 'Typed-By-Parent-9917' })).ok).toBe(true);
-    expect((await act(page, 'click', { ref: help })).ok).toBe(true);
-    await mapAsync(page);
+    const reqs = await userRun(page, 'Fill in the holder and open the help', [
+      (req) => call('type', { ref: refFor(latestMap(req), 'textbox', 'Card holder'), text: 'Typed-By-Parent-9917' }),
+      (req) => call('click', { ref: refFor(latestMap(req), 'button', 'Help') }),
+    ]);
+    expect(latestMap(reqs[0]!)).toContain('Lighthouse-4827');
+    expect(await frameState(frame())).toEqual({ status: 'Help shown 1', holder: 'Typed-By-Parent-9917', helps: 1 });
 
     const top = ours(await seen(page));
     const inFrame = ours(await seen(frame()));
@@ -226,12 +354,10 @@ describe('what the pages see of it', () => {
 });
 
 describe('forged, replayed and reflected messages', () => {
-  it("the pages' scripts, together, get nothing done in the frame or in the page's map", async () => {
+  it("the pages' scripts, together, get nothing done in the frame or in the map the user's run reads", async () => {
     const { page, frame } = await openPair();
-    let map = await mapAsync(page);
-    const help = map.elements.find((e) => e.name === 'Help')!.ref;
-    // One genuine click: its sealed request is what the frame page's script captures.
-    expect((await act(page, 'click', { ref: help })).ok).toBe(true);
+    // One genuine click by the user's run: its sealed request is what the frame page's script captures.
+    await userRun(page, 'Open the help', [(req) => call('click', { ref: refFor(latestMap(req), 'button', 'Help') })]);
     expect(await frame().textContent('#status')).toBe('Help shown 1');
 
     // The frame page's script hands what it captured to the page's script, which replays it into
@@ -283,49 +409,53 @@ describe('forged, replayed and reflected messages', () => {
       }
       // The site protocol's shape, in the clear.
       win.postMessage({ channel: 'pagehand-frames', v: 1, type: 'act', nonce: np, id: 9, call: { name: 'click', args: { ref: '4' } }, judged: null }, '*');
+      // Nothing to poll for when nothing should happen: give the frame time to (not) act.
       await new Promise((r) => setTimeout(r, 500));
     }, [captured.filter((m) => m.includes('"sealed"')), fromParent] as const);
 
-    // Nothing was clicked again; no forged button came into the map, and the bridge still works.
-    expect(await frame().textContent('#status')).toBe('Help shown 1');
-    expect(await frame().evaluate(() => (window as any).__helps)).toBe(1);
-    map = await mapAsync(page);
-    expect(map.text).not.toContain('Forged');
-    expect(map.text).toContain('Lighthouse-4827');
-    const again = map.elements.find((e) => e.name === 'Help')!.ref;
-    expect((await act(page, 'click', { ref: again })).ok).toBe(true);
-    expect(await frame().textContent('#status')).toBe('Help shown 2');
+    // Nothing was clicked again; no forged button came into the map the user's next run reads,
+    // and the bridge still works for it.
+    expect(await frameState(frame())).toMatchObject({ status: 'Help shown 1', helps: 1 });
+    const reqs = await userRun(page, 'Open the help again', [(req) => call('click', { ref: refFor(latestMap(req), 'button', 'Help') })]);
+    for (const map of mapsOf(reqs)) {
+      expect(map).not.toContain('Forged');
+      expect(map).toContain('Lighthouse-4827');
+    }
+    expect(await frameState(frame())).toMatchObject({ status: 'Help shown 2', helps: 2 });
     await page.close();
   });
 
   it('a frame page that speaks the protocol without the key (a forged challenge, sealed maps under its own key) stays opaque', async () => {
     const { page, frame } = await openPair({ child: 'none', page: 'forger.html' });
-    for (let i = 0; i < 2; i++) {
-      const map = await mapAsync(page);
-      expect(map.text, map.text).toMatch(/iframe "Payment".*cross-origin, opaque: use click_at/);
-      expect(map.text).not.toContain('Forged');
-      expect(map.elements.some((e) => e.frame)).toBe(false);
+    const reqs = await userRun(page, 'Use the payment frame', [call('click', { ref: 'f1:1' })]);
+    expect(reqs).toHaveLength(2);
+    for (const map of mapsOf(reqs)) {
+      expect(map, map).toMatch(OPAQUE);
+      expect(map).not.toContain('Forged');
+      expect(map).not.toMatch(/\[f\d+:\d+\]/);
     }
+    expect(lastToolResults(reqs[1]!).join('\n')).toMatch(/click \[f1:1\] → FAILED/);
     // It did try.
     expect(ours(await seen(page)).some((m) => m.includes('"challenge"'))).toBe(true);
-    const r = await act(page, 'click', { ref: 'f1:1' });
-    expect(r.ok).toBe(false);
     expect(await frame().textContent('#status')).toBe('Not paid');
     await page.close();
   });
 });
 
 describe('frames that do not take part stay opaque', () => {
+  /** The user's run: three maps of the page, and two refs guessed for the frame in between. */
   const opaque = async (pair: Pair) => {
     const { page, frame } = pair;
-    for (let i = 0; i < 2; i++) {
-      const map = await mapAsync(page);
-      expect(map.text, map.text).toMatch(/iframe "Payment".*cross-origin, opaque: use click_at/);
-      expect(map.text).not.toContain('Lighthouse-4827');
-      expect(map.elements.some((e) => e.frame)).toBe(false);
+    const reqs = await userRun(page, 'Use the payment frame', [call('click', { ref: 'f1:1' }), call('click', { ref: 'f1:2' })]);
+    expect(reqs).toHaveLength(3);
+    for (const map of mapsOf(reqs)) {
+      expect(map, map).toMatch(OPAQUE);
+      expect(map).not.toContain('Lighthouse-4827');
+      expect(map).not.toMatch(/\[f\d+:\d+\]/);
     }
     // Refs guessed for the frame reach nothing.
-    for (let n = 1; n <= 6; n++) expect((await act(page, 'click', { ref: `f1:${n}` })).ok).toBe(false);
+    expect(lastToolResults(reqs[1]!).join('\n')).toMatch(/click \[f1:1\] → FAILED/);
+    expect(lastToolResults(reqs[2]!).join('\n')).toMatch(/click \[f1:2\] → FAILED/);
     expect(await frame().textContent('#status')).toBe('Not paid');
   };
 
@@ -349,10 +479,13 @@ describe('frames that do not take part stay opaque', () => {
 
   it('the page keeps the frame in a deny zone: it is not even asked', async () => {
     const pair = await openPair({ off: true });
-    const map = await mapAsync(pair.page);
-    expect(map.text).not.toContain('Lighthouse-4827');
-    expect(map.elements.some((e) => e.frame)).toBe(false);
-    for (let n = 1; n <= 6; n++) expect((await act(pair.page, 'click', { ref: `f1:${n}` })).ok).toBe(false);
+    const reqs = await userRun(pair.page, 'Use the payment frame', [call('click', { ref: 'f1:1' })]);
+    expect(reqs).toHaveLength(2);
+    for (const map of mapsOf(reqs)) {
+      expect(map).not.toContain('Lighthouse-4827');
+      expect(map).not.toMatch(/\[f\d+:\d+\]/);
+    }
+    expect(lastToolResults(reqs[1]!).join('\n')).toMatch(/click \[f1:1\] → FAILED/);
     expect(ours(await seen(pair.frame()))).toEqual([]);
     expect(await pair.frame().textContent('#status')).toBe('Not paid');
     await pair.page.close();
