@@ -9,7 +9,8 @@
  *   document start) and a save sent to Node.
  * - What only the page's world can see (closed shadow roots, listener-only click targets, the
  *   page's pending requests and timers) comes from the runner's page-world part
- *   (client/runner-page.ts), handed over through DOM events.
+ *   (client/runner-page.ts), handed over through DOM events; so do the page's WebMCP tools
+ *   (client/webmcp/runner-registry.ts): this world's `document.modelContext` is not the page's.
  * - The pages are strangers' (the user runs pagehand on them): their marks may only add caution
  *   (`installedBy: 'user'`, set by `afterEntry` once the entry has made `pagehand`: see there).
  *
@@ -19,6 +20,8 @@ import { setAgentEnv } from './agent/env';
 import { createRunStore } from './agent/persist';
 import { useHooksFromPageWorld } from './page/hooks';
 import { usePageWorldActivity } from './page/settle';
+import { setPageToolRegistry } from './webmcp/offer';
+import { pageWorldToolRegistry } from './webmcp/runner-registry';
 
 declare const PAGEHAND_RUNNER: { get(): string | null; set(json: string): void } | undefined;
 
@@ -26,6 +29,7 @@ if (typeof PAGEHAND_RUNNER === 'object' && PAGEHAND_RUNNER) {
   const host = PAGEHAND_RUNNER;
   useHooksFromPageWorld();
   usePageWorldActivity();
+  setPageToolRegistry(pageWorldToolRegistry());
   setAgentEnv({
     store: createRunStore(() => ({
       get: () => host.get(),

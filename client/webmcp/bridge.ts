@@ -17,8 +17,7 @@ import type { JsonSchema } from '../llm/types';
 import type { ActionResult } from '../page/actions/types';
 import { cap, sanitize } from '../page/format';
 import { formTools, type FormTool } from './forms';
-import { pageToolsEnabled } from './offer';
-import { installModelContext } from './polyfill';
+import { pageToolRegistry, pageToolsEnabled } from './offer';
 import type { ModelContextTool, RegisteredTool, ToolRegistry } from './types';
 
 export interface PageTool {
@@ -220,10 +219,11 @@ export function publishSiteTools(registry: ToolRegistry | undefined, tools: read
 
 /**
  * The page's tools on offer now, by the name the model calls: registered ones (from the
- * registry on `document.modelContext`) and forms, none when the site turned them off. Trust
- * from who installed pagehand (`untrusted`: a stranger's page).
+ * registry on `document.modelContext`, or the runner's page world's: ./offer.ts) and forms,
+ * none when the site turned them off. Trust from who installed pagehand (`untrusted`: a
+ * stranger's page).
  */
 export function pageToolsNow(taken: ReadonlySet<string>, untrusted: boolean): Map<string, PageTool> {
   if (!pageToolsEnabled()) return new Map();
-  return new Map(pageTools(installModelContext(), { untrusted, taken }).map((t) => [t.name, t]));
+  return new Map(pageTools(pageToolRegistry(), { untrusted, taken }).map((t) => [t.name, t]));
 }

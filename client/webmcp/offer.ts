@@ -6,8 +6,10 @@
 import { cap } from '../page/format';
 import type { PageTool } from './bridge';
 import { installModelContext } from './polyfill';
+import type { ToolRegistry } from './types';
 
 let enabled = true;
+let source: ToolRegistry | undefined;
 
 /** `init({ webmcp })`: false offers none of the page's tools (each init sets it anew). */
 export function setPageToolsEnabled(on: boolean): void {
@@ -16,11 +18,22 @@ export function setPageToolsEnabled(on: boolean): void {
 
 export const pageToolsEnabled = (): boolean => enabled;
 
+/**
+ * Where the page's registered tools are read when not on this world's `document.modelContext`:
+ * the headless runner's isolated world reads the page world's (./runner-registry.ts).
+ */
+export function setPageToolRegistry(registry: ToolRegistry): void {
+  source = registry;
+}
+
+/** The registry the page's tools are read from: the one set above, else `document.modelContext`'s. */
+export const pageToolRegistry = (): ToolRegistry | undefined => source ?? installModelContext();
+
 /** True when the page may offer tools now: some registered, or a form declared as one. Never throws. */
 export function pageOffersTools(): boolean {
   if (!enabled) return false;
   try {
-    if ((installModelContext()?.tools().length ?? 0) > 0) return true;
+    if ((pageToolRegistry()?.tools().length ?? 0) > 0) return true;
     return !!document.querySelector('form[toolname]');
   } catch {
     return false;
