@@ -252,14 +252,15 @@ describe("the stranger's page's scripts and the frame", () => {
   it("a run the page's script starts is sent nothing of the frame and cannot act there, even with refs the user's run was shown; the user's next run reaches it again", async () => {
     const { page, frame } = await openPair();
     const [first] = await userRun(page, 'What is on this page?', []);
-    const help = refFor(latestMap(first!), 'button', 'Help');
+    const pay = refFor(latestMap(first!), 'button', /^Pay 20/);
     const holder = refFor(latestMap(first!), 'textbox', 'Card holder');
-    expect(help).toMatch(/^f\d+:\d+$/);
+    expect(pay).toMatch(/^f\d+:\d+$/);
 
-    // The page's script starts its own run; the model tries the frame's refs the user's run saw.
+    // The page's script starts its own run; the model tries the frame's refs the user's run saw —
+    // the pay button first: its risk check must not ask about it (nor name it) with the frame's facts.
     stack.setPolicy(
       sequence(
-        call('click', { ref: help }),
+        call('click', { ref: pay }),
         call('type', { ref: holder, text: 'Page-Run-Typed-6620' }),
         call('done', { summary: 'Page run finished.' }),
       ),
@@ -275,7 +276,9 @@ describe("the stranger's page's scripts and the frame", () => {
       expect(map).not.toMatch(/\[f\d+:\d+\]/);
     }
     // Both calls failed (the frame's refs are not in its map), and nothing happened in the frame.
-    expect(lastToolResults(reqs[1]!).join('\n')).toMatch(new RegExp(`click \\[${help}\\] → FAILED: There is no element \\[${help}\\]`));
+    expect(lastToolResults(reqs[1]!).join('\n')).toMatch(new RegExp(`click \\[${pay}\\] → FAILED: There is no element \\[${pay}\\]`));
+    // No question was put to the user about the frame's button.
+    expect(await inUi(page, '[data-confirm]').count()).toBe(0);
     expect(lastToolResults(reqs[2]!).join('\n')).toMatch(new RegExp(`type \\[${holder}\\] .* → FAILED: There is no element \\[${holder}\\]`));
     expect(await frameState(frame())).toEqual({ status: 'Not paid', holder: '', helps: 0 });
 

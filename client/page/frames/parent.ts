@@ -16,7 +16,7 @@ import { activatingKey, parseKeyCombo } from '../actions/keys';
 import { parseRef, refOf } from '../refs';
 import { nativeSetTimeout } from '../settle';
 import { frameIdOf } from '../walk';
-import { frameAllowed, frameConfig } from './config';
+import { frameAllowed, frameConfig, reachesFrames } from './config';
 import type { RemoteFrameMap } from './merge';
 import { CHANNEL, childMessage, newNonce, VERSION, type FrameReply, type FrameRequest, type ParentMessage, type Without } from './protocol';
 import { frameCrypto } from './secret';
@@ -172,7 +172,7 @@ function sessionFor(ref: unknown): { s: FrameSession; local: string } | undefine
 }
 
 /** Whether the ref is an element of a frame from another origin that takes part. */
-export const isRemoteRef = (ref: unknown): boolean => !!sessionFor(ref);
+export const isRemoteRef = (ref: unknown): boolean => reachesFrames(undefined) && !!sessionFor(ref);
 
 /**
  * The risk facts the frame gave for this call's element with its last map (what the parent's
@@ -180,6 +180,9 @@ export const isRemoteRef = (ref: unknown): boolean => !!sessionFor(ref);
  * call is not on a remote element.
  */
 export function remoteFacts(call: { name: string; args?: Record<string, unknown> }): TargetFacts | null | undefined {
+  // A run that stays out of frames (one a stranger's page started) learns nothing of theirs,
+  // not even through the question its risk check would ask.
+  if (!reachesFrames(undefined)) return undefined;
   const a = call.args ?? {};
   const on = (ref: unknown, kind: 'click' | 'enter' | 'space' | 'submit'): TargetFacts | null | undefined => {
     const hit = sessionFor(ref);
