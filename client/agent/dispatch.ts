@@ -180,8 +180,9 @@ function run(call: Call, host?: DispatchHost): Promise<ActionResult> {
 function withRefHint(result: ActionResult, map: PageMap | undefined): string {
   const kind = result.error?.kind;
   if (kind !== 'unknown_ref' && kind !== 'stale_ref') return result.message;
-  const refs = (map?.elements ?? []).slice(0, 20).map((e) => e.ref);
-  return refs.length ? `${result.message} Refs in the last map: ${refs.join(', ')}${(map?.elements.length ?? 0) > 20 ? ', …' : ''}; the new map is below.` : result.message;
+  const refs = [...new Set((map?.elements ?? []).map((e) => e.ref))].slice(0, 20);
+  const more = new Set((map?.elements ?? []).map((e) => e.ref)).size > refs.length;
+  return refs.length ? `${result.message} Refs in the last map: ${refs.join(', ')}${more ? ', …' : ''}; the new map is below.` : result.message;
 }
 
 const CUSTOM_RESULT_MAX = 4000;
