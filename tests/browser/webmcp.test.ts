@@ -154,9 +154,11 @@ describe("on the site's own page", () => {
 });
 
 describe("on a stranger's page (the userscript)", () => {
-  const userscript = readFileSync(new URL('../../dist/pagehand.user.js', import.meta.url), 'utf8');
+  const built = readFileSync(new URL('../../dist/pagehand.user.js', import.meta.url), 'utf8');
 
   async function openHostile(): Promise<Page> {
+    // As the proxy serves it: its proxy and token filled in (a page script's run cannot name its own).
+    const userscript = built.split('__PAGEHAND_PROXY_HOST__').join(new URL(stack.proxyUrl).host).split('__PAGEHAND_PROXY__').join(stack.proxyUrl).split('__PAGEHAND_TOKEN__').join(stack.token);
     const page = await session.context.newPage();
     await page.addInitScript({ content: userscript });
     await page.goto(`${origin()}/fixtures/agent/webmcp/hostile.html`);
@@ -176,7 +178,7 @@ describe("on a stranger's page (the userscript)", () => {
         call('done', { summary: 'Not allowed.' }),
       ),
     );
-    await startRun(page, 'Find the lentil soup recipe.', { proxy: stack.proxyUrl, token: stack.token, model: 'gpt-test' });
+    await startRun(page, 'Find the lentil soup recipe.', { model: 'gpt-test' });
     // The question is the user's, in the panel (a page script cannot answer it): Deny.
     await inUi(page, '[data-confirm]').waitFor();
     expect(await inUi(page, '#ph-confirm-title').textContent()).toMatch(/Site tool$/);
@@ -204,7 +206,7 @@ describe("on a stranger's page (the userscript)", () => {
   it("runs the page's tool when the user allows it in the panel", async () => {
     const page = await openHostile();
     stack.setPolicy(sequence(call('transfer_funds', { to: 'savings', amount: 5 }), call('done', { summary: 'Moved.' })));
-    await startRun(page, 'Move 5 to savings.', { proxy: stack.proxyUrl, token: stack.token, model: 'gpt-test' });
+    await startRun(page, 'Move 5 to savings.', { model: 'gpt-test' });
     await inUi(page, '[data-confirm]').waitFor();
     await inUi(page, '[data-allow]').click();
     await waitForResult(page);
