@@ -351,7 +351,9 @@ describe("hole 5: the site's own say", () => {
     it('the userscript (installedBy: user): "Delete draft" under none asks', async () => {
       const page = await session.context.newPage();
       await page.goto(`${origin()}/fixtures/adversarial/risk-marks.html`);
-      await page.addScriptTag({ content: bundle });
+      // As the proxy serves it: its proxy and token filled in (a page script's run cannot name its own).
+      const served = bundle.split('__PAGEHAND_PROXY_HOST__').join(new URL(stack.proxyUrl).host).split('__PAGEHAND_PROXY__').join(stack.proxyUrl).split('__PAGEHAND_TOKEN__').join(stack.token);
+      await page.addScriptTag({ content: served });
       await page.waitForFunction(() => typeof (window as any).pagehand?.run === 'function');
       expect(await playInPanel(page, 'Delete draft')).toMatch(/— Deletion$/);
       await page.close();
