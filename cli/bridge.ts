@@ -87,9 +87,10 @@ export function markedImageHtml(png: Buffer, marks: Marks): string {
  * The bridge, as source for the run's world. Events are copied as plain JSON (functions
  * dropped). A confirmation or a question waits for Node's answer by id (`answer`).
  */
-export function bridgeSource(o: BridgeOptions): string {
+export function bridgeSource(o: BridgeOptions, downloads = 'undefined'): string {
   return `(() => {
   if (window.top !== window) return;
+  const DOWNLOADS = ${downloads};
   const O = ${JSON.stringify(o)};
   const B = ${JSON.stringify(BINDINGS)};
   const plain = (v) => { try { return JSON.parse(JSON.stringify(v ?? null)); } catch { return null; } };
@@ -174,6 +175,8 @@ export function bridgeSource(o: BridgeOptions): string {
     },
     alive: () => !!current(),
     stop() { const h = current(); if (h) h.stop(); },
+    // A download the runner saw start, then saved (cli/download-handoff.ts): to the bundle.
+    download(note) { if (DOWNLOADS) DOWNLOADS.hand(note); },
     marked: () => !!document.querySelector('[data-pagehand-runner-marks]'),
     clearMarks,
   });
@@ -185,14 +188,25 @@ export function bridgeSource(o: BridgeOptions): string {
 /**
  * The run's world: the runner's bundle (dist/pagehand.runner.js) in a scope that gives it the
  * runner's store (client/runner-env.ts) — the run's state read from Node synchronously with
- * the run's secret, saves sent to Node — then the bridge. Top frame only (frames are read
- * from the top through the map). This world's XMLHttpRequest and bindings are its own: no page
- * script can wrap, read or call them.
+ * the run's secret, saves sent to Node, the downloads Node saved handed in through the bridge's
+ * `download` — then the bridge. Top frame only (frames are read from the top through the map).
+ * This world's XMLHttpRequest, bindings and globals are its own: no page script can wrap, read
+ * or call them.
  */
 export function worldSource(bundle: string, secret: string, o: BridgeOptions): string {
   return `(function () {
 "use strict";
 if (window.top !== window) return;
+// The runner's download notes, from the bridge (Node calls it) to the bundle, held until it listens.
+const RUNNER_DOWNLOADS = (() => {
+  let take;
+  const held = [];
+  return {
+    listen(fn) { take = fn; for (const n of held.splice(0)) fn(n); },
+    hand(note) { if (take) take(note); else if (held.length < 50) held.push(note); },
+  };
+})();
+(function () {
 const PAGEHAND_RUNNER = (() => {
   const X = XMLHttpRequest, save = window.${BINDINGS.save};
   return {
@@ -205,11 +219,13 @@ const PAGEHAND_RUNNER = (() => {
       } catch { return null; }
     },
     set(json) { try { save(json); } catch {} },
+    downloads(take) { RUNNER_DOWNLOADS.listen(take); },
   };
 })();
 ${bundle}
 })();
-${bridgeSource(o)}`;
+${bridgeSource(o, 'RUNNER_DOWNLOADS')}
+})();`;
 }
 
 /**

@@ -2,10 +2,12 @@
  * Downloads the run starts (each one a risky action the user allowed) are kept in a folder —
  * the working directory — under the name the site gives, never over an existing file. The
  * browser deletes an unsaved download when it closes, so the result waits for them (bounded).
+ * Each one is also handed to the run (cli/download-handoff.ts), which reads small text files.
  */
 import { access } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import type { Download } from 'playwright-core';
+import type { DownloadHandoff } from './download-handoff';
 import type { Reporter } from './report';
 import { safeForTerminal } from './terminal-text';
 
@@ -30,16 +32,19 @@ export async function freePath(dir: string, suggested: string): Promise<string> 
   }
 }
 
-export function downloadSaver(dir: string, report: Reporter) {
+export function downloadSaver(dir: string, report: Reporter, handoff?: DownloadHandoff) {
   const saving = new Set<Promise<void>>();
   return {
     save(d: Download): void {
+      const id = handoff?.started(d);
       const p = (async () => {
         try {
           const path = await freePath(dir, d.suggestedFilename());
           await d.saveAs(path);
           report.note(`saved the download: ${path}`, { download: path, url: d.url() });
+          if (id) await handoff!.saved(id, path).catch(() => undefined);
         } catch (e) {
+          if (id) await handoff!.failed(id).catch(() => undefined);
           report.note(`the download ${d.suggestedFilename()} failed: ${String((e as Error)?.message ?? e).split('\n')[0]}`, { download: null, url: d.url() });
         }
       })();

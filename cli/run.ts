@@ -14,6 +14,7 @@ import type { ConfirmRequest, RunResult } from '../client/agent/types';
 import { DEFAULT_CHROMIUM, type RunArgs } from './args';
 import { BINDINGS, markedImageHtml, marksFor, pageWorldSource, worldSource, WORLD_API, type AskMessage, type ConfirmMessage, type EventMessage, type Marks } from './bridge';
 import { answerDialog } from './dialogs';
+import { downloadHandoff } from './download-handoff';
 import { downloadSaver } from './downloads';
 import { readRunFiles } from './files';
 import { openIsolatedWorld, type WorldContext } from './isolated-world';
@@ -238,7 +239,8 @@ export async function drive(context: BrowserContext, sources: Sources, args: Run
   const inWorld = async <T>(expression: string): Promise<T | undefined> => (await world.ready())?.evaluate<T>(expression);
 
   page.on('dialog', (d) => void answerDialog(d, { yes: args.yes, ask: interactive ? ask : undefined }, report));
-  const downloads = downloadSaver(process.cwd(), report);
+  // What it saves is handed to the run too, through the run's own world (never the page's).
+  const downloads = downloadSaver(process.cwd(), report, downloadHandoff(page, { world: () => world.ready(5000) }));
   page.on('download', (d) => downloads.save(d));
   // pagehand keeps links in its tab; a tab the page opens by script is only said (the run stays).
   page.on('popup', (p) => report.note(`the page opened a new tab (${p.url() || 'about:blank'}); the run stays in its own tab`, { popup: p.url() }));

@@ -11,6 +11,9 @@
  *   page's pending requests and timers) comes from the runner's page-world part
  *   (client/runner-page.ts), handed over through DOM events; so do the page's WebMCP tools
  *   (client/webmcp/runner-registry.ts): this world's `document.modelContext` is not the page's.
+ * - The downloads the runner saves (another site's file, a link that turned into a download)
+ *   are handed in by Node through `PAGEHAND_RUNNER.downloads`: a call Node evaluates in this
+ *   world (cli/download-handoff.ts), never a DOM event, so no page script can plant a file.
  * - The pages are strangers' (the user runs pagehand on them): their marks may only add caution
  *   (`installedBy: 'user'`, set by `afterEntry` once the entry has made `pagehand`: see there).
  *
@@ -18,18 +21,28 @@
  */
 import { setAgentEnv } from './agent/env';
 import { createRunStore } from './agent/persist';
+import { useRunnerDownloads } from './page/downloads';
 import { useHooksFromPageWorld } from './page/hooks';
 import { usePageWorldActivity } from './page/settle';
 import { setPageToolRegistry } from './webmcp/offer';
 import { pageWorldToolRegistry } from './webmcp/runner-registry';
 
-declare const PAGEHAND_RUNNER: { get(): string | null; set(json: string): void } | undefined;
+declare const PAGEHAND_RUNNER:
+  | {
+      get(): string | null;
+      set(json: string): void;
+      /** Registers what takes the runner's notes about downloads (Node calls it in this world). */
+      downloads?(take: (note: unknown) => void): void;
+    }
+  | undefined;
 
 if (typeof PAGEHAND_RUNNER === 'object' && PAGEHAND_RUNNER) {
   const host = PAGEHAND_RUNNER;
   useHooksFromPageWorld();
   usePageWorldActivity();
   setPageToolRegistry(pageWorldToolRegistry());
+  const listen = host.downloads;
+  if (typeof listen === 'function') useRunnerDownloads((take) => listen(take));
   setAgentEnv({
     store: createRunStore(() => ({
       get: () => host.get(),

@@ -2,7 +2,7 @@
  * What an action's result says about a download it started, and `read {download}`: a small
  * text file's text (its first page; the rest by page), or why only its name is known.
  */
-import { downloadNamed, downloadNames, DOWNLOAD_WAIT_MS, MAX_TEXT_BYTES, type DownloadFile } from '../downloads';
+import { downloadNamed, downloadNames, DOWNLOAD_WAIT_MS, MAX_TEXT_BYTES, runnerCopyOf, type DownloadFile } from '../downloads';
 import { nativeSetTimeout } from '../settle';
 import { chunkText, CHUNK_CHARS } from './chunks';
 import { ActionError } from './dom';
@@ -28,10 +28,17 @@ export function downloadPage(f: DownloadFile & { text: string }, page: number): 
   return `${chunks[page - 1]}${more}`;
 }
 
-/** The sentence (and text) a download adds to the action's result; waits a little for its bytes. */
+/** How much longer the runner's copy of a file the page could not read is waited for. */
+const RUNNER_COPY_WAIT_MS = 5000;
+
+/**
+ * The sentence (and text) a download adds to the action's result; waits a little for its
+ * bytes — in the runner, for its copy too when the page could not read the file itself.
+ */
 export async function reportDownload(file: Promise<DownloadFile>): Promise<string> {
-  const f = await Promise.race([file, new Promise<undefined>((r) => nativeSetTimeout(() => r(undefined), DOWNLOAD_WAIT_MS))]);
+  let f = await Promise.race([file, new Promise<undefined>((r) => nativeSetTimeout(() => r(undefined), DOWNLOAD_WAIT_MS))]);
   if (!f) return 'It started a download; its content is not known yet.';
+  if (f.text === undefined) f = (await runnerCopyOf(f, RUNNER_COPY_WAIT_MS)) ?? f;
   const known = downloadNamed(f.name) ?? f;
   const about = facts(known);
   if (known.text === undefined) return `It downloaded ${known.name}${about ? ` (${about})` : ''}; only its name is known (${WHY[known.unreadable ?? 'unavailable'] ?? known.unreadable}).`;

@@ -227,6 +227,7 @@ export async function act(call: ActionCall, opts?: ActOptions, scope?: FrameScop
         const s = await ctx.settle();
         if (!s.settled) stillLoading = { pendingRequests: s.pendingRequests, domBusy: s.domBusy };
       }
+      await nav?.decided(); // the runner may learn the navigation was a download
       const navUrl = nav?.started();
       if (navUrl !== undefined) {
         changes.navigation = { url: navUrl };

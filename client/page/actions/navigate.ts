@@ -6,7 +6,7 @@
  * the agent loop can save its run state; for `navigate`/`go_back` it is awaited (bounded),
  * for navigations a click starts it is called at once (the page may unload any moment).
  */
-import { captureDownload, type DownloadFile } from '../downloads';
+import { captureDownload, runnerDownloadFor, runnerDownloads, type DownloadFile } from '../downloads';
 import { nativeSetTimeout } from '../settle';
 import type { ToolArgs } from './args';
 import type { Handler } from './context';
@@ -15,6 +15,8 @@ import type { BeforeNavigate } from './types';
 
 /** How long `navigate` waits for the hook before navigating anyway. */
 const HOOK_TIMEOUT = 2000;
+/** In the runner: how long a navigation an action started may take to turn out a download. */
+const BECOMES_DOWNLOAD_MS = 3000;
 
 let beforeNavigate: BeforeNavigate | undefined;
 
@@ -59,6 +61,12 @@ export interface NavigationWatch {
   download(): { url: string; filename: string } | undefined;
   /** Its file as the agent may know it (text when small and textual), once read. */
   file(): Promise<DownloadFile> | undefined;
+  /**
+   * Resolves once a navigation the action started is known to be one (the page is leaving)
+   * or a download. Only the runner can tell (it sees the response): there it waits, bounded,
+   * for the runner to say the URL became a download; elsewhere it resolves at once.
+   */
+  decided(): Promise<void>;
   stop(): void;
 }
 
@@ -73,6 +81,23 @@ export function watchNavigation(onStart: () => void): NavigationWatch {
   let download: { url: string; filename: string } | undefined;
   let file: Promise<DownloadFile> | undefined;
   let unloading = false;
+  let decision: Promise<void> | undefined;
+  // In the runner: a link to a file (another site's, or served as an attachment) is a
+  // navigation to the page, and a download once the response comes; the runner sees which.
+  const decide = (ne: NavigateEventLike): Promise<void> =>
+    new Promise<void>((resolve) => {
+      const leaving = () => resolve();
+      window.addEventListener('pagehide', leaving, { once: true });
+      void runnerDownloadFor(ne.destination!.url, BECOMES_DOWNLOAD_MS).then((d) => {
+        window.removeEventListener('pagehide', leaving);
+        if (d && event === ne) {
+          event = undefined;
+          download ??= { url: d.url, filename: d.name };
+          file ??= d.file;
+        }
+        resolve();
+      });
+    });
   const downloading = (url: string, filename: string): void => {
     if (download) return;
     download = { url, filename };
@@ -87,6 +112,7 @@ export function watchNavigation(onStart: () => void): NavigationWatch {
       downloading(ne.destination.url, ne.downloadRequest);
     } else if (ne.destination && !ne.destination.sameDocument) {
       event = ne;
+      if (runnerDownloads() && !decision) decision = decide(ne);
       // Listeners registered after ours may still cancel/intercept: decide after dispatch.
       queueMicrotask(() => {
         if (started() !== undefined && !notified) {
@@ -125,6 +151,7 @@ export function watchNavigation(onStart: () => void): NavigationWatch {
     started,
     download: () => download,
     file: () => file,
+    decided: () => decision ?? Promise.resolve(),
     stop: () => {
       nav?.removeEventListener('navigate', onNavigate);
       window.removeEventListener('beforeunload', onUnload);
