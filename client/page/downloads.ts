@@ -105,6 +105,7 @@ function fetchable(url: URL): boolean {
  * right after). Resolves with the file as the agent may know it; never rejects.
  */
 export function captureDownload(url: string, filename: string): Promise<DownloadFile> {
+  const since = performance.now();
   const name = downloadName(filename, url);
   const base: DownloadFile = { name, url };
   let parsed: URL;
@@ -113,7 +114,7 @@ export function captureDownload(url: string, filename: string): Promise<Download
   } catch {
     return Promise.resolve(remember({ ...base, unreadable: 'unavailable' }));
   }
-  if (!fetchable(parsed)) return Promise.resolve(claim(remember({ ...base, unreadable: 'from another site' })));
+  if (!fetchable(parsed)) return Promise.resolve(claim(remember({ ...base, unreadable: 'from another site' }), since));
   if (parsed.protocol === 'data:') {
     try {
       const { bytes, type } = dataBytes(url);
@@ -138,7 +139,7 @@ export function captureDownload(url: string, filename: string): Promise<Download
     return { ...base, size: bytes.length, type, ...textOf(name, type, bytes) };
   })();
   // A fetch that failed (a redirect to another site, say) may still be the runner's to read.
-  return read.then(remember, () => claim(remember({ ...base, unreadable: 'unavailable' })));
+  return read.then(remember, () => claim(remember({ ...base, unreadable: 'unavailable' }), since));
 }
 
 /** The remembered download with this name (exactly, else ignoring case), its text masked as page text is. */
@@ -155,7 +156,7 @@ export function downloadNames(): string[] {
 
 // --- The runner's copies -----------------------------------------------------------------
 
-/** How long after the page's own attempt failed a runner download that starts is taken for it (no URL match needed). */
+/** How long after the page's download started a runner download that starts is taken for it (no URL match needed). */
 const PAIR_MS = 10_000;
 
 /** What the runner says about one download: when it starts, then once saved (or failed). */
@@ -188,6 +189,7 @@ interface RunnerEntry {
 /** The page's records the page could not read, each waiting for the runner's copy. */
 interface Claim {
   file: DownloadFile;
+  /** When the page's download started (performance.now()). */
   at: number;
   resolve(f: DownloadFile | undefined): void;
   result: Promise<DownloadFile | undefined>;
@@ -290,13 +292,15 @@ function takeRunnerNote(raw: unknown): void {
  * A record the page could not read: in the runner, the runner's copy of the same file will
  * replace it (see `runnerCopyOf`). Elsewhere it stays as it is.
  */
-function claim(f: DownloadFile): DownloadFile {
+function claim(f: DownloadFile, since: number): DownloadFile {
   if (!runnerOn) return f;
   let resolve!: (x: DownloadFile | undefined) => void;
   const result = new Promise<DownloadFile | undefined>((r) => (resolve = r));
-  const c: Claim = { file: f, at: performance.now(), resolve, result };
-  // The runner may have seen it start already (same URL).
-  const e = entries.find((x) => !x.claimed && matches(x, f.url));
+  const c: Claim = { file: f, at: since, resolve, result };
+  // The runner may have seen it start already, while the page was still trying (the same URL,
+  // else the first it saw since the page's download started).
+  const open = entries.filter((x) => !x.claimed);
+  const e = open.find((x) => matches(x, f.url)) ?? open.find((x) => x.at >= since && x.at - since <= PAIR_MS);
   if (e) {
     e.claimed = f;
     void e.done.then(resolve);

@@ -65,6 +65,17 @@ beforeAll(async () => {
       '/files/logo.png': ['image/png', PNG],
       '/files/export.txt': ['text/plain', BIG],
     };
+    // The redirect page is this site's own; its link goes on to the other site's file.
+    if (path === '/redirect.html') {
+      void readFile(fileURLToPath(new URL('../fixtures/runner-downloads/redirect.html', import.meta.url))).then((b) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(b));
+      return;
+    }
+    if (path === '/go/invoice') return void res.writeHead(302, { location: `${origin()}/fixtures/runner-downloads/invoice.txt` }).end();
+    // Answers after the run stopped waiting for it (a slow file host).
+    if (path === '/files/slow.txt') {
+      setTimeout(() => res.writeHead(200, { 'content-type': 'text/plain', 'content-disposition': 'attachment; filename="slow.txt"' }).end('Slow but here: PERIWINKLE\n'), 4000);
+      return;
+    }
     const f = file[path];
     if (!f) return void res.writeHead(404).end();
     res.writeHead(200, { 'content-type': f[0], 'content-disposition': `attachment; filename="${path.split('/').pop()}"` });
@@ -80,7 +91,7 @@ afterAll(async () => {
 });
 
 /** Runs the CLI on a fixture with a model that clicks `link`, then reads `read` (each name in turn), then ends. */
-async function run(fixture: string, link: string, reads: string[], cwd: string, extra: string[] = []) {
+async function run(fixture: string, link: string, reads: string[], cwd: string, extra: string[] = [], url = `${origin()}/fixtures/runner-downloads/${fixture}?files=${encodeURIComponent(filesOrigin)}`) {
   const results: string[] = [];
   const requests: ModelRequest[] = [];
   let clicked = false;
@@ -98,7 +109,7 @@ async function run(fixture: string, link: string, reads: string[], cwd: string, 
     return call('done', { summary: 'Done.' });
   });
   // --yes: a download is a risky action.
-  const out = await cli(['run', '--yes', '--url', `${origin()}/fixtures/runner-downloads/${fixture}?files=${encodeURIComponent(filesOrigin)}`, '--proxy', stack.proxyUrl, '--token', stack.token, '--model', MODELS.openai, ...extra, 'Download the file and use what it says'], cwd);
+  const out = await cli(['run', '--yes', '--url', url, '--proxy', stack.proxyUrl, '--token', stack.token, '--model', MODELS.openai, ...extra, 'Download the file and use what it says'], cwd);
   return { out, results, requests };
 }
 
@@ -136,6 +147,24 @@ describe('the runner reads a download from another site', () => {
     for (const r of requests) expect(JSON.stringify(r)).not.toContain('xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx');
     // Still saved in full.
     expect((await readFile(join(cwd, 'export.txt'), 'utf8')).length).toBe(BIG.length);
+  });
+});
+
+describe('the runner\'s copy, however it comes', () => {
+  it('a same-origin link with download that redirects to another site: the page\'s fetch fails, the runner\'s copy (named by the browser) is read', { timeout: 180_000 }, async () => {
+    const cwd = await mkdtemp(join(dir, 'redirect-'));
+    const { out, results } = await run('', 'Download the latest invoice', ['invoice.txt'], cwd, [], `${filesOrigin}/redirect.html`);
+    expect(out.code, out.stderr + out.stdout).toBe(0);
+    expect(results[1]).toMatch(/It downloaded invoice(-latest)?\.txt \(\d+ B(, [\w/.+-]+)?\)\. Its text:\nInvoice 2024-117\nAmount due: 310 EUR/);
+    expect(results[1]).not.toContain('only its name is known');
+  });
+
+  it('a file that arrives after the click\'s result: the result says what it did, read {download} finds it later', { timeout: 180_000 }, async () => {
+    const cwd = await mkdtemp(join(dir, 'slow-'));
+    const { out, results } = await run('reports.html', 'Download the slow report', ['slow.txt'], cwd);
+    expect(out.code, out.stderr + out.stdout).toBe(0);
+    expect(results[1]).not.toContain('PERIWINKLE');
+    expect(results[2]).toContain('Text of the download slow.txt:\nSlow but here: PERIWINKLE');
   });
 });
 
