@@ -606,8 +606,8 @@ export async function safeMap(maxTokens: number): Promise<PageMap> {
   }
 }
 
-/** The new page is parsed and quiet enough to read (bounded). */
-async function pageReady(): Promise<void> {
+/** The page is parsed and quiet enough to read (bounded): a new page, or one a replay's repair looks at. */
+export async function pageReady(): Promise<void> {
   if (document.readyState === 'loading') await new Promise((r) => document.addEventListener('DOMContentLoaded', r, { once: true }));
   const watch = watchActivity([document]);
   try {

@@ -17,7 +17,7 @@ import { parseCall } from '../page/actions/args';
 import type { PageMap, Ref } from '../page/types';
 import type { Call, PageCall, SiteCall } from '../agent/calls';
 import { runStep } from '../agent/dispatch';
-import { safeMap, type Run } from '../agent/loop';
+import { pageReady, safeMap, type Run } from '../agent/loop';
 import type { RecordedExpectation, RecordedStep, RecordedTarget, RunResult } from '../agent/types';
 import { expectationHolds, locate, pageCandidates, type Candidate, type Located } from './locate';
 import { fill, pathOn, stepText, urlMatches } from './recording';
@@ -289,6 +289,10 @@ export class ReplayDriver {
         `Do now, on the page as it is, what that step did${rp.acted ? ' (its action ran; do what is still needed for it to take effect)' : ''}. ` +
         'Your calls this turn take its place, and the replay goes on with the recorded steps after it: do not do those. Call done only if the whole task is already done.',
     );
+    // A step often breaks while the page is still loading (a lazy list, a dialog on its way): the
+    // model looks at the page once it is quiet, or after the bound.
+    await pageReady();
+    if (this.run.ended) return 'ended';
     const r = await this.run.modelStep(step);
     if (r === 'ended' || this.run.ended) return 'ended';
     const record = this.run.state.history.slice(before).pop();
