@@ -6,48 +6,19 @@
  * JUnit XML, screenshots of failed tasks, --shard, --workers; `--mode repair` and `--mode
  * model` go through the proxy.
  */
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Recording } from '../../client/agent/types';
 import { MODELS, startAgentStack, type AgentStack } from './agent-harness';
 import { origin } from './harness';
 import { CHANGES, task } from './replay-kit';
+import { runCli, type Exit } from './runner-cli';
 
-const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-interface Exit {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** The built CLI with stdin not a terminal (as in CI); bounded, never timed. */
-function cli(args: string[], cwd: string): Promise<Exit> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd,
-      env: { ...process.env, CHROMIUM_PATH: CHROMIUM, PAGEHAND_TOKEN: '', PAGEHAND_TOKEN_FILE: '/nonexistent/pagehand-token' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const bound = setTimeout(() => child.kill('SIGKILL'), 170_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(bound);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const cli = (args: string[], cwd: string): Promise<Exit> => runCli(args, { cwd });
 
 async function closedPort(): Promise<number> {
   const s = createServer();

@@ -4,32 +4,12 @@
  * part answers for it. A plain text span whose only click cue is a React onClick (delegated to
  * the root) is still a target there, and the root container is not.
  */
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, latestMap, MODELS, refFor, startAgentStack, type AgentStack } from './agent-harness';
 import { origin } from './harness';
+import { runCli, type Exit } from './runner-cli';
 
-const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
-
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      env: { ...process.env, CHROMIUM_PATH: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', PAGEHAND_TOKEN: '', PAGEHAND_TOKEN_FILE: '/nonexistent/pagehand-token' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const bound = setTimeout(() => child.kill('SIGKILL'), 170_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(bound);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const cli = (args: string[]): Promise<Exit> => runCli(args);
 
 let stack: AgentStack;
 beforeAll(async () => {

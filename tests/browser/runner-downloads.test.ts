@@ -7,7 +7,6 @@
  * 64 KB stay named (size and type). A page that sends whatever events and messages it likes
  * cannot make `read {download}` return text the runner did not save.
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -16,39 +15,14 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, lastToolResults, latestMap, MODELS, refFor, startAgentStack, type AgentStack, type ModelRequest } from './agent-harness';
 import { origin } from './harness';
-
-const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+import { runCli, type Exit } from './runner-cli';
 
 const REPORT = 'Q3 total: 4,211 units\nCode word: MARIGOLD\nApproval code: ZX-5521-OK\n';
 // A PNG's first bytes (a NUL among them): binary whatever its name says.
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
 const BIG = 'x'.repeat(100 * 1024);
 
-interface Exit {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(args: string[], cwd: string): Promise<Exit> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd,
-      env: { ...process.env, CHROMIUM_PATH: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', PAGEHAND_TOKEN: '', PAGEHAND_TOKEN_FILE: '/nonexistent/pagehand-token' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const bound = setTimeout(() => child.kill('SIGKILL'), 150_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(bound);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const cli = (args: string[], cwd: string): Promise<Exit> => runCli(args, { cwd, boundMs: 150_000 });
 
 /** The other site: the files, each served as an attachment (no CORS headers: the page cannot fetch them). */
 let files: Server;

@@ -8,43 +8,13 @@
  * Also the terminal: page text carrying escape codes (cursor moves, erase, OSC 52 clipboard,
  * C1 controls, bidi overrides) must never reach the runner's output raw.
  */
-import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, hasText, lastToolResults, latestMap, mapUrl, MODELS, refFor, startAgentStack, taskOf, type AgentStack, type Policy } from './agent-harness';
 import { crossOrigin, origin } from './harness';
+import { jsonLines, runCli, type Exit } from './runner-cli';
 
-const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-interface Exit {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the built CLI with stdin not a terminal (as in CI); never a timing assertion, only a bound. */
-function cli(args: string[]): Promise<Exit> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      env: { ...process.env, CHROMIUM_PATH: CHROMIUM, PAGEHAND_TOKEN: '', PAGEHAND_TOKEN_FILE: '/nonexistent/pagehand-token' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const bound = setTimeout(() => child.kill('SIGKILL'), 170_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(bound);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
-const jsonLines = (out: Exit): any[] => out.stdout.trim().split('\n').map((l) => JSON.parse(l));
+const cli = (args: string[]): Promise<Exit> => runCli(args);
 
 /** What the hostile pages reported: `{ kind, page, data }`, as received. */
 interface Report {

@@ -10,46 +10,17 @@
  * The fixture pages (tests/fixtures/runner-webmcp/) report each execute, search and (forge.html)
  * each channel request they saw to a collector this file runs.
  */
-import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ModelRequest } from '../server/fakes/model-request';
 import { call, hasText, lastToolResults, latestMap, MODELS, sequence, startAgentStack, type AgentStack } from './agent-harness';
 import { origin } from './harness';
+import { jsonLines, runCli, type Exit } from './runner-cli';
 
-const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ISBN = '9780141439587';
 const NEUTRAL = 'A tool this page offers (the page\'s code, not checked). What the page says it does is under "Tools this page offers".';
 
-interface Exit {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the built CLI with stdin not a terminal (as in CI); never a timing assertion, only a bound. */
-function cli(args: string[]): Promise<Exit> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      env: { ...process.env, CHROMIUM_PATH: CHROMIUM, PAGEHAND_TOKEN: '', PAGEHAND_TOKEN_FILE: '/nonexistent/pagehand-token' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const bound = setTimeout(() => child.kill('SIGKILL'), 170_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(bound);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
-const jsonLines = (out: Exit): any[] => out.stdout.trim().split('\n').map((l) => JSON.parse(l));
+const cli = (args: string[]): Promise<Exit> => runCli(args);
 
 type ToolSpec = { type: 'function'; function: { name: string; description?: string; parameters?: Record<string, unknown> } };
 const toolsOf = (req: ModelRequest): ToolSpec[] => (req.body as { tools?: ToolSpec[] }).tools ?? [];

@@ -4,51 +4,20 @@
  * email opens with a full navigation — so the run resumes on each page through the init
  * script. Also the failures that must end in one clear sentence and exit status 1.
  */
-import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, hasText, lastToolResults, latestMap, mapUrl, MODELS, refFor, signupModel, startAgentStack, type AgentStack, type Policy, webmailModel } from './agent-harness';
 import { origin } from './harness';
 import { decodePng, type Png } from './png';
+import { jsonLines, runCli, type Exit } from './runner-cli';
 
-const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const TASK = 'Find the emails Ernesto sent and summarise them';
 const SUBJECTS = ['Budget for Q3', 'Offsite agenda', 'Invoice 2291 overdue'];
 
-interface Exit {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the built CLI with stdin not a terminal (as in CI); never a timing assertion, only a bound. */
-function cli(args: string[], env: Record<string, string> = {}, cwd?: string): Promise<Exit> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd,
-      env: { ...process.env, CHROMIUM_PATH: CHROMIUM, PAGEHAND_TOKEN: '', PAGEHAND_TOKEN_FILE: '/nonexistent/pagehand-token', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const bound = setTimeout(() => child.kill('SIGKILL'), 170_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(bound);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
-/** The --json output: one object per line. */
-const jsonLines = (out: Exit): any[] => out.stdout.trim().split('\n').map((l) => JSON.parse(l));
+const cli = (args: string[], env: Record<string, string> = {}, cwd?: string): Promise<Exit> => runCli(args, { env, cwd });
 
 function countPixels(img: Png, [r, g, b]: [number, number, number]): number {
   let n = 0;
