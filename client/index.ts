@@ -9,7 +9,7 @@
  */
 import { agentEnv, isUserSession, pageIsUntrusted, setAgentEnv } from './agent/env';
 import { createAgentApi, type StartedBy } from './agent/run';
-import type { InitConfig, Recording, ReplayOptions, RunOptions } from './agent/types';
+import type { InitConfig, Recording, ReplayOptions, RunHandle, RunOptions } from './agent/types';
 import { parseInit, type ParsedInit } from './embed/init-config';
 import { readScriptTag } from './embed/script-tag';
 import { createPageApi } from './page/api';
@@ -59,22 +59,19 @@ if (typeof window !== 'undefined' && (!window.pagehand || handoff)) {
   const agent = createAgentApi(defaults);
   /** init's model and lang: under a run's own options, over the script tag's. */
   let runDefaults: ParsedInit['runDefaults'] = {};
+  /** A run's own options over init's model, lang, proxy and token. */
+  const withDefaults = <O extends RunOptions>(o: O): O => {
+    const d = runDefaults;
+    return { ...o, model: o.model ?? d.model, lang: o.lang ?? d.lang, proxy: o.proxy ?? d.proxy, token: o.token ?? d.token };
+  };
   // Runs with `ui` (the default) are shown by the overlay, which also answers their confirmations.
-  const run = (task: string, options?: RunOptions, by?: StartedBy) => {
-    const o = options ?? {};
-    const d = runDefaults;
-    const h = agent.run(task, { ...o, model: o.model ?? d.model, lang: o.lang ?? d.lang, proxy: o.proxy ?? d.proxy, token: o.token ?? d.token }, by);
+  const shown = (h: RunHandle, o: RunOptions): RunHandle => {
     if (o.ui !== false) ui.attach(h);
     return h;
   };
+  const run = (task: string, options?: RunOptions, by?: StartedBy) => shown(agent.run(task, withDefaults(options ?? {}), by), options ?? {});
   // A recording run again, shown the same way.
-  const replay = (recording: Recording, options?: ReplayOptions, by?: StartedBy) => {
-    const o = options ?? {};
-    const d = runDefaults;
-    const h = agent.replay(recording, { ...o, model: o.model ?? d.model, lang: o.lang ?? d.lang, proxy: o.proxy ?? d.proxy, token: o.token ?? d.token }, by);
-    if (o.ui !== false) ui.attach(h);
-    return h;
-  };
+  const replay = (recording: Recording, options?: ReplayOptions, by?: StartedBy) => shown(agent.replay(recording, withDefaults(options ?? {}), by), options ?? {});
   const ui = createUi({ run, replay, current: agent.current, lang: defaults.lang, position: defaults.position });
   // init: the site owner's configuration. All of it is checked before any of it applies.
   const init = (config?: InitConfig): { ignoredDeny: string[] } => {

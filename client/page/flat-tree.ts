@@ -26,7 +26,8 @@ export function flatContains(ancestor: Node, node: Node | null): boolean {
   return false;
 }
 
-function frameDocument(frame: Element): Document | null {
+/** A frame's document, or null when it is another origin's (or not loaded). */
+export function frameDocument(frame: Element): Document | null {
   try {
     return (frame as HTMLIFrameElement).contentDocument;
   } catch {

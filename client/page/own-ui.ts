@@ -4,7 +4,7 @@
  * `data-pagehand="off"` on subtrees the agent must not see or touch, or name them with
  * selectors (`setDenyZones`, from the embed's configuration).
  */
-import { contentOrigin, flatParent } from './flat-tree';
+import { contentOrigin, flatParent, frameDocument } from './flat-tree';
 import { shadowRootOf } from './hooks';
 
 export const UI_ATTR = 'data-pagehand-ui';
@@ -92,12 +92,7 @@ export function denyZoneBoxes(doc: Document = document, dx = 0, dy = 0): Array<{
       const shadow = shadowRootOf(el);
       if (shadow) look(shadow);
       if (el.localName === 'iframe' || el.localName === 'frame') {
-        let inner: Document | null = null;
-        try {
-          inner = (el as HTMLIFrameElement).contentDocument;
-        } catch {
-          inner = null;
-        }
+        const inner = frameDocument(el);
         if (inner) {
           const o = contentOrigin(el);
           out.push(...denyZoneBoxes(inner, o.x + dx, o.y + dy));

@@ -17,6 +17,7 @@
  * word or number), so a three-digit code does not blank every number that contains it.
  */
 import { shadowRootOf } from './hooks';
+import { frameDocument } from './flat-tree';
 
 export const REDACTED = '[redacted]';
 
@@ -151,12 +152,7 @@ function eachRoot(doc: Document | ShadowRoot, fn: (root: Document | ShadowRoot) 
     const shadow = shadowRootOf(el);
     if (shadow) eachRoot(shadow, fn);
     if (el.localName === 'iframe' || el.localName === 'frame') {
-      let inner: Document | null = null;
-      try {
-        inner = (el as HTMLIFrameElement).contentDocument;
-      } catch {
-        inner = null;
-      }
+      const inner = frameDocument(el);
       if (inner) eachRoot(inner, fn);
     }
   }

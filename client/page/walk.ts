@@ -25,6 +25,7 @@ import { TextBuffer, type BlockState } from './walk/text';
 import { nestedGroup } from './walk/tree';
 import { isChoiceList } from './walk/choices';
 import type { Ctx, ElementItem, FrameInfo, Group, Item, Reason, WalkOptions, WalkResult } from './walk/types';
+import { frameDocument } from './flat-tree';
 
 export type { ElementItem, FrameInfo, Group, Item, Reason, TextItem, WalkOptions, WalkResult } from './walk/types';
 
@@ -293,12 +294,7 @@ export function startWalk(doc: Document, opts: WalkOptions): Walk {
   const openFrame = (iframe: HTMLIFrameElement, ctx: Ctx, groups: readonly Group[], cs: CSSStyleDeclaration, outer: BlockState | null): Frame | null => {
     const box = rectOf(iframe, ctx);
     if (box.width <= 1 || box.height <= 1) return null;
-    let inner: Document | null = null;
-    try {
-      inner = iframe.contentDocument;
-    } catch {
-      inner = null;
-    }
+    const inner = frameDocument(iframe);
     if (!inner || !inner.documentElement) {
       candidates++;
       const item = pushEl(iframe, 'opaque', box, { ...ctx, groups });

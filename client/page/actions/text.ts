@@ -10,6 +10,7 @@ import { isExcluded } from '../own-ui';
 import { maskPageText } from '../redact';
 import { isElement, tag, winOf } from './dom';
 import { gridLines, isGridLike, tableLines, TABLE_ROLES } from './text-grid';
+import { frameDocument } from '../flat-tree';
 
 const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'title', 'meta', 'link', 'svg', 'canvas', 'object', 'embed', 'audio', 'video', 'map']);
 /** Between table cells of the plain path; trimmed at a line's ends (empty edge cells say nothing). */
@@ -84,12 +85,7 @@ export function readableText(root: Element): string {
     else if (side) out.push(' ');
     if (t === 'iframe' || t === 'frame') {
       // From the frame's root element, so that a zone mark on its <html> counts too.
-      let inner: Element | null = null;
-      try {
-        inner = (el as HTMLIFrameElement).contentDocument?.documentElement ?? null;
-      } catch {
-        inner = null;
-      }
+      const inner = frameDocument(el)?.documentElement;
       if (inner) walk(inner, true, false);
       breaks(1);
       return;
