@@ -19,19 +19,18 @@
  * Writes bench/results/loop.json. Launches Chromium.
  */
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startNodeServer } from '../server/node';
 import { startStaticServer } from '../tests/browser/static-server';
-import { startFakeUpstreams } from '../tests/server/fakes/fake-upstreams';
 import type { ModelRequest } from '../tests/server/fakes/model-request';
 import type { FakeScript } from '../tests/server/fakes/script';
 import { bundleForPage } from './lib/bundle-for-page';
 import { countTokens, renderToolsForModel } from './lib/count-tokens';
 import { generatePage } from './lib/generate-page';
 import { servePages } from './lib/serve-pages';
+import { startModelStack } from './lib/model-stack';
 import { median } from './lib/stats';
 import { renderTable } from './lib/table';
 
@@ -52,29 +51,7 @@ const COUNTER = `<section aria-label="Bench counter" style="position:relative;z-
 <button id="add" type="button">Add one</button> <span id="n">Count: 0</span></section>
 <script>let n = 0; document.getElementById('add').addEventListener('click', () => { document.getElementById('n').textContent = 'Count: ' + (++n); });</script>`;
 
-type Policy = (req: ModelRequest) => FakeScript;
-
-/** The fake model and the real proxy in this process; the policy is swapped per phase. */
-async function startStack() {
-  let policy: Policy = () => ({ status: 400, errorMessage: 'no policy' });
-  const fake = await startFakeUpstreams({ respond: (req) => policy(req) });
-  const dir = await mkdtemp(join(tmpdir(), 'pagehand-bench-loop-'));
-  const proxy = await startNodeServer({
-    env: { PORT: '0', HOST: '127.0.0.1', OPENAI_BASE_URL: fake.openaiBaseURL, OPENAI_API_KEY: 'sk-bench-0123456789abcdef', PAGEHAND_MODELS: MODEL },
-    tokenFile: join(dir, 'token'),
-    log: () => {},
-  });
-  return {
-    fake,
-    proxy,
-    setPolicy: (p: Policy) => void (policy = p),
-    close: async () => {
-      await proxy.close();
-      await fake.close();
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
-}
+const startStack = () => startModelStack('loop', MODEL);
 
 const mapOf = (req: ModelRequest): string => {
   const user = req.messages.filter((m) => m.role === 'user').map((m) => m.text).join('\n');

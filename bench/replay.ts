@@ -13,17 +13,14 @@
  * one step. Writes bench/results/replay.json. Launches Chromium.
  */
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Recording, RunResult } from '../client/agent/types';
-import { startNodeServer } from '../server/node';
 import { CHANGES, TASKS, type FixtureTask, type UiChange } from '../tests/browser/replay-kit';
 import { startStaticServer } from '../tests/browser/static-server';
-import { startFakeUpstreams } from '../tests/server/fakes/fake-upstreams';
-import type { ModelRequest } from '../tests/server/fakes/model-request';
-import type { FakeScript } from '../tests/server/fakes/script';
+import { startModelStack } from './lib/model-stack';
 import { renderTable } from './lib/table';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -32,28 +29,7 @@ const MODEL = 'gpt-test';
 /** Runs per measurement; the median wall time is reported. */
 const RUNS = Number(process.env.BENCH_RUNS) || 3;
 
-type Policy = (req: ModelRequest) => FakeScript | Promise<FakeScript | undefined> | undefined;
-
-async function startStack() {
-  let policy: Policy = () => ({ status: 400, errorMessage: 'no policy' });
-  const fake = await startFakeUpstreams({ respond: (req) => policy(req) });
-  const dir = await mkdtemp(join(tmpdir(), 'pagehand-bench-replay-'));
-  const proxy = await startNodeServer({
-    env: { PORT: '0', HOST: '127.0.0.1', OPENAI_BASE_URL: fake.openaiBaseURL, OPENAI_API_KEY: 'sk-bench-0123456789abcdef', PAGEHAND_MODELS: MODEL },
-    tokenFile: join(dir, 'token'),
-    log: () => {},
-  });
-  return {
-    fake,
-    proxy,
-    setPolicy: (p: Policy) => void (policy = p),
-    close: async () => {
-      await proxy.close();
-      await fake.close();
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
-}
+const startStack = () => startModelStack('replay', MODEL);
 
 /**
  * Runs in the page: keeps the run's result (and answers its confirmations) in sessionStorage,

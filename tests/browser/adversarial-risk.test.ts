@@ -18,12 +18,11 @@ import { build } from 'esbuild';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RiskKind } from '../../client/agent/types';
-import { bookmarklet } from '../../server/node/loader';
 import { call, latestMap, mapElements, MODELS, refFor, refNear, type Policy, type Reply } from './agent-harness';
 import { useAgentStack } from './agent-harness';
 import { runLog, startRun, waitForResult } from './agent-run';
 import { open, origin } from './harness';
-import { inUi, useUiSession } from './ui-kit';
+import { clickBookmarklet, inUi, useUiSession } from './ui-kit';
 
 const session = useUiSession();
 const stack = useAgentStack();
@@ -341,7 +340,7 @@ describe("hole 5: the site's own say", () => {
     it('a bookmarklet (the loader tag carries data-pagehand-loader): "Delete draft" under none asks', async () => {
       const page = await session.context.newPage();
       await page.goto(`${origin()}/fixtures/adversarial/risk-marks.html`);
-      await page.evaluate(decodeURI(bookmarklet(stack.proxyUrl, stack.token).slice('javascript:'.length)));
+      await clickBookmarklet(page, stack);
       await page.waitForFunction(() => typeof (window as any).pagehand?.run === 'function');
       expect(await playInPanel(page, 'Delete draft')).toMatch(/— Deletion$/);
       expect(await playInPanel(page, 'Continue')).toMatch(/— Payment$/);

@@ -459,6 +459,40 @@ export function signupModel(): Policy {
 }
 
 /**
+ * The sign-up wizard's scripted model (wizard/step1.html → step2 → step3 → done, each a full page
+ * load): it fills each step from the map and submits, then says it is done.
+ */
+export function wizardModel(): Policy {
+  return (req) => {
+    const map = latestMap(req);
+    const url = mapUrl(map);
+    if (url.includes('step1')) {
+      return calls([
+        { name: 'type', args: { ref: refFor(map, 'textbox', 'Full name'), text: 'Ada Lovelace' } },
+        { name: 'type', args: { ref: refFor(map, 'textbox', 'Email'), text: 'ada@example.org' } },
+        { name: 'click', args: { ref: refFor(map, 'button', 'Next') } },
+      ]);
+    }
+    if (url.includes('step2')) {
+      return calls([
+        { name: 'type', args: { ref: refFor(map, 'textbox', 'Street address'), text: '12 St James Square' } },
+        { name: 'type', args: { ref: refFor(map, 'textbox', 'City'), text: 'London' } },
+        { name: 'select_option', args: { ref: refFor(map, 'combobox', 'Country'), option: 'United Kingdom' } },
+        { name: 'click', args: { ref: refFor(map, 'button', 'Next') } },
+      ]);
+    }
+    if (url.includes('step3')) {
+      return calls([
+        { name: 'click', args: { ref: refFor(map, 'radio', /^Pro/) } },
+        { name: 'click', args: { ref: refFor(map, 'checkbox', 'I agree to the terms') } },
+        { name: 'click', args: { ref: refFor(map, 'button', 'Submit') } },
+      ]);
+    }
+    return call('done', { summary: 'Signed up.' });
+  };
+}
+
+/**
  * The webmail task's scripted model ("find the emails Ernesto sent and summarise them"): it
  * reads the map as a model would — search, open each of Ernesto's emails, come back — and
  * keeps what it read in `read`.

@@ -15,8 +15,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { ModelRequest } from '../server/fakes/model-request';
 import { call, lastToolResults, latestMap, openWithAgent, refFor, runAgent, sequence, useAgentStack } from './agent-harness';
-import { bookmarklet } from '../../server/node/loader';
 import { origin, useSession } from './harness';
+import { clickBookmarklet } from './ui-kit';
 
 const session = useSession();
 const stack = useAgentStack();
@@ -141,7 +141,7 @@ describe('secrets', () => {
   it("on a stranger's page (the bookmarklet) the values are not saved where the page can read them", async () => {
     const page = await session.context.newPage();
     await page.goto(`${origin()}/fixtures/agent/secrets/account.html`);
-    await page.evaluate(decodeURI(bookmarklet(stack.proxyUrl, stack.token).slice('javascript:'.length)));
+    await clickBookmarklet(page, stack);
     await page.waitForFunction(() => typeof (window as any).pagehand?.run === 'function');
     const saved: string[] = [];
     stack.setPolicy(

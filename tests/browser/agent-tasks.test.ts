@@ -4,7 +4,7 @@
  * loads, or find it). Judged by each site's own state.
  */
 import { describe, expect, it } from 'vitest';
-import { call, calls, hasText, latestMap, mapUrl, MODELS, openWithAgent, refFor, refNear, type Policy, useAgentStack } from './agent-harness';
+import { call, hasText, latestMap, mapUrl, MODELS, openWithAgent, refFor, refNear, type Policy, useAgentStack, wizardModel } from './agent-harness';
 import { runLog, startRun, waitForResult } from './agent-run';
 import { useSession } from './harness';
 
@@ -50,33 +50,7 @@ describe('shop: find a product, add it to the cart, check out', () => {
 
 describe('wizard across full page navigations', () => {
   it('resumes on each page and submits every field', async () => {
-    stack.setPolicy((req) => {
-      const map = latestMap(req);
-      const url = mapUrl(map);
-      if (url.includes('step1')) {
-        return calls([
-          { name: 'type', args: { ref: refFor(map, 'textbox', 'Full name'), text: 'Ada Lovelace' } },
-          { name: 'type', args: { ref: refFor(map, 'textbox', 'Email'), text: 'ada@example.org' } },
-          { name: 'click', args: { ref: refFor(map, 'button', 'Next') } },
-        ]);
-      }
-      if (url.includes('step2')) {
-        return calls([
-          { name: 'type', args: { ref: refFor(map, 'textbox', 'Street address'), text: '12 St James Square' } },
-          { name: 'type', args: { ref: refFor(map, 'textbox', 'City'), text: 'London' } },
-          { name: 'select_option', args: { ref: refFor(map, 'combobox', 'Country'), option: 'United Kingdom' } },
-          { name: 'click', args: { ref: refFor(map, 'button', 'Next') } },
-        ]);
-      }
-      if (url.includes('step3')) {
-        return calls([
-          { name: 'click', args: { ref: refFor(map, 'radio', /^Pro/) } },
-          { name: 'click', args: { ref: refFor(map, 'checkbox', 'I agree to the terms') } },
-          { name: 'click', args: { ref: refFor(map, 'button', 'Submit') } },
-        ]);
-      }
-      return call('done', { summary: 'Signed up.' });
-    });
+    stack.setPolicy(wizardModel());
     const page = await openWithAgent(session, 'wizard/step1.html', { early: true });
     await startRun(page, 'Sign me up: Ada Lovelace, ada@example.org, 12 St James Square, London, UK, Pro plan', { proxy: stack.proxyUrl, token: stack.token, model: MODELS.gemini }, { confirm: 'allow' });
     const result = await waitForResult(page);

@@ -7,7 +7,7 @@
  */
 import type { Page } from 'playwright-core';
 import type { Recording, RunResult } from '../../client/agent/types';
-import { call, calls, hasText, latestMap, mapElements, mapUrl, refFor, refNear, type Policy } from './agent-harness';
+import { call, hasText, latestMap, mapElements, mapUrl, refFor, refNear, type Policy, wizardModel } from './agent-harness';
 import { RECORDER } from './agent-run';
 import { bundleSource, origin, type Session } from './harness';
 
@@ -82,33 +82,7 @@ export const TASKS: FixtureTask[] = [
     early: true,
     confirm: true,
     reset: async () => {},
-    model: () => (req) => {
-      const map = latestMap(req);
-      const url = mapUrl(map);
-      if (url.includes('step1')) {
-        return calls([
-          { name: 'type', args: { ref: refFor(map, 'textbox', 'Full name'), text: 'Ada Lovelace' } },
-          { name: 'type', args: { ref: refFor(map, 'textbox', 'Email'), text: 'ada@example.org' } },
-          { name: 'click', args: { ref: refFor(map, 'button', 'Next') } },
-        ]);
-      }
-      if (url.includes('step2')) {
-        return calls([
-          { name: 'type', args: { ref: refFor(map, 'textbox', 'Street address'), text: '12 St James Square' } },
-          { name: 'type', args: { ref: refFor(map, 'textbox', 'City'), text: 'London' } },
-          { name: 'select_option', args: { ref: refFor(map, 'combobox', 'Country'), option: 'United Kingdom' } },
-          { name: 'click', args: { ref: refFor(map, 'button', 'Next') } },
-        ]);
-      }
-      if (url.includes('step3')) {
-        return calls([
-          { name: 'click', args: { ref: refFor(map, 'radio', /^Pro/) } },
-          { name: 'click', args: { ref: refFor(map, 'checkbox', 'I agree to the terms') } },
-          { name: 'click', args: { ref: refFor(map, 'button', 'Submit') } },
-        ]);
-      }
-      return call('done', { summary: 'Signed up.' });
-    },
+    model: wizardModel,
     solved: async (page) => page.url().includes('done.html') && /Ada Lovelace/.test((await page.textContent('#summary')) ?? ''),
   },
   {

@@ -6,11 +6,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Recording } from '../../client/agent/types';
-import { bookmarklet } from '../../server/node/loader';
 import { MODELS, openWithAgent, useAgentStack } from './agent-harness';
 import { origin } from './harness';
 import { task } from './replay-kit';
-import { inUi, openPanel, panel, sendTask, useUiSession, waitIn } from './ui-kit';
+import { clickBookmarklet, inUi, openPanel, panel, sendTask, useUiSession, waitIn } from './ui-kit';
 
 const session = useUiSession();
 const stack = useAgentStack();
@@ -76,7 +75,7 @@ describe('recordings in the panel', () => {
     // No bundle of the site's: the user's bookmarklet brings pagehand.
     const page = await session.context.newPage();
     await page.goto(`${origin()}/fixtures/agent/lazy/list.html`);
-    await page.evaluate(decodeURI(bookmarklet(stack.proxyUrl, stack.token).slice('javascript:'.length)));
+    await clickBookmarklet(page, stack);
     await page.waitForFunction(() => !!(window as any).pagehand?.init);
     const warned: string[] = [];
     page.on('console', (m) => warned.push(m.text()));

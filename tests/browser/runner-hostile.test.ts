@@ -2,63 +2,42 @@
  * The headless runner against hostile pages: `node dist/cli.js run …` as a user runs it (its
  * own Chromium, the real proxy, a scripted model), on fixture pages whose own script
  * (tests/fixtures/delivery/hostile/hostile.js) tries every way a page has to read the run,
- * drive it or forge its end, and reports what it got to a collector this file runs. The run
+ * drive it or forge its end, and reports what it got to a collector (report-collector.ts). The run
  * lives in an isolated world: the page must get nothing and change nothing.
  *
  * Also the terminal: page text carrying escape codes (cursor moves, erase, OSC 52 clipboard,
  * C1 controls, bidi overrides) must never reach the runner's output raw.
  */
-import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, hasText, lastToolResults, latestMap, mapUrl, MODELS, refFor, startAgentStack, taskOf, type AgentStack, type Policy } from './agent-harness';
 import { crossOrigin, origin } from './harness';
+import { startReportCollector, type Report, type ReportCollector } from './report-collector';
 import { jsonLines, runCli, type Exit } from './runner-cli';
 
 const cli = (args: string[]): Promise<Exit> => runCli(args);
 
-/** What the hostile pages reported: `{ kind, page, data }`, as received. */
-interface Report {
-  kind: string;
-  page: string;
-  data: any;
-  raw: string;
-}
-
 let stack: AgentStack;
-let collector: Server;
+let collector: ReportCollector | undefined;
 let reportUrl = '';
-let reports: Report[] = [];
 
 beforeAll(async () => {
   stack = await startAgentStack();
-  collector = createServer((req, res) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (d) => (body += d));
-    req.on('end', () => {
-      try {
-        const r = JSON.parse(body);
-        reports.push({ ...r, raw: body });
-      } catch {
-        reports.push({ kind: 'unparsed', page: '', data: body, raw: body });
-      }
-      res.writeHead(204, { 'access-control-allow-origin': '*' }).end();
-    });
-  });
-  await new Promise<void>((r) => collector.listen(0, '127.0.0.1', r));
-  reportUrl = `http://127.0.0.1:${(collector.address() as { port: number }).port}/report`;
+  collector = await startReportCollector();
+  reportUrl = collector.url;
 });
 afterAll(async () => {
   await stack?.close();
-  await new Promise<void>((r) => (collector ? collector.close(() => r()) : r()));
+  await collector?.close();
 });
 beforeEach(() => {
-  reports = [];
+  collector?.clear();
 });
+/** What the pages reported since this test began. */
+const reports = (): Report[] => collector!.reports();
 
 const hostile = (page: string, query: Record<string, string> = {}) => `${origin()}/fixtures/delivery/hostile/${page}?${new URLSearchParams({ report: reportUrl, ...query })}`;
 const base = (url: string) => ['run', '--json', '--url', url, '--proxy', stack.proxyUrl, '--token', stack.token, '--model', MODELS.openai];
-const of = (kind: string, page?: string) => reports.filter((r) => r.kind === kind && (page === undefined || r.page === page));
+const of = (kind: string, page?: string) => reports().filter((r) => r.kind === kind && (page === undefined || r.page === page));
 
 describe('pagehand run on a hostile page', () => {
   it('the page reads nothing of the run: no state, no bindings, no pagehand, no model call through its fetch', { timeout: 180_000 }, async () => {
@@ -98,7 +77,7 @@ describe('pagehand run on a hostile page', () => {
     }
     expect(stack.requests().length - before).toBeGreaterThanOrEqual(2);
     // Nothing the page could read holds the token, the task or what the run read on the first site.
-    const everything = reports.map((r) => r.raw).join('\n');
+    const everything = reports().map((r) => r.raw).join('\n');
     expect(everything).not.toContain(stack.token);
     expect(everything).not.toContain('KIWI-TASK-5530');
     expect(of('state', 'checkout.html').map((r) => r.raw).join('\n')).not.toContain('ZEBRA-4417');

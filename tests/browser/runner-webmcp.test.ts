@@ -10,11 +10,11 @@
  * The fixture pages (tests/fixtures/runner-webmcp/) report each execute, search and (forge.html)
  * each channel request they saw to a collector this file runs.
  */
-import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ModelRequest } from '../server/fakes/model-request';
 import { call, hasText, lastToolResults, latestMap, MODELS, sequence, startAgentStack, type AgentStack } from './agent-harness';
 import { origin } from './harness';
+import { startReportCollector, type Report, type ReportCollector } from './report-collector';
 import { jsonLines, runCli, type Exit } from './runner-cli';
 
 const ISBN = '9780141439587';
@@ -27,52 +27,33 @@ const toolsOf = (req: ModelRequest): ToolSpec[] => (req.body as { tools?: ToolSp
 const toolNamed = (req: ModelRequest, name: string) => toolsOf(req).find((t) => t.function.name === name)?.function;
 const userText = (req: ModelRequest): string => req.messages.filter((m) => m.role === 'user').map((m) => m.text).join('\n');
 
-/** What the fixture pages reported: `{ kind, page, data }`. */
-interface Report {
-  kind: string;
-  page: string;
-  data: any;
-}
-
 let stack: AgentStack;
-let collector: Server;
+let collector: ReportCollector | undefined;
 let reportUrl = '';
-let reports: Report[] = [];
 
 beforeAll(async () => {
   stack = await startAgentStack();
-  collector = createServer((req, res) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (d) => (body += d));
-    req.on('end', () => {
-      try {
-        reports.push(JSON.parse(body));
-      } catch {
-        reports.push({ kind: 'unparsed', page: '', data: body });
-      }
-      res.writeHead(204, { 'access-control-allow-origin': '*' }).end();
-    });
-  });
-  await new Promise<void>((r) => collector.listen(0, '127.0.0.1', r));
-  reportUrl = `http://127.0.0.1:${(collector.address() as { port: number }).port}/report`;
+  collector = await startReportCollector();
+  reportUrl = collector.url;
 });
 afterAll(async () => {
   await stack?.close();
-  await new Promise<void>((r) => (collector ? collector.close(() => r()) : r()));
+  await collector?.close();
 });
 beforeEach(() => {
-  reports = [];
+  collector?.clear();
 });
+/** What the pages reported since this test began. */
+const reports = (): Report[] => collector!.reports();
 
 const page = (name: string) => `${origin()}/fixtures/runner-webmcp/${name}?${new URLSearchParams({ report: reportUrl })}`;
 const base = (url: string) => ['run', '--json', '--url', url, '--proxy', stack.proxyUrl, '--token', stack.token, '--model', MODELS.openai];
-const of = (kind: string) => reports.filter((r) => r.kind === kind);
+const of = (kind: string) => reports().filter((r) => r.kind === kind);
 /** The page's reports arrive by fetch from the page: the run may end a moment before the last lands. */
 async function settled(): Promise<void> {
   let n = -1;
-  while (n !== reports.length) {
-    n = reports.length;
+  while (n !== reports().length) {
+    n = reports().length;
     await new Promise((r) => setTimeout(r, 300));
   }
 }

@@ -9,14 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { bookmarklet } from '../../server/node/loader';
 import { call, sequence, useAgentStack, type ModelRequest } from './agent-harness';
 import { origin, useSession } from './harness';
+import { clickBookmarklet } from './ui-kit';
 
 const session = useSession();
 const stack = useAgentStack();
-
-const clickBookmarklet = (page: Page) => page.evaluate(decodeURI(bookmarklet(stack.proxyUrl, stack.token).slice('javascript:'.length)));
 
 /** Keeps the overlay's root as `__root`, and counts every file picker a script opens (`__pickers`). */
 const HOSTILE = `(() => {
@@ -47,7 +45,7 @@ async function openPage(): Promise<Page> {
   page.on('pageerror', (e) => console.error('[page error]', e.message));
   await page.addInitScript({ content: HOSTILE });
   await page.goto(`${origin()}/fixtures/actions/upload-form.html`);
-  await clickBookmarklet(page);
+  await clickBookmarklet(page, stack);
   await page.waitForFunction(() => !!(window as any).__root?.querySelector('[data-attach]'), undefined, { timeout: 15_000 });
   return page;
 }

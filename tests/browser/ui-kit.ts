@@ -15,6 +15,7 @@ import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { beforeAll, expect } from 'vitest';
 import type { AgentStack } from './agent-harness';
 import { MODELS } from './agent-harness';
+import { bookmarklet } from '../../server/node/loader';
 import { useSession, type Session } from './harness';
 import { decodePng, type Png } from './png';
 
@@ -44,6 +45,10 @@ export function useUiSession(viewport?: { width: number; height: number }): Sess
 }
 
 /** Playwright's CSS engine pierces open shadow roots, so these reach inside the host (see revealOverlay). */
+/** What the browser runs when the user clicks the bookmark on `page` (its loader tag marks a stranger's page). */
+export const clickBookmarklet = (page: Page, stack: Pick<AgentStack, 'proxyUrl' | 'token'>): Promise<unknown> =>
+  page.evaluate(decodeURI(bookmarklet(stack.proxyUrl, stack.token).slice('javascript:'.length)));
+
 export const panel = (page: Page): Locator => page.locator('pagehand-ui section.panel');
 export const inUi = (page: Page, sel: string): Locator => page.locator(`pagehand-ui ${sel}`);
 

@@ -10,10 +10,9 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { bookmarklet } from '../../server/node/loader';
 import { call, latestMap, refFor, sequence, useAgentStack, type ModelRequest } from './agent-harness';
 import { origin } from './harness';
-import { inUi, sendTask, useUiSession, waitIn } from './ui-kit';
+import { clickBookmarklet, inUi, sendTask, useUiSession, waitIn } from './ui-kit';
 
 const session = useUiSession();
 const stack = useAgentStack();
@@ -24,7 +23,7 @@ async function strangerPage(): Promise<Page> {
   const page = await session.context.newPage();
   page.on('pageerror', (e) => console.error('[page error]', e.message));
   await page.goto(ACCOUNT());
-  await page.evaluate(decodeURI(bookmarklet(stack.proxyUrl, stack.token).slice('javascript:'.length)));
+  await clickBookmarklet(page, stack);
   await waitIn(page, 'section.panel');
   expect(await page.locator('script[data-pagehand-loader]').count()).toBe(1);
   return page;
@@ -102,7 +101,7 @@ describe("the page's scripts on a bookmarklet page", () => {
         for (const r of records) for (const n of r.addedNodes) if (n instanceof HTMLScriptElement) n.removeAttribute('data-pagehand-loader');
       }).observe(document, { childList: true, subtree: true });
     });
-    await page.evaluate(decodeURI(bookmarklet(stack.proxyUrl, stack.token).slice('javascript:'.length)));
+    await clickBookmarklet(page, stack);
     await waitIn(page, 'section.panel');
     expect(await page.locator('script[data-pagehand-loader]').count()).toBe(0);
     expect(await page.locator('script[data-pagehand-token]').count()).toBe(1);

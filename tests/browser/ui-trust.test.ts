@@ -9,17 +9,13 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { bookmarklet } from '../../server/node/loader';
 import { call, latestMap, refFor, sequence, useAgentStack } from './agent-harness';
 import { open, origin, useSession } from './harness';
 import { decodePng } from './png';
-import { colours } from './ui-kit';
+import { clickBookmarklet, colours } from './ui-kit';
 
 const session = useSession();
 const stack = useAgentStack();
-
-/** What the browser runs when the bookmark is clicked (the loader tag: a stranger's page). */
-const clickBookmarklet = (page: Page) => page.evaluate(decodeURI(bookmarklet(stack.proxyUrl, stack.token).slice('javascript:'.length)));
 
 /**
  * The hostile page: before pagehand loads it wraps attachShadow (keeping the overlay's root as
@@ -88,7 +84,7 @@ describe('the overlay against page scripts', () => {
   it("the shadow root is closed: a page script finds neither it nor the panel's buttons", async () => {
     const page = await session.context.newPage();
     await page.goto(`${origin()}/fixtures/ui/account.html`);
-    await clickBookmarklet(page);
+    await clickBookmarklet(page, stack);
     await page.waitForFunction(() => !!(window as any).pagehand && !!document.querySelector('pagehand-ui'));
     const seen = await page.evaluate(() => {
       const host = document.querySelector('pagehand-ui')!;
@@ -136,7 +132,7 @@ describe('the overlay against page scripts', () => {
     page.on('pageerror', (e) => console.error('[page error]', e.message));
     await page.addInitScript({ content: HOSTILE });
     await page.goto(`${origin()}/fixtures/ui/account.html`);
-    await clickBookmarklet(page);
+    await clickBookmarklet(page, stack);
     await inRoot(page, '[data-task]');
     const before = stack.requests().length;
 
