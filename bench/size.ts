@@ -104,6 +104,34 @@ function group(input: string): string {
   return `client/${m[1]!.replace(/\.tsx?$/, '')}`;
 }
 
+/**
+ * What a module of the agent does, for the table of the agent on open by capability: what a bar
+ * for it has to count. By file, so a reader can check it (a deny-zone check inside the map's walk
+ * counts as perception: the split is by file, not by line).
+ */
+const AREAS: ReadonlyArray<readonly [area: string, test: RegExp]> = [
+  ['safety: risk check (13 languages), deny zones, masking, secrets, confirm, page-API guard', /client\/(agent\/(risk|guards|confirm|secrets|schema)|page\/(redact|risk-marks|actions\/zones)|guarded-api|ui\/secrets)\b/],
+  ['panel: overlay, mask, i18n, Preact', /client\/ui\/|node_modules\/preact\//],
+  ['actions: click, type, keys, scroll, read, wait, navigate, downloads', /client\/page\/(actions\/|downloads)/],
+  ['loop: prompt, tools, history, model client', /client\/(agent|llm)\/|eventsource-parser/],
+  ['replay recording (every run records)', /client\/replay\//],
+  ['perception: the map (walk, names, roles, state, frames, settle)', /client\/page\//],
+  ['entry: embed config, WebMCP offer, loader hand-off', /./],
+];
+const areaOf = (input: string): string => AREAS.find(([, re]) => re.test(input))![0];
+
+/** The agent on open by capability (bytes in the minified output; gzip pro rata). */
+async function byArea(entry: BuildOptions, only: readonly string[], gzipBytes: number): Promise<Array<{ area: string; minBytes: number; gzipShare: number }>> {
+  const result = await build({ ...entry, write: false, metafile: true, logLevel: 'silent' });
+  const bytes = new Map<string, number>(AREAS.map(([a]) => [a, 0]));
+  for (const [path, out] of Object.entries(result.metafile!.outputs)) {
+    if (!only.includes(path.replace(/^.*\//, ''))) continue;
+    for (const [input, { bytesInOutput }] of Object.entries(out.inputs)) bytes.set(areaOf(input), bytes.get(areaOf(input))! + bytesInOutput);
+  }
+  const sum = [...bytes.values()].reduce((s, n) => s + n, 0) || 1;
+  return [...bytes].map(([area, minBytes]) => ({ area, minBytes, gzipShare: Math.round((minBytes / sum) * gzipBytes) }));
+}
+
 /** By module group, over the outputs named `only` (file names; all when not given). */
 async function contributors(entry: BuildOptions, only?: readonly string[]): Promise<Array<{ module: string; minBytes: number }>> {
   const result = await build({ ...entry, write: false, metafile: true, logLevel: 'silent' });
@@ -331,6 +359,14 @@ async function main(): Promise<void> {
     const sum = mods.reduce((s, m) => s + m.minBytes, 0) || 1;
     parts.push({ output, modules: mods.map((m) => ({ ...m, gzipShare: Math.round((m.minBytes / sum) * measured.gzipBytes) })) });
   }
+  const areas = await byArea(agentChunkOptions(bundleOptions, root), onOpen, chunk.gzipBytes);
+  console.log(`\nThe agent when opened, by what it does (bytes in the minified output; gzip share pro rata, of ${kb(chunk.gzipBytes)}):`);
+  console.log(
+    renderTable(
+      [{ header: 'capability' }, { header: 'min', align: 'right' }, { header: '≈ gzip', align: 'right' }],
+      areas.map((a) => [a.area, kib(a.minBytes), kb(a.gzipShare)]),
+    ),
+  );
   for (const p of parts) {
     console.log(`\n${p.output}: biggest contributors (bytes in the minified output; gzip share pro rata)`);
     console.log(
@@ -353,6 +389,7 @@ async function main(): Promise<void> {
     wire: { ...wire, beforeSecondViewBytes: BEFORE_SECOND_VIEW },
     clickToPanel: { runs: RUNS, coldMedianMs: median(cold), warmedMedianMs: median(warmed) },
     bars,
+    agentOnOpenByCapability: areas,
     contributors: parts.map((p) => ({ output: p.output, modules: p.modules })),
   };
   await writeFile(`${root}bench/results/size.json`, `${JSON.stringify(out, null, 2)}\n`);
