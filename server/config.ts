@@ -236,7 +236,7 @@ function positiveInt(env: EnvVars, name: EnvName): number | undefined {
 }
 
 /** TRUST_PROXY: unset or 0 → 0; a positive whole number → that many proxies. */
-function trustProxyHops(env: EnvVars): number {
+export function trustProxyHops(env: EnvVars): number {
   const v = get(env, 'TRUST_PROXY');
   if (v === undefined || v === '0') return 0;
   const n = Number(v);

@@ -11,7 +11,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Hono } from 'hono';
 import { createApp, type AppEnv } from './app';
-import { ConfigError, DEFAULT_LIMITS, configFromEnv, type EnvVars, type Logger, type ProxyConfig } from './config';
+import { ConfigError, DEFAULT_LIMITS, configFromEnv, trustProxyHops, type EnvVars, type Logger, type ProxyConfig } from './config';
 import { consoleLogger } from './log';
 import { loadPersonalToken } from './node/personal-token';
 import { legacyTokenFile, personalTokenFile } from './node/token-file';
@@ -45,6 +45,13 @@ export function isLoopbackHost(host: string): boolean {
   return /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost|::1|\[::1\])$/i.test(host);
 }
 
+/** The setting that puts the server behind a reverse proxy reached from elsewhere, if any. */
+function beyondThisMachine(publicOrigin: string | undefined, trustProxyHops: number): string | undefined {
+  if (publicOrigin && !isLoopbackHost(new URL(publicOrigin).hostname)) return `PUBLIC_URL=${publicOrigin}`;
+  if (trustProxyHops > 0) return `TRUST_PROXY=${trustProxyHops}`;
+  return undefined;
+}
+
 /**
  * Builds and starts the Node server. Throws ConfigError for settings a human must fix.
  *
@@ -59,12 +66,25 @@ export async function startNodeServer(options: NodeServerOptions = {}): Promise<
   const port = Number(portText);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT must be a port number, got "${portText}"`);
 
+  const publicUrl = parsePublicUrl(env.PUBLIC_URL);
+  if (publicUrl.error) throw new ConfigError(publicUrl.error);
+
   let personalToken: string | undefined;
   if (!env.PAGEHAND_SITES?.trim()) {
     if (!isLoopbackHost(host)) {
       throw new ConfigError(
         `HOST=${host} exposes the proxy beyond this machine: set PAGEHAND_SITES (tokens bound to origins) first; ` +
           'the personal any-origin token is only made for a loopback HOST.',
+      );
+    }
+    // Behind a reverse proxy the server listens on loopback, yet its pages (the install page with
+    // the personal token, demo pages minting session tokens from it) would reach whoever the
+    // proxy serves: the operator's PUBLIC_URL or TRUST_PROXY says so.
+    const exposedBy = beyondThisMachine(publicUrl.origin, trustProxyHops(env as EnvVars));
+    if (exposedBy) {
+      throw new ConfigError(
+        `${exposedBy} says browsers reach this proxy from beyond this machine: set PAGEHAND_SITES (tokens bound to origins) first; ` +
+          'the personal any-origin token is only made for a proxy reached on this machine.',
       );
     }
     personalToken = await loadPersonalToken(options.tokenFile ?? personalTokenFile(env), options.tokenFile ? undefined : legacyTokenFile(ROOT));
@@ -79,8 +99,6 @@ export async function startNodeServer(options: NodeServerOptions = {}): Promise<
     fallbackSites: personalToken ? [{ token: personalToken, origins: ['*'], clientRpm: DEFAULT_LIMITS.defaultRpm }] : undefined,
   });
   const app = createApp(config);
-  const publicUrl = parsePublicUrl(env.PUBLIC_URL);
-  if (publicUrl.error) throw new ConfigError(publicUrl.error);
   mountNodePages(app, {
     config,
     publicUrl: publicUrl.origin,

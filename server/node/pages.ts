@@ -1,7 +1,8 @@
 /**
  * Routes only the Node entry has: the install page, the built bundle, the userscript and the
  * demo pages. Pages that show the personal token answer only to a loopback Host header, so a
- * DNS-rebinding page cannot read the token through the browser, and only to a top-level
+ * DNS-rebinding page cannot read the token through the browser, never to a request a reverse
+ * proxy forwarded (it says so in its headers), and only to a top-level
  * navigation or a same-origin request (tokenPages), so another site cannot run or frame them.
  */
 import { randomBytes } from 'node:crypto';
@@ -30,6 +31,8 @@ export interface NodePagesOptions {
 }
 
 const DEMO_NAME = /^[a-z0-9][a-z0-9-]*\.html$/;
+/** Headers a browser on this machine never sends and reverse proxies add. */
+const FORWARDING_HEADERS = ['forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-real-ip', 'via'] as const;
 const LOOPBACK_HOST = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost|\[::1\])(:\d+)?$/i;
 
 /**
@@ -41,6 +44,15 @@ export function mountNodePages(app: Hono<any>, opts: NodePagesOptions): void {
   const loopbackOnly: MiddlewareHandler = async (c, next) => {
     if (opts.personalToken && !LOOPBACK_HOST.test(c.req.header('host') ?? '')) {
       throw new ProxyError(403, 'origin_not_allowed', 'This page shows the personal token and is served to localhost only.');
+    }
+    // A reverse proxy forwarding to 127.0.0.1 may keep a loopback Host; most say they forwarded.
+    const via = opts.personalToken ? FORWARDING_HEADERS.find((h) => c.req.header(h) !== undefined) : undefined;
+    if (via) {
+      throw new ProxyError(
+        403,
+        'origin_not_allowed',
+        `This page shows the personal token and is served to this machine only; this request came through a proxy (${via}). Behind a reverse proxy, set PAGEHAND_SITES.`,
+      );
     }
     await next();
   };
