@@ -31,7 +31,9 @@ export function chatCompletions(config: ProxyConfig, redact: Redact): Handler<En
     const request = validateChatRequest(c.get('body'), { maxN: config.limits.maxN });
 
     const model = request.model ?? defaultModelFor(config, site);
-    if (!model) {
+    // No provider at all: say what to set, also when the request names a model (an allow-list
+    // of none would otherwise answer "not allowed").
+    if (!model || (!upstreams.openai && !upstreams.gemini)) {
       throw new ProxyError(
         503,
         'provider_not_configured',

@@ -643,6 +643,10 @@ export function defineProxySuite(target: ProxyTarget): void {
       const body = await res.json();
       expect(body.error.code).toBe('provider_not_configured');
       expect(body.error.message).toMatch(/OPENAI_API_KEY.*GEMINI_API_KEY/);
+      // Naming a model changes nothing: what is missing is a provider, not a permission.
+      const named = await post({ model: 'gpt-4.1', messages: [{ role: 'user', content: 'hi' }] }, {}, p);
+      expect(named.status).toBe(503);
+      expect((await named.json()).error).toMatchObject({ code: 'provider_not_configured', message: expect.stringMatching(/OPENAI_API_KEY.*GEMINI_API_KEY/) });
       const cfg = await (await p.fetch(`${p.base}/v1/config`, { headers: auth() })).json();
       expect(cfg.providers).toEqual({ openai: false, gemini: false });
       expect(cfg.models).toEqual([]);
