@@ -53,8 +53,8 @@ export interface PagehandApi {
   mapAsync(options?: MapOptions): Promise<PageMap>;
   /** Role and accessible name of any element. */
   describe(el: Element): { role: string; name: string };
-  /** The live element for a ref; throws when it is unknown or stale. */
-  resolve(ref: Ref | number): Element;
+  /** The live element for a ref as the map gives it (`"12"`, `12`, `"f2:7"`); throws a `RefError` when it is unknown or stale. */
+  resolve(ref: Ref | string | number): Element;
   /** Elements and text anywhere on the page; `text` is what the model reads. */
   find(query: string): FindResult;
   /** Runs one tool call (click, type, …); never throws. */
@@ -89,7 +89,7 @@ export interface PagehandLoaderApi {
   /** Available after `ready`: before, they start loading the agent and throw `pagehand.map() is available once the agent has loaded: …`. */
   map(options?: MapOptions): PageMap;
   describe(el: Element): { role: string; name: string };
-  resolve(ref: Ref | number): Element;
+  resolve(ref: Ref | string | number): Element;
   find(query: string): FindResult;
   /** Load the agent, then answer as the full API does. */
   mapAsync(options?: MapOptions): Promise<PageMap>;

@@ -2,7 +2,8 @@
  * The npm entry's published types (client/npm-types.ts, declarations only) and the bundle's
  * page API must agree, both ways: a site that codes against the types gets what the
  * implementation returns. (They disagreed: `find()` was typed `{ text, more }` while it returns
- * elements and text lines, and `act()` took no options.) Checked by the TypeScript compiler.
+ * elements and text lines, `act()` took no options, and `resolve("12")`, as the docs write it, did
+ * not compile.) Checked by the TypeScript compiler.
  */
 import { writeFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,7 +15,7 @@ import { describe, expect, it } from 'vitest';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 const CONFORMANCE = `
-import type { PagehandApi } from '${ROOT}client/npm-types';
+import type { PagehandApi, PagehandLoaderApi } from '${ROOT}client/npm-types';
 import type { createPageApi } from '${ROOT}client/page/api';
 type Impl = ReturnType<typeof createPageApi>;
 type Published = Pick<PagehandApi, 'find' | 'act' | 'map' | 'mapAsync' | 'describe' | 'resolve' | 'screenshot' | 'version'>;
@@ -24,6 +25,11 @@ export const toPublished = (api: Impl): Published => api;
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 export const findSame: Same<ReturnType<Impl['find']>, ReturnType<PagehandApi['find']>> = true;
 export const actArgs: Same<Parameters<Impl['act']>, Parameters<PagehandApi['act']>> = true;
+// Refs as the docs and the map write them: strings and numbers both.
+export const resolveArgs: Same<Parameters<Impl['resolve']>, Parameters<PagehandApi['resolve']>> = true;
+export const loaderResolveArgs: Same<Parameters<PagehandLoaderApi['resolve']>, Parameters<PagehandApi['resolve']>> = true;
+declare const api: PagehandApi;
+export const docsRefs: Element[] = [api.resolve('12'), api.resolve(12), api.resolve('f2:7')];
 `;
 
 describe('the npm types and the page API', () => {
