@@ -206,12 +206,13 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
   if (!values.url) return { kind: 'error', message: 'missing --url URL: the page to start on' };
   const url = pageUrl(values.url, cwd);
   if (!url) return { kind: 'error', message: `--url must be an http(s) or file URL, an address like example.org, or a file that exists; got "${values.url}"` };
-  if (!task) return { kind: 'error', message: 'missing the task: pagehand run --url URL "what to do"' };
+  // Before the task: `--max-steps oops` took the word meant as the task, and saying so helps more.
   let maxSteps: number | undefined;
   if (values['max-steps'] !== undefined) {
     maxSteps = Number(values['max-steps']);
     if (!Number.isInteger(maxSteps) || maxSteps < 1) return { kind: 'error', message: `--max-steps must be a positive whole number, got "${values['max-steps']}"` };
   }
+  if (!task) return { kind: 'error', message: 'missing the task: pagehand run --url URL "what to do"' };
   const files: string[] = [];
   for (const f of lists.file ?? []) {
     const path = resolve(cwd, f);

@@ -36,6 +36,11 @@ describe('--url as an address bar reads it', () => {
     const bad = parseArgs(['run', '--url', 'nowhere', 'task'], {}, '/');
     expect(bad).toEqual({ kind: 'error', message: '--url must be an http(s) or file URL, an address like example.org, or a file that exists; got "nowhere"' });
   });
+
+  it('a --max-steps that took the task as its value says so, not only that the task is missing', () => {
+    expect(parseArgs(['run', '--url', 'example.org', '--max-steps', 'summarise'])).toEqual({ kind: 'error', message: '--max-steps must be a positive whole number, got "summarise"' });
+    expect(parseArgs(['run', '--url', 'example.org', '--max-steps', '3'])).toEqual({ kind: 'error', message: 'missing the task: pagehand run --url URL "what to do"' });
+  });
 });
 
 describe('--help and --version', () => {
