@@ -104,7 +104,7 @@ describe('the personal token behind a reverse proxy', () => {
   it('a page that shows it refuses a request a proxy forwarded, even with a loopback Host (what a proxy_pass to 127.0.0.1 sends)', async () => {
     const server = await start({});
     const token = server.personalToken!;
-    const forwarded = [
+    const forwarded: Array<Record<string, string>> = [
       { 'x-forwarded-for': '203.0.113.9' },
       { forwarded: 'for=203.0.113.9;proto=https' },
       { 'x-real-ip': '203.0.113.9' },
