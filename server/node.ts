@@ -29,6 +29,11 @@ export interface NodeServerOptions {
   log?: Logger;
   /** The app's clock in milliseconds (session expiry); default Date.now. For tests. */
   now?: () => number;
+  /**
+   * Chat requests a minute for the personal token (default 60, as a site without `rpm`). A
+   * scripted model answers at once, so a test playing many runs would otherwise wait out 429s.
+   */
+  personalRpm?: number;
 }
 
 export interface NodeServer {
@@ -96,7 +101,9 @@ export async function startNodeServer(options: NodeServerOptions = {}): Promise<
     log: options.log ?? consoleLogger,
     // Every client of a loopback personal token is this machine: a per-client limit below the
     // token's own would only slow the one user down.
-    fallbackSites: personalToken ? [{ token: personalToken, origins: ['*'], clientRpm: DEFAULT_LIMITS.defaultRpm }] : undefined,
+    fallbackSites: personalToken
+      ? [{ token: personalToken, origins: ['*'], rpm: options.personalRpm, clientRpm: options.personalRpm ?? DEFAULT_LIMITS.defaultRpm }]
+      : undefined,
   });
   const app = createApp(config);
   mountNodePages(app, {

@@ -79,6 +79,9 @@ export async function startAgentStack(): Promise<AgentStack> {
       },
       tokenFile: join(dir, 'personal-token'),
       log: () => {},
+      // The scripted model answers at once: files that play dozens of runs would meet the
+      // personal token's 60 a minute and spend seconds per run waiting out 429s.
+      personalRpm: 10_000,
     });
   } catch (e) {
     await fake.close();
