@@ -8,17 +8,10 @@
  */
 import { answerRequest, type ChildDeps } from './answer';
 import { CHANNEL, frameRequest, type FrameReply, type Without } from './protocol';
-import { freshNonce, proofHolds, proofOf, seal, sessionKey, unseal, type Binding } from './sealed-crypto';
+import { openInOrder, sealedEnd, sendInOrder, type SealedEnd } from './sealed-channel';
+import { freshNonce, proofHolds, proofOf, sessionKey, type Binding } from './sealed-crypto';
 import { toChild, targetOf, type ToParent } from './sealed-messages';
 import type { FrameCrypto } from './secret';
-
-interface Session {
-  binding: Binding;
-  key: CryptoKey;
-  sent: number;
-  received: number;
-  outbox: Promise<void>;
-}
 
 /** Handshakes answered and not yet confirmed, by the parent's nonce (a page script can send hellos too: a few are kept). */
 const MAX_PENDING = 8;
@@ -26,7 +19,7 @@ const MAX_PENDING = 8;
 /** The frame's message handler: call it with every message event (in order). */
 export function sealedChild(c: FrameCrypto, deps: ChildDeps): (e: MessageEvent) => void {
   const pending = new Map<string, { nc: string; origin: string; challenge: Without<ToParent, 'channel' | 'v'> }>();
-  let session: Session | undefined;
+  let session: SealedEnd | undefined;
   let inbox: Promise<void> = Promise.resolve();
 
   const post = (m: Without<ToParent, 'channel' | 'v'>, origin: string): void => {
@@ -37,15 +30,7 @@ export function sealedChild(c: FrameCrypto, deps: ChildDeps): (e: MessageEvent) 
     }
   };
 
-  const reply = (s: Session, r: FrameReply): void => {
-    s.outbox = s.outbox
-      .then(async () => {
-        const seq = s.sent++;
-        const { iv, ct } = await seal(c, s.key, 'c2p', s.binding, seq, JSON.stringify(r));
-        post({ type: 'sealed', sid: s.binding.np, seq, iv, ct }, s.binding.parentOrigin);
-      })
-      .catch(() => undefined);
-  };
+  const reply = (s: SealedEnd, r: FrameReply): void => sendInOrder(c, s, 'c2p', r, (m) => post(m, s.binding.parentOrigin));
 
   const handle = async (e: MessageEvent): Promise<void> => {
     if (e.source !== window.parent || window.top === window.self) return;
@@ -72,20 +57,12 @@ export function sealedChild(c: FrameCrypto, deps: ChildDeps): (e: MessageEvent) 
       if (!(await proofHolds(c, 'p2c', binding, m.proof))) return;
       pending.delete(m.np);
       // The parent proved the key: this is its session now (a new page up there opens a new one).
-      session = { binding, key: await sessionKey(c, binding), sent: 0, received: 0, outbox: Promise.resolve() };
+      session = sealedEnd(binding, await sessionKey(c, binding));
       return;
     }
     const s = session;
-    if (!s || m.sid !== s.binding.np || origin !== s.binding.parentOrigin || m.seq !== s.received) return;
-    const text = await unseal(c, s.key, 'p2c', s.binding, m.seq, m.iv, m.ct);
-    if (text === undefined) return;
-    s.received++;
-    let request;
-    try {
-      request = frameRequest(JSON.parse(text));
-    } catch {
-      return;
-    }
+    if (!s || origin !== s.binding.parentOrigin) return;
+    const request = await openInOrder(c, s, 'p2c', m, frameRequest);
     if (request) void answerRequest(deps, request).then((r) => reply(s, r));
   };
 

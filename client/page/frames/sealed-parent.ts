@@ -3,26 +3,23 @@
  * asks). Every such frame gets a `hello` with a fresh nonce; a frame takes part once it answers
  * with proof of the installation's key over both nonces and both origins, which a frame
  * without pagehand, or with another token or proxy, cannot give. From then on each request and
- * reply is sealed (sealed-crypto.ts) and taken only in order: a message that does not open as
+ * reply is sealed and taken only in order (sealed-channel.ts): a message that does not open as
  * the next one from that frame is dropped.
  */
 import { frameIdOf } from '../walk';
 import { frameReply, CHANNEL, type FrameRequest, type Without } from './protocol';
 import { frameCrypto, type FrameCrypto } from './secret';
-import { freshNonce, proofHolds, proofOf, seal, sessionKey, unseal, type Binding } from './sealed-crypto';
+import { openInOrder, sealedEnd, sendInOrder, type SealedEnd } from './sealed-channel';
+import { freshNonce, proofHolds, proofOf, sessionKey, type Binding } from './sealed-crypto';
 import { toParent, targetOf, type Challenge, type Sealed, type ToChild } from './sealed-messages';
 import { crossOrigin, keptOut, markReady, sessions, type FrameSession } from './sessions';
 
 interface Link {
   np: string;
-  binding?: Binding;
-  key?: CryptoKey;
-  /** Next sequence numbers, each way. */
-  sent: number;
-  received: number;
-  /** What comes in is handled one message at a time, in order; what goes out is sealed in order. */
+  /** Once the frame proved the key. */
+  end?: SealedEnd;
+  /** What comes in is handled one message at a time, in order. */
   inbox: Promise<void>;
-  outbox: Promise<void>;
 }
 
 const links = new WeakMap<FrameSession, Link>();
@@ -40,38 +37,22 @@ function post(s: FrameSession, m: Without<ToChild, 'channel' | 'v'>, target: str
 const hello = (s: FrameSession, link: Link): void => post(s, { type: 'hello', np: link.np }, '*');
 
 function sendSealed(c: FrameCrypto, s: FrameSession, link: Link, m: FrameRequest): void {
-  link.outbox = link.outbox
-    .then(async () => {
-      if (!link.key || !link.binding) return;
-      const seq = link.sent++;
-      const { iv, ct } = await seal(c, link.key, 'p2c', link.binding, seq, JSON.stringify(m));
-      post(s, { type: 'sealed', sid: link.np, seq, iv, ct }, targetOf(s.origin));
-    })
-    .catch(() => undefined);
+  if (link.end) sendInOrder(c, link.end, 'p2c', m, (x) => post(s, x, targetOf(s.origin)));
 }
 
 async function onChallenge(c: FrameCrypto, s: FrameSession, link: Link, m: Challenge, origin: string): Promise<void> {
   if (s.ready || m.np !== link.np) return;
   const binding: Binding = { np: link.np, nc: m.nc, parentOrigin: self.origin, childOrigin: origin };
   if (!(await proofHolds(c, 'c2p', binding, m.proof))) return;
-  link.binding = binding;
-  link.key = await sessionKey(c, binding);
+  link.end = sealedEnd(binding, await sessionKey(c, binding));
   s.origin = origin;
   post(s, { type: 'confirm', np: link.np, nc: m.nc, proof: await proofOf(c, 'p2c', binding) }, targetOf(origin));
   markReady(s);
 }
 
 async function onSealed(c: FrameCrypto, s: FrameSession, link: Link, m: Sealed, origin: string): Promise<void> {
-  if (!s.ready || !link.key || !link.binding || m.sid !== link.np || origin !== s.origin || m.seq !== link.received) return;
-  const text = await unseal(c, link.key, 'c2p', link.binding, m.seq, m.iv, m.ct);
-  if (text === undefined) return;
-  link.received++;
-  let reply;
-  try {
-    reply = frameReply(JSON.parse(text));
-  } catch {
-    return;
-  }
+  if (!s.ready || !link.end || origin !== s.origin) return;
+  const reply = await openInOrder(c, link.end, 'c2p', m, frameReply);
   if (reply) s.waiting.get(reply.id)?.(reply);
 }
 
@@ -113,7 +94,7 @@ export async function openUserscriptSessions(): Promise<void> {
       continue;
     }
     if (!iframe.contentWindow || !crossOrigin(iframe) || keptOut(iframe) || !shown(iframe)) continue;
-    const link: Link = { np: freshNonce(c), sent: 0, received: 0, inbox: Promise.resolve(), outbox: Promise.resolve() };
+    const link: Link = { np: freshNonce(c), inbox: Promise.resolve() };
     const s: FrameSession = {
       kind: 'userscript',
       iframe,
