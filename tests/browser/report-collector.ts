@@ -4,6 +4,7 @@
  * as received (`raw`), for the test to read. The pages learn its URL from their query string.
  */
 import { createServer } from 'node:http';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 
 export interface Report {
   kind: string;
@@ -45,5 +46,26 @@ export async function startReportCollector(): Promise<ReportCollector> {
       reports = [];
     },
     close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+/** A collector for a test file: started before its tests, emptied before each, closed after. */
+export function useReportCollector(): { readonly url: string; reports(): Report[] } {
+  let collector: ReportCollector | undefined;
+  beforeAll(async () => {
+    collector = await startReportCollector();
+  });
+  afterAll(async () => {
+    await collector?.close();
+  });
+  beforeEach(() => {
+    collector?.clear();
+  });
+  return {
+    get url() {
+      return collector!.url;
+    },
+    /** What the pages reported since this test began. */
+    reports: () => collector!.reports(),
   };
 }

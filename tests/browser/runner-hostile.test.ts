@@ -8,34 +8,19 @@
  * Also the terminal: page text carrying escape codes (cursor moves, erase, OSC 52 clipboard,
  * C1 controls, bidi overrides) must never reach the runner's output raw.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, hasText, lastToolResults, latestMap, mapUrl, MODELS, refFor, startAgentStack, taskOf, type AgentStack, type Policy } from './agent-harness';
+import { describe, expect, it } from 'vitest';
+import { call, hasText, lastToolResults, latestMap, mapUrl, MODELS, refFor, taskOf, useAgentStack, type Policy } from './agent-harness';
 import { crossOrigin, origin } from './harness';
-import { startReportCollector, type Report, type ReportCollector } from './report-collector';
+import { useReportCollector, type Report } from './report-collector';
 import { jsonLines, runCli, type Exit } from './runner-cli';
 
 const cli = (args: string[]): Promise<Exit> => runCli(args);
 
-let stack: AgentStack;
-let collector: ReportCollector | undefined;
-let reportUrl = '';
+const stack = useAgentStack();
+const collector = useReportCollector();
+const reports = (): Report[] => collector.reports();
 
-beforeAll(async () => {
-  stack = await startAgentStack();
-  collector = await startReportCollector();
-  reportUrl = collector.url;
-});
-afterAll(async () => {
-  await stack?.close();
-  await collector?.close();
-});
-beforeEach(() => {
-  collector?.clear();
-});
-/** What the pages reported since this test began. */
-const reports = (): Report[] => collector!.reports();
-
-const hostile = (page: string, query: Record<string, string> = {}) => `${origin()}/fixtures/delivery/hostile/${page}?${new URLSearchParams({ report: reportUrl, ...query })}`;
+const hostile = (page: string, query: Record<string, string> = {}) => `${origin()}/fixtures/delivery/hostile/${page}?${new URLSearchParams({ report: collector.url, ...query })}`;
 const base = (url: string) => ['run', '--json', '--url', url, '--proxy', stack.proxyUrl, '--token', stack.token, '--model', MODELS.openai];
 const of = (kind: string, page?: string) => reports().filter((r) => r.kind === kind && (page === undefined || r.page === page));
 

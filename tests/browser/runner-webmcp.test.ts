@@ -10,11 +10,11 @@
  * The fixture pages (tests/fixtures/runner-webmcp/) report each execute, search and (forge.html)
  * each channel request they saw to a collector this file runs.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ModelRequest } from '../server/fakes/model-request';
-import { call, hasText, lastToolResults, latestMap, MODELS, sequence, startAgentStack, type AgentStack } from './agent-harness';
+import { call, hasText, lastToolResults, latestMap, MODELS, sequence, useAgentStack } from './agent-harness';
 import { origin } from './harness';
-import { startReportCollector, type Report, type ReportCollector } from './report-collector';
+import { useReportCollector, type Report } from './report-collector';
 import { jsonLines, runCli, type Exit } from './runner-cli';
 
 const ISBN = '9780141439587';
@@ -27,26 +27,11 @@ const toolsOf = (req: ModelRequest): ToolSpec[] => (req.body as { tools?: ToolSp
 const toolNamed = (req: ModelRequest, name: string) => toolsOf(req).find((t) => t.function.name === name)?.function;
 const userText = (req: ModelRequest): string => req.messages.filter((m) => m.role === 'user').map((m) => m.text).join('\n');
 
-let stack: AgentStack;
-let collector: ReportCollector | undefined;
-let reportUrl = '';
+const stack = useAgentStack();
+const collector = useReportCollector();
+const reports = (): Report[] => collector.reports();
 
-beforeAll(async () => {
-  stack = await startAgentStack();
-  collector = await startReportCollector();
-  reportUrl = collector.url;
-});
-afterAll(async () => {
-  await stack?.close();
-  await collector?.close();
-});
-beforeEach(() => {
-  collector?.clear();
-});
-/** What the pages reported since this test began. */
-const reports = (): Report[] => collector!.reports();
-
-const page = (name: string) => `${origin()}/fixtures/runner-webmcp/${name}?${new URLSearchParams({ report: reportUrl })}`;
+const page = (name: string) => `${origin()}/fixtures/runner-webmcp/${name}?${new URLSearchParams({ report: collector.url })}`;
 const base = (url: string) => ['run', '--json', '--url', url, '--proxy', stack.proxyUrl, '--token', stack.token, '--model', MODELS.openai];
 const of = (kind: string) => reports().filter((r) => r.kind === kind);
 /** The page's reports arrive by fetch from the page: the run may end a moment before the last lands. */
