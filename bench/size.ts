@@ -120,31 +120,29 @@ const AREAS: ReadonlyArray<readonly [area: string, test: RegExp]> = [
 ];
 const areaOf = (input: string): string => AREAS.find(([, re]) => re.test(input))![0];
 
-/** The agent on open by capability (bytes in the minified output; gzip pro rata). */
-async function byArea(entry: BuildOptions, only: readonly string[], gzipBytes: number): Promise<Array<{ area: string; minBytes: number; gzipShare: number }>> {
-  const result = await build({ ...entry, write: false, metafile: true, logLevel: 'silent' });
-  const bytes = new Map<string, number>(AREAS.map(([a]) => [a, 0]));
-  for (const [path, out] of Object.entries(result.metafile!.outputs)) {
-    if (!only.includes(path.replace(/^.*\//, ''))) continue;
-    for (const [input, { bytesInOutput }] of Object.entries(out.inputs)) bytes.set(areaOf(input), bytes.get(areaOf(input))! + bytesInOutput);
-  }
-  const sum = [...bytes.values()].reduce((s, n) => s + n, 0) || 1;
-  return [...bytes].map(([area, minBytes]) => ({ area, minBytes, gzipShare: Math.round((minBytes / sum) * gzipBytes) }));
-}
+/** A build's metafile (nothing written). */
+const metafileOf = async (options: BuildOptions): Promise<Metafile> => (await build({ ...options, write: false, metafile: true, logLevel: 'silent' })).metafile!;
 
-/** By module group, over the outputs named `only` (file names; all when not given). */
-async function contributors(entry: BuildOptions, only?: readonly string[]): Promise<Array<{ module: string; minBytes: number }>> {
-  const result = await build({ ...entry, write: false, metafile: true, logLevel: 'silent' });
-  const meta: Metafile = result.metafile!;
+/** Bytes in the minified output by `key` of each input module, over the outputs named `only` (file names; all when not given). */
+function bytesBy(meta: Metafile, key: (input: string) => string, only?: readonly string[]): Map<string, number> {
   const bytes = new Map<string, number>();
   for (const [path, out] of Object.entries(meta.outputs)) {
     if (only && !only.includes(path.replace(/^.*\//, ''))) continue;
-    for (const [input, { bytesInOutput }] of Object.entries(out.inputs)) {
-      const g = group(input);
-      bytes.set(g, (bytes.get(g) ?? 0) + bytesInOutput);
-    }
+    for (const [input, { bytesInOutput }] of Object.entries(out.inputs)) bytes.set(key(input), (bytes.get(key(input)) ?? 0) + bytesInOutput);
   }
-  return [...bytes].map(([module, minBytes]) => ({ module, minBytes })).sort((a, b) => b.minBytes - a.minBytes);
+  return bytes;
+}
+
+/** The agent on open by capability, in AREAS' order (bytes in the minified output; gzip pro rata). */
+function byArea(meta: Metafile, only: readonly string[], gzipBytes: number): Array<{ area: string; minBytes: number; gzipShare: number }> {
+  const bytes = bytesBy(meta, areaOf, only);
+  const sum = [...bytes.values()].reduce((s, n) => s + n, 0) || 1;
+  return AREAS.map(([area]) => ({ area, minBytes: bytes.get(area) ?? 0, gzipShare: Math.round(((bytes.get(area) ?? 0) / sum) * gzipBytes) }));
+}
+
+/** By module group, biggest first. */
+function contributors(meta: Metafile, only?: readonly string[]): Array<{ module: string; minBytes: number }> {
+  return [...bytesBy(meta, group, only)].map(([module, minBytes]) => ({ module, minBytes })).sort((a, b) => b.minBytes - a.minBytes);
 }
 
 /** Bytes pagehand's own files took on the wire (headers and body, as received), from the DevTools protocol. */
@@ -348,18 +346,19 @@ async function main(): Promise<void> {
 
   // Who the bytes are, by module group, with a pro-rata gzip share.
   const parts: Array<{ output: string; modules: Array<{ module: string; minBytes: number; gzipShare: number }> }> = [];
-  for (const [output, options, measured, only] of [
-    ['dist/pagehand-loader.js', loaderOptions(bundleOptions, agent, '0.0.0'), loader, undefined],
-    [`the agent when opened (${onOpen.join(', ')})`, agentChunkOptions(bundleOptions, root), chunk, onOpen],
-    [`the agent on demand (${built.lazy.join(', ')})`, agentChunkOptions(bundleOptions, root), lazy, built.lazy],
-    ['dist/pagehand-screenshot.js', screenshotModuleOptions, shots, undefined],
+  const agentMeta = await metafileOf(agentChunkOptions(bundleOptions, root));
+  for (const [output, meta, measured, only] of [
+    ['dist/pagehand-loader.js', await metafileOf(loaderOptions(bundleOptions, agent, '0.0.0')), loader, undefined],
+    [`the agent when opened (${onOpen.join(', ')})`, agentMeta, chunk, onOpen],
+    [`the agent on demand (${built.lazy.join(', ')})`, agentMeta, lazy, built.lazy],
+    ['dist/pagehand-screenshot.js', await metafileOf(screenshotModuleOptions), shots, undefined],
   ] as const) {
     if (!measured) continue;
-    const mods = await contributors(options, only);
+    const mods = contributors(meta, only);
     const sum = mods.reduce((s, m) => s + m.minBytes, 0) || 1;
     parts.push({ output, modules: mods.map((m) => ({ ...m, gzipShare: Math.round((m.minBytes / sum) * measured.gzipBytes) })) });
   }
-  const areas = await byArea(agentChunkOptions(bundleOptions, root), onOpen, chunk.gzipBytes);
+  const areas = byArea(agentMeta, onOpen, chunk.gzipBytes);
   console.log(`\nThe agent when opened, by what it does (bytes in the minified output; gzip share pro rata, of ${kb(chunk.gzipBytes)}):`);
   console.log(
     renderTable(
