@@ -9,6 +9,7 @@ import { secretsProblem } from '../client/agent/secrets';
 import { basename, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Recording } from '../client/agent/types';
+import { readFlags, type FlagSpec } from './flags';
 import { readRecordingFile, valuesOf } from './recording-file';
 import { parseTestArgs, TEST_HELP, type TestArgs } from './test-args';
 
@@ -117,14 +118,15 @@ Examples:
   npx pagehand run --replay todo.json --no-repair
 ${TEST_HELP}`;
 
-const VALUE_FLAGS = new Set(['url', 'proxy', 'token', 'model', 'max-steps', 'screenshot-dir', 'profile', 'chromium', 'schema', 'replay', 'record']);
-/** Flags that may be given more than once, each time with a value. */
-const LIST_FLAGS = new Set(['file', 'secret', 'value']);
+const RUN_FLAGS: FlagSpec = {
+  values: ['url', 'proxy', 'token', 'model', 'max-steps', 'screenshot-dir', 'profile', 'chromium', 'schema', 'replay', 'record'],
+  /** Flags that may be given more than once, each time with a value. */
+  lists: ['file', 'secret', 'value'],
+  booleans: ['json', 'headed', 'yes', 'no-repair'],
+};
 /** The most `--file`s one run takes. */
 export const MAX_FILES = 20;
-const BOOL_FLAGS = new Set(['json', 'headed', 'yes', 'no-repair']);
 
-/** Parses argv (without node and the script). */
 /**
  * The page to start on, as a browser's address bar reads it: a URL with a scheme as is; a bare
  * address (example.org/contact, localhost:3000) over https, or http for this machine; a path to
@@ -154,6 +156,7 @@ export function pageUrl(input: string, cwd: string): string | undefined {
   }
 }
 
+/** Parses argv (without node and the script). */
 export function parseArgs(argv: readonly string[], env: Record<string, string | undefined> = {}, cwd: string = process.cwd()): Parsed {
   if (!argv.length || argv.includes('--help') || argv.includes('-h') || argv[0] === 'help') return { kind: 'help' };
   // Anywhere, like --help: `pagehand run --version` is asking for the version too.
@@ -162,34 +165,9 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
   if (command === 'test') return parseTestArgs(rest, env, cwd);
   if (command !== 'run') return { kind: 'error', message: `unknown command "${command}" (the commands are \`pagehand run\` and \`pagehand test\`; see --help)` };
 
-  const values: Record<string, string> = {};
-  const lists: Record<string, string[]> = {};
-  const flags = new Set<string>();
-  const words: string[] = [];
-  for (let i = 0; i < rest.length; i++) {
-    const a = rest[i]!;
-    if (a === '--') {
-      words.push(...rest.slice(i + 1));
-      break;
-    }
-    if (!a.startsWith('--')) {
-      words.push(a);
-      continue;
-    }
-    const eq = a.indexOf('=');
-    const name = a.slice(2, eq < 0 ? undefined : eq);
-    if (BOOL_FLAGS.has(name)) {
-      if (eq >= 0) return { kind: 'error', message: `--${name} takes no value` };
-      flags.add(name);
-    } else if (VALUE_FLAGS.has(name) || LIST_FLAGS.has(name)) {
-      const v = eq >= 0 ? a.slice(eq + 1) : rest[++i];
-      if (v === undefined || v === '') return { kind: 'error', message: `--${name} needs a value` };
-      if (LIST_FLAGS.has(name)) (lists[name] ??= []).push(v);
-      else values[name] = v;
-    } else {
-      return { kind: 'error', message: `unknown option ${a} (see --help)` };
-    }
-  }
+  const read = readFlags(rest, RUN_FLAGS, (a) => `unknown option ${a} (see --help)`);
+  if (typeof read === 'string') return { kind: 'error', message: read };
+  const { values, lists, flags, words } = read;
 
   let replay: Recording | undefined;
   if (values.replay !== undefined) {

@@ -5,6 +5,7 @@
  */
 import { cpus } from 'node:os';
 import { resolve } from 'node:path';
+import { readFlags, type FlagSpec } from './flags';
 import { readTasksFile, shardOf, type TestTask } from './test-tasks';
 
 export type TestMode = 'replay' | 'repair' | 'model';
@@ -61,8 +62,10 @@ One progress line per task, a summary table, and exit status 1 when any task fai
   npx pagehand test tasks.json --mode repair --workers 4 --shard 1/2
 `;
 
-const VALUES = new Set(['mode', 'junit', 'workers', 'shard', 'base-url', 'output', 'proxy', 'token', 'model', 'chromium']);
-const FLAGS = new Set(['headed', 'yes']);
+const TEST_FLAGS: FlagSpec = {
+  values: ['mode', 'junit', 'workers', 'shard', 'base-url', 'output', 'proxy', 'token', 'model', 'chromium'],
+  booleans: ['headed', 'yes'],
+};
 
 /** `--workers`: a count, or a share of the CPU cores (`50%`); default half of them. */
 export function workersOf(v: string | undefined, cores = cpus().length): number | string {
@@ -74,28 +77,9 @@ export function workersOf(v: string | undefined, cores = cpus().length): number 
 }
 
 export function parseTestArgs(argv: readonly string[], env: Record<string, string | undefined>, cwd: string): { kind: 'test'; args: TestArgs } | { kind: 'error'; message: string } {
-  const values: Record<string, string> = {};
-  const flags = new Set<string>();
-  const words: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (!a.startsWith('--')) {
-      words.push(a);
-      continue;
-    }
-    const eq = a.indexOf('=');
-    const name = a.slice(2, eq < 0 ? undefined : eq);
-    if (FLAGS.has(name)) {
-      if (eq >= 0) return { kind: 'error', message: `--${name} takes no value` };
-      flags.add(name);
-    } else if (VALUES.has(name)) {
-      const v = eq >= 0 ? a.slice(eq + 1) : argv[++i];
-      if (v === undefined || v === '') return { kind: 'error', message: `--${name} needs a value` };
-      values[name] = v;
-    } else {
-      return { kind: 'error', message: `unknown option ${a} for pagehand test (see --help)` };
-    }
-  }
+  const read = readFlags(argv, TEST_FLAGS, (a) => `unknown option ${a} for pagehand test (see --help)`);
+  if (typeof read === 'string') return { kind: 'error', message: read };
+  const { values, flags, words } = read;
   if (words.length !== 1) return { kind: 'error', message: words.length ? `pagehand test takes one tasks file, got ${words.length}: ${words.join(' ')}` : 'missing the tasks file: pagehand test TASKS.json' };
   const mode = (values.mode ?? 'replay') as TestMode;
   if (!TEST_MODES.includes(mode)) return { kind: 'error', message: `--mode must be replay, repair or model, got "${values.mode}"` };

@@ -97,3 +97,51 @@ describe('--secret and --schema', () => {
     expect(run(['--schema', 'anyof.json'], {}, dir)).toMatchObject({ kind: 'error', message: expect.stringMatching(/^--schema anyof\.json: schema uses "anyOf", which pagehand does not check/) });
   });
 });
+
+describe('flags, as run and test read them', () => {
+  const run = (...argv: string[]) => parseArgs(['run', '--url', 'example.org', ...argv]);
+
+  it('--flag=value is --flag value, for a value and a repeatable flag; the last of a value flag counts', () => {
+    expect(parseArgs(['run', '--url=example.org', '--max-steps=7', '--model', 'a', '--model=b', 'task'])).toMatchObject({ kind: 'run', args: { url: 'https://example.org/', maxSteps: 7, model: 'b' } });
+    expect(run('--secret=card=4111 1111', '--secret', 'pin=1234', 'task')).toMatchObject({ kind: 'run', args: { secrets: { card: '4111 1111', pin: '1234' } } });
+    expect(run('--json', '--headed', '--yes', 'two', 'words')).toMatchObject({ kind: 'run', args: { task: 'two words', json: true, headed: true, yes: true } });
+  });
+
+  it('everything after -- is the task, flag-like words too', () => {
+    expect(run('--', '--json', '-x')).toMatchObject({ kind: 'run', args: { task: '--json -x', json: false } });
+  });
+
+  it.each([
+    [['--nope', 'task'], 'unknown option --nope (see --help)'],
+    [['--nope=1', 'task'], 'unknown option --nope=1 (see --help)'],
+    [['--mode', 'model', 'task'], 'unknown option --mode (see --help)'],
+    [['-x', 'task'], 'unknown option -x (see --help); a word that starts with - goes after --'],
+    [['--json=1', 'task'], '--json takes no value'],
+    [['--no-repair=', 'task'], '--no-repair takes no value'],
+    [['--model=', 'task'], '--model needs a value'],
+    [['--model', '', 'task'], '--model needs a value'],
+    [['task', '--model'], '--model needs a value'],
+    [['--model', '--json', 'task'], '--model needs a value (to give one that starts with -, write --model=-…)'],
+    [['--model=', '--json=1', 'task'], '--model needs a value'],
+  ])('run %j → %s', (argv, message) => {
+    expect(run(...(argv as string[]))).toEqual({ kind: 'error', message });
+  });
+
+  it('pagehand test: the same forms, and a flag it does not know is an error', () => {
+    const test = (...argv: string[]) => parseArgs(['test', ...argv], {}, '/');
+    expect(test('tasks.json', '--url', 'example.org')).toEqual({ kind: 'error', message: 'unknown option --url for pagehand test (see --help)' });
+    expect(test('tasks.json', '--nope=1')).toEqual({ kind: 'error', message: 'unknown option --nope=1 for pagehand test (see --help)' });
+    expect(test('tasks.json', '--headed=yes')).toEqual({ kind: 'error', message: '--headed takes no value' });
+    expect(test('tasks.json', '--workers')).toEqual({ kind: 'error', message: '--workers needs a value' });
+    expect(test('--mode=nope', 'tasks.json')).toEqual({ kind: 'error', message: '--mode must be replay, repair or model, got "nope"' });
+    expect(test('--shard=3/2', 'tasks.json')).toEqual({ kind: 'error', message: '--shard must be I/N with 1 ≤ I ≤ N, got "3/2"' });
+    expect(test('a.json', 'b.json')).toEqual({ kind: 'error', message: 'pagehand test takes one tasks file, got 2: a.json b.json' });
+  });
+
+  it('pagehand test reads its flags in both forms', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'pagehand-test-args-'));
+    await writeFile(join(dir, 'tasks.json'), JSON.stringify([{ name: 'one', url: 'https://example.org/', task: 'Say hi' }]));
+    const p = parseArgs(['test', 'tasks.json', '--mode=model', '--workers', '2', '--shard=1/1', '--junit=out.xml', '--output', 'shots', '--yes', '--headed', '--model=m'], {}, dir);
+    expect(p).toMatchObject({ kind: 'test', args: { file: join(dir, 'tasks.json'), mode: 'model', workers: 2, shard: { index: 1, total: 1 }, junit: join(dir, 'out.xml'), outputDir: join(dir, 'shots'), yes: true, headed: true, model: 'm', total: 1 } });
+  });
+});
