@@ -58,8 +58,6 @@ export const AGENT_TOOL_TABLE: { [K in AgentToolName]: ToolDef & { parse(args: A
   },
 };
 
-/** Tools that end the run or talk to the user rather than act on the page. */
-export const CONTROL_TOOLS = ['done', 'fail', 'ask_user'] as const;
 /** Tools the loop runs itself (not through `pagehand.act`). */
 export const AGENT_TOOLS = Object.keys(AGENT_TOOL_TABLE) as readonly AgentToolName[];
 

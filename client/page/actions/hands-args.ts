@@ -98,8 +98,6 @@ export const handsParsers: { [K in keyof HandsArgs]: (a: Args) => HandsArgs[K] }
   },
 };
 
-export const HANDS_TOOL_NAMES = Object.keys(handsParsers) as Array<keyof HandsArgs>;
-
 /** `click`'s `hold_ms`: undefined for a plain click; a press length in ms, capped at MAX_HOLD_MS. */
 export function holdMs(a: Args): Hold | undefined {
   const ms = numArg('click', a, 'hold_ms');

@@ -14,7 +14,6 @@ export interface FrameConfig {
 }
 
 let config: FrameConfig = { origins: [], proxy: '', token: '' };
-const listeners = new Set<() => void>();
 
 /** Why `frames` cannot be used (for init's message), or undefined. */
 export function framesProblem(frames: unknown): string | undefined {
@@ -30,7 +29,6 @@ export function setFrameConfig(c: Partial<FrameConfig>): void {
     proxy: (c.proxy ?? '').replace(/\/+$/, ''),
     token: c.token ?? '',
   };
-  for (const l of listeners) l();
 }
 
 export const frameConfig = (): Readonly<FrameConfig> => config;
@@ -43,10 +41,6 @@ export function frameAllowed(origin: string): boolean {
 /** The same pagehand: the same proxy and the same token. */
 export function sameInstallation(proxy: string, token: string): boolean {
   return !!config.token && token === config.token && proxy.replace(/\/+$/, '') === config.proxy;
-}
-
-export function onFrameConfig(fn: () => void): void {
-  listeners.add(fn);
 }
 
 /**

@@ -171,9 +171,6 @@ function sessionFor(ref: unknown): { s: FrameSession; local: string } | undefine
   return undefined;
 }
 
-/** Whether the ref is an element of a frame from another origin that takes part. */
-export const isRemoteRef = (ref: unknown): boolean => reachesFrames(undefined) && !!sessionFor(ref);
-
 /**
  * The risk facts the frame gave for this call's element with its last map (what the parent's
  * risk check reads), `null` when the call presses nothing the frame named; undefined when the
