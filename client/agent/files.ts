@@ -5,7 +5,6 @@
  * started only (the user attached them for that site: a page the run moves on to cannot ask for
  * them). Nothing else reads them. Pure.
  */
-import { describeFile, type FileFacts } from '../page/actions/upload-files';
 
 /** What the run keeps: the files and the origin they may be uploaded on. */
 export interface RunFiles {
@@ -29,12 +28,6 @@ export function filesProblem(files: unknown): string | undefined {
   const twice = names.find((n, i) => names.indexOf(n) !== i);
   if (twice !== undefined) return `files: two files are named "${twice}"; upload picks files by name`;
   return undefined;
-}
-
-/** The line the model reads about the attached files (names, types, sizes; never content). */
-export function filesLine(files: readonly FileFacts[]): string {
-  if (!files.length) return '';
-  return `Attached files (upload may put them into the page by name): ${files.map(describeFile).join(', ')}.`;
 }
 
 /** The files `upload` may use on `origin`: all of them where the run started, none elsewhere. */

@@ -342,11 +342,6 @@ function onlySending(facts: TargetFacts, risks: Risk[]): Risk[] {
   return facts.via === 'newline' ? risks.filter((r) => r.kind === 'sending') : risks;
 }
 
-/** The first risk of the call (see classifyRisks), or undefined. */
-export function classifyRisk(call: PlannedCall | ParsedCall, facts: TargetFacts | undefined, here: string, options: RiskOptions = {}): Risk | undefined {
-  return classifyRisks(call, facts, here, options)[0];
-}
-
 /**
  * A site tool asks first unless it declares itself read-only (`readOnly: true`, as WebMCP's
  * `readOnlyHint`); a declared `risk` kind always asks, under that kind.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { filesFor, filesLine, filesProblem, MAX_RUN_FILES } from '../../client/agent/files';
+import { filesFor, filesProblem, MAX_RUN_FILES } from '../../client/agent/files';
+import { stepMessage } from '../../client/agent/prompt';
 
 const file = (name: string, text = 'x', type = 'text/plain'): File => new File([text], name, { type });
 
@@ -14,10 +15,12 @@ describe('run files', () => {
   });
 
   it('the model reads names, types and sizes, never content', () => {
-    const line = filesLine([file('cv.pdf', 'SECRET-CONTENT', 'application/pdf')]);
-    expect(line).toBe('Attached files (upload may put them into the page by name): cv.pdf (14 B, application/pdf).');
-    expect(line).not.toContain('SECRET');
-    expect(filesLine([])).toBe('');
+    // What each step's message tells the model (the loop hands it the run's files).
+    const message = (files: File[]) => stepMessage({ task: 'apply', step: 1, maxSteps: 5, history: [], omitted: 0, lastResults: [], notes: [], files, map: '' });
+    const text = message([file('cv.pdf', 'SECRET-CONTENT', 'application/pdf')]);
+    expect(text).toContain('# Attached files (upload puts them into the page by name)\n⟪page content⟫\ncv.pdf (14 B, application/pdf)\n⟪/page content⟫');
+    expect(text).not.toContain('SECRET');
+    expect(message([])).not.toContain('Attached files');
   });
 
   it('may be uploaded only on the origin where the run started', () => {

@@ -5,7 +5,7 @@
  * site's marks both ways, site tools, and init's `risky` and tools' `readOnly` validation.
  */
 import { describe, expect, it } from 'vitest';
-import { classifyRisk, classifyRisks, iconKind, siteToolRisk, urlKind, wordsKind, wordsKinds } from '../../client/agent/risk';
+import { classifyRisks, iconKind, siteToolRisk, urlKind, wordsKind, wordsKinds } from '../../client/agent/risk';
 import { toolProblem } from '../../client/agent/tools';
 import { InitError, parseInit } from '../../client/embed/init-config';
 import type { FormFacts, TargetFacts } from '../../client/page/facts';
@@ -25,68 +25,68 @@ describe('risky actions', () => {
     ['Send', 'sending'],
     ['Publish post', 'sending'],
   ])('clicking %j is %s', (name, kind) => {
-    expect(classifyRisk(click, button(name), here)?.kind).toBe(kind);
+    expect(classifyRisks(click, button(name), here)[0]?.kind).toBe(kind);
   });
 
   it.each(['Add to cart', 'Checkout', 'Search', 'Next', 'Open', 'Show more'])('clicking %j is not risky', (name) => {
-    expect(classifyRisk(click, button(name), here)).toBeUndefined();
+    expect(classifyRisks(click, button(name), here)[0]).toBeUndefined();
   });
 
   it('submitting a form with personal data is risky; a search form is not', () => {
     const submits = { personal: ['name', 'email'], search: false };
-    expect(classifyRisk(click, button('Next', { submits }), here)).toMatchObject({ kind: 'personal_data', reason: expect.stringContaining('name, email') });
-    expect(classifyRisk({ name: 'press_key', args: { key: 'Enter' } }, { role: 'textbox', name: 'Email', tag: 'input', submits }, here)?.kind).toBe('personal_data');
-    expect(classifyRisk(click, button('Search', { submits: { personal: [], search: true } }), here)).toBeUndefined();
+    expect(classifyRisks(click, button('Next', { submits }), here)[0]).toMatchObject({ kind: 'personal_data', reason: expect.stringContaining('name, email') });
+    expect(classifyRisks({ name: 'press_key', args: { key: 'Enter' } }, { role: 'textbox', name: 'Email', tag: 'input', submits }, here)[0]?.kind).toBe('personal_data');
+    expect(classifyRisks(click, button('Search', { submits: { personal: [], search: true } }), here)[0]).toBeUndefined();
   });
 
   it('leaving the site and downloads are risky; links within the site are not', () => {
     const link = (href: string, extra: Partial<TargetFacts> = {}): TargetFacts => ({ role: 'link', name: 'More', tag: 'a', href, ...extra });
-    expect(classifyRisk(click, link('https://other.example/'), here)?.kind).toBe('leaving_site');
-    expect(classifyRisk(click, link('https://shop.example/report.pdf'), here)?.kind).toBe('download');
-    expect(classifyRisk(click, link('https://shop.example/x', { download: true }), here)?.kind).toBe('download');
-    expect(classifyRisk(click, link('https://shop.example/orders'), here)).toBeUndefined();
-    expect(classifyRisk({ name: 'navigate', args: { url: 'https://other.example/' } }, undefined, here)?.kind).toBe('leaving_site');
-    expect(classifyRisk({ name: 'navigate', args: { url: '/orders' } }, undefined, here)).toBeUndefined();
-    expect(classifyRisk({ name: 'navigate', args: { url: 'http://[' } }, undefined, here)).toBeUndefined();
+    expect(classifyRisks(click, link('https://other.example/'), here)[0]?.kind).toBe('leaving_site');
+    expect(classifyRisks(click, link('https://shop.example/report.pdf'), here)[0]?.kind).toBe('download');
+    expect(classifyRisks(click, link('https://shop.example/x', { download: true }), here)[0]?.kind).toBe('download');
+    expect(classifyRisks(click, link('https://shop.example/orders'), here)[0]).toBeUndefined();
+    expect(classifyRisks({ name: 'navigate', args: { url: 'https://other.example/' } }, undefined, here)[0]?.kind).toBe('leaving_site');
+    expect(classifyRisks({ name: 'navigate', args: { url: '/orders' } }, undefined, here)[0]).toBeUndefined();
+    expect(classifyRisks({ name: 'navigate', args: { url: 'http://[' } }, undefined, here)[0]).toBeUndefined();
   });
 
   it('typing, scrolling and hovering are never risky by themselves', () => {
-    expect(classifyRisk({ name: 'type', args: { ref: '1', text: 'x' } }, button('Delete'), here)).toBeUndefined();
-    expect(classifyRisk({ name: 'hover', args: { ref: '1' } }, button('Delete'), here)).toBeUndefined();
+    expect(classifyRisks({ name: 'type', args: { ref: '1', text: 'x' } }, button('Delete'), here)[0]).toBeUndefined();
+    expect(classifyRisks({ name: 'hover', args: { ref: '1' } }, button('Delete'), here)[0]).toBeUndefined();
   });
 });
 
 describe('keys: judged after the key parser, as the action reads them', () => {
   const field = (): TargetFacts => ({ role: 'textbox', name: 'Confirm', tag: 'input', button: 'button "Delete my account"', words: ['Delete my account'], submits: form() });
   it.each(['Enter', 'enter', 'ENTER', 'Return', 'return', ' Enter', 'Enter ', 'Shift+Enter', 'Control+Enter', 'Meta+Return', 'NumpadEnter', 'numpadenter'])('%j in a field of the "Delete my account" form asks', (key) => {
-    expect(classifyRisk({ name: 'press_key', args: { key } }, field(), here)?.kind).toBe('deletion');
+    expect(classifyRisks({ name: 'press_key', args: { key } }, field(), here)[0]?.kind).toBe('deletion');
   });
   it.each(['Space', 'space', ' ', 'spacebar', 'Shift+Space', 'Enter', 'Return'])('%j on a "Delete my account" button asks', (key) => {
-    expect(classifyRisk({ name: 'press_key', args: { key } }, button('Delete my account'), here)?.kind).toBe('deletion');
+    expect(classifyRisks({ name: 'press_key', args: { key } }, button('Delete my account'), here)[0]?.kind).toBe('deletion');
   });
   it.each(['Tab', 'Escape', 'a', 'ArrowDown', 'Shift+Tab', 'Control+a', 'Foo', ''])('%j presses nothing', (key) => {
-    expect(classifyRisk({ name: 'press_key', args: { key } }, button('Delete my account'), here)).toBeUndefined();
+    expect(classifyRisks({ name: 'press_key', args: { key } }, button('Delete my account'), here)[0]).toBeUndefined();
   });
   it('the reason names the key in its one canonical form', () => {
-    expect(classifyRisk({ name: 'press_key', args: { key: 'Return' } }, { ...field(), via: 'submit' }, here)?.reason).toBe(
+    expect(classifyRisks({ name: 'press_key', args: { key: 'Return' } }, { ...field(), via: 'submit' }, here)[0]?.reason).toBe(
       'Pressing Enter in textbox "Confirm" (it submits the form through button "Delete my account") may delete something.',
     );
-    expect(classifyRisk({ name: 'press_key', args: { key: 'spacebar' } }, button('Delete my account'), here)?.reason).toMatch(/^Pressing Space on button/);
+    expect(classifyRisks({ name: 'press_key', args: { key: 'spacebar' } }, button('Delete my account'), here)[0]?.reason).toMatch(/^Pressing Space on button/);
   });
 });
 
 describe('typed line breaks press Enter', () => {
   const input = (tag = 'input'): TargetFacts => ({ role: 'textbox', name: 'Confirm', tag, words: ['Delete my account'], submits: form() });
   it.each(['bye\n', 'bye\r\n', 'bye\r'])('%j into a single-line field submits', (text) => {
-    expect(classifyRisk({ name: 'type', args: { ref: '1', text } }, input(), here)?.kind).toBe('deletion');
+    expect(classifyRisks({ name: 'type', args: { ref: '1', text } }, input(), here)[0]?.kind).toBe('deletion');
   });
   it('submit: true (or "true") submits; plain text does not', () => {
-    expect(classifyRisk({ name: 'type', args: { ref: '1', text: 'bye', submit: 'true' } }, input(), here)?.kind).toBe('deletion');
-    expect(classifyRisk({ name: 'type', args: { ref: '1', text: 'bye' } }, input(), here)).toBeUndefined();
+    expect(classifyRisks({ name: 'type', args: { ref: '1', text: 'bye', submit: 'true' } }, input(), here)[0]?.kind).toBe('deletion');
+    expect(classifyRisks({ name: 'type', args: { ref: '1', text: 'bye' } }, input(), here)[0]).toBeUndefined();
   });
   it('line breaks into a text area are Enter keys there', () => {
-    expect(classifyRisk({ name: 'type', args: { ref: '1', text: 'hi\nthere' } }, input('textarea'), here)?.kind).toBe('deletion');
-    expect(classifyRisk({ name: 'type', args: { ref: '1', text: 'hi there' } }, input('textarea'), here)).toBeUndefined();
+    expect(classifyRisks({ name: 'type', args: { ref: '1', text: 'hi\nthere' } }, input('textarea'), here)[0]?.kind).toBe('deletion');
+    expect(classifyRisks({ name: 'type', args: { ref: '1', text: 'hi there' } }, input('textarea'), here)[0]).toBeUndefined();
   });
 });
 
@@ -118,7 +118,7 @@ describe('words in thirteen languages', () => {
     ['Eliminar', 'deletion'], ['Pagar ahora', 'payment'], ['Unsubscribe', 'deletion'], ['🗑 Delete', 'deletion'], ['Delete-account', 'deletion'],
   ])('%j is %s', (name, kind) => {
     expect(wordsKind(name)).toBe(kind);
-    expect(classifyRisk(click, button(name), here)?.kind).toBe(kind);
+    expect(classifyRisks(click, button(name), here)[0]?.kind).toBe(kind);
   });
 
   it.each([
@@ -142,7 +142,7 @@ describe('no words: icons and structure', () => {
     expect(iconKind(['icon', 'cart'])).toBeUndefined();
     expect(iconKind(['icon', 'checkout'])).toBeUndefined();
     expect(iconKind(['btn', 'primary'])).toBeUndefined();
-    expect(classifyRisk(click, button('', { icon: ['bi', 'trash'] }), here)).toMatchObject({ kind: 'deletion', reason: expect.stringContaining('its icon: trash') });
+    expect(classifyRisks(click, button('', { icon: ['bi', 'trash'] }), here)[0]).toMatchObject({ kind: 'deletion', reason: expect.stringContaining('its icon: trash') });
   });
 
   it.each([
@@ -170,7 +170,7 @@ describe('no words: icons and structure', () => {
   });
 
   it('a neutral button is judged by where its form goes and what the form holds', () => {
-    const go = (submits: FormFacts) => classifyRisk(click, button('Continue', { submits }), here);
+    const go = (submits: FormFacts) => classifyRisks(click, button('Continue', { submits }), here)[0];
     expect(go(form({ action: 'https://shop.example/account/delete' }))).toMatchObject({ kind: 'deletion', reason: expect.stringContaining('/account/delete') });
     expect(go(form({ method: 'delete' }))?.kind).toBe('deletion');
     expect(go(form({ payment: true }))?.kind).toBe('payment');
@@ -182,22 +182,22 @@ describe('no words: icons and structure', () => {
 
   it('a link is judged by its path and its data-method; a "Share" link opens a page', () => {
     const link = (href: string, extra: Partial<TargetFacts> = {}): TargetFacts => ({ role: 'link', name: 'Continue', tag: 'a', href, ...extra });
-    expect(classifyRisk(click, link('https://shop.example/pay/invoice-7'), here)?.kind).toBe('payment');
-    expect(classifyRisk(click, link('https://shop.example/checkout'), here)).toBeUndefined(); // the page where one pays, later
-    expect(classifyRisk(click, link('https://shop.example/account/delete'), here)?.kind).toBe('deletion');
-    expect(classifyRisk(click, link('https://shop.example/posts/4', { linkMethod: 'delete' }), here)?.kind).toBe('deletion');
-    expect(classifyRisk(click, { ...link('https://shop.example/share'), name: 'Share' }, here)).toBeUndefined();
+    expect(classifyRisks(click, link('https://shop.example/pay/invoice-7'), here)[0]?.kind).toBe('payment');
+    expect(classifyRisks(click, link('https://shop.example/checkout'), here)[0]).toBeUndefined(); // the page where one pays, later
+    expect(classifyRisks(click, link('https://shop.example/account/delete'), here)[0]?.kind).toBe('deletion');
+    expect(classifyRisks(click, link('https://shop.example/posts/4', { linkMethod: 'delete' }), here)[0]?.kind).toBe('deletion');
+    expect(classifyRisks(click, { ...link('https://shop.example/share'), name: 'Share' }, here)[0]).toBeUndefined();
   });
 
   it('words count in the order they are said', () => {
     expect(wordsKinds('Delete Buy milk')).toEqual(['deletion', 'payment']);
-    expect(classifyRisk(click, button('Delete Buy milk'), here)?.kind).toBe('deletion');
+    expect(classifyRisks(click, button('Delete Buy milk'), here)[0]?.kind).toBe('deletion');
   });
 
   it('Enter in a text area can only send: a two-line address in a checkout form asks nothing', () => {
     const area = (words: string[]): TargetFacts => ({ role: 'textbox', name: 'Address', tag: 'textarea', via: 'newline', words, submits: form({ personal: ['address'], action: 'https://shop.example/checkout' }) });
     expect(classifyRisks({ name: 'type', args: { ref: '1', text: 'a\nb' } }, area(['Place order']), here)).toEqual([]);
-    expect(classifyRisk({ name: 'type', args: { ref: '1', text: 'a\nb' } }, area(['Send']), here)?.kind).toBe('sending');
+    expect(classifyRisks({ name: 'type', args: { ref: '1', text: 'a\nb' } }, area(['Send']), here)[0]?.kind).toBe('sending');
   });
 
   it('every risk is listed, so an "always" for one kind cannot cover another', () => {
@@ -209,12 +209,12 @@ describe('no words: icons and structure', () => {
 describe("the site's own marks", () => {
   const untrusted = { trustMarks: false };
   it('on the site\'s page a mark is the last word: it adds a kind, or clears a false alarm', () => {
-    expect(classifyRisk(click, button('Continue', { mark: 'payment' }), here)).toMatchObject({ kind: 'payment', reason: expect.stringContaining('marked by the site') });
+    expect(classifyRisks(click, button('Continue', { mark: 'payment' }), here)[0]).toMatchObject({ kind: 'payment', reason: expect.stringContaining('marked by the site') });
     expect(classifyRisks(click, button('Delete draft', { mark: 'none' }), here)).toEqual([]);
   });
   it("on a stranger's page a mark only adds: none is ignored, a kind cannot hide the words' kind", () => {
-    expect(classifyRisk(click, button('Delete draft', { mark: 'none' }), here, untrusted)?.kind).toBe('deletion');
-    expect(classifyRisk(click, button('Continue', { mark: 'payment' }), here, untrusted)?.kind).toBe('payment');
+    expect(classifyRisks(click, button('Delete draft', { mark: 'none' }), here, untrusted)[0]?.kind).toBe('deletion');
+    expect(classifyRisks(click, button('Continue', { mark: 'payment' }), here, untrusted)[0]?.kind).toBe('payment');
     expect(classifyRisks(click, button('Delete', { mark: 'sending' }), here, untrusted).map((r) => r.kind)).toEqual(['deletion', 'sending']);
   });
 });
