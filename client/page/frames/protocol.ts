@@ -2,7 +2,7 @@
  * The messages between pagehand in a page and pagehand in a frame from another origin (pure).
  *
  * This is the site's protocol (version 1, `init({ frames })`); the userscript's, which never
- * sends its token, is sealed.ts.
+ * sends its token, is sealed-messages.ts (its messages) and sealed-crypto.ts (its keys and seals).
  *
  * parent → child: `hello` (opens a session: a fresh random nonce, the parent's proxy and token),
  * `map` (the frame's map), `act` (one call on the frame's elements, refs without the frame

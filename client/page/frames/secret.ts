@@ -4,10 +4,10 @@
  *
  * The token stays in this module's closure (inside the userscript's own scope: no global, no
  * DOM, no storage). It enters Web Crypto once, on first use, as a non-extractable HKDF key;
- * everything sent is derived from that key (sealed.ts). The Web Crypto functions are taken at
- * document start, before any page script ran, so a page that replaces them later does not get
- * the token. Without Web Crypto (a page that is not a secure context) there is no key, and
- * frames from other origins stay opaque.
+ * everything sent is derived from that key (sealed-crypto.ts). The Web Crypto functions are
+ * taken at document start, before any page script ran, so a page that replaces them later does
+ * not get the token. Without Web Crypto (a page that is not a secure context) there is no key,
+ * and frames from other origins stay opaque.
  */
 
 /** Bytes Web Crypto takes. */

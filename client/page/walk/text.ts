@@ -1,7 +1,7 @@
 /**
  * Page text, gathered during the walk: inline content joins into one line per block, blocks
  * break lines, table cells join with a bar, items of a flex row read as one line. Reads no
- * layout: where a line sits is decided later, from its block's box (map/text-place.ts).
+ * layout: where a line sits is decided later, from its block's box (createTextPlacer in place.ts).
  */
 import { NO_CLIP } from './clip';
 import type { Rect } from '../types';
