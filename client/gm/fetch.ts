@@ -1,10 +1,18 @@
 /**
- * A `fetch` over a userscript manager's GM_xmlhttpRequest: the request leaves from the
- * extension, so the page's CSP (`connect-src`) cannot block the model calls.
+ * A `fetch` over a userscript manager's GM_xmlhttpRequest (or Greasemonkey 4's
+ * GM.xmlHttpRequest): the request leaves from the extension, so the page's CSP
+ * (`connect-src`) cannot block the model calls.
  *
- * Like fetch it resolves when the headers arrive and streams the body: with
- * `responseType: 'stream'` where the manager hands out a ReadableStream (Tampermonkey),
- * otherwise from the growing `responseText` of the progress events, re-encoded as bytes.
+ * Like fetch it resolves when the headers arrive and streams the body. Managers differ in how
+ * they hand the body out, and the transport must lose and repeat no byte under any of them:
+ * - `responseType: 'stream'` (Tampermonkey, ScriptCat): a ReadableStream, passed on as it is.
+ * - Otherwise no `responseType` at all: Violentmonkey then reports a `responseText` that grows
+ *   and is whole at `load` (with `'text'` it hands out only what came since the last read, and
+ *   nothing at `load`). Progress text is passed on only while each report extends what was
+ *   passed on before; a report that does not (a reset, a slice) means the manager's progress
+ *   cannot be trusted: the rest of the body comes from the whole text at `load`, and this
+ *   transport asks for no progress any more. Progress without text (Greasemonkey 4) is
+ *   simply waited out.
  * The signal aborts the request (before or while the body streams); network errors reject
  * with a TypeError, an abort with an AbortError — as fetch does.
  */
@@ -26,7 +34,8 @@ export interface GmRequestDetails {
   url: string;
   headers: Record<string, string>;
   data?: string;
-  responseType?: 'stream' | 'text';
+  /** Set only to ask for a stream: without it the managers report the text as it grows. */
+  responseType?: 'stream';
   onloadstart?: (r: GmResponse) => void;
   onreadystatechange?: (r: GmResponse) => void;
   onprogress?: (r: GmResponse) => void;
@@ -70,7 +79,12 @@ function headersObject(init: HeadersInit | undefined): Record<string, string> {
 
 const isStream = (v: unknown): v is ReadableStream<Uint8Array> => !!v && typeof (v as ReadableStream).getReader === 'function';
 
+/** The text a report carries: `responseText`, or a text `response`; undefined when it carries none. */
+const textOf = (r: GmResponse): string | undefined => (typeof r.responseText === 'string' ? r.responseText : typeof r.response === 'string' ? r.response : undefined);
+
 export function createGmFetch(gm: GmXmlHttpRequest, options: GmFetchOptions): typeof fetch {
+  /** False once a progress report did not extend the one before: from then on the body comes whole at `load`. */
+  let progressGrows = true;
   return (input, init = {}) =>
     new Promise<Response>((resolve, reject) => {
       const request = input instanceof Request ? input : undefined;
@@ -90,7 +104,8 @@ export function createGmFetch(gm: GmXmlHttpRequest, options: GmFetchOptions): ty
       let settled = false; // the promise resolved or rejected
       let finished = false; // the body ended (or failed)
       let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
-      let sent = 0; // characters of responseText already enqueued
+      let sent = ''; // the body text already enqueued
+      let trustProgress = progressGrows; // this request's progress reports extend each other so far
       const encoder = new TextEncoder();
       let handle: { abort(): void } | void;
 
@@ -154,13 +169,36 @@ export function createGmFetch(gm: GmXmlHttpRequest, options: GmFetchOptions): ty
           },
         });
       let body$: ReadableStream<Uint8Array> | undefined;
-      /** Text mode: enqueue what `responseText` gained since the last event. */
+      /** Text mode: enqueue what the text gained on what was enqueued, if it only grew. */
       const pump = (r: GmResponse): void => {
-        if (finished || !controller) return;
-        const text = typeof r.responseText === 'string' ? r.responseText : '';
-        if (text.length > sent) {
-          controller.enqueue(encoder.encode(text.slice(sent)));
-          sent = text.length;
+        if (finished || !controller || !trustProgress) return;
+        const text = textOf(r);
+        if (!text) return; // no text in this report (Greasemonkey 4): the whole body comes at load
+        if (!text.startsWith(sent)) {
+          // Reset or sliced: what was passed on stands, the rest comes whole at load.
+          trustProgress = progressGrows = false;
+          return;
+        }
+        if (text.length > sent.length) {
+          controller.enqueue(encoder.encode(text.slice(sent.length)));
+          sent = text;
+        }
+      };
+      /** Text mode, at load: the rest of the whole body; an error if it does not continue what was passed on. */
+      const finish = (r: GmResponse): void => {
+        const text = textOf(r) ?? '';
+        if (!text.startsWith(sent)) {
+          progressGrows = false;
+          return fail(new TypeError(`Failed to fetch ${url}: the userscript manager's reply did not match its progress reports`));
+        }
+        if (text.length > sent.length) controller!.enqueue(encoder.encode(text.slice(sent.length)));
+        sent = text;
+        finished = true;
+        signal?.removeEventListener('abort', onAbort);
+        try {
+          controller!.close();
+        } catch {
+          // cancelled by the reader
         }
       };
       const headersIn = (r: GmResponse): void => {
@@ -179,7 +217,7 @@ export function createGmFetch(gm: GmXmlHttpRequest, options: GmFetchOptions): ty
           url,
           headers: { ...headersObject(request?.headers), ...headersObject(init.headers) },
           ...(typeof body === 'string' ? { data: body } : {}),
-          responseType: options.stream ? 'stream' : 'text',
+          ...(options.stream ? { responseType: 'stream' as const } : {}),
           onloadstart: headersIn,
           onreadystatechange: (r) => {
             headersIn(r);
@@ -198,14 +236,7 @@ export function createGmFetch(gm: GmXmlHttpRequest, options: GmFetchOptions): ty
               respond(r, body$);
             }
             if (controller) {
-              pump(r);
-              finished = true;
-              signal?.removeEventListener('abort', onAbort);
-              try {
-                controller.close();
-              } catch {
-                // cancelled by the reader
-              }
+              finish(r);
             } else {
               // The manager streamed the body itself: it ends the stream.
               finished = true;

@@ -3,8 +3,10 @@
  * manager's ReadableStream, headers and status, and failures shaped as fetch's (TypeError for
  * the network, AbortError for the signal, before and while the body streams).
  */
+import { readFileSync } from 'node:fs';
+import { runInThisContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { createGmFetch, parseHeaders, type GmRequestDetails } from '../../client/gm/fetch';
+import { createGmFetch, parseHeaders, type GmRequestDetails, type GmXmlHttpRequest } from '../../client/gm/fetch';
 import { gmKeyValue } from '../../client/gm/store';
 
 /** A fake manager: records the request and lets the test drive its callbacks. */
@@ -40,7 +42,9 @@ describe('gmFetch', () => {
       body: '{"a":1}',
     });
     const d = f.calls[0]!;
-    expect(d).toMatchObject({ method: 'POST', url: 'http://127.0.0.1:8787/v1/chat/completions', data: '{"a":1}', responseType: 'text' });
+    expect(d).toMatchObject({ method: 'POST', url: 'http://127.0.0.1:8787/v1/chat/completions', data: '{"a":1}' });
+    // No responseType: with 'text' Violentmonkey hands out slices, not a growing text.
+    expect(d.responseType).toBeUndefined();
     expect(d.headers).toEqual({ authorization: 'Bearer t', 'content-type': 'application/json' });
     d.onreadystatechange!({ ...base, readyState: 2 });
     const res = await p;
@@ -116,6 +120,40 @@ describe('gmFetch', () => {
     expect(f.aborted()).toBe(2);
   });
 
+  it('passes on only progress that extends what it passed on; after a reset the rest comes whole at load, and later requests wait for load', async () => {
+    const f = fakeGm();
+    const fetchGm = createGmFetch(f.gm, { stream: false });
+    const p = fetchGm('http://127.0.0.1:8787/v1/chat/completions');
+    const d = f.calls[0]!;
+    d.onprogress!({ ...base, readyState: 3, responseText: 'data: 1\n\n' });
+    const chunks = readAll(await p);
+    d.onprogress!({ ...base, readyState: 3, responseText: 'data: 2\n\n' }); // a slice, not the whole: ignored
+    d.onprogress!({ ...base, readyState: 3, responseText: 'data: 1\n\ndata: 2\n\n' }); // no longer trusted
+    d.onload!({ ...base, readyState: 4, responseText: 'data: 1\n\ndata: 2\n\ndata: [DONE]\n\n' });
+    expect((await chunks).join('')).toBe('data: 1\n\ndata: 2\n\ndata: [DONE]\n\n');
+
+    // The next request of this transport: progress is not passed on at all, the body comes at load.
+    const q = fetchGm('http://127.0.0.1:8787/v1/chat/completions');
+    const e = f.calls[1]!;
+    e.onreadystatechange!({ ...base, readyState: 2 });
+    const later = readAll(await q);
+    e.onprogress!({ ...base, readyState: 3, responseText: 'data: 1\n\n' });
+    e.onload!({ ...base, readyState: 4, responseText: 'data: 1\n\ndata: [DONE]\n\n' });
+    expect(await later).toEqual(['data: 1\n\ndata: [DONE]\n\n']);
+  });
+
+  it('fails the body with a TypeError when the text at load does not continue what progress passed on', async () => {
+    const f = fakeGm();
+    const p = createGmFetch(f.gm, { stream: false })('http://127.0.0.1:8787/v1/chat/completions');
+    const d = f.calls[0]!;
+    d.onprogress!({ ...base, readyState: 3, responseText: 'data: 1\n\n' });
+    const reader = (await p).body!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe('data: 1\n\n');
+    const next = reader.read();
+    d.onload!({ ...base, readyState: 4, responseText: '' });
+    await expect(next).rejects.toThrow(/did not match its progress reports/);
+  });
+
   it('parses raw response headers', () => {
     expect([...parseHeaders('A: 1\r\nb:2\r\n\r\nbad line\r\nC: x: y')]).toEqual([['a', '1'], ['b', '2'], ['c', 'x: y']]);
   });
@@ -133,5 +171,60 @@ describe('GM run storage', () => {
     expect(kv.get('pagehand:run')).toBeNull();
     kv.remove('pagehand:run');
     expect(values.size).toBe(0);
+  });
+});
+
+/** The managers as the browser tests play them (tests/fixtures/delivery/gm-managers.js). */
+runInThisContext(readFileSync(new URL('../fixtures/delivery/gm-managers.js', import.meta.url), 'utf8'));
+const managers = (globalThis as unknown as { __gmManagers: { modes: string[]; makeXhr(mode: string, transport: unknown): GmXmlHttpRequest } }).__gmManagers;
+
+/** A network that answers with `pieces`, one per read, each after a turn of the event loop. */
+function transport(pieces: string[]) {
+  let left = [...pieces];
+  return {
+    start: async () => ((left = [...pieces]), { id: 1, status: 200, statusText: 'OK', responseHeaders: 'content-type: text/event-stream', finalUrl: 'http://127.0.0.1:8787/v1/chat/completions' }),
+    read: async () => {
+      await new Promise((r) => setTimeout(r, 1));
+      return { chunk: left.length ? left.shift()! : null };
+    },
+    abort: () => undefined,
+  };
+}
+
+describe('gmFetch under each manager', () => {
+  // 6 000 characters in six writes, as measured; and multi-byte text cut anywhere.
+  const sixPieces = ['0', '1', '2', '3', '4', '5'].map((c) => `data: ${c.repeat(994)}\n\n`);
+  const utf8 = ['data: {"t":"héllo wö', 'rld 😀', ' ✓ 日本語"}\n\n', 'data: [DONE]\n\n'];
+
+  it.each(managers.modes)('%s: a body streamed in many writes arrives whole, no byte lost or repeated, twice over', async (mode) => {
+    const stream = mode === 'Tampermonkey' || mode === 'ScriptCat';
+    for (const pieces of [sixPieces, utf8]) {
+      const fetchGm = createGmFetch(managers.makeXhr(mode, transport(pieces)), { stream });
+      for (let i = 0; i < 2; i++) {
+        const res = await fetchGm('http://127.0.0.1:8787/v1/chat/completions', { method: 'POST', body: '{}' });
+        expect(res.status).toBe(200);
+        expect(await res.text()).toBe(pieces.join(''));
+      }
+    }
+  });
+
+  it('Violentmonkey with responseType "text" hands out slices and nothing at load — what the transport no longer asks for', async () => {
+    const seen: Array<string | undefined> = [];
+    let loaded: string | undefined;
+    await new Promise<void>((done) =>
+      managers.makeXhr('Violentmonkey', transport(['0', '1', '2', '3', '4', '5']))({
+        method: 'GET',
+        url: 'http://127.0.0.1:8787/x',
+        headers: {},
+        responseType: 'text' as 'stream',
+        onprogress: (r) => void seen.push(r.responseText),
+        onload: (r) => {
+          loaded = r.responseText;
+          done();
+        },
+      }),
+    );
+    expect(seen).toEqual(['0', '01', '2', '23', '4', '45']);
+    expect(loaded).toBe('');
   });
 });
