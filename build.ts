@@ -76,10 +76,12 @@ export const USERSCRIPT_HEADER = `// ==UserScript==
 // @grant        GM_getValue
 // @grant        GM_setValue
 // @grant        GM_deleteValue
+// @grant        GM_listValues
 // @grant        GM_getTab
 // @grant        GM_saveTab
 // @grant        GM.getTab
 // @grant        GM.saveTab
+// @grant        GM.xmlHttpRequest
 // @connect      __PAGEHAND_PROXY_HOST__
 // @run-at       document-start
 // @downloadURL  __PAGEHAND_PROXY__/pagehand.user.js

@@ -7,7 +7,8 @@
  */
 import { setAgentEnv } from './agent/env';
 import { createGmFetch, type GmXmlHttpRequest } from './gm/fetch';
-import { createGmStore } from './gm/store';
+import { createSessionTabStore } from './gm/session-tab-store';
+import { createGmStore, memoryRunStore } from './gm/store';
 import { gmTab, type GmTabGlobals } from './gm/tab';
 
 /** Filled in by the server (build.ts puts it in the banner with placeholders). */
@@ -16,10 +17,11 @@ declare const GM_xmlhttpRequest: GmXmlHttpRequest | undefined;
 declare const GM_getValue: ((key: string, fallback?: unknown) => unknown) | undefined;
 declare const GM_setValue: ((key: string, value: string) => void) | undefined;
 declare const GM_deleteValue: ((key: string) => void) | undefined;
+declare const GM_listValues: (() => string[]) | undefined;
 declare const GM_info: { scriptHandler?: string } | undefined;
 declare const GM_getTab: GmTabGlobals['GM_getTab'];
 declare const GM_saveTab: GmTabGlobals['GM_saveTab'];
-declare const GM: GmTabGlobals['GM'];
+declare const GM: (GmTabGlobals['GM'] & { xmlHttpRequest?: GmXmlHttpRequest }) | undefined;
 
 const filled = (v: string | undefined): string | undefined => (v && !v.startsWith('__PAGEHAND_') ? v : undefined);
 
@@ -28,11 +30,17 @@ export const userscriptConfig = {
   token: filled(typeof PAGEHAND_USERSCRIPT === 'object' ? PAGEHAND_USERSCRIPT.token : undefined),
 };
 
-// Tampermonkey hands out the body as a ReadableStream; other managers report progress as text.
-const stream = typeof GM_info === 'object' && GM_info?.scriptHandler === 'Tampermonkey';
+// Tampermonkey and ScriptCat hand out the body as a ReadableStream; the others report progress
+// as text (gm/fetch.ts takes it as each manager gives it).
+const handler = typeof GM_info === 'object' ? GM_info?.scriptHandler : undefined;
+const stream = handler === 'Tampermonkey' || handler === 'ScriptCat';
+// Greasemonkey 4 has only the promise API's GM.xmlHttpRequest.
+const xhr: GmXmlHttpRequest | undefined =
+  typeof GM_xmlhttpRequest === 'function' ? GM_xmlhttpRequest : typeof GM === 'object' && typeof GM?.xmlHttpRequest === 'function' ? GM.xmlHttpRequest.bind(GM) : undefined;
 
-// The manager's per-tab object (Tampermonkey has it; Violentmonkey does not): without it a run
-// stays on its page (gm/store.ts says why).
+// The manager's per-tab object (Tampermonkey, ScriptCat) keeps a run in its tab on any site
+// (gm/store.ts); without it (Violentmonkey) an id in the page's sessionStorage does, on one
+// site (gm/session-tab-store.ts); without synchronous storage (Greasemonkey 4) a run stays on its page.
 const tab = gmTab({
   GM_getTab: typeof GM_getTab === 'function' ? GM_getTab : undefined,
   GM_saveTab: typeof GM_saveTab === 'function' ? GM_saveTab : undefined,
@@ -43,10 +51,20 @@ const values =
     ? { getValue: GM_getValue, setValue: GM_setValue, deleteValue: GM_deleteValue }
     : undefined;
 
+const store = !values
+  ? memoryRunStore()
+  : tab
+    ? createGmStore(values, tab)
+    : createSessionTabStore(values, {
+        session: () => window.sessionStorage,
+        origin: location.origin,
+        ...(typeof GM_listValues === 'function' ? { list: GM_listValues } : {}),
+      });
+
 setAgentEnv({
   installedBy: 'user',
-  ...(typeof GM_xmlhttpRequest === 'function' ? { fetch: createGmFetch(GM_xmlhttpRequest, { stream }) } : {}),
-  store: createGmStore(values, tab),
+  ...(xhr ? { fetch: createGmFetch(xhr, { stream }) } : {}),
+  store,
 });
 
 /*

@@ -184,11 +184,11 @@ export class Run implements DispatchHost {
     });
   }
 
-  /** Saves the state (with the step in progress) for the next page. */
-  save(): void {
+  /** Saves the state (with the step in progress) for the next page; `leaving`: the page is going away. */
+  save(leaving = false): void {
     if (this.ended) return;
     const history = this.pending ? [...this.state.history, this.pending] : this.state.history;
-    this.deps.store.save({ ...this.state, history });
+    this.deps.store.save({ ...this.state, history }, leaving);
   }
 
   private elapsed(): number {
@@ -575,7 +575,7 @@ export class Run implements DispatchHost {
   async park(record: StepRecord): Promise<'parked' | 'ok'> {
     this.state.history.push(record);
     this.pending = undefined;
-    this.save();
+    this.save(true);
     await this.sleep(NAVIGATION_GRACE_MS);
     if (this.ended) return 'parked';
     const saved = this.deps.store.load();

@@ -69,25 +69,29 @@ export interface RunStore {
    */
   ready?(): Promise<void>;
   load(): SavedRun | undefined;
-  /** False when nothing could be saved (the run then cannot resume after a navigation). */
-  save(state: SavedRun): boolean;
+  /**
+   * False when nothing could be saved (the run then cannot resume after a navigation).
+   * `leaving`: the page is going away (a navigation started, or pagehide) — a store that must
+   * tell the tab's next page from a copy of this one resumes only a run its page left.
+   */
+  save(state: SavedRun, leaving?: boolean): boolean;
   clear(): void;
 }
 
 /** A key-value backend: `sessionStorage`, or GM_getValue/GM_setValue in a userscript. */
 export interface KeyValue {
   get(key: string): string | null | undefined;
-  set(key: string, value: string): void;
+  set(key: string, value: string, leaving?: boolean): void;
   remove(key: string): void;
 }
 
 /** A store over any key-value backend; a backend that throws (disabled, full) only loses the resume. */
 export function createRunStore(kv: () => KeyValue | undefined): RunStore {
   return {
-    save(state) {
+    save(state, leaving) {
       try {
         const b = kv();
-        b?.set(STORAGE_KEY, JSON.stringify(state));
+        b?.set(STORAGE_KEY, JSON.stringify(state), leaving);
         return !!b;
       } catch {
         return false;

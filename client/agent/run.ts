@@ -86,7 +86,7 @@ export function createAgentApi(defaults: ScriptDefaults, env: AgentEnv = agentEn
     // A run a stranger's page started reads and acts in that page only, never in another site's frame.
     setRunsReachFrames(!r.state.byPage);
     const h = r.handle();
-    setBeforeNavigate(() => r.save());
+    setBeforeNavigate(() => r.save(true));
     store.save(r.state);
     void r.start();
     return h;
@@ -94,7 +94,7 @@ export function createAgentApi(defaults: ScriptDefaults, env: AgentEnv = agentEn
   let currentHandle: RunHandle | undefined;
 
   // The last chance to save a step in progress when the page goes away by other means.
-  addEventListener('pagehide', () => current?.save());
+  addEventListener('pagehide', () => current?.save(true));
   // A page restored from the back/forward cache may hold a stale copy of a run: resume the saved one.
   addEventListener('pageshow', (e) => {
     if ((e as PageTransitionEvent).persisted) resume();

@@ -158,11 +158,11 @@ export function runSecrets(secrets: unknown): RunSecrets | undefined {
 export function withoutSecrets(store: RunStore): RunStore {
   return {
     ...store,
-    save(state) {
-      if (!state.secrets) return store.save(state);
+    save(state, leaving) {
+      if (!state.secrets) return store.save(state, leaving);
       const copy: SavedRun = { ...state };
       delete copy.secrets;
-      return store.save(copy);
+      return store.save(copy, leaving);
     },
   };
 }
