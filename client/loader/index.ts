@@ -38,7 +38,7 @@ if (typeof window !== 'undefined' && !window.pagehand) {
   const url = chunkUrl(__PAGEHAND_AGENT_FILE__, script?.src || undefined, defaults.proxy, location.href);
   const stub = createStub({ defaults, natives, modules: { hooks, network, settle, animations, webmcp }, chunk: chunkLoader(url, script?.nonce || undefined, __PAGEHAND_AGENT_IMPORTS__.map((f) => new URL(f, url).href)), version: __PAGEHAND_VERSION__ });
   Object.defineProperty(window, 'pagehand', { value: stub.api, configurable: true, enumerable: false, writable: false });
-  // A run saved before a navigation goes on here at once, and so does a panel left open on this site.
+  // A run saved before a navigation goes on here at once, and so does a panel left open in this tab.
   if (loadRun() || (defaults.embed && !loadLayout(true).collapsed)) stub.load();
   if (defaults.embed) stub.showLauncher();
   // A page restored from the back/forward cache may have a run to pick up since.

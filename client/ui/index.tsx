@@ -286,7 +286,7 @@ export function createUi(deps: UiDeps) {
     paint();
   }
 
-  /** The embed's start: the launcher, or the panel as the user last left it on this site. */
+  /** The embed's start: the launcher, or the panel as the user last left it in this tab. */
   function launcher(): void {
     if (visible) return;
     layout = loadLayout(true);

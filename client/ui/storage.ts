@@ -1,12 +1,15 @@
 /**
  * What the overlay remembers: where the panel sits and how big it is (localStorage, one
- * `pagehand:ui` key, so every page of the site opens it in the same place) and the last few
+ * `pagehand:ui` key, so every page of the site opens it in the same place); whether it is open
+ * or folded to the launcher (sessionStorage `pagehand:panel`: a panel, like a run, belongs to its
+ * tab — another tab of the site, or a new one, starts with the launcher); and the last few
  * tasks (sessionStorage `pagehand:history`, this tab and site only). Storage that throws
  * (disabled, full, sandboxed) only loses the memory.
  */
 import type { LauncherPosition } from '../agent/types';
 
 export const LAYOUT_KEY = 'pagehand:ui';
+export const PANEL_KEY = 'pagehand:panel';
 export const HISTORY_KEY = 'pagehand:history';
 export const HISTORY_MAX = 8;
 export const LOG_KEY = 'pagehand:log';
@@ -58,20 +61,23 @@ function write(kind: 'localStorage' | 'sessionStorage', key: string, value: unkn
 
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
-/** `collapsedByDefault`: for the embed, whose first look is the launcher until the user opens it. */
+/** `collapsedByDefault`: for the embed, whose first look in a tab is the launcher until the user opens it. */
 export function loadLayout(collapsedByDefault = false): Layout {
-  const saved = read<Partial<Layout>>('localStorage', LAYOUT_KEY);
-  const s = saved ?? (collapsedByDefault ? { collapsed: true } : {});
+  const s = read<Partial<Layout>>('localStorage', LAYOUT_KEY) ?? {};
+  const panel = read<string>('sessionStorage', PANEL_KEY);
   return {
     x: num(s.x),
     y: num(s.y),
     width: num(s.width) ?? DEFAULT_LAYOUT.width,
     height: num(s.height) ?? DEFAULT_LAYOUT.height,
-    collapsed: s.collapsed === true,
+    collapsed: panel === 'collapsed' || (panel !== 'open' && collapsedByDefault),
   };
 }
 
-export const saveLayout = (l: Layout): void => write('localStorage', LAYOUT_KEY, l);
+export function saveLayout({ collapsed, ...box }: Layout): void {
+  write('localStorage', LAYOUT_KEY, box);
+  write('sessionStorage', PANEL_KEY, collapsed ? 'collapsed' : 'open');
+}
 
 /**
  * The panel's box in a viewport: the saved place, kept whole on screen (a smaller window, a

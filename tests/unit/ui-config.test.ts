@@ -32,7 +32,9 @@ const $ = (sel: string): HTMLElement | null => document.querySelector('pagehand-
 
 function setup(deps: { lang?: string; position?: 'bottom-left' } = {}): void {
   document.querySelectorAll('pagehand-ui').forEach((e) => e.remove());
+  // Each test a fresh tab: the place is the site's (localStorage), open or folded the tab's.
   localStorage.clear();
+  sessionStorage.clear();
   running = undefined;
   ui = createUi({ run: (task) => (running = handle(task)), current: () => running, ...deps });
 }

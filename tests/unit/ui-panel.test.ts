@@ -10,7 +10,7 @@ import { createEmitter } from '../../client/agent/events';
 import type { Ref } from '../../client/page/types';
 import type { RunEvents, RunHandle, RunOptions } from '../../client/agent/types';
 import { createUi } from '../../client/ui/index';
-import { LAYOUT_KEY, saveLog } from '../../client/ui/storage';
+import { LAYOUT_KEY, PANEL_KEY, saveLog } from '../../client/ui/storage';
 
 /**
  * The overlay attaches its shadow root closed; for these tests it is opened (as the browser
@@ -265,14 +265,16 @@ describe('overlay controller', () => {
     expect(($('[data-task]') as HTMLTextAreaElement).value).toBe('Old task');
   });
 
-  it('collapse and expand are remembered under pagehand:ui; the move button moves it by keyboard', () => {
+  it('collapse and expand are remembered for this tab (sessionStorage), the place for the site (pagehand:ui); the move button moves it by keyboard', () => {
     ui.open();
     $('[data-collapse]')!.click();
     expect($('section')).toBeNull();
     expect($('.launcher')).not.toBeNull();
-    expect(JSON.parse(localStorage.getItem(LAYOUT_KEY)!).collapsed).toBe(true);
+    expect(sessionStorage.getItem(PANEL_KEY)).toBe('"collapsed"');
+    expect(JSON.parse(localStorage.getItem(LAYOUT_KEY)!).collapsed).toBeUndefined();
     $('.launcher')!.click();
     expect($('section')).not.toBeNull();
+    expect(sessionStorage.getItem(PANEL_KEY)).toBe('"open"');
     const left = parseFloat($('section')!.style.left);
     key($('[data-move]')!, 'ArrowLeft');
     expect(parseFloat($('section')!.style.left)).toBe(left - 16);
