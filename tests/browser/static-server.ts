@@ -45,6 +45,12 @@ export async function startStaticServer(): Promise<StaticServer> {
     // the userscript test's GM storage shim (same-origin requests, so a strict CSP allows them).
     if (url.pathname === '/__gm-store') {
       const key = url.searchParams.get('key') ?? '';
+      // ?list=PREFIX: the keys that start with it (GM_listValues).
+      const list = url.searchParams.get('list');
+      if (list !== null) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return void res.end(JSON.stringify([...gmStore.keys()].filter((k) => k.startsWith(list))));
+      }
       if (req.method === 'PUT') {
         let body = '';
         req.setEncoding('utf8');

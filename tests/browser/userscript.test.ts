@@ -6,12 +6,16 @@
  * ReadableStream, and a per-tab object: GM_getTab/GM_saveTab, kept in Node per Playwright page)
  * the run, kept in GM storage shared by both origins, resumes after a cross-origin navigation
  * (127.0.0.1 → localhost) in its own tab — and never in another tab opened meanwhile. Under
- * Violentmonkey (progressive text, no tab API) it does not go on after a page load at all.
+ * Violentmonkey (progress text, no tab API) it goes on across the pages of one site in its tab
+ * (a per-tab id in sessionStorage), never in another tab, and not to another site. Under every
+ * manager the shim plays (Tampermonkey, ScriptCat, Violentmonkey, Greasemonkey 4), replies that
+ * stream in many writes arrive whole. The panel's open state belongs to its tab.
  * Risky actions are allowed the way a user does it: a real click on Allow in the panel.
  */
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { signupModel, startAgentStack, type AgentStack } from './agent-harness';
+import { call, hasText, latestMap, mapUrl, refFor, signupModel, startAgentStack, type AgentStack, type Policy } from './agent-harness';
 import { origin, useSession } from './harness';
 import { inUi, OPEN_OVERLAY, panel } from './ui-kit';
 
@@ -28,65 +32,53 @@ afterAll(async () => {
   await stack?.close();
 });
 
-type Handler = 'Tampermonkey' | 'Violentmonkey';
+/** The managers the shim plays (tests/fixtures/delivery/gm-managers.js says how each hands out a response). */
+type Handler = 'Tampermonkey' | 'ScriptCat' | 'Violentmonkey' | 'Greasemonkey';
+const MANAGERS = readFileSync(new URL('../fixtures/delivery/gm-managers.js', import.meta.url), 'utf8');
 
-/** GM_* for the page, before the userscript: storage through same-origin synchronous requests
- * to the static server (one store for both origins), requests through the `__gmFetch` binding,
- * and — Tampermonkey only — the tab object through the `__gmTab` binding, in both its callback
- * (GM_getTab) and promise (GM.getTab) forms. */
+/** GM_* for the page, before the userscript, as `handler` offers them: storage through same-origin
+ * synchronous requests to the static server (one store for both origins; Greasemonkey 4 has only
+ * the asynchronous GM.getValue, which pagehand does not use), requests through the `__gmFetch`
+ * binding handed out as the manager does, and — Tampermonkey and ScriptCat — the tab object
+ * through the `__gmTab` binding (Tampermonkey in both its callback and promise forms). */
 function gmShim(ns: string, handler: Handler): string {
-  const tabApi = handler === 'Tampermonkey'
-    ? `window.GM_getTab = (cb) => { window.__gmTab('get').then((t) => cb(t)); };
+  const tabApi =
+    handler === 'Tampermonkey' || handler === 'ScriptCat'
+      ? `window.GM_getTab = (cb) => { window.__gmTab('get').then((t) => cb(t)); };
   window.GM_saveTab = (t, cb) => { window.__gmTab('save', t).then(() => cb && cb()); };
-  window.GM = { getTab: () => window.__gmTab('get'), saveTab: (t) => window.__gmTab('save', t).then(() => undefined) };`
-    : '';
+  ${handler === 'Tampermonkey' ? `window.GM = { getTab: () => window.__gmTab('get'), saveTab: (t) => window.__gmTab('save', t).then(() => undefined) };` : ''}`
+      : '';
   return `(() => {
   ${tabApi}
+  const ns = ${JSON.stringify(ns)} + ':';
   const store = (method, key, body) => {
     const x = new XMLHttpRequest();
-    x.open(method, '/__gm-store?key=' + encodeURIComponent(${JSON.stringify(ns)} + ':' + key), false);
+    x.open(method, '/__gm-store?key=' + encodeURIComponent(ns + key), false);
     x.send(body === undefined ? null : body);
     return x;
   };
-  window.GM_getValue = (k, d) => { const x = store('GET', k); return x.status === 200 ? x.responseText : d; };
+  const transport = {
+    start: (req) => window.__gmFetch('start', req),
+    read: (id) => window.__gmFetch('read', id),
+    abort: (id) => window.__gmFetch('abort', id),
+  };
+  const xhr = window.__gmManagers.makeXhr(${JSON.stringify(handler)}, transport);
   window.__gmWrites = [];
+  window.GM_info = { scriptHandler: ${JSON.stringify(handler)} };
+  if (${JSON.stringify(handler)} === 'Greasemonkey') {
+    window.GM = { xmlHttpRequest: xhr, getValue: async (k, d) => d, setValue: async () => undefined, deleteValue: async () => undefined };
+    return;
+  }
+  window.GM_getValue = (k, d) => { const x = store('GET', k); return x.status === 200 ? x.responseText : d; };
   window.GM_setValue = (k, v) => { window.__gmWrites.push(k); store('PUT', k, String(v)); };
   window.GM_deleteValue = (k) => { store('DELETE', k); };
-  window.GM_info = { scriptHandler: ${JSON.stringify(handler)} };
-  window.GM_xmlhttpRequest = (d) => {
-    let id, aborted = false, text = '';
-    (async () => {
-      const h = await window.__gmFetch('start', { method: d.method || 'GET', url: d.url, headers: d.headers || {}, data: d.data });
-      if (aborted) { if (h.id) window.__gmFetch('abort', h.id); return; }
-      if (h.error) { d.onerror && d.onerror({ status: 0, error: h.error, responseText: '' }); return; }
-      id = h.id;
-      const base = { status: h.status, statusText: h.statusText, responseHeaders: h.responseHeaders, finalUrl: h.finalUrl };
-      d.onreadystatechange && d.onreadystatechange({ ...base, readyState: 2 });
-      if (d.responseType === 'stream' && window.GM_info.scriptHandler === 'Tampermonkey') {
-        const enc = new TextEncoder();
-        const stream = new ReadableStream({
-          async pull(c) {
-            const r = await window.__gmFetch('read', id);
-            if (r.error) c.error(new Error(r.error)); else if (r.chunk === null) c.close(); else c.enqueue(enc.encode(r.chunk));
-          },
-          cancel() { window.__gmFetch('abort', id); },
-        });
-        d.onloadstart && d.onloadstart({ ...base, readyState: 2, response: stream });
-        return;
-      }
-      d.onloadstart && d.onloadstart({ ...base, readyState: 2 });
-      for (;;) {
-        const r = await window.__gmFetch('read', id);
-        if (aborted) return;
-        if (r.error) { d.onerror && d.onerror({ ...base, status: 0, error: r.error }); return; }
-        if (r.chunk === null) break;
-        text += r.chunk;
-        d.onprogress && d.onprogress({ ...base, readyState: 3, responseText: text });
-      }
-      d.onload && d.onload({ ...base, readyState: 4, responseText: text, response: text });
-    })();
-    return { abort() { aborted = true; if (id) window.__gmFetch('abort', id); d.onabort && d.onabort({}); } };
+  window.GM_listValues = () => {
+    const x = new XMLHttpRequest();
+    x.open('GET', '/__gm-store?list=' + encodeURIComponent(ns), false);
+    x.send(null);
+    return JSON.parse(x.responseText).map((k) => k.slice(ns.length));
   };
+  window.GM_xmlhttpRequest = xhr;
 })();`;
 }
 
@@ -190,6 +182,7 @@ async function openTab(handler: Handler, ns: string): Promise<Tab> {
   });
   // Test-only: the overlay's shadow root open to Playwright's locators (it is closed otherwise).
   await page.addInitScript({ content: OPEN_OVERLAY });
+  await page.addInitScript({ content: MANAGERS });
   await page.addInitScript({ content: gmShim(ns, handler) });
   await page.addInitScript({ content: userscript });
   await page.addInitScript({ content: SUBSCRIBE });
@@ -218,6 +211,8 @@ describe('the userscript as served', () => {
       /^\/\/ @grant\s+GM_getValue$/m,
       /^\/\/ @grant\s+GM_setValue$/m,
       /^\/\/ @grant\s+GM_deleteValue$/m,
+      /^\/\/ @grant\s+GM_listValues$/m,
+      /^\/\/ @grant\s+GM\.xmlHttpRequest$/m,
       /^\/\/ @grant\s+GM_getTab$/m,
       /^\/\/ @grant\s+GM_saveTab$/m,
       /^\/\/ @grant\s+GM\.getTab$/m,
@@ -342,9 +337,100 @@ describe('the userscript under Tampermonkey on a strict-CSP page', () => {
   });
 });
 
+/** Every reply streamed in separate writes, as real servers send them (a write every 15 ms). */
+const streamed = (policy: Policy): Policy => async (req) => {
+  const reply = await policy(req);
+  return reply && { ...reply, chunkDelayMs: 15 };
+};
+
+/** Signs up on this page and is done (no navigation). */
+const signupHereModel = (): Policy => (req) => {
+  const map = latestMap(req);
+  if (!hasText(map, 'Saved: Ada Lovelace')) return call('type', { ref: refFor(map, 'textbox', 'Your name'), text: 'Ada Lovelace', submit: true }, 'eval: start\nmemory: none\ngoal: sign up');
+  return call('done', { summary: 'Signed up Ada Lovelace.' }, 'eval: saved\nmemory: signed up\ngoal: finish');
+};
+
+describe.each(['Tampermonkey', 'ScriptCat', 'Violentmonkey', 'Greasemonkey'] as const)('the userscript under %s', (handler) => {
+  it('finishes a run whose replies stream in many writes: every call named, no broken stream, no retry', { timeout: 60_000 }, async () => {
+    stack.setPolicy(streamed(signupHereModel()));
+    const t = await openTab(handler, `${handler}-stream-${Date.now()}`);
+    await t.page.goto(`${origin()}/fixtures/delivery/csp/signup.html`);
+    await settled(t.page);
+    await t.page.evaluate(() => (window as any).__phSubscribe((window as any).pagehand.run('Sign up as Ada Lovelace')));
+    const r = await Promise.race([t.result, timeoutWith(t, 45_000)]);
+    expect(r, JSON.stringify(t.events.slice(-5))).toMatchObject({ ok: true, summary: 'Signed up Ada Lovelace.', steps: 2 });
+    expect(await t.page.locator('#status').textContent()).toBe('Saved: Ada Lovelace');
+    // The replies were read whole: each planned step names its call, nothing was retried.
+    const planned = t.events.filter((e) => e.event === 'step' && e.payload.phase === 'planned');
+    expect(planned.map((e) => e.payload.calls.map((c: { name: string }) => c.name))).toEqual([['type'], ['done']]);
+    expect(planned[0]!.payload.reasoning).toMatchObject({ nextGoal: 'sign up' });
+    expect(t.events.filter((e) => e.event === 'error')).toEqual([]);
+    expect(chats(t)).toBe(2);
+    await t.page.close();
+  });
+});
+
 describe('the userscript under Violentmonkey (no tab API) on a strict-CSP page', () => {
-  it('works through GM_xmlhttpRequest on its page, and does not go on after the page changed', { timeout: 120_000 }, async () => {
-    stack.setPolicy(signupModel());
+  it('goes on across the pages of one site in its tab; another tab, or one that copied its id, never picks it up', { timeout: 120_000 }, async () => {
+    // The step on the partner page waits until the other tabs have been looked at.
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const model = signupModel();
+    stack.setPolicy(
+      streamed(async (req) => {
+        if (mapUrl(latestMap(req)).includes('partner.html')) await gate;
+        return model(req);
+      }),
+    );
+    const ns = `vm-site-${Date.now()}`;
+    const a = await openTab('Violentmonkey', ns);
+    await a.page.goto(`${origin()}/fixtures/delivery/csp/signup.html?partner=same`);
+    await settled(a.page);
+    await a.page.evaluate(() => (window as any).__phSubscribe((window as any).pagehand.run('Sign up as Ada Lovelace and confirm on the partner site')));
+    // The run followed the link to the partner page of the same site, in this tab, and waits for the model there.
+    await a.page.waitForURL(/partner\.html/);
+    await expect.poll(() => a.events.some((e) => e.event === 'message' && /^Resumed on /.test(e.payload.text)), { timeout: 20_000 }).toBe(true);
+    const tabId = await a.page.evaluate(() => sessionStorage.getItem('pagehand:tab'));
+    expect(tabId).toMatch(/^[A-Za-z0-9_-]{22}$/);
+
+    const untouched = (t: Tab) => t.page.evaluate(() => ({ run: !!(window as any).pagehand.current(), status: document.getElementById('status')!.textContent }));
+    // Another tab of the same site, opened now, and reloaded: no run.
+    const b = await openTab('Violentmonkey', ns);
+    await b.page.goto(`${origin()}/fixtures/delivery/csp/partner.html`);
+    await settled(b.page);
+    expect(await untouched(b)).toEqual({ run: false, status: '' });
+    await b.page.reload();
+    await settled(b.page);
+    expect(await untouched(b)).toEqual({ run: false, status: '' });
+    // A tab that starts with tab A's sessionStorage (window.open, Duplicate tab) while the run is at work there: no run.
+    const c = await openTab('Violentmonkey', ns);
+    await c.page.addInitScript((id) => {
+      if (!sessionStorage.getItem('copied')) {
+        sessionStorage.setItem('copied', '1');
+        sessionStorage.setItem('pagehand:tab', id!);
+      }
+    }, tabId);
+    await c.page.goto(`${origin()}/fixtures/delivery/csp/partner.html`);
+    await settled(c.page);
+    expect(await untouched(c)).toEqual({ run: false, status: '' });
+
+    // The run goes on in tab A and ends there.
+    release();
+    const r = await Promise.race([a.result, timeoutWith(a)]);
+    expect(r).toMatchObject({ ok: true, summary: `Signed up Ada Lovelace and confirmed on ${new URL(origin()).host}.` });
+    expect(await a.page.title()).toBe('Confirmed');
+    for (const t of [b, c]) {
+      expect(t.gmRequests.filter((u) => u === CHAT())).toEqual([]);
+      expect(t.events.filter((e) => e.event === 'action' || e.event === 'step')).toEqual([]);
+      expect(await untouched(t)).toEqual({ run: false, status: '' });
+    }
+    // Nothing of the run is left in the manager's storage.
+    expect(await a.page.evaluate(() => (window as any).GM_listValues().filter((k: string) => k.startsWith('pagehand:run')))).toEqual([]);
+    for (const t of [a, b, c]) await t.page.close();
+  });
+
+  it('does not follow the run to another site: the new page holds no run', { timeout: 120_000 }, async () => {
+    stack.setPolicy(streamed(signupModel()));
     const t = await openTab('Violentmonkey', `vm-${Date.now()}`);
     const { page } = t;
     await page.goto(`${origin()}/fixtures/delivery/csp/signup.html`);
@@ -354,8 +440,6 @@ describe('the userscript under Violentmonkey (no tab API) on a strict-CSP page',
     // Its first step went through GM_xmlhttpRequest (progress text) and acted on the page.
     expect(await page.locator('#status').textContent()).toBe('Saved: Ada Lovelace');
     expect(chats(t)).toBe(2);
-    // Nothing of the run went to GM storage, where another tab could find it.
-    expect(await page.evaluate(() => (window as any).__gmWrites)).toEqual([]);
     await inUi(page, '[data-allow]').click();
     await page.waitForURL(/localhost.*partner\.html/);
     await settled(page);
@@ -365,5 +449,32 @@ describe('the userscript under Violentmonkey (no tab API) on a strict-CSP page',
     expect(chats(t)).toBe(2);
     expect(t.events.filter((e) => e.event === 'step' && new URL(e.url).hostname === 'localhost')).toEqual([]);
     await page.close();
+  });
+});
+
+describe('the panel belongs to its tab', () => {
+  it('opened in one tab, it stays open there across a reload; another tab of the site, new or reloaded, shows the launcher', { timeout: 60_000 }, async () => {
+    const ns = `panel-${Date.now()}`;
+    const a = await openTab('Tampermonkey', ns);
+    await a.page.goto(`${origin()}/fixtures/delivery/csp/signup.html`);
+    await settled(a.page);
+    await inUi(a.page, '.launcher').click();
+    await panel(a.page).waitFor();
+
+    const b = await openTab('Tampermonkey', ns);
+    await b.page.goto(`${origin()}/fixtures/delivery/csp/signup.html`);
+    await settled(b.page);
+    await inUi(b.page, '.launcher').waitFor();
+    expect(await panel(b.page).count()).toBe(0);
+    await b.page.reload();
+    await settled(b.page);
+    await inUi(b.page, '.launcher').waitFor();
+    expect(await panel(b.page).count()).toBe(0);
+
+    await a.page.reload();
+    await settled(a.page);
+    await panel(a.page).waitFor();
+    await a.page.close();
+    await b.page.close();
   });
 });
