@@ -248,7 +248,8 @@ describe('the embed through its loader', () => {
     await (await waitIn(page, 'button.launcher')).click();
     await panel(page).waitFor();
     await page.waitForLoadState('networkidle');
-    await page.evaluate(() => localStorage.removeItem('pagehand:ui'));
+    // Back to the launcher for the next view: the panel left open in this tab would open at once.
+    await page.evaluate(() => sessionStorage.removeItem('pagehand:panel'));
     // The first view: the loader and the agent's files, brotli-compressed (the agent possibly twice, if the click beat the prefetch).
     const first = proxy.log.slice(mark).filter((e) => /^\/pagehand/.test(e.path));
     expect(new Set(first.map((e) => `${e.path} ${e.status} ${e.encoding}`))).toEqual(new Set([`/pagehand-loader.js 200 br`, ...[agentPath(), ...agentImports()].map((f) => `${f} 200 br`)]));
