@@ -195,15 +195,34 @@ async function writeWorkerAssets(embed: EmbedFiles): Promise<void> {
 async function main(): Promise<void> {
   await mkdir(`${root}dist`, { recursive: true });
   if (process.argv.includes('--watch')) {
-    for (const options of [bundleOptions, screenshotModuleOptions, userscriptOptions, runnerBundleOptions, runnerPageOptions, esmOptions, cliOptions]) await (await context(options)).watch();
+    for (const options of [bundleOptions, screenshotModuleOptions, userscriptOptions, runnerBundleOptions, runnerPageOptions, esmOptions, cliOptions])
+      await (await context(options)).watch();
     await watchEmbed(bundleOptions, root, version);
     console.log('watching client/ …');
     return;
   }
-  const [embed] = await Promise.all([buildEmbed(bundleOptions, root, version), build(bundleOptions), build(screenshotModuleOptions), build(userscriptOptions), build(runnerBundleOptions), build(runnerPageOptions), build(esmOptions), build(cliOptions), buildDeclarations()]);
+  const [embed] = await Promise.all([
+    buildEmbed(bundleOptions, root, version),
+    build(bundleOptions),
+    build(screenshotModuleOptions),
+    build(userscriptOptions),
+    build(runnerBundleOptions),
+    build(runnerPageOptions),
+    build(esmOptions),
+    build(cliOptions),
+    buildDeclarations(),
+  ]);
   await chmod(`${root}dist/cli.js`, 0o755);
   await writeWorkerAssets(embed);
-  for (const file of ['pagehand.js', 'pagehand-screenshot.js', embed.loader, embed.agent, ...embed.files.filter((f) => f !== embed.agent), 'pagehand.user.js', 'pagehand.runner.js']) {
+  for (const file of [
+    'pagehand.js',
+    'pagehand-screenshot.js',
+    embed.loader,
+    embed.agent,
+    ...embed.files.filter((f) => f !== embed.agent),
+    'pagehand.user.js',
+    'pagehand.runner.js',
+  ]) {
     const { size } = await stat(`${root}dist/${file}`);
     console.log(`dist/${file}  ${(size / 1024).toFixed(1)} KiB`);
   }

@@ -42,7 +42,16 @@ const RUNS = Number(process.env.BENCH_RUNS) || 100;
 const BAR_MS = 20;
 const ELEMENTS = 5_000;
 const VIEWPORT = { width: 1280, height: 800 };
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** Targets for every action, fixed at the top of the page, with handlers that change the DOM. */
 const PANEL = `
@@ -250,7 +259,12 @@ async function main(): Promise<void> {
   const startedAt = performance.now();
   const gen = generatePage({ targetElements: ELEMENTS, seed: 20_240_602, framePath: '/frame.html' });
   const html = gen.html.replace(/<body[^>]*>/, (m) => `${m}${PANEL}`);
-  const server = await servePages(new Map([['/page.html', html], ['/frame.html', gen.frameHtml]]));
+  const server = await servePages(
+    new Map([
+      ['/page.html', html],
+      ['/frame.html', gen.frameHtml],
+    ]),
+  );
   const [bundle, peer, probe] = await Promise.all([
     readFile(`${root}dist/pagehand.js`, 'utf8'),
     loadPageAgentPeer(),
@@ -285,10 +299,20 @@ async function main(): Promise<void> {
     r.failures,
     r.median <= BAR_MS ? 'pass' : 'FAIL',
   ]);
-  console.log(`pagehand actions on a ${ELEMENTS}-element page (${elements} in the main document), ${RUNS} calls per action (overhead = total − settle wait, ms)\n`);
+  console.log(
+    `pagehand actions on a ${ELEMENTS}-element page (${elements} in the main document), ${RUNS} calls per action (overhead = total − settle wait, ms)\n`,
+  );
   console.log(
     renderTable(
-      [{ header: 'action' }, { header: 'median', align: 'right' }, { header: 'p95', align: 'right' }, { header: 'max', align: 'right' }, { header: 'settle median', align: 'right' }, { header: 'failed', align: 'right' }, { header: `≤ ${BAR_MS} ms` }],
+      [
+        { header: 'action' },
+        { header: 'median', align: 'right' },
+        { header: 'p95', align: 'right' },
+        { header: 'max', align: 'right' },
+        { header: 'settle median', align: 'right' },
+        { header: 'failed', align: 'right' },
+        { header: `≤ ${BAR_MS} ms` },
+      ],
       rows,
     ),
   );
@@ -298,9 +322,21 @@ async function main(): Promise<void> {
     const p = peerResults[name];
     if (!p) return [name, fmt(r.median), NA, NA, fmt(r.totalMedian), NA, NA, NA, NA];
     const sleeps = p.sleeps ? `${p.sleeps} × ${p.sleepNominalMs} ms` : 'none';
-    return [name, fmt(r.median), fmt(p.activeMedian), ratio(p.activeMedian, r.median), fmt(r.totalMedian), fmt(p.totalMedian), ratio(p.totalMedian, r.totalMedian), sleeps, p.failures];
+    return [
+      name,
+      fmt(r.median),
+      fmt(p.activeMedian),
+      ratio(p.activeMedian, r.median),
+      fmt(r.totalMedian),
+      fmt(p.totalMedian),
+      ratio(p.totalMedian, r.totalMedian),
+      sleeps,
+      p.failures,
+    ];
   });
-  console.log(`\npagehand vs page-agent ${peer.version} (@page-agent/page-controller, default config), same page, own fresh tab each, ${RUNS} calls per action; medians in ms, ratio = page-agent / pagehand\n`);
+  console.log(
+    `\npagehand vs page-agent ${peer.version} (@page-agent/page-controller, default config), same page, own fresh tab each, ${RUNS} calls per action; medians in ms, ratio = page-agent / pagehand\n`,
+  );
   console.log(
     renderTable(
       [
@@ -341,7 +377,10 @@ highlight overlays are removed again so both act on the same page), and page wor
   console.log(`(run took ${((performance.now() - startedAt) / 1000).toFixed(0)} s)`);
 
   const ratios = Object.fromEntries(
-    Object.entries(peerResults).map(([name, p]) => [name, { active: p.activeMedian / results[name]!.median, total: p.totalMedian / results[name]!.totalMedian }]),
+    Object.entries(peerResults).map(([name, p]) => [
+      name,
+      { active: p.activeMedian / results[name]!.median, total: p.totalMedian / results[name]!.totalMedian },
+    ]),
   );
   await mkdir(`${root}bench/results`, { recursive: true });
   await writeFile(

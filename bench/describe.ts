@@ -13,7 +13,10 @@ import { chromium } from 'playwright-core';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
+const sizes = process.argv
+  .slice(2)
+  .map(Number)
+  .filter((n) => n > 0);
 if (!sizes.length) sizes.push(5_000, 20_000, 60_000);
 
 /** One "row" holds 10 candidates of varied kinds. */
@@ -84,7 +87,10 @@ const IN_PAGE = `(() => {
   return { candidates: all.length, elements: document.getElementsByTagName('*').length, cold, warm, labelsMs, inputs: inputs.length };
 })()`;
 
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu'],
+});
 try {
   console.log('candidates  elements  describe (cold)  per candidate  describe (2nd describer)  .labels per input (inputs)');
   for (const n of sizes) {

@@ -37,7 +37,16 @@ import { renderTable } from './lib/table';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const STEPS = Number(process.env.BENCH_STEPS) || 40;
 const BAR_MS = 100;
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const MODEL = 'gpt-test';
 
 const p95 = (xs: number[]): number => {
@@ -54,7 +63,10 @@ const COUNTER = `<section aria-label="Bench counter" style="position:relative;z-
 const startStack = () => startModelStack('loop', MODEL);
 
 const mapOf = (req: ModelRequest): string => {
-  const user = req.messages.filter((m) => m.role === 'user').map((m) => m.text).join('\n');
+  const user = req.messages
+    .filter((m) => m.role === 'user')
+    .map((m) => m.text)
+    .join('\n');
   const at = user.lastIndexOf('# Current page\n');
   return at < 0 ? user : user.slice(at + '# Current page\n'.length);
 };
@@ -75,7 +87,13 @@ interface StepSample {
 }
 
 /** Runs the loop in the page and collects per-step timings from its events. */
-async function timedRun(page: Page, proxy: string, token: string, task: string, maxSteps: number): Promise<{ samples: StepSample[]; ok: boolean; steps: number }> {
+async function timedRun(
+  page: Page,
+  proxy: string,
+  token: string,
+  task: string,
+  maxSteps: number,
+): Promise<{ samples: StepSample[]; ok: boolean; steps: number }> {
   return page.evaluate(
     ({ proxy, token, task, maxSteps, model }) =>
       new Promise((resolve) => {
@@ -101,7 +119,13 @@ async function timedRun(page: Page, proxy: string, token: string, task: string, 
         });
         h.on('done', (e: any) => {
           const end = performance.now();
-          const samples = starts.map((t, i) => ({ total: (starts[i + 1] ?? end) - t, model: modelMs[i] ?? 0, settle: settle[i] ?? 0, observe: observe[i] ?? 0, act: act[i] ?? 0 }));
+          const samples = starts.map((t, i) => ({
+            total: (starts[i + 1] ?? end) - t,
+            model: modelMs[i] ?? 0,
+            settle: settle[i] ?? 0,
+            observe: observe[i] ?? 0,
+            act: act[i] ?? 0,
+          }));
           resolve({ samples, ok: e.result.ok, steps: e.result.steps });
         });
       }),
@@ -110,7 +134,13 @@ async function timedRun(page: Page, proxy: string, token: string, task: string, 
 }
 
 /** Prompt tokens of one request: every message's text plus the tools as the model reads them. */
-function promptTokens(body: { messages?: Array<{ content: unknown }>; tools?: unknown[] }): { system: number; user: number; tools: number; toolsJson: number; total: number } {
+function promptTokens(body: { messages?: Array<{ content: unknown }>; tools?: unknown[] }): {
+  system: number;
+  user: number;
+  tools: number;
+  toolsJson: number;
+  total: number;
+} {
   const text = (c: unknown): string => (typeof c === 'string' ? c : Array.isArray(c) ? c.map((p: any) => p.text ?? '').join('') : '');
   const msgs = body.messages ?? [];
   const system = msgs.filter((m: any) => m.role === 'system').reduce((n, m) => n + countTokens(text(m.content)), 0);
@@ -126,10 +156,12 @@ async function main(): Promise<void> {
   const stack = await startStack();
   const statics = await startStaticServer();
   const page5k = generatePage({ targetElements: 5_000, seed: 7, framePath: '/frame.html' });
-  const pages = await servePages(new Map([
-    ['/5k.html', page5k.html.replace('<body>', `<body>${COUNTER}`)],
-    ['/frame.html', page5k.frameHtml],
-  ]));
+  const pages = await servePages(
+    new Map([
+      ['/5k.html', page5k.html.replace('<body>', `<body>${COUNTER}`)],
+      ['/frame.html', page5k.frameHtml],
+    ]),
+  );
   const browser: Browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
   const token = stack.proxy.personalToken!;
   try {
@@ -174,19 +206,26 @@ async function main(): Promise<void> {
     const before = stack.fake.modelRequests().length;
     const mail = await mailCtx.newPage();
     await mail.goto(`${statics.origin}/fixtures/agent/webmail/inbox.html`);
-    await mail.evaluate(({ proxy, token, model }) => {
-      (window as any).pagehand.run('Find the emails Ernesto sent and summarise them', { proxy, token, model, ui: false });
-    }, { proxy: stack.proxy.url, token, model: MODEL });
+    await mail.evaluate(
+      ({ proxy, token, model }) => {
+        (window as any).pagehand.run('Find the emails Ernesto sent and summarise them', { proxy, token, model, ui: false });
+      },
+      { proxy: stack.proxy.url, token, model: MODEL },
+    );
     // The run moves across pages; it is over when the scripted model has said done (bounded wait).
     for (let i = 0; i < 600 && !saidDone; i++) await new Promise((r) => setTimeout(r, 100));
     const mailResult = { ok: saidDone && read.length === 3 };
     await mailCtx.close();
-    const ours = stack.fake.modelRequests().slice(before).map((r) => promptTokens(r.body as never));
+    const ours = stack.fake
+      .modelRequests()
+      .slice(before)
+      .map((r) => promptTokens(r.body as never));
 
     // page-agent, same page, same task: its first request, captured before it leaves the page.
     const peerSource = await bundleForPage({
       name: 'page-agent-core-peer',
-      contents: "import { PageAgentCore } from '@page-agent/core';\nimport { PageController } from '@page-agent/page-controller';\n(window as any).__pageAgentCore = { PageAgentCore, PageController };\n",
+      contents:
+        "import { PageAgentCore } from '@page-agent/core';\nimport { PageController } from '@page-agent/page-controller';\n(window as any).__pageAgentCore = { PageAgentCore, PageController };\n",
     });
     const peerVersion = (JSON.parse(await readFile(join(root, 'node_modules/page-agent/package.json'), 'utf8')) as { version: string }).version;
     const peerCtx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -198,11 +237,24 @@ async function main(): Promise<void> {
     });
     await peerPage.goto(`${statics.origin}/fixtures/agent/webmail/inbox.html`);
     await peerPage.addScriptTag({ content: peerSource });
-    await peerPage.evaluate(async ({ baseURL, model }) => {
-      const { PageAgentCore, PageController } = (window as any).__pageAgentCore;
-      const agent = new PageAgentCore({ baseURL, model, apiKey: 'bench', maxRetries: 0, maxSteps: 1, pageController: new PageController({ enableMask: false }) });
-      await Promise.race([agent.execute('Find the emails Ernesto sent and summarise them').catch(() => undefined), new Promise((r) => setTimeout(r, 15_000))]);
-    }, { baseURL: `${statics.origin}/__peer-llm/v1`, model: MODEL });
+    await peerPage.evaluate(
+      async ({ baseURL, model }) => {
+        const { PageAgentCore, PageController } = (window as any).__pageAgentCore;
+        const agent = new PageAgentCore({
+          baseURL,
+          model,
+          apiKey: 'bench',
+          maxRetries: 0,
+          maxSteps: 1,
+          pageController: new PageController({ enableMask: false }),
+        });
+        await Promise.race([
+          agent.execute('Find the emails Ernesto sent and summarise them').catch(() => undefined),
+          new Promise((r) => setTimeout(r, 15_000)),
+        ]);
+      },
+      { baseURL: `${statics.origin}/__peer-llm/v1`, model: MODEL },
+    );
     await peerCtx.close();
     const peer = captured.length ? promptTokens(captured[0] as never) : undefined;
 
@@ -214,17 +266,37 @@ async function main(): Promise<void> {
       ['  act (without settle)', ms(median(actMs)), ms(p95(actMs)), ms(Math.max(...actMs))],
       ['  the rest (risk check, events, save)', ms(median(restMs)), ms(p95(restMs)), ms(Math.max(...restMs))],
     ];
-    console.log(`\nbench:loop — ${elements.toLocaleString('en')} elements, ${steps.length} steps timed (of ${run.steps}), ${cpus().length} cores, load average ${loadavg()[0]!.toFixed(1)}\n`);
-    console.log(renderTable([{ header: 'per step (ms)' }, { header: 'median', align: 'right' }, { header: 'p95', align: 'right' }, { header: 'max', align: 'right' }], timeRows));
+    console.log(
+      `\nbench:loop — ${elements.toLocaleString('en')} elements, ${steps.length} steps timed (of ${run.steps}), ${cpus().length} cores, load average ${loadavg()[0]!.toFixed(1)}\n`,
+    );
+    console.log(
+      renderTable(
+        [{ header: 'per step (ms)' }, { header: 'median', align: 'right' }, { header: 'p95', align: 'right' }, { header: 'max', align: 'right' }],
+        timeRows,
+      ),
+    );
     const first = ours[0]!;
     const tokRows = [
       ['pagehand step 1', first.system, `${first.tools} (${first.toolsJson})`, first.user, first.total],
       ['pagehand median step', '', '', median(ours.map((o) => o.user)), median(ours.map((o) => o.total))],
       ['pagehand largest step', '', '', Math.max(...ours.map((o) => o.user)), Math.max(...ours.map((o) => o.total))],
-      peer ? [`page-agent ${peerVersion} step 1`, peer.system, `${peer.tools} (${peer.toolsJson})`, peer.user, peer.total] : ['page-agent', 'no request captured', '', '', ''],
+      peer
+        ? [`page-agent ${peerVersion} step 1`, peer.system, `${peer.tools} (${peer.toolsJson})`, peer.user, peer.total]
+        : ['page-agent', 'no request captured', '', '', ''],
     ];
     console.log(`\nPrompt tokens, webmail task (${ours.length} steps, ${mailResult.ok ? 'done, 3 emails read' : 'NOT done'}):`);
-    console.log(renderTable([{ header: 'run' }, { header: 'system', align: 'right' }, { header: 'tools (JSON)', align: 'right' }, { header: 'user/page', align: 'right' }, { header: 'total', align: 'right' }], tokRows));
+    console.log(
+      renderTable(
+        [
+          { header: 'run' },
+          { header: 'system', align: 'right' },
+          { header: 'tools (JSON)', align: 'right' },
+          { header: 'user/page', align: 'right' },
+          { header: 'total', align: 'right' },
+        ],
+        tokRows,
+      ),
+    );
     const pass = (b: boolean) => (b ? 'PASS' : 'FAIL');
     const verdicts = [
       // The settle wait is the page's own time to react (at least the 120 ms quiet window), left
@@ -233,7 +305,10 @@ async function main(): Promise<void> {
       `${pass(first.system <= 1500)} system ≤ 1.5k tokens (${first.system})`,
       `${pass(first.tools <= 600)} tools ≤ 0.6k tokens (${first.tools})`,
     ];
-    if (peer) verdicts.push(`ratio page-agent/pagehand, step 1 total: ${(peer.total / first.total).toFixed(2)}×; fixed (system + tools): ${((peer.system + peer.tools) / (first.system + first.tools)).toFixed(2)}×`);
+    if (peer)
+      verdicts.push(
+        `ratio page-agent/pagehand, step 1 total: ${(peer.total / first.total).toFixed(2)}×; fixed (system + tools): ${((peer.system + peer.tools) / (first.system + first.tools)).toFixed(2)}×`,
+      );
     console.log(`\n${verdicts.join('\n')}`);
     await mkdir(join(root, 'bench/results'), { recursive: true });
     await writeFile(

@@ -55,7 +55,16 @@ const TOKEN_BUDGET = 3_000;
 const PEER_TIMEOUT_MS = Number(process.env.BENCH_PEER_TIMEOUT_MS) || 120_000;
 /** Wall-time budget for the measured repetitions of one (page, tool) cell. */
 const CELL_BUDGET_MS = 40_000;
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 type ToolId = 'pagehand' | 'page-agent' | 'page-agent-vp0';
 interface Tool {
@@ -159,8 +168,18 @@ async function runCell(
     const lastText = (): Promise<string> => page.evaluate(() => window.__benchProbe!.lastText());
 
     const cell: CellResult = {
-      tool: tool.id, runs: 0, timedOut: false, warmupMs: NaN, ms: [], medianMs: NaN, maxMs: NaN,
-      longestTaskMs: [], chars: 0, tokens: 0, tokensPerListed: NaN, pageErrors,
+      tool: tool.id,
+      runs: 0,
+      timedOut: false,
+      warmupMs: NaN,
+      ms: [],
+      medianMs: NaN,
+      maxMs: NaN,
+      longestTaskMs: [],
+      chars: 0,
+      tokens: 0,
+      tokensPerListed: NaN,
+      pageErrors,
     };
     // A tool that throws (a half-built map, say) fails its cell, not the whole benchmark.
     const measure = async (): Promise<void> => {
@@ -178,7 +197,8 @@ async function runCell(
         cell.asyncSameText = true;
       }
       const runs = warm.value.ms * RUNS <= CELL_BUDGET_MS ? RUNS : Math.max(1, Math.floor(CELL_BUDGET_MS / warm.value.ms));
-      if (runs < RUNS) cell.note = `${runs} run(s) instead of ${RUNS}: the warm-up call took ${fmtMs(warm.value.ms)} (budget per cell ${CELL_BUDGET_MS / 1000} s)`;
+      if (runs < RUNS)
+        cell.note = `${runs} run(s) instead of ${RUNS}: the warm-up call took ${fmtMs(warm.value.ms)} (budget per cell ${CELL_BUDGET_MS / 1000} s)`;
       let last: RunResult | undefined;
       const ownMs: number[] = [];
       for (let i = 0; i < runs; i++) {
@@ -282,21 +302,35 @@ function bars(results: PageResult[], modal: PageResult | undefined, article: Pag
   const ph20 = cell(at(20_000), 'pagehand');
   const pa20 = cell(at(20_000), 'page-agent');
   const ph57 = cell(at(57_000), 'pagehand');
-  out.push({ name: '20k elements: pagehand median ≤ 300 ms', pass: ph20 ? ph20.runs > 0 && ph20.medianMs <= 300 : undefined, detail: ph20?.runs ? fmtMs(ph20.medianMs) : ph20 ? 'failed' : 'not run' });
+  out.push({
+    name: '20k elements: pagehand median ≤ 300 ms',
+    pass: ph20 ? ph20.runs > 0 && ph20.medianMs <= 300 : undefined,
+    detail: ph20?.runs ? fmtMs(ph20.medianMs) : ph20 ? 'failed' : 'not run',
+  });
   if (ph20?.runs && pa20) {
     const ratio = pa20.runs ? pa20.medianMs / ph20.medianMs : PEER_TIMEOUT_MS / ph20.medianMs;
     out.push({
       name: '20k elements: ≥ 10× faster than page-agent default',
       pass: ratio >= 10,
-      detail: pa20.runs ? `${ratio.toFixed(1)}× (${fmtMs(pa20.medianMs)} vs ${fmtMs(ph20.medianMs)})` : `page-agent timed out (> ${PEER_TIMEOUT_MS / 1000} s): ≥ ${ratio.toFixed(0)}×`,
+      detail: pa20.runs
+        ? `${ratio.toFixed(1)}× (${fmtMs(pa20.medianMs)} vs ${fmtMs(ph20.medianMs)})`
+        : `page-agent timed out (> ${PEER_TIMEOUT_MS / 1000} s): ≥ ${ratio.toFixed(0)}×`,
     });
   }
-  out.push({ name: '57k elements: pagehand median ≤ 1.5 s', pass: ph57 ? ph57.runs > 0 && ph57.medianMs <= 1_500 : undefined, detail: ph57?.runs ? fmtMs(ph57.medianMs) : ph57 ? 'failed' : 'not run' });
+  out.push({
+    name: '57k elements: pagehand median ≤ 1.5 s',
+    pass: ph57 ? ph57.runs > 0 && ph57.medianMs <= 1_500 : undefined,
+    detail: ph57?.runs ? fmtMs(ph57.medianMs) : ph57 ? 'failed' : 'not run',
+  });
   const art = cell(article, 'pagehand');
   out.push({
     name: `long article (${article ? article.census.elements.toLocaleString('en-US') : '—'} elements, with page text): pagehand median ≤ 100 ms`,
     pass: art ? art.runs > 0 && art.medianMs <= 100 : undefined,
-    detail: art?.runs ? `${fmtMs(art.medianMs)} (longest task ${max(art.longestTaskMs) ? fmtMs(max(art.longestTaskMs)) : `< ${TASK_BAR_MS} ms`})` : art ? 'failed' : 'not run',
+    detail: art?.runs
+      ? `${fmtMs(art.medianMs)} (longest task ${max(art.longestTaskMs) ? fmtMs(max(art.longestTaskMs)) : `< ${TASK_BAR_MS} ms`})`
+      : art
+        ? 'failed'
+        : 'not run',
   });
   const allPages = [...results, ...(modal ? [modal] : []), ...(article ? [article] : [])];
   // The Long Tasks API reports tasks of 50 ms and more; 0 means none.
@@ -305,7 +339,9 @@ function bars(results: PageResult[], modal: PageResult | undefined, article: Pag
   out.push({
     name: `no map task over ${TASK_BAR_MS} ms, sliced mapAsync() (every page)`,
     pass: longTasks.length ? over.length === 0 : undefined,
-    detail: over.length ? `over on ${over.map((x) => `${x.p.name} (${fmtMs(max(x.c!.longestTaskMs))})`).join(', ')}` : `none over on ${longTasks.length} page(s)`,
+    detail: over.length
+      ? `over on ${over.map((x) => `${x.p.name} (${fmtMs(max(x.c!.longestTaskMs))})`).join(', ')}`
+      : `none over on ${longTasks.length} page(s)`,
   });
   const differ = longTasks.filter((x) => !x.c!.asyncSameText);
   out.push({
@@ -321,22 +357,36 @@ function bars(results: PageResult[], modal: PageResult | undefined, article: Pag
   // Per-element cost is judged on the sized pages: the open-modal page lists a handful of
   // controls, so its fixed page header dominates the ratio (its figure is printed with it).
   // A page where nothing was listed has no figure (its misses show below).
-  const tpe = phCells.filter((x) => x.p !== modal && x.p !== article).map((x) => x.c!.tokensPerListed).filter((n) => !Number.isNaN(n));
+  const tpe = phCells
+    .filter((x) => x.p !== modal && x.p !== article)
+    .map((x) => x.c!.tokensPerListed)
+    .filter((n) => !Number.isNaN(n));
   const worstTpe = Math.max(...tpe);
   out.push({
     name: '≤ 12 o200k tokens per listed element (every size)',
     pass: every(tpe.length > 0 && worstTpe <= 12),
-    detail: (tpe.length ? `worst ${worstTpe.toFixed(1)}${tpe.length < results.length ? ` (${results.length - tpe.length} page(s) listed nothing)` : ''}` : 'nothing listed') + also,
+    detail:
+      (tpe.length
+        ? `worst ${worstTpe.toFixed(1)}${tpe.length < results.length ? ` (${results.length - tpe.length} page(s) listed nothing)` : ''}`
+        : 'nothing listed') + also,
   });
   const worstTokens = Math.max(0, ...phCells.map((x) => x.c!.tokens));
-  out.push({ name: `o200k tokens of the text ≤ budget (${TOKEN_BUDGET}) (every page)`, pass: every(worstTokens <= TOKEN_BUDGET), detail: `most ${worstTokens}${also}` });
+  out.push({
+    name: `o200k tokens of the text ≤ budget (${TOKEN_BUDGET}) (every page)`,
+    pass: every(worstTokens <= TOKEN_BUDGET),
+    detail: `most ${worstTokens}${also}`,
+  });
   const leaks = phCells.reduce((n, x) => n + x.c!.score!.hiddenLeaked + x.c!.score!.inertBehindModalLeaked, 0);
   out.push({ name: 'nothing hidden leaked (every page, incl. behind the open modal)', pass: every(leaks === 0), detail: `${leaks} leaked${also}` });
   const vp = phCells.filter((x) => x.p !== modal && x.p !== article);
   const missVp = vp.reduce((n, x) => n + x.c!.score!.inScopeViewport - x.c!.score!.foundViewport, 0);
   out.push({ name: 'every visible interactive element in the viewport found (every size)', pass: every(missVp === 0), detail: `${missVp} missed${also}` });
   const missNear = vp.reduce((n, x) => n + x.c!.score!.inScopeNear - x.c!.score!.foundNear, 0);
-  out.push({ name: 'every visible interactive element in viewport + 1 screen found (every size)', pass: every(missNear === 0), detail: `${missNear} missed${also}` });
+  out.push({
+    name: 'every visible interactive element in viewport + 1 screen found (every size)',
+    pass: every(missNear === 0),
+    detail: `${missNear} missed${also}`,
+  });
   const m = cell(modal, 'pagehand');
   if (m?.score) {
     out.push({
@@ -366,9 +416,10 @@ async function main(): Promise<void> {
   const generated = specs.map((s, i) => {
     const path = `/page-${i}.html`;
     const framePath = `/page-${i}-frame.html`;
-    const g = 'article' in s
-      ? { ...generateArticle({ targetElements: s.target, seed: SEED }), frameHtml: '', cards: 0 }
-      : generatePage({ targetElements: s.target, seed: SEED, modalOpen: s.modalOpen, framePath });
+    const g =
+      'article' in s
+        ? { ...generateArticle({ targetElements: s.target, seed: SEED }), frameHtml: '', cards: 0 }
+        : generatePage({ targetElements: s.target, seed: SEED, modalOpen: s.modalOpen, framePath });
     pages.set(path, g.html);
     pages.set(framePath, g.frameHtml);
     return { ...s, path, g };
@@ -378,14 +429,19 @@ async function main(): Promise<void> {
   const chromiumVersion = browser.version();
   const context = await browser.newContext({ viewport: VIEWPORT });
   // Only the local server is reachable; anything else a page might ask for is refused.
-  await context.route((url) => !url.href.startsWith(server.origin), (r) => r.abort());
+  await context.route(
+    (url) => !url.href.startsWith(server.origin),
+    (r) => r.abort(),
+  );
 
   const results: PageResult[] = [];
   let modal: PageResult | undefined;
   let article: PageResult | undefined;
   try {
     // Figures scale with what else runs on the machine: say how busy it was.
-    log(`pagehand map benchmark — Chromium ${chromiumVersion}, ${cpus().length} cores, load average ${loadavg()[0]!.toFixed(1)}, page-agent page-controller ${peer.version}`);
+    log(
+      `pagehand map benchmark — Chromium ${chromiumVersion}, ${cpus().length} cores, load average ${loadavg()[0]!.toFixed(1)}, page-agent page-controller ${peer.version}`,
+    );
     for (const s of generated) {
       const result: PageResult = {
         name: s.name,
@@ -467,7 +523,10 @@ async function main(): Promise<void> {
   log('pagehand token estimate (stats.tokens) vs o200k count of its text:');
   for (const p of [...results, ...(modal ? [modal] : []), ...(article ? [article] : [])]) {
     const ph = p.cells.find((c) => c.tool === 'pagehand');
-    if (ph?.runs) log(`  ${p.name.padEnd(14)} estimate ${String(ph.ownTokens ?? '—').padStart(5)}, o200k ${String(ph.tokens).padStart(5)}, budget ${TOKEN_BUDGET}${ph.tokens > TOKEN_BUDGET ? '  OVER BUDGET' : ''}`);
+    if (ph?.runs)
+      log(
+        `  ${p.name.padEnd(14)} estimate ${String(ph.ownTokens ?? '—').padStart(5)}, o200k ${String(ph.tokens).padStart(5)}, budget ${TOKEN_BUDGET}${ph.tokens > TOKEN_BUDGET ? '  OVER BUDGET' : ''}`,
+      );
   }
   log('');
   log('Hidden controls leaked, by hiding rule:');
@@ -481,7 +540,9 @@ async function main(): Promise<void> {
   for (const p of results) log(`  ${p.name.padEnd(5)} ${p.cells.map((c) => `${toolLabel(c.tool)} ${c.score?.edgeListed ?? '—'}`).join(', ')}`);
   if (modal) {
     log('');
-    log(`Open modal (${modal.census.elements.toLocaleString('en-US')} elements; ${modal.census.visibleInViewport} dialog controls, ${modal.census.groundTruth['inert-behind-modal']} controls behind it):`);
+    log(
+      `Open modal (${modal.census.elements.toLocaleString('en-US')} elements; ${modal.census.visibleInViewport} dialog controls, ${modal.census.groundTruth['inert-behind-modal']} controls behind it):`,
+    );
     for (const c of modal.cells) {
       const s = c.score;
       log(
@@ -489,13 +550,17 @@ async function main(): Promise<void> {
       );
     }
   }
-  const missed = results.flatMap((p) => p.cells.filter((c) => c.tool === 'pagehand' && c.score?.missedViewportSample.length).map((c) => `  ${p.name}: ${c.score!.missedViewportSample.join(', ')}`));
+  const missed = results.flatMap((p) =>
+    p.cells.filter((c) => c.tool === 'pagehand' && c.score?.missedViewportSample.length).map((c) => `  ${p.name}: ${c.score!.missedViewportSample.join(', ')}`),
+  );
   if (missed.length) {
     log('');
     log('pagehand: examples of in-viewport controls not found:');
     for (const m of missed.slice(0, 2)) log(m);
   }
-  const notes = [...results, ...(modal ? [modal] : []), ...(article ? [article] : [])].flatMap((p) => p.cells.filter((c) => c.note).map((c) => `  ${p.name} ${toolLabel(c.tool)}: ${c.note}`));
+  const notes = [...results, ...(modal ? [modal] : []), ...(article ? [article] : [])].flatMap((p) =>
+    p.cells.filter((c) => c.note).map((c) => `  ${p.name} ${toolLabel(c.tool)}: ${c.note}`),
+  );
   if (notes.length) {
     log('');
     log('Notes:');

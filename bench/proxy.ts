@@ -182,7 +182,11 @@ async function main(): Promise<void> {
         pr.push(await send(agent, p));
       }
       const bad = [...dr, ...pr].filter((r) => r.status !== 200 || r.error).length;
-      const stat = (rs: Timed[], k: 'ttfbMs' | 'totalMs', q: number) => percentile(rs.map((r) => r[k]), q);
+      const stat = (rs: Timed[], k: 'ttfbMs' | 'totalMs', q: number) =>
+        percentile(
+          rs.map((r) => r[k]),
+          q,
+        );
       latency.push({
         provider: c.provider,
         mode: c.mode,
@@ -255,7 +259,11 @@ async function main(): Promise<void> {
     const soakMs = performance.now() - soakStart;
     samples.sort((a, b) => a.requests - b.requests);
     const half = samples.filter((x) => x.requests >= SOAK / 2);
-    const per1k = (pick: (x: Sample) => number) => slope(half.map((x) => x.requests / 1000), half.map(pick));
+    const per1k = (pick: (x: Sample) => number) =>
+      slope(
+        half.map((x) => x.requests / 1000),
+        half.map(pick),
+      );
     const soak = {
       requests: SOAK,
       inFlight: SOAK_IN_FLIGHT,
@@ -299,7 +307,18 @@ async function main(): Promise<void> {
     console.log(`\nProxy latency on Node — ${N} requests per case, ms (${cpus().length} cores, ${process.version})\n`);
     console.log(
       table(
-        ['case', 'direct TTFB p50', 'proxy TTFB p50', 'added TTFB p50', 'added TTFB p99', 'direct total p50', 'proxy total p50', 'added total p50', 'added total p99', 'failed'],
+        [
+          'case',
+          'direct TTFB p50',
+          'proxy TTFB p50',
+          'added TTFB p50',
+          'added TTFB p99',
+          'direct total p50',
+          'proxy total p50',
+          'added total p50',
+          'added total p99',
+          'failed',
+        ],
         latencyRows,
       ),
     );

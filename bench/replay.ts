@@ -24,7 +24,16 @@ import { startModelStack } from './lib/model-stack';
 import { renderTable } from './lib/table';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const MODEL = 'gpt-test';
 /** Runs per measurement; the median wall time is reported. */
 const RUNS = Number(process.env.BENCH_RUNS) || 3;
@@ -106,7 +115,14 @@ async function main(): Promise<void> {
     }
     if (!result) throw new Error('no result within 120 s');
     const wallMs = performance.now() - t0;
-    return { ok: result.ok, modelCalls: stack.fake.modelRequests().length - before, wallMs, steps: result.steps, repaired: result.replay?.repaired ?? 0, result };
+    return {
+      ok: result.ok,
+      modelCalls: stack.fake.modelRequests().length - before,
+      wallMs,
+      steps: result.steps,
+      repaired: result.replay?.repaired ?? 0,
+      result,
+    };
   };
 
   const rows: Array<Record<string, unknown>> = [];
@@ -146,19 +162,62 @@ async function main(): Promise<void> {
         steps: recording!.steps.length,
         fresh: { ok: fresh.every((x) => x.ok), modelCalls: fresh[0]!.modelCalls, wallMs: median(fresh.map((x) => x.wallMs)) },
         replay: { ok: replay.every((x) => x.ok), modelCalls: Math.max(...replay.map((x) => x.modelCalls)), wallMs: median(replay.map((x) => x.wallMs)) },
-        change: { id: change.id, what: change.what, ok: changed.every((x) => x.ok), modelCalls: Math.max(...changed.map((x) => x.modelCalls)), repairedSteps: Math.max(...changed.map((x) => x.repaired)), wallMs: median(changed.map((x) => x.wallMs)) },
+        change: {
+          id: change.id,
+          what: change.what,
+          ok: changed.every((x) => x.ok),
+          modelCalls: Math.max(...changed.map((x) => x.modelCalls)),
+          repairedSteps: Math.max(...changed.map((x) => x.repaired)),
+          wallMs: median(changed.map((x) => x.wallMs)),
+        },
       };
       rows.push(row);
-      console.error(`  ${t.id}: fresh ${row.fresh.modelCalls} calls, replay ${row.replay.modelCalls}, after "${change.id}" ${row.change.repairedSteps} repaired`);
+      console.error(
+        `  ${t.id}: fresh ${row.fresh.modelCalls} calls, replay ${row.replay.modelCalls}, after "${change.id}" ${row.change.repairedSteps} repaired`,
+      );
     }
 
     const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-    const r = rows as Array<{ task: string; steps: number; fresh: Measured & { ok: boolean }; replay: Measured & { ok: boolean }; change: { id: string; what: string; ok: boolean; modelCalls: number; repairedSteps: number; wallMs: number } }>;
-    console.log(`\nbench:replay — ${TASKS.length} fixture tasks, median of ${RUNS} runs each, ${cpus().length} cores, load average ${loadavg()[0]!.toFixed(1)}\n`);
-    console.log(renderTable(
-      [{ header: 'task' }, { header: 'steps', align: 'right' }, { header: 'fresh calls', align: 'right' }, { header: 'fresh time', align: 'right' }, { header: 'replay calls', align: 'right' }, { header: 'replay time', align: 'right' }, { header: 'UI change' }, { header: 'repaired', align: 'right' }, { header: 'calls', align: 'right' }, { header: 'time', align: 'right' }, { header: 'solved' }],
-      r.map((x) => [x.task, x.steps, x.fresh.modelCalls, s(x.fresh.wallMs), x.replay.modelCalls, s(x.replay.wallMs), x.change.id, x.change.repairedSteps, x.change.modelCalls, s(x.change.wallMs), [x.fresh.ok, x.replay.ok, x.change.ok].every(Boolean) ? 'yes' : 'NO']),
-    ));
+    const r = rows as Array<{
+      task: string;
+      steps: number;
+      fresh: Measured & { ok: boolean };
+      replay: Measured & { ok: boolean };
+      change: { id: string; what: string; ok: boolean; modelCalls: number; repairedSteps: number; wallMs: number };
+    }>;
+    console.log(
+      `\nbench:replay — ${TASKS.length} fixture tasks, median of ${RUNS} runs each, ${cpus().length} cores, load average ${loadavg()[0]!.toFixed(1)}\n`,
+    );
+    console.log(
+      renderTable(
+        [
+          { header: 'task' },
+          { header: 'steps', align: 'right' },
+          { header: 'fresh calls', align: 'right' },
+          { header: 'fresh time', align: 'right' },
+          { header: 'replay calls', align: 'right' },
+          { header: 'replay time', align: 'right' },
+          { header: 'UI change' },
+          { header: 'repaired', align: 'right' },
+          { header: 'calls', align: 'right' },
+          { header: 'time', align: 'right' },
+          { header: 'solved' },
+        ],
+        r.map((x) => [
+          x.task,
+          x.steps,
+          x.fresh.modelCalls,
+          s(x.fresh.wallMs),
+          x.replay.modelCalls,
+          s(x.replay.wallMs),
+          x.change.id,
+          x.change.repairedSteps,
+          x.change.modelCalls,
+          s(x.change.wallMs),
+          [x.fresh.ok, x.replay.ok, x.change.ok].every(Boolean) ? 'yes' : 'NO',
+        ]),
+      ),
+    );
     const pass = (b: boolean) => (b ? 'PASS' : 'FAIL');
     const verdicts = [
       `${pass(r.every((x) => x.replay.modelCalls === 0 && x.replay.ok))} replay of the unchanged site: 0 model calls, every task solved`,
@@ -167,7 +226,10 @@ async function main(): Promise<void> {
     ];
     console.log(`\n${verdicts.join('\n')}`);
     await mkdir(join(root, 'bench/results'), { recursive: true });
-    await writeFile(join(root, 'bench/results/replay.json'), `${JSON.stringify({ date: new Date().toISOString(), cores: cpus().length, load: loadavg()[0], runs: RUNS, tasks: rows, verdicts }, null, 2)}\n`);
+    await writeFile(
+      join(root, 'bench/results/replay.json'),
+      `${JSON.stringify({ date: new Date().toISOString(), cores: cpus().length, load: loadavg()[0], runs: RUNS, tasks: rows, verdicts }, null, 2)}\n`,
+    );
   } finally {
     await browser.close();
     await statics.close();

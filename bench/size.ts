@@ -43,7 +43,16 @@ const RUNS = Number(process.env.RUNS ?? 7);
 const BARS = { loaderGzip: 12_000, agentGzip: 82_500, secondViewBytes: 1_000 };
 /** What one page view cost before the loader: the whole bundle, uncompressed, never cached (the issue's figure). */
 const BEFORE_SECOND_VIEW = 227_604;
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 /** The agent's files as the build listed them (client/loader/build-options.ts). */
 interface AgentFiles {
   entry: string;
@@ -84,7 +93,8 @@ function measure(file: string, role: string): Measured | undefined {
     role,
     minBytes: buf.length,
     gzipBytes: gzipSync(buf, { level: 9 }).length,
-    brotliBytes: brotliCompressSync(buf, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT } }).length,
+    brotliBytes: brotliCompressSync(buf, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT } })
+      .length,
   };
 }
 
@@ -110,7 +120,10 @@ function group(input: string): string {
  * counts as perception: the split is by file, not by line).
  */
 const AREAS: ReadonlyArray<readonly [area: string, test: RegExp]> = [
-  ['safety: risk check (13 languages), deny zones, masking, secrets, confirm, page-API guard', /client\/(agent\/(risk|guards|confirm|secrets|schema)|page\/(redact|risk-marks|actions\/zones)|guarded-api|ui\/secrets)\b/],
+  [
+    'safety: risk check (13 languages), deny zones, masking, secrets, confirm, page-API guard',
+    /client\/(agent\/(risk|guards|confirm|secrets|schema)|page\/(redact|risk-marks|actions\/zones)|guarded-api|ui\/secrets)\b/,
+  ],
   ['panel: overlay, mask, i18n, Preact', /client\/ui\/|node_modules\/preact\//],
   ['actions: click, type, keys, scroll, read, wait, navigate, downloads', /client\/page\/(actions\/|downloads)/],
   ['loop: prompt, tools, history, model client', /client\/(agent|llm)\/|eventsource-parser/],
@@ -121,7 +134,8 @@ const AREAS: ReadonlyArray<readonly [area: string, test: RegExp]> = [
 const areaOf = (input: string): string => AREAS.find(([, re]) => re.test(input))![0];
 
 /** A build's metafile (nothing written). */
-const metafileOf = async (options: BuildOptions): Promise<Metafile> => (await build({ ...options, write: false, metafile: true, logLevel: 'silent' })).metafile!;
+const metafileOf = async (options: BuildOptions): Promise<Metafile> =>
+  (await build({ ...options, write: false, metafile: true, logLevel: 'silent' })).metafile!;
 
 /** Bytes in the minified output by `key` of each input module, over the outputs named `only` (file names; all when not given). */
 function bytesBy(meta: Metafile, key: (input: string) => string, only?: readonly string[]): Map<string, number> {
@@ -211,11 +225,16 @@ interface WireFigures {
 
 async function onTheWire(browser: Browser): Promise<WireFigures & { demo: string }> {
   const dir = await mkdtemp(join(tmpdir(), 'pagehand-bench-size-'));
-  const server = await startNodeServer({ env: { PORT: '0', HOST: '127.0.0.1', OPENAI_API_KEY: 'sk-bench-size-unused', PAGEHAND_MODEL: 'gpt-bench' }, tokenFile: join(dir, 'token'), log: () => {} });
+  const server = await startNodeServer({
+    env: { PORT: '0', HOST: '127.0.0.1', OPENAI_API_KEY: 'sk-bench-size-unused', PAGEHAND_MODEL: 'gpt-bench' },
+    tokenFile: join(dir, 'token'),
+    log: () => {},
+  });
   const demo = `${server.url}/demo/contact-form.html`;
   try {
     // The server compresses each file at its first request: done before anything is timed.
-    for (const path of ['/pagehand-loader.js', ...[agentFiles().entry, ...agentFiles().eager].map((f) => `/${f}`)]) await (await fetch(`${server.url}${path}`, { headers: { 'Accept-Encoding': 'br' } })).arrayBuffer();
+    for (const path of ['/pagehand-loader.js', ...[agentFiles().entry, ...agentFiles().eager].map((f) => `/${f}`)])
+      await (await fetch(`${server.url}${path}`, { headers: { 'Accept-Encoding': 'br' } })).arrayBuffer();
 
     const fresh = async (): Promise<{ context: BrowserContext; page: Page; cdp: CDPSession; wire: ReturnType<typeof wireMeter> }> => {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -278,14 +297,19 @@ const wireSum = (xs: ReadonlyArray<{ bytes: number }>): number => xs.reduce((s, 
 
 async function main(): Promise<void> {
   const loadBefore = loadavg();
-  if (!existsSync(`${root}dist/pagehand-loader.js`)) throw new Error('dist/pagehand-loader.js is missing: run `npm run build` first (npm run bench:size does).');
+  if (!existsSync(`${root}dist/pagehand-loader.js`))
+    throw new Error('dist/pagehand-loader.js is missing: run `npm run build` first (npm run bench:size does).');
   const agent = agentFile();
   const built = agentFiles();
   if (built.entry !== agent) throw new Error(`dist/pagehand-agent.files.json names ${built.entry}, the loader ${agent}: run \`npm run build\`.`);
   const loader = measure('dist/pagehand-loader.js', 'embed first load: loader + launcher')!;
   const onOpen = [built.entry, ...built.eager];
   const chunk = measureAll(onOpen, `dist/pagehand-agent.… (${onOpen.length} files)`, 'embed agent, loaded when opened (map, actions, loop, panel)');
-  const lazy = measureAll(built.lazy, `dist/pagehand-agent-….js (${built.lazy.length} file${built.lazy.length === 1 ? '' : 's'})`, 'embed agent, loaded on a feature\'s first use');
+  const lazy = measureAll(
+    built.lazy,
+    `dist/pagehand-agent-….js (${built.lazy.length} file${built.lazy.length === 1 ? '' : 's'})`,
+    "embed agent, loaded on a feature's first use",
+  );
   const full = measure('dist/pagehand.js', 'full bundle: bookmarklet, old embed tags')!;
   const shots = measure('dist/pagehand-screenshot.js', 'lazy chunk: screenshots');
   const userscript = measure('dist/pagehand.user.js', 'userscript (bundle + GM transport)');
@@ -301,7 +325,13 @@ async function main(): Promise<void> {
   const row = (m: Measured, name = `pagehand ${m.file}`) => [name, m.role, kib(m.minBytes), kb(m.gzipBytes), kb(m.brotliBytes)];
   console.log(
     renderTable(
-      [{ header: 'file' }, { header: 'what' }, { header: 'min', align: 'right' }, { header: 'gzip -9', align: 'right' }, { header: 'brotli -11', align: 'right' }],
+      [
+        { header: 'file' },
+        { header: 'what' },
+        { header: 'min', align: 'right' },
+        { header: 'gzip -9', align: 'right' },
+        { header: 'brotli -11', align: 'right' },
+      ],
       [...files.map((m) => row(m)), ...(peer ? [row(peer, `page-agent ${peerVersion ?? ''} ${peer.file.replace('node_modules/page-agent/', '')}`)] : [])],
     ),
   );
@@ -325,12 +355,18 @@ async function main(): Promise<void> {
         ['loader past its 5 min (revalidation)', wire.revalidation],
       ].map(([name, xs]) => {
         const list = xs as WireFigures['firstView'];
-        return [name as string, list.map((x) => `${x.path.replace(/\.[0-9A-Za-z]{8}\.js$/, '.….js')} ${x.status}${x.cached ? ' (cache)' : ''} ${x.bytes}`).join(', ') || '(none)', String(wireSum(list))];
+        return [
+          name as string,
+          list.map((x) => `${x.path.replace(/\.[0-9A-Za-z]{8}\.js$/, '.….js')} ${x.status}${x.cached ? ' (cache)' : ''} ${x.bytes}`).join(', ') || '(none)',
+          String(wireSum(list)),
+        ];
       }),
     ),
   );
   const { cold, warmed } = wire.clickToPanelMs;
-  console.log(`\nLauncher click → usable panel, median of ${RUNS} (fresh browser context each): agent not fetched yet ${ms(median(cold))} (${cold.map(ms).join(', ')}); warmed by pointing at the launcher ${ms(median(warmed))} (${warmed.map(ms).join(', ')}).`);
+  console.log(
+    `\nLauncher click → usable panel, median of ${RUNS} (fresh browser context each): agent not fetched yet ${ms(median(cold))} (${cold.map(ms).join(', ')}); warmed by pointing at the launcher ${ms(median(warmed))} (${warmed.map(ms).join(', ')}).`,
+  );
 
   const secondViewBytes = Math.max(wireSum(wire.secondView), wireSum(wire.revalidation));
   const bars = [
@@ -339,9 +375,17 @@ async function main(): Promise<void> {
     { name: 'second page view on the wire (worst of: within 5 min, revalidation)', limitBytes: BARS.secondViewBytes, valueBytes: secondViewBytes },
   ].map((b) => ({ ...b, within: b.valueBytes <= b.limitBytes }));
   console.log('');
-  for (const b of bars) console.log(`Bar: ${b.name} ≤ ${kb(b.limitBytes)} → ${b.valueBytes < 10_000 ? `${b.valueBytes} B` : kb(b.valueBytes)}: ${b.within ? 'within' : `OVER by ${kb(b.valueBytes - b.limitBytes)}`}.`);
-  console.log(`Before the loader a second page view took ${BEFORE_SECOND_VIEW.toLocaleString('en')} bytes (the whole bundle, uncompressed, no-cache without ETag).`);
-  if (peer) console.log(`vs page-agent ${peerVersion}: the embed's first load is ${((loader.gzipBytes / peer.gzipBytes) * 100).toFixed(0)}% of its gzip size; the agent loaded when opened ${((chunk.gzipBytes / peer.gzipBytes) * 100).toFixed(0)}% (brotli: ${((chunk.brotliBytes / peer.brotliBytes) * 100).toFixed(0)}%).`);
+  for (const b of bars)
+    console.log(
+      `Bar: ${b.name} ≤ ${kb(b.limitBytes)} → ${b.valueBytes < 10_000 ? `${b.valueBytes} B` : kb(b.valueBytes)}: ${b.within ? 'within' : `OVER by ${kb(b.valueBytes - b.limitBytes)}`}.`,
+    );
+  console.log(
+    `Before the loader a second page view took ${BEFORE_SECOND_VIEW.toLocaleString('en')} bytes (the whole bundle, uncompressed, no-cache without ETag).`,
+  );
+  if (peer)
+    console.log(
+      `vs page-agent ${peerVersion}: the embed's first load is ${((loader.gzipBytes / peer.gzipBytes) * 100).toFixed(0)}% of its gzip size; the agent loaded when opened ${((chunk.gzipBytes / peer.gzipBytes) * 100).toFixed(0)}% (brotli: ${((chunk.brotliBytes / peer.brotliBytes) * 100).toFixed(0)}%).`,
+    );
   console.log(`Load average (1, 5, 15 min): before ${loadBefore.map((x) => x.toFixed(2)).join(', ')}; after ${loadAfter.map((x) => x.toFixed(2)).join(', ')}.`);
 
   // Who the bytes are, by module group, with a pro-rata gzip share.

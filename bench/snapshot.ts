@@ -45,7 +45,16 @@ const LAYOUT_ELEMENTS = 3_000;
 /** Every layout's median within this factor of the card page's, in the same run. */
 const LAYOUT_BAR = 1.5;
 const ONLY_LAYOUTS = process.env.BENCH_ONLY === 'layouts';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 type Tool = 'pagehand' | 'unfiltered';
 interface Cellr {
@@ -123,7 +132,9 @@ async function runCell(context: BrowserContext, origin: string, path: string, to
     const cpu: number[] = [];
     const once = async (): Promise<SnapRun> => {
       const before = await threadTime();
-      const r = await (tool === 'pagehand' ? page.evaluate((o) => window.__snap!.pagehand(o), PAGEHAND_OPTIONS) : page.evaluate(() => window.__snap!.unfiltered()));
+      const r = await (tool === 'pagehand'
+        ? page.evaluate((o) => window.__snap!.pagehand(o), PAGEHAND_OPTIONS)
+        : page.evaluate(() => window.__snap!.unfiltered()));
       cpu.push((await threadTime()) * 1000 - before * 1000);
       return r;
     };
@@ -172,7 +183,10 @@ async function main(): Promise<void> {
   const [bundle, module] = await Promise.all([read('pagehand.js'), read('pagehand-screenshot.js')]);
   const probe = await bundleForPage({ name: 'snapshot-probe', entry: 'bench/lib/snapshot-probe.ts' });
 
-  const files = new Map<string, string>([['/pagehand.js', bundle], ['/pagehand-screenshot.js', module]]);
+  const files = new Map<string, string>([
+    ['/pagehand.js', bundle],
+    ['/pagehand-screenshot.js', module],
+  ]);
   const specs: Array<{ name: string; target: number; path: string; layout?: string; tools: Tool[] }> = ONLY_LAYOUTS
     ? []
     : SIZES.map((n, i) => {
@@ -191,7 +205,10 @@ async function main(): Promise<void> {
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
   const chromiumVersion = browser.version();
   const context = await browser.newContext({ viewport: VIEWPORT });
-  await context.route((url) => !url.href.startsWith(server.origin), (r) => r.abort());
+  await context.route(
+    (url) => !url.href.startsWith(server.origin),
+    (r) => r.abort(),
+  );
 
   const results: PageResult[] = [];
   try {
@@ -203,7 +220,9 @@ async function main(): Promise<void> {
         const { cell, elements } = await runCell(context, server.origin, s.path, tool, probe);
         result.elements ||= elements;
         result.cells.push(cell);
-        log(`  ${s.name.padEnd(5)} ${tool.padEnd(10)} ${cell.runs.length ? `median ${fmtMs(cell.medianMs)} over ${cell.runs.length}` : cell.timedOut ? 'timed out' : 'failed'}  (${((Date.now() - t) / 1000).toFixed(1)} s)${cell.note ? `  — ${cell.note}` : ''}`);
+        log(
+          `  ${s.name.padEnd(5)} ${tool.padEnd(10)} ${cell.runs.length ? `median ${fmtMs(cell.medianMs)} over ${cell.runs.length}` : cell.timedOut ? 'timed out' : 'failed'}  (${((Date.now() - t) / 1000).toFixed(1)} s)${cell.note ? `  — ${cell.note}` : ''}`,
+        );
         if (cell.pageErrors.length) log(`    page errors: ${cell.pageErrors.slice(0, 3).join(' | ')}`);
       }
       results.push(result);
@@ -215,7 +234,9 @@ async function main(): Promise<void> {
   }
 
   log('');
-  log(`Viewport ${VIEWPORT.width}×${VIEWPORT.height} at scroll 0, JPEG quality 0.75. Times are in-page wall time per call; "CPU" = median main-thread CPU time per call (CDP ThreadTime), which a busy machine does not inflate; "longest task" = longest main-thread task while capturing (Long Tasks API, ≥ 50 ms). Load average at start: ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores.`);
+  log(
+    `Viewport ${VIEWPORT.width}×${VIEWPORT.height} at scroll 0, JPEG quality 0.75. Times are in-page wall time per call; "CPU" = median main-thread CPU time per call (CDP ThreadTime), which a busy machine does not inflate; "longest task" = longest main-thread task while capturing (Long Tasks API, ≥ 50 ms). Load average at start: ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores.`,
+  );
   log('');
   const columns: Column[] = [
     { header: 'page' },
@@ -261,8 +282,22 @@ async function main(): Promise<void> {
       const ratio = c.cpuMs / cardsCpu;
       const wall = c.medianMs / cardsMs;
       return [
-        ...(p.layout === 'cards' ? [] : [{ name: `${p.name} (3k): CPU median ≤ ${LAYOUT_BAR}× the card page's`, pass: ok && ratio <= LAYOUT_BAR, detail: ok ? `CPU ${fmtMs(c.cpuMs)} vs ${fmtMs(cardsCpu)} (${ratio.toFixed(2)}×); wall ${fmtMs(c.medianMs)} vs ${fmtMs(cardsMs)} (${wall.toFixed(2)}×)` : c.note ?? 'failed' }]),
-        { name: `${p.name} (3k): no task over ${TASK_BAR_MS} ms while capturing`, pass: c.runs.length > 0 && c.longestTaskMs <= TASK_BAR_MS, detail: c.runs.length ? (c.longestTaskMs ? fmtMs(c.longestTaskMs) : '< 50 ms') : 'not measured' },
+        ...(p.layout === 'cards'
+          ? []
+          : [
+              {
+                name: `${p.name} (3k): CPU median ≤ ${LAYOUT_BAR}× the card page's`,
+                pass: ok && ratio <= LAYOUT_BAR,
+                detail: ok
+                  ? `CPU ${fmtMs(c.cpuMs)} vs ${fmtMs(cardsCpu)} (${ratio.toFixed(2)}×); wall ${fmtMs(c.medianMs)} vs ${fmtMs(cardsMs)} (${wall.toFixed(2)}×)`
+                  : (c.note ?? 'failed'),
+              },
+            ]),
+        {
+          name: `${p.name} (3k): no task over ${TASK_BAR_MS} ms while capturing`,
+          pass: c.runs.length > 0 && c.longestTaskMs <= TASK_BAR_MS,
+          detail: c.runs.length ? (c.longestTaskMs ? fmtMs(c.longestTaskMs) : '< 50 ms') : 'not measured',
+        },
       ];
     }
     const ref = p.cells.find((x) => x.tool === 'unfiltered');
@@ -270,8 +305,22 @@ async function main(): Promise<void> {
     const ok = c.runs.length > 0;
     const speedup = ok && ref ? (ref.runs.length ? `${(ref.medianMs / c.medianMs).toFixed(0)}×` : `> ${(REF_TIMEOUT_MS / c.medianMs).toFixed(0)}×`) : '—';
     return [
-      ...(bar ? [{ name: `${p.name}: pagehand median ≤ ${bar} ms`, pass: ok && c.medianMs <= bar, detail: ok ? `${fmtMs(c.medianMs)} (unfiltered ${ref?.runs.length ? fmtMs(ref.medianMs) : `> ${REF_TIMEOUT_MS / 1000} s`}, ${speedup} faster)` : c.note ?? 'failed' }] : []),
-      { name: `${p.name}: no task over ${TASK_BAR_MS} ms while capturing`, pass: ok && c.longestTaskMs <= TASK_BAR_MS, detail: ok ? (c.longestTaskMs ? fmtMs(c.longestTaskMs) : '< 50 ms') : 'not measured' },
+      ...(bar
+        ? [
+            {
+              name: `${p.name}: pagehand median ≤ ${bar} ms`,
+              pass: ok && c.medianMs <= bar,
+              detail: ok
+                ? `${fmtMs(c.medianMs)} (unfiltered ${ref?.runs.length ? fmtMs(ref.medianMs) : `> ${REF_TIMEOUT_MS / 1000} s`}, ${speedup} faster)`
+                : (c.note ?? 'failed'),
+            },
+          ]
+        : []),
+      {
+        name: `${p.name}: no task over ${TASK_BAR_MS} ms while capturing`,
+        pass: ok && c.longestTaskMs <= TASK_BAR_MS,
+        detail: ok ? (c.longestTaskMs ? fmtMs(c.longestTaskMs) : '< 50 ms') : 'not measured',
+      },
     ];
   });
   log('');

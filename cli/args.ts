@@ -42,7 +42,8 @@ export interface RunArgs {
   record?: string;
 }
 
-export type Parsed = { kind: 'help' } | { kind: 'version' } | { kind: 'run'; args: RunArgs } | { kind: 'test'; args: TestArgs } | { kind: 'error'; message: string };
+export type Parsed =
+  { kind: 'help' } | { kind: 'version' } | { kind: 'run'; args: RunArgs } | { kind: 'test'; args: TestArgs } | { kind: 'error'; message: string };
 
 export const DEFAULT_PROXY = 'http://127.0.0.1:8787';
 export const DEFAULT_CHROMIUM = '/usr/bin/chromium';
@@ -163,7 +164,8 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
   if (argv.includes('--version') || argv.includes('-v')) return { kind: 'version' };
   const [command, ...rest] = argv;
   if (command === 'test') return parseTestArgs(rest, env, cwd);
-  if (command !== 'run') return { kind: 'error', message: `unknown command "${command}" (the commands are \`pagehand run\` and \`pagehand test\`; see --help)` };
+  if (command !== 'run')
+    return { kind: 'error', message: `unknown command "${command}" (the commands are \`pagehand run\` and \`pagehand test\`; see --help)` };
 
   const read = readFlags(rest, RUN_FLAGS, (a) => `unknown option ${a} (see --help)`);
   if (typeof read === 'string') return { kind: 'error', message: read };
@@ -188,7 +190,8 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
   let maxSteps: number | undefined;
   if (values['max-steps'] !== undefined) {
     maxSteps = Number(values['max-steps']);
-    if (!Number.isInteger(maxSteps) || maxSteps < 1) return { kind: 'error', message: `--max-steps must be a positive whole number, got "${values['max-steps']}"` };
+    if (!Number.isInteger(maxSteps) || maxSteps < 1)
+      return { kind: 'error', message: `--max-steps must be a positive whole number, got "${values['max-steps']}"` };
   }
   if (!task) return { kind: 'error', message: 'missing the task: pagehand run --url URL "what to do"' };
   const files: string[] = [];
@@ -244,7 +247,8 @@ function secretsOf(given: readonly string[], env: Record<string, string | undefi
     const name = eq < 0 ? g : g.slice(0, eq);
     const variable = `PAGEHAND_SECRET_${name.toUpperCase().replace(/-/g, '_')}`;
     const value = eq < 0 ? env[variable] : g.slice(eq + 1);
-    if (value === undefined || value === '') return eq < 0 ? `--secret ${name}: $${variable} is not set (or give --secret ${name}=VALUE)` : `--secret ${name}= needs a value`;
+    if (value === undefined || value === '')
+      return eq < 0 ? `--secret ${name}: $${variable} is not set (or give --secret ${name}=VALUE)` : `--secret ${name}= needs a value`;
     if (Object.prototype.hasOwnProperty.call(out, name)) return `--secret ${name} is given twice`;
     out[name] = value;
   }

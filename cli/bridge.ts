@@ -78,8 +78,12 @@ export function marksFor(call: { name: string; args?: Record<string, unknown> } 
 
 /** A page showing a screenshot with the marks drawn over it (when the live page moved on). */
 export function markedImageHtml(png: Buffer, marks: Marks): string {
-  const box = marks.rect ? `<div style="position:absolute;box-sizing:border-box;left:${marks.rect.x}px;top:${marks.rect.y}px;width:${marks.rect.width}px;height:${marks.rect.height}px;${BOX_CSS}"></div>` : '';
-  const dot = marks.point ? `<div style="position:absolute;box-sizing:border-box;left:${marks.point.x - 9}px;top:${marks.point.y - 9}px;${DOT_CSS}"></div>` : '';
+  const box = marks.rect
+    ? `<div style="position:absolute;box-sizing:border-box;left:${marks.rect.x}px;top:${marks.rect.y}px;width:${marks.rect.width}px;height:${marks.rect.height}px;${BOX_CSS}"></div>`
+    : '';
+  const dot = marks.point
+    ? `<div style="position:absolute;box-sizing:border-box;left:${marks.point.x - 9}px;top:${marks.point.y - 9}px;${DOT_CSS}"></div>`
+    : '';
   return `<!doctype html><html><body style="margin:0;overflow:hidden;position:relative"><img style="display:block" src="data:image/png;base64,${png.toString('base64')}">${box}${dot}</body></html>`;
 }
 

@@ -83,7 +83,15 @@ export function downloadHandoff(page: Page, o: DownloadHandoffOptions): Download
       const type = await entry.type;
       const size = (await stat(path).catch(() => undefined))?.size;
       const data = size !== undefined && size <= MAX_TEXT_BYTES ? (await readFile(path).catch(() => undefined))?.toString('base64') : undefined;
-      await send({ id, phase: data === undefined && size === undefined ? 'failed' : 'saved', urls: entry.urls, name: entry.name, ...(size !== undefined ? { size } : {}), ...(type ? { type } : {}), ...(data !== undefined ? { data } : {}) });
+      await send({
+        id,
+        phase: data === undefined && size === undefined ? 'failed' : 'saved',
+        urls: entry.urls,
+        name: entry.name,
+        ...(size !== undefined ? { size } : {}),
+        ...(type ? { type } : {}),
+        ...(data !== undefined ? { data } : {}),
+      });
     },
     async failed(id) {
       const entry = known.get(id);

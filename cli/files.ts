@@ -18,12 +18,31 @@ export interface RunFile {
 }
 
 const TYPES: Record<string, string> = {
-  '.pdf': 'application/pdf', '.txt': 'text/plain', '.csv': 'text/csv', '.tsv': 'text/tab-separated-values', '.json': 'application/json',
-  '.md': 'text/markdown', '.html': 'text/html', '.htm': 'text/html', '.xml': 'application/xml', '.png': 'image/png', '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg', '.gif': 'image/gif', '.webp': 'image/webp', '.svg': 'image/svg+xml', '.zip': 'application/zip',
-  '.doc': 'application/msword', '.docx': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  '.xls': 'application/vnd.ms-excel', '.xlsx': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  '.odt': 'application/vnd.oasis.opendocument.text', '.mp3': 'audio/mpeg', '.mp4': 'video/mp4', '.ics': 'text/calendar', '.vcf': 'text/vcard',
+  '.pdf': 'application/pdf',
+  '.txt': 'text/plain',
+  '.csv': 'text/csv',
+  '.tsv': 'text/tab-separated-values',
+  '.json': 'application/json',
+  '.md': 'text/markdown',
+  '.html': 'text/html',
+  '.htm': 'text/html',
+  '.xml': 'application/xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.svg': 'image/svg+xml',
+  '.zip': 'application/zip',
+  '.doc': 'application/msword',
+  '.docx': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  '.xls': 'application/vnd.ms-excel',
+  '.xlsx': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  '.odt': 'application/vnd.oasis.opendocument.text',
+  '.mp3': 'audio/mpeg',
+  '.mp4': 'video/mp4',
+  '.ics': 'text/calendar',
+  '.vcf': 'text/vcard',
 };
 
 /** The MIME type a browser's picker would give the file, by its extension ('' when unknown). */
@@ -35,7 +54,8 @@ export async function readRunFiles(paths: readonly string[]): Promise<RunFile[]>
   for (const path of paths) {
     try {
       const { size } = await stat(path);
-      if (size > MAX_FILE_BYTES) throw new CliError(`--file ${basename(path)} is ${Math.round(size / 1024 / 1024)} MB; at most ${MAX_FILE_BYTES / 1024 / 1024} MB per file`);
+      if (size > MAX_FILE_BYTES)
+        throw new CliError(`--file ${basename(path)} is ${Math.round(size / 1024 / 1024)} MB; at most ${MAX_FILE_BYTES / 1024 / 1024} MB per file`);
       out.push({ name: basename(path), type: typeOf(path), data: (await readFile(path)).toString('base64') });
     } catch (e) {
       if (e instanceof CliError) throw e;

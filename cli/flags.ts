@@ -73,7 +73,8 @@ function firstMistake(tokens: readonly Token[], args: readonly string[], options
     }
     if (t.value === undefined || t.value === '') return `--${t.name} needs a value`;
     // `--url --json`: parseArgs does not take a flag-like word as the value. Not echoed: it may be a token.
-    if (!t.inlineValue && t.value.length > 1 && t.value.startsWith('-')) return `--${t.name} needs a value (to give one that starts with -, write --${t.name}=-…)`;
+    if (!t.inlineValue && t.value.length > 1 && t.value.startsWith('-'))
+      return `--${t.name} needs a value (to give one that starts with -, write --${t.name}=-…)`;
   }
   return undefined;
 }

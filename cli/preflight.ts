@@ -47,7 +47,7 @@ export async function checkProxy(proxy: string, token: string | undefined, token
         ? 'connection refused'
         : (e as Error)?.name === 'TimeoutError'
           ? 'no answer in 15 s'
-          : cause?.code ?? cause?.message ?? String((e as Error)?.message ?? e);
+          : (cause?.code ?? cause?.message ?? String((e as Error)?.message ?? e));
     throw new CliError(`The pagehand proxy at ${proxy} is not reachable (${why}). Start it with \`npm start\`, or pass --proxy URL.`);
   }
   let body: any;
@@ -68,7 +68,11 @@ export async function checkProxy(proxy: string, token: string | undefined, token
     const detail = body?.error?.message ?? `HTTP ${res.status}`;
     throw new CliError(`${proxy} did not answer as a pagehand proxy (GET /v1/config: ${detail}). Is --proxy right?`);
   }
-  return { models: body.models, defaultModel: body.defaultModel, ...(body.providers && typeof body.providers === 'object' ? { providers: body.providers } : {}) };
+  return {
+    models: body.models,
+    defaultModel: body.defaultModel,
+    ...(body.providers && typeof body.providers === 'object' ? { providers: body.providers } : {}),
+  };
 }
 
 /** The model must be one the token may use (`*` in the list allows any). */

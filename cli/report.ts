@@ -41,7 +41,11 @@ export function describeAction(call: { name: string; args?: Record<string, unkno
   }
   for (const [k, v] of Object.entries(args)) {
     if (v === undefined) continue;
-    parts.push(k === 'text' || k === 'summary' || k === 'query' || k === 'url' || k === 'option' ? JSON.stringify(oneLine(v, 80)) : `${k}=${oneLine(typeof v === 'string' ? v : JSON.stringify(v), 40)}`);
+    parts.push(
+      k === 'text' || k === 'summary' || k === 'query' || k === 'url' || k === 'option'
+        ? JSON.stringify(oneLine(v, 80))
+        : `${k}=${oneLine(typeof v === 'string' ? v : JSON.stringify(v), 40)}`,
+    );
   }
   return parts.join(' ');
 }
@@ -166,7 +170,9 @@ export function humanReporter(stdout: Out, stderr: Out): Reporter {
       const secs = r.elapsedMs !== undefined ? `, ${(r.elapsedMs / 1000).toFixed(1)} s` : '';
       const cost = r.usage?.cost !== undefined ? ` ($${r.usage.cost < 1 ? r.usage.cost.toFixed(4) : r.usage.cost.toFixed(2)})` : '';
       const usage = r.usage ? `, ${r.usage.promptTokens} prompt + ${r.usage.completionTokens} completion tokens${cost}` : '';
-      const head = r.ok ? `Done in ${r.steps} step${r.steps === 1 ? '' : 's'}${secs}${usage}.` : `Not done (${r.reason ?? 'failed'}) after ${r.steps} step${r.steps === 1 ? '' : 's'}${secs}${usage}.`;
+      const head = r.ok
+        ? `Done in ${r.steps} step${r.steps === 1 ? '' : 's'}${secs}${usage}.`
+        : `Not done (${r.reason ?? 'failed'}) after ${r.steps} step${r.steps === 1 ? '' : 's'}${secs}${usage}.`;
       stdout.write(`${head}\n${safeForTerminal(r.summary, { multiline: true })}\n`);
       // The answer as data (--schema), as JSON a person can read; page text, so made safe to print.
       if (r.data !== undefined) stdout.write(`${safeForTerminal(JSON.stringify(r.data, null, 2), { multiline: true })}\n`);

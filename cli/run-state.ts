@@ -63,24 +63,38 @@ export function runStateKeeper(): RunStateKeeper {
  * resource timing, never their bodies). A page's service worker would see the body, and could
  * answer the request itself: the runner's context blocks service workers (cli/run.ts).
  */
-export async function serveRunState(world: Pick<IsolatedWorld, 'session' | 'isMainFrame'>, o: { keeper: RunStateKeeper; secret: string; ended: () => boolean }): Promise<void> {
+export async function serveRunState(
+  world: Pick<IsolatedWorld, 'session' | 'isMainFrame'>,
+  o: { keeper: RunStateKeeper; secret: string; ended: () => boolean },
+): Promise<void> {
   const cdp = world.session;
-  cdp.on('Fetch.requestPaused', (e: { requestId: string; frameId?: string; request: { method: string; headers: Record<string, string>; postData?: string; postDataEntries?: Array<{ bytes?: string }> } }) => {
-    const r = e.request;
-    const body = r.postData ?? (r.postDataEntries ?? []).map((p) => Buffer.from(p.bytes ?? '', 'base64').toString('utf8')).join('');
-    const ours = r.method === 'POST' && body === o.secret && world.isMainFrame(e.frameId);
-    const json = ours && !o.ended() ? o.keeper.current() : undefined;
-    const header = (name: string, value: string) => ({ name, value });
-    // The run's world shares the page's origin, so its request is a cross-origin one: allow
-    // exactly that origin, for this answer only.
-    const origin = Object.entries(r.headers).find(([k]) => k.toLowerCase() === 'origin')?.[1] ?? '*';
-    const answer = !ours
-      ? { responseCode: 404, responseHeaders: [header('Cache-Control', 'no-store')] }
-      : json
-        ? { responseCode: 200, responseHeaders: [header('Access-Control-Allow-Origin', origin), header('Cache-Control', 'no-store'), header('Content-Type', 'application/json')], body: Buffer.from(json).toString('base64') }
-        : { responseCode: 204, responseHeaders: [header('Access-Control-Allow-Origin', origin), header('Cache-Control', 'no-store')] };
-    cdp.send('Fetch.fulfillRequest', { requestId: e.requestId, ...answer }).catch(() => {});
-  });
+  cdp.on(
+    'Fetch.requestPaused',
+    (e: {
+      requestId: string;
+      frameId?: string;
+      request: { method: string; headers: Record<string, string>; postData?: string; postDataEntries?: Array<{ bytes?: string }> };
+    }) => {
+      const r = e.request;
+      const body = r.postData ?? (r.postDataEntries ?? []).map((p) => Buffer.from(p.bytes ?? '', 'base64').toString('utf8')).join('');
+      const ours = r.method === 'POST' && body === o.secret && world.isMainFrame(e.frameId);
+      const json = ours && !o.ended() ? o.keeper.current() : undefined;
+      const header = (name: string, value: string) => ({ name, value });
+      // The run's world shares the page's origin, so its request is a cross-origin one: allow
+      // exactly that origin, for this answer only.
+      const origin = Object.entries(r.headers).find(([k]) => k.toLowerCase() === 'origin')?.[1] ?? '*';
+      const answer = !ours
+        ? { responseCode: 404, responseHeaders: [header('Cache-Control', 'no-store')] }
+        : json
+          ? {
+              responseCode: 200,
+              responseHeaders: [header('Access-Control-Allow-Origin', origin), header('Cache-Control', 'no-store'), header('Content-Type', 'application/json')],
+              body: Buffer.from(json).toString('base64'),
+            }
+          : { responseCode: 204, responseHeaders: [header('Access-Control-Allow-Origin', origin), header('Cache-Control', 'no-store')] };
+      cdp.send('Fetch.fulfillRequest', { requestId: e.requestId, ...answer }).catch(() => {});
+    },
+  );
   await cdp.send('Fetch.enable', { patterns: [{ urlPattern: `${RUN_STATE_URL}*`, requestStage: 'Request' }] });
 }
 

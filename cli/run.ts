@@ -12,7 +12,18 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { ConfirmRequest, RunResult } from '../client/agent/types';
 import { DEFAULT_CHROMIUM, type RunArgs } from './args';
-import { BINDINGS, markedImageHtml, marksFor, pageWorldSource, worldSource, WORLD_API, type AskMessage, type ConfirmMessage, type EventMessage, type Marks } from './bridge';
+import {
+  BINDINGS,
+  markedImageHtml,
+  marksFor,
+  pageWorldSource,
+  worldSource,
+  WORLD_API,
+  type AskMessage,
+  type ConfirmMessage,
+  type EventMessage,
+  type Marks,
+} from './bridge';
 import { answerDialog } from './dialogs';
 import { downloadHandoff } from './download-handoff';
 import { downloadSaver } from './downloads';
@@ -128,7 +139,14 @@ export async function runCommand(args: RunArgs, io: RunIo): Promise<number> {
 export type Outcome = RunResult & { url?: string; elapsedMs?: number };
 
 /** Runs one task (or replays one recording) in `context`, reporting to `report`; resolves with how it ended. */
-export async function drive(context: BrowserContext, sources: Sources, args: RunArgs, token: string | undefined, report: Reporter, io: RunIo): Promise<Outcome> {
+export async function drive(
+  context: BrowserContext,
+  sources: Sources,
+  args: RunArgs,
+  token: string | undefined,
+  report: Reporter,
+  io: RunIo,
+): Promise<Outcome> {
   const interactive = !!io.stdin.isTTY && !args.json;
   const startedAt = Date.now();
   let finish!: (o: Outcome) => void;
@@ -213,7 +231,8 @@ export async function drive(context: BrowserContext, sources: Sources, args: Run
       if (m && typeof m.name === 'string') onEvent(m);
     } else if (name === BINDINGS.confirm) {
       const m = parse<ConfirmMessage>(payload);
-      if (m && typeof m.id === 'number' && m.request) void onConfirm(m.request as ConfirmRequest).then((a) => ctx.evaluate(`${WORLD_API}.answer(${m.id}, ${JSON.stringify(a)})`));
+      if (m && typeof m.id === 'number' && m.request)
+        void onConfirm(m.request as ConfirmRequest).then((a) => ctx.evaluate(`${WORLD_API}.answer(${m.id}, ${JSON.stringify(a)})`));
     } else if (name === BINDINGS.ask) {
       const m = parse<AskMessage>(payload);
       if (m && typeof m.id === 'number') void onAsk(String(m.question)).then((a) => ctx.evaluate(`${WORLD_API}.answer(${m.id}, ${JSON.stringify(a)})`));
@@ -278,7 +297,15 @@ export async function drive(context: BrowserContext, sources: Sources, args: Run
     } catch (e) {
       throw new CliError(`Could not open ${args.url}: ${String((e as Error)?.message ?? e).split('\n')[0]}`);
     }
-    const options = { proxy: args.proxy, token, model: args.model, maxSteps: args.maxSteps, ui: false, ...(args.secrets ? { secrets: args.secrets } : {}), ...(args.schema ? { schema: args.schema } : {}) };
+    const options = {
+      proxy: args.proxy,
+      token,
+      model: args.model,
+      maxSteps: args.maxSteps,
+      ui: false,
+      ...(args.secrets ? { secrets: args.secrets } : {}),
+      ...(args.schema ? { schema: args.schema } : {}),
+    };
     // --file: made File objects in the run's world, for upload (the model sees names, types, sizes).
     const files = await readRunFiles(args.files ?? []);
     // --replay: the recording instead of the task (its values, and whether a broken step goes to the model).
@@ -345,10 +372,13 @@ function screenshots(dir: string | undefined, page: Page, world: () => WorldCont
           await writeFile(fileOf(step), png);
           return;
         }
-        scratch ??= p.context().newPage().then(async (s) => {
-          await s.setViewportSize(p.viewportSize() ?? { width: 1280, height: 800 });
-          return s;
-        });
+        scratch ??= p
+          .context()
+          .newPage()
+          .then(async (s) => {
+            await s.setViewportSize(p.viewportSize() ?? { width: 1280, height: 800 });
+            return s;
+          });
         const s = await scratch;
         await s.setContent(markedImageHtml(png, marks));
         await s.screenshot({ path: fileOf(step), timeout: 10_000 });
@@ -380,9 +410,7 @@ function screenshots(dir: string | undefined, page: Page, world: () => WorldCont
      */
     beforeModel: async (): Promise<void> => {
       if (!dir) return;
-      const png = page
-        .screenshot({ timeout: 10_000 })
-        .catch(() => undefined);
+      const png = page.screenshot({ timeout: 10_000 }).catch(() => undefined);
       latest = png;
       await png;
     },

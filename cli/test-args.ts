@@ -76,11 +76,21 @@ export function workersOf(v: string | undefined, cores = cpus().length): number 
   return Number.isInteger(n) && n >= 1 ? n : `--workers must be a whole number from 1 or a percentage, got "${v}"`;
 }
 
-export function parseTestArgs(argv: readonly string[], env: Record<string, string | undefined>, cwd: string): { kind: 'test'; args: TestArgs } | { kind: 'error'; message: string } {
+export function parseTestArgs(
+  argv: readonly string[],
+  env: Record<string, string | undefined>,
+  cwd: string,
+): { kind: 'test'; args: TestArgs } | { kind: 'error'; message: string } {
   const read = readFlags(argv, TEST_FLAGS, (a) => `unknown option ${a} for pagehand test (see --help)`);
   if (typeof read === 'string') return { kind: 'error', message: read };
   const { values, flags, words } = read;
-  if (words.length !== 1) return { kind: 'error', message: words.length ? `pagehand test takes one tasks file, got ${words.length}: ${words.join(' ')}` : 'missing the tasks file: pagehand test TASKS.json' };
+  if (words.length !== 1)
+    return {
+      kind: 'error',
+      message: words.length
+        ? `pagehand test takes one tasks file, got ${words.length}: ${words.join(' ')}`
+        : 'missing the tasks file: pagehand test TASKS.json',
+    };
   const mode = (values.mode ?? 'replay') as TestMode;
   if (!TEST_MODES.includes(mode)) return { kind: 'error', message: `--mode must be replay, repair or model, got "${values.mode}"` };
   const workers = workersOf(values.workers);
@@ -111,7 +121,11 @@ export function parseTestArgs(argv: readonly string[], env: Record<string, strin
   if (typeof all === 'string') return { kind: 'error', message: all };
   if (mode !== 'model') {
     const bare = all.find((t) => !t.recording);
-    if (bare) return { kind: 'error', message: `task "${bare.name}" has no recording to ${mode === 'replay' ? 'replay' : 'replay and repair'} (give it one, or use --mode model)` };
+    if (bare)
+      return {
+        kind: 'error',
+        message: `task "${bare.name}" has no recording to ${mode === 'replay' ? 'replay' : 'replay and repair'} (give it one, or use --mode model)`,
+      };
   }
   return {
     kind: 'test',

@@ -26,7 +26,12 @@ function quietReporter(notes: string[]): Reporter {
   return { event: () => {}, note: (text) => void notes.push(text), pauseProgress: () => {}, result: () => {}, failure: (m) => void notes.push(m) };
 }
 
-const slug = (name: string): string => name.replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-|-$/g, '').slice(0, 60).toLowerCase() || 'task';
+const slug = (name: string): string =>
+  name
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 60)
+    .toLowerCase() || 'task';
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
 interface TaskResult extends CaseResult {
@@ -51,7 +56,9 @@ export async function testCommand(args: TestArgs, io: RunIo): Promise<number> {
     const sources = await readSources();
     const shard = args.shard ? ` (shard ${args.shard.index}/${args.shard.total}: ${args.tasks.length} of ${args.total})` : '';
     const workers = Math.max(1, Math.min(args.workers, args.tasks.length));
-    out(`pagehand test ${relative(process.cwd(), args.file) || args.file}: ${args.tasks.length} task${args.tasks.length === 1 ? '' : 's'}${shard}, mode ${args.mode}, ${workers} worker${workers === 1 ? '' : 's'}`);
+    out(
+      `pagehand test ${relative(process.cwd(), args.file) || args.file}: ${args.tasks.length} task${args.tasks.length === 1 ? '' : 's'}${shard}, mode ${args.mode}, ${workers} worker${workers === 1 ? '' : 's'}`,
+    );
 
     const results: TaskResult[] = new Array(args.tasks.length);
     let next = 0;
@@ -70,7 +77,15 @@ export async function testCommand(args: TestArgs, io: RunIo): Promise<number> {
           const r = await runTask(browser, sources, args, args.tasks[i]!, token, io);
           results[i] = r;
           done++;
-          out(`  ${r.ok ? '✓' : '✗'} [${done}/${args.tasks.length}] ${safeForTerminal(r.name)}  (${r.detail})${r.ok ? '' : `\n      ${safeForTerminal(r.failure ?? '', { multiline: true }).split('\n').join('\n      ')}`}`);
+          out(
+            `  ${r.ok ? '✓' : '✗'} [${done}/${args.tasks.length}] ${safeForTerminal(r.name)}  (${r.detail})${
+              r.ok
+                ? ''
+                : `\n      ${safeForTerminal(r.failure ?? '', { multiline: true })
+                    .split('\n')
+                    .join('\n      ')}`
+            }`,
+          );
         }
       } finally {
         await browser.close().catch(() => {});
@@ -142,17 +157,34 @@ async function runTask(browser: Browser, sources: Sources, args: TestArgs, t: Te
   }
   await context.close().catch(() => {});
   const replay = outcome?.replay;
-  const modelCalls = replay ? replay.modelCalls : outcome?.steps ?? 0;
+  const modelCalls = replay ? replay.modelCalls : (outcome?.steps ?? 0);
   const repaired = replay?.repaired ?? 0;
   const steps = outcome?.steps ?? 0;
   const mode = replaying ? (args.mode === 'repair' ? 'replay+repair' : 'replay') : 'model';
   const detail = `${mode}, ${steps} step${steps === 1 ? '' : 's'}, ${modelCalls} model call${modelCalls === 1 ? '' : 's'}${repaired ? `, ${repaired} repaired` : ''}, ${seconds(Date.now() - started)}`;
-  return { name: t.name, ok: !failure, time: (Date.now() - started) / 1000, detail, steps, modelCalls, repaired, ...(failure ? { failure } : {}), ...(screenshot ? { screenshot } : {}) };
+  return {
+    name: t.name,
+    ok: !failure,
+    time: (Date.now() - started) / 1000,
+    detail,
+    steps,
+    modelCalls,
+    repaired,
+    ...(failure ? { failure } : {}),
+    ...(screenshot ? { screenshot } : {}),
+  };
 }
 
 function summaryTable(rows: readonly TaskResult[]): string {
   const head = ['task', 'result', 'steps', 'model calls', 'repaired', 'time'];
-  const body = rows.map((r) => [safeForTerminal(r.name), r.ok ? 'passed' : 'FAILED', String(r.steps), String(r.modelCalls), String(r.repaired), seconds(r.time * 1000)]);
+  const body = rows.map((r) => [
+    safeForTerminal(r.name),
+    r.ok ? 'passed' : 'FAILED',
+    String(r.steps),
+    String(r.modelCalls),
+    String(r.repaired),
+    seconds(r.time * 1000),
+  ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   return [line(head), widths.map((w) => '─'.repeat(w)).join('  '), ...body.map(line)].join('\n');

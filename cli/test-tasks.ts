@@ -105,7 +105,10 @@ export function readTasksFile(path: string, baseUrl?: string): TestTask[] | stri
     if (out.some((o) => o.name === name)) return `two tasks are named "${name}"`;
     let recording: Recording | undefined;
     if (t.recording !== undefined) {
-      const r = typeof t.recording === 'string' ? readRecordingFile(resolve(dir, t.recording), `${label}: recording ${t.recording}`) : readRecordingObject(t.recording, label);
+      const r =
+        typeof t.recording === 'string'
+          ? readRecordingFile(resolve(dir, t.recording), `${label}: recording ${t.recording}`)
+          : readRecordingObject(t.recording, label);
       if (typeof r === 'string') return r;
       recording = r;
     }
@@ -127,11 +130,15 @@ export function readTasksFile(path: string, baseUrl?: string): TestTask[] | stri
       if (typeof c === 'string') return c;
       checks.push(c);
     }
-    if (t.values !== undefined && (!isObject(t.values) || Object.values(t.values).some((v) => typeof v !== 'string'))) return `${label}: "values" must be an object of name → text`;
+    if (t.values !== undefined && (!isObject(t.values) || Object.values(t.values).some((v) => typeof v !== 'string')))
+      return `${label}: "values" must be an object of name → text`;
     if (t.yes !== undefined && typeof t.yes !== 'boolean') return `${label}: "yes" must be true or false`;
     if (t.maxSteps !== undefined && !(Number.isInteger(t.maxSteps) && (t.maxSteps as number) >= 1)) return `${label}: "maxSteps" must be a whole number from 1`;
     out.push({
-      name, url, task: instruction, checks,
+      name,
+      url,
+      task: instruction,
+      checks,
       ...(recording ? { recording } : {}),
       ...(t.values ? { values: t.values as Record<string, string> } : {}),
       ...(t.yes !== undefined ? { yes: t.yes as boolean } : {}),

@@ -71,7 +71,8 @@ if (typeof window !== 'undefined' && (!window.pagehand || handoff)) {
   };
   const run = (task: string, options?: RunOptions, by?: StartedBy) => shown(agent.run(task, withDefaults(options ?? {}), by), options ?? {});
   // A recording run again, shown the same way.
-  const replay = (recording: Recording, options?: ReplayOptions, by?: StartedBy) => shown(agent.replay(recording, withDefaults(options ?? {}), by), options ?? {});
+  const replay = (recording: Recording, options?: ReplayOptions, by?: StartedBy) =>
+    shown(agent.replay(recording, withDefaults(options ?? {}), by), options ?? {});
   const ui = createUi({ run, replay, current: agent.current, lang: defaults.lang, position: defaults.position });
   // init: the site owner's configuration. All of it is checked before any of it applies.
   const init = (config?: InitConfig): { ignoredDeny: string[] } => {

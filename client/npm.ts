@@ -15,13 +15,17 @@ import type * as Api from './npm-types';
 
 function api(): Api.PagehandApi {
   if (typeof window === 'undefined') {
-    throw new Error('pagehand runs in the browser: call run() and init() from code that runs there (an effect, an event handler), not while rendering on the server.');
+    throw new Error(
+      'pagehand runs in the browser: call run() and init() from code that runs there (an effect, an event handler), not while rendering on the server.',
+    );
   }
   const p = window.pagehand;
   if (!p) throw new Error('pagehand is not installed in this page.');
   // The page loads the embed's loader too, and it came first: its agent is not here yet.
   if (Symbol.for('pagehand.handoff') in p) {
-    throw new Error('pagehand: this page also loads the embed (pagehand-loader.js), which installed pagehand first. Use one of the two; with the embed, call window.pagehand after `await window.pagehand.ready`.');
+    throw new Error(
+      'pagehand: this page also loads the embed (pagehand-loader.js), which installed pagehand first. Use one of the two; with the embed, call window.pagehand after `await window.pagehand.ready`.',
+    );
   }
   return p;
 }

@@ -36,7 +36,11 @@ const handler = typeof GM_info === 'object' ? GM_info?.scriptHandler : undefined
 const stream = handler === 'Tampermonkey' || handler === 'ScriptCat';
 // Greasemonkey 4 has only the promise API's GM.xmlHttpRequest.
 const xhr: GmXmlHttpRequest | undefined =
-  typeof GM_xmlhttpRequest === 'function' ? GM_xmlhttpRequest : typeof GM === 'object' && typeof GM?.xmlHttpRequest === 'function' ? GM.xmlHttpRequest.bind(GM) : undefined;
+  typeof GM_xmlhttpRequest === 'function'
+    ? GM_xmlhttpRequest
+    : typeof GM === 'object' && typeof GM?.xmlHttpRequest === 'function'
+      ? GM.xmlHttpRequest.bind(GM)
+      : undefined;
 
 // The manager's per-tab object (Tampermonkey, ScriptCat) keeps a run in its tab on any site
 // (gm/store.ts); without it (Violentmonkey) an id in the page's sessionStorage does, on one

@@ -189,14 +189,25 @@ export function configFromEnv(env: EnvVars, options: FromEnvOptions): ProxyConfi
   const explicitModel = get(env, 'PAGEHAND_MODEL');
   const listed = get(env, 'PAGEHAND_MODELS');
   const models = listed
-    ? listed.split(',').map((m) => m.trim()).filter(Boolean)
+    ? listed
+        .split(',')
+        .map((m) => m.trim())
+        .filter(Boolean)
     : [...(providers.openai ? DEFAULT_OPENAI_MODELS : []), ...(providers.gemini ? DEFAULT_GEMINI_MODELS : [])];
   if (explicitModel && !models.includes(explicitModel) && !models.includes('*')) models.unshift(explicitModel);
   const defaultModel = explicitModel ?? models.find((m) => m !== '*');
 
   // "none" says no model takes images (a text-only deployment).
   const vision = get(env, 'PAGEHAND_VISION_MODELS');
-  const visionModels = vision === undefined ? DEFAULT_VISION_MODELS : vision === 'none' ? [] : vision.split(',').map((m) => m.trim()).filter(Boolean);
+  const visionModels =
+    vision === undefined
+      ? DEFAULT_VISION_MODELS
+      : vision === 'none'
+        ? []
+        : vision
+            .split(',')
+            .map((m) => m.trim())
+            .filter(Boolean);
 
   const pricesRaw = get(env, 'PAGEHAND_PRICES');
   const prices = pricesRaw ? parsePrices(pricesRaw) : undefined;
@@ -362,16 +373,19 @@ export function parsePrices(json: string): PriceTable {
   } catch {
     throw new ConfigError('PAGEHAND_PRICES is not valid JSON (expected { "model": { "input": 0.4, "output": 1.6 } }, dollars per million tokens)');
   }
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new ConfigError('PAGEHAND_PRICES must be a JSON object of model → { input, output }');
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw new ConfigError('PAGEHAND_PRICES must be a JSON object of model → { input, output }');
   const table: PriceTable = {};
   for (const [model, price] of Object.entries(raw)) {
     const where = `PAGEHAND_PRICES[${JSON.stringify(model)}]`;
     if (!model.trim() || model === '*') throw new ConfigError(`${where}: a price needs a model name or a prefix ending in *`);
     if (typeof price !== 'object' || price === null || Array.isArray(price)) throw new ConfigError(`${where} must be an object { input, output }`);
     const p = price as Record<string, unknown>;
-    for (const k of Object.keys(p)) if (k !== 'input' && k !== 'output') throw new ConfigError(`${where} has an unknown field "${k}" (expected input and output)`);
+    for (const k of Object.keys(p))
+      if (k !== 'input' && k !== 'output') throw new ConfigError(`${where} has an unknown field "${k}" (expected input and output)`);
     for (const k of ['input', 'output'] as const) {
-      if (typeof p[k] !== 'number' || !Number.isFinite(p[k]) || (p[k] as number) < 0) throw new ConfigError(`${where}.${k} must be a number ≥ 0 (dollars per million tokens)`);
+      if (typeof p[k] !== 'number' || !Number.isFinite(p[k]) || (p[k] as number) < 0)
+        throw new ConfigError(`${where}.${k} must be a number ≥ 0 (dollars per million tokens)`);
     }
     table[model.trim()] = { input: p.input as number, output: p.output as number };
   }

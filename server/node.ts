@@ -149,9 +149,7 @@ export function banner(s: NodeServer): string {
     lines.push(`  default model: ${s.config.defaultModel ?? '(none)'}`);
   }
   lines.push(
-    s.personalToken
-      ? `  personal token (any origin, loopback only): ${s.personalToken}`
-      : `  sites:         ${s.config.sites.length} from PAGEHAND_SITES`,
+    s.personalToken ? `  personal token (any origin, loopback only): ${s.personalToken}` : `  sites:         ${s.config.sites.length} from PAGEHAND_SITES`,
   );
   return lines.join('\n');
 }

@@ -16,8 +16,7 @@ const KEY_SHAPES = [/sk-[A-Za-z0-9_-]{16,}/g, /AIza[0-9A-Za-z_-]{20,}/g];
 /** `Bearer x`, `Basic x`: the credential after the scheme. */
 const AUTH_SCHEME = /\b(Bearer|Basic)(\s+)[^\s"'\\,;]{8,}/gi;
 /** `key=x`, `"api_key": "x"`, `x-goog-api-key: x` (also inside JSON-escaped text). */
-const NAMED_VALUE =
-  /\b((?:x-goog-api-key|x-api-key|api[_-]?key|apikey|key|access[_-]?token|secret)\\?["']?\s*[:=]\s*\\?["']?)[^\s"'\\&,;)]{8,}/gi;
+const NAMED_VALUE = /\b((?:x-goog-api-key|x-api-key|api[_-]?key|apikey|key|access[_-]?token|secret)\\?["']?\s*[:=]\s*\\?["']?)[^\s"'\\&,;)]{8,}/gi;
 /** A visible part, a mask, a visible part. */
 const MASKED = /([A-Za-z0-9_-]*)(\*{2,}|•{2,}|\.{2,}|…+)([A-Za-z0-9_-]*)/g;
 
@@ -32,9 +31,7 @@ export type Redact = (text: string) => string;
  */
 export function redactor(secrets: ReadonlyArray<string | undefined>): Redact {
   // Short values (e.g. the "no-key" placeholder) would shred ordinary words; keys are long.
-  const exact = [...new Set(secrets.filter((s): s is string => typeof s === 'string' && s.length >= 8))].sort(
-    (a, b) => b.length - a.length,
-  );
+  const exact = [...new Set(secrets.filter((s): s is string => typeof s === 'string' && s.length >= 8))].sort((a, b) => b.length - a.length);
   const encoded = exact.flatMap(base64Cores).map((core) => ({ core, re: new RegExp(`[A-Za-z0-9+/_-]*${escape(core)}[A-Za-z0-9+/_-]*=*`, 'g') }));
   return (text) => {
     let out = text;

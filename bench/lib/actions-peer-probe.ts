@@ -33,10 +33,7 @@ type PageAgentControllerClass = new (config: Record<string, unknown>) => PageAge
 
 /** One action, with its arguments already chosen by the runner (the same ones pagehand gets). */
 export type PeerCall =
-  | { kind: 'click' }
-  | { kind: 'type'; text: string }
-  | { kind: 'select_option'; option: string }
-  | { kind: 'scroll'; down: boolean; numPages: number };
+  { kind: 'click' } | { kind: 'type'; text: string } | { kind: 'select_option'; option: string } | { kind: 'scroll'; down: boolean; numPages: number };
 
 export interface PeerSample {
   /** Wall time of the call. */
@@ -128,7 +125,8 @@ function effectCheck(c: PeerCall): () => string | undefined {
     }
     case 'scroll': {
       const y = window.scrollY;
-      return () => (c.down ? window.scrollY > y : window.scrollY < y) ? undefined : `the page did not scroll ${c.down ? 'down' : 'up'} (scrollY ${y} → ${window.scrollY})`;
+      return () =>
+        (c.down ? window.scrollY > y : window.scrollY < y) ? undefined : `the page did not scroll ${c.down ? 'down' : 'up'} (scrollY ${y} → ${window.scrollY})`;
     }
   }
 }
@@ -164,7 +162,9 @@ const peerProbe = {
     try {
       result = await Promise.race([
         invoke(c),
-        new Promise<ActionResult>((resolve) => realSetTimeout(() => resolve({ success: false, message: `no answer within ${CALL_TIMEOUT_MS} ms` }), CALL_TIMEOUT_MS)),
+        new Promise<ActionResult>((resolve) =>
+          realSetTimeout(() => resolve({ success: false, message: `no answer within ${CALL_TIMEOUT_MS} ms` }), CALL_TIMEOUT_MS),
+        ),
       ]);
     } finally {
       meter = null;

@@ -37,7 +37,9 @@ function tsType(s: Schema | undefined): string {
   const union = s.anyOf ?? s.oneOf;
   if (union) return union.map((u) => `${u.description ? `\n// ${u.description}\n` : ''}${tsType(u)}`).join(' | ');
   const types = Array.isArray(s.type) ? s.type : [s.type ?? (s.properties ? 'object' : 'any')];
-  return types.map((t) => (t === 'integer' || t === 'number' ? 'number' : t === 'array' ? `${tsType(s.items)}[]` : t === 'object' ? objectType(s) : t)).join(' | ');
+  return types
+    .map((t) => (t === 'integer' || t === 'number' ? 'number' : t === 'array' ? `${tsType(s.items)}[]` : t === 'object' ? objectType(s) : t))
+    .join(' | ');
 }
 
 function objectType(s: Schema): string {

@@ -164,7 +164,13 @@ export function generatePage(spec: PageSpec): GeneratedPage {
       { style: 'display:flex;flex-direction:column;gap:6px' },
       frame.el('div', {}, frame.el('label', { for: 'nl-email' }, 'Email address'), ' ', frame.el('input', { id: 'nl-email', type: 'email', ...frameVis() })),
       frame.el('div', {}, frame.el('label', {}, frame.el('input', { type: 'checkbox', ...frameVis() }), ' Weekly digest')),
-      frame.el('div', {}, frame.el('button', { type: 'submit', ...frameVis() }, 'Subscribe'), ' ', frame.el('a', { href: '#privacy', ...frameVis() }, 'Privacy policy')),
+      frame.el(
+        'div',
+        {},
+        frame.el('button', { type: 'submit', ...frameVis() }, 'Subscribe'),
+        ' ',
+        frame.el('a', { href: '#privacy', ...frameVis() }, 'Privacy policy'),
+      ),
       frame.el('button', { type: 'button', style: 'display:none', ...frame.mark('hidden', 'display-none') }, 'Unsubscribe'),
       frame.el('div', { 'aria-hidden': 'true' }, frame.el('a', { href: '#tracking', ...frame.mark('hidden', 'aria-hidden-subtree') }, 'Tracking pixel')),
     ),
@@ -179,7 +185,11 @@ export function generatePage(spec: PageSpec): GeneratedPage {
     { class: 'top' },
     el('a', { class: 'sr-only', href: '#main', ...b.mark('edge') }, 'Skip to content'),
     el('strong', {}, 'Bench Shop'),
-    el('nav', { 'aria-label': 'Primary' }, ...['Home', 'Deals', 'New in', 'Brands', 'Help'].map((t) => el('a', { href: `#${t.toLowerCase().replace(' ', '-')}`, ...vis() }, t) + ' ')),
+    el(
+      'nav',
+      { 'aria-label': 'Primary' },
+      ...['Home', 'Deals', 'New in', 'Brands', 'Help'].map((t) => el('a', { href: `#${t.toLowerCase().replace(' ', '-')}`, ...vis() }, t) + ' '),
+    ),
     el(
       'form',
       { role: 'search' },
@@ -270,9 +280,19 @@ export function generatePage(spec: PageSpec): GeneratedPage {
   function labelledField(n: number, v: number): string {
     switch (v % 4) {
       case 0:
-        return el('div', { class: 'row' }, el('label', { for: `qty-${n}` }, 'Quantity'), el('input', { id: `qty-${n}`, type: 'number', value: '1', min: '1', ...vis() }));
+        return el(
+          'div',
+          { class: 'row' },
+          el('label', { for: `qty-${n}` }, 'Quantity'),
+          el('input', { id: `qty-${n}`, type: 'number', value: '1', min: '1', ...vis() }),
+        );
       case 1:
-        return el('div', { class: 'row' }, el('span', { id: `note-lbl-${n}` }, 'Gift note'), el('input', { id: `note-${n}`, type: 'text', 'aria-labelledby': `note-lbl-${n}`, ...vis() }));
+        return el(
+          'div',
+          { class: 'row' },
+          el('span', { id: `note-lbl-${n}` }, 'Gift note'),
+          el('input', { id: `note-${n}`, type: 'text', 'aria-labelledby': `note-lbl-${n}`, ...vis() }),
+        );
       case 2:
         return el('div', { class: 'row' }, el('label', {}, el('input', { type: 'checkbox', ...vis() }), ' Gift wrap'));
       default:
@@ -329,7 +349,11 @@ export function generatePage(spec: PageSpec): GeneratedPage {
         el(
           'button',
           { type: 'button', 'aria-label': `Save ${name}`, ...vis() },
-          el('svg', { width: 12, height: 12, viewBox: '0 0 12 12', 'aria-hidden': 'true' }, el('path', { d: 'M6 1l1.5 3 3.5.5-2.5 2.5.5 3.5L6 9 3 10.5l.5-3.5L1 4.5 4.5 4z' })),
+          el(
+            'svg',
+            { width: 12, height: 12, viewBox: '0 0 12 12', 'aria-hidden': 'true' },
+            el('path', { d: 'M6 1l1.5 3 3.5.5-2.5 2.5.5 3.5L6 9 3 10.5l.5-3.5L1 4.5 4.5 4z' }),
+          ),
         ),
         el('a', { href: `#reviews-${n}`, ...vis() }, 'Reviews'),
       ),
@@ -353,7 +377,8 @@ export function generatePage(spec: PageSpec): GeneratedPage {
         ),
       );
     }
-    if (n % 5 === 4) parts.push(el('div', { contenteditable: 'true', 'aria-label': 'Private note', style: 'border:1px dashed #aaa;min-height:20px', ...vis() }));
+    if (n % 5 === 4)
+      parts.push(el('div', { contenteditable: 'true', 'aria-label': 'Private note', style: 'border:1px dashed #aaa;min-height:20px', ...vis() }));
     if (n % 3 === 1) parts.push(ratingWidget(n));
     // Two hidden controls per card, of different kinds, so every kind appears near the top.
     parts.push(hiddenControl(HIDDEN_KINDS[n % HIDDEN_KINDS.length]!, 'Quick view'));
@@ -390,7 +415,12 @@ sup{line-height:0}
  * inline links, emphasis and footnote markers, a table of contents, an infobox, figures and a
  * references list. Same ground-truth marks as `generatePage`; every link is visible.
  */
-export function generateArticle(spec: { targetElements: number; seed: number }): { html: string; elements: number; groundTruth: Record<GroundTruth, number>; sections: number } {
+export function generateArticle(spec: { targetElements: number; seed: number }): {
+  html: string;
+  elements: number;
+  groundTruth: Record<GroundTruth, number>;
+  sections: number;
+} {
   const rnd = prng(spec.seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
   const words = (n: number): string => Array.from({ length: n }, () => pick(WORDS)).join(' ');
@@ -429,21 +459,53 @@ export function generateArticle(spec: { targetElements: number; seed: number }):
     if (n % 3 === 1) body.push(el('figure', {}, el('div', { class: 'img', role: 'img', 'aria-label': title(3) }), el('figcaption', {}, `${title(8)}.`)));
     for (let p = 0; p < 4; p++) body.push(paragraph());
     if (n % 4 === 2) {
-      body.push(el('table', {}, el('tbody', {}, ...Array.from({ length: 4 }, () => el('tr', {}, el('th', {}, title(1)), el('td', {}, words(3)), el('td', {}, (rnd() * 1000).toFixed(0)))))));
+      body.push(
+        el(
+          'table',
+          {},
+          el(
+            'tbody',
+            {},
+            ...Array.from({ length: 4 }, () => el('tr', {}, el('th', {}, title(1)), el('td', {}, words(3)), el('td', {}, (rnd() * 1000).toFixed(0)))),
+          ),
+        ),
+      );
     }
     sections.push(el('section', {}, ...body));
     n++;
   }
-  const refs = el('ol', { class: 'refs' }, ...Array.from({ length: refNo }, (_, i) => el('li', { id: `cite-${i + 1}` }, `${title(5)}. `, el('a', { href: `#src-${i}`, ...vis() }, 'Archived'))));
-  const infobox = el('table', { class: 'infobox' }, el('tbody', {}, ...Array.from({ length: 8 }, () => el('tr', {}, el('th', {}, title(1)), el('td', {}, words(2))))));
+  const refs = el(
+    'ol',
+    { class: 'refs' },
+    ...Array.from({ length: refNo }, (_, i) => el('li', { id: `cite-${i + 1}` }, `${title(5)}. `, el('a', { href: `#src-${i}`, ...vis() }, 'Archived'))),
+  );
+  const infobox = el(
+    'table',
+    { class: 'infobox' },
+    el('tbody', {}, ...Array.from({ length: 8 }, () => el('tr', {}, el('th', {}, title(1)), el('td', {}, words(2))))),
+  );
   const header = el(
     'header',
     { class: 'top' },
     el('strong', {}, 'Bench Encyclopedia'),
-    el('form', { role: 'search', style: 'margin-left:auto' }, el('input', { type: 'search', 'aria-label': 'Search the encyclopedia', ...vis() }), el('button', { ...vis() }, 'Search')),
+    el(
+      'form',
+      { role: 'search', style: 'margin-left:auto' },
+      el('input', { type: 'search', 'aria-label': 'Search the encyclopedia', ...vis() }),
+      el('button', { ...vis() }, 'Search'),
+    ),
   );
   const toc = el('nav', { class: 'toc', 'aria-label': 'Contents' }, el('h2', {}, 'Contents'), el('ol', {}, ...tocItems));
-  const article = el('article', {}, el('h1', {}, title(3)), infobox, el('p', {}, el('b', {}, title(3)), ` ${words(40)}.`), ...sections, el('h2', {}, 'References'), refs);
+  const article = el(
+    'article',
+    {},
+    el('h1', {}, title(3)),
+    infobox,
+    el('p', {}, el('b', {}, title(3)), ` ${words(40)}.`),
+    ...sections,
+    el('h2', {}, 'References'),
+    refs,
+  );
   const head = el('head', {}, el('meta', { charset: 'utf-8' }), el('title', {}, 'Bench Encyclopedia'), el('style', {}, ARTICLE_CSS));
   const html = '<!doctype html>' + el('html', { lang: 'en' }, head, el('body', {}, header, el('div', { class: 'layout' }, toc, article)));
   return { html, elements: b.count, groundTruth: { ...b.gt }, sections: n };
@@ -499,7 +561,9 @@ export function generateLayoutPage(spec: { layout: Layout; targetElements: numbe
     const rows = products.map((p) => el('tr', {}, el('th', {}, p.name), el('td', {}, `${p.desc} ${p.price}`), el('td', {}, el('button', {}, 'Add to cart'))));
     list = el('table', {}, head, el('tbody', {}, ...rows));
   } else {
-    const cards = products.map((p) => el('div', { class: 'item' }, el('h3', {}, p.name), el('p', {}, p.desc), el('span', {}, p.price), ' ', el('button', {}, 'Add to cart')));
+    const cards = products.map((p) =>
+      el('div', { class: 'item' }, el('h3', {}, p.name), el('p', {}, p.desc), el('span', {}, p.price), ' ', el('button', {}, 'Add to cart')),
+    );
     list = spec.layout === 'cards' ? el('div', {}, ...cards) : el('div', { class: spec.layout }, ...cards);
   }
   const head = el('head', {}, el('meta', { charset: 'utf-8' }), el('title', {}, `Bench ${spec.layout}`), el('style', {}, LAYOUT_CSS));

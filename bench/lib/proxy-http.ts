@@ -18,21 +18,17 @@ export function timedRequest(agent: http.Agent, url: URL, body: Buffer, headers:
     const start = performance.now();
     let ttfb = -1;
     let text = '';
-    const req = http.request(
-      url,
-      { method: 'POST', agent, headers: { ...headers, 'content-length': String(body.length) } },
-      (res) => {
-        res.on('data', (d: Buffer) => {
-          if (ttfb < 0) ttfb = performance.now() - start;
-          if (keepBody) text += d.toString();
-        });
-        res.on('end', () => {
-          const end = performance.now() - start;
-          resolve({ status: res.statusCode ?? 0, ttfbMs: ttfb < 0 ? end : ttfb, totalMs: end, body: text });
-        });
-        res.on('error', (e) => resolve({ status: res.statusCode ?? 0, ttfbMs: ttfb, totalMs: performance.now() - start, body: text, error: String(e) }));
-      },
-    );
+    const req = http.request(url, { method: 'POST', agent, headers: { ...headers, 'content-length': String(body.length) } }, (res) => {
+      res.on('data', (d: Buffer) => {
+        if (ttfb < 0) ttfb = performance.now() - start;
+        if (keepBody) text += d.toString();
+      });
+      res.on('end', () => {
+        const end = performance.now() - start;
+        resolve({ status: res.statusCode ?? 0, ttfbMs: ttfb < 0 ? end : ttfb, totalMs: end, body: text });
+      });
+      res.on('error', (e) => resolve({ status: res.statusCode ?? 0, ttfbMs: ttfb, totalMs: performance.now() - start, body: text, error: String(e) }));
+    });
     req.on('error', (e) => resolve({ status: 0, ttfbMs: -1, totalMs: performance.now() - start, body: '', error: String(e) }));
     req.end(body);
   });

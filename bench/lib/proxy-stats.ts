@@ -27,7 +27,11 @@ export function slope(xs: readonly number[], ys: readonly number[]): number {
 export function table(headers: string[], rows: Array<Array<string | number>>): string {
   const text = rows.map((r) => r.map(String));
   const widths = headers.map((h, i) => Math.max(h.length, ...text.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   return [line(headers), widths.map((w) => '─'.repeat(w)).join('  '), ...text.map(line)].join('\n');
 }
 

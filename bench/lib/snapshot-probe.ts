@@ -38,12 +38,21 @@ async function measure(call: () => Promise<{ dataUrl: string | null; width: numb
   const t0 = performance.now();
   const r = await inOwnTask(call);
   const t1 = performance.now();
-  return { ms: t1 - t0, bytes: r.dataUrl ? jpegBytes(r.dataUrl) : 0, width: r.width, height: r.height, longestTaskMs: await longestTask(t0, t1), ...(r.reason ? { reason: r.reason } : {}) };
+  return {
+    ms: t1 - t0,
+    bytes: r.dataUrl ? jpegBytes(r.dataUrl) : 0,
+    width: r.width,
+    height: r.height,
+    longestTaskMs: await longestTask(t0, t1),
+    ...(r.reason ? { reason: r.reason } : {}),
+  };
 }
 
 const probe = {
   pagehand(options: Record<string, unknown>): Promise<SnapRun> {
-    const ph = (window as unknown as { pagehand: { screenshot(o: unknown): Promise<{ dataUrl: string | null; width: number; height: number; reason?: string }> } }).pagehand;
+    const ph = (
+      window as unknown as { pagehand: { screenshot(o: unknown): Promise<{ dataUrl: string | null; width: number; height: number; reason?: string }> } }
+    ).pagehand;
     return measure(() => ph.screenshot(options));
   },
   unfiltered(): Promise<SnapRun> {

@@ -11,6 +11,9 @@ export function renderTable(columns: readonly Column[], rows: ReadonlyArray<read
   const text = rows.map((r) => r.map((c) => String(c)));
   const widths = columns.map((col, i) => Math.max(col.header.length, ...text.map((r) => (r[i] ?? '').length)));
   const line = (cells: readonly string[]): string =>
-    cells.map((c, i) => (columns[i]?.align === 'right' ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd();
+    cells
+      .map((c, i) => (columns[i]?.align === 'right' ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   return [line(columns.map((c) => c.header)), widths.map((w) => '─'.repeat(w)).join('  '), ...text.map(line)].join('\n');
 }

@@ -103,10 +103,7 @@ function readData(data: unknown, schema: AnswerSchema): unknown {
   }
 }
 
-export type AnswerVerdict =
-  | { kind: 'finish'; data?: unknown }
-  | { kind: 'retry'; message: string }
-  | { kind: 'invalid'; summary: string };
+export type AnswerVerdict = { kind: 'finish'; data?: unknown } | { kind: 'retry'; message: string } | { kind: 'invalid'; summary: string };
 
 /**
  * `done` in a run with a schema: its data matches (finish with it), or the model gets the
@@ -119,6 +116,10 @@ export function judgeAnswer(schema: AnswerSchema | undefined, done: { success: b
   const errors = done.data === undefined ? ['data is missing: done needs "data", the answer as JSON matching the schema'] : validate(data, schema);
   if (!errors.length) return { kind: 'finish', data };
   if (!done.success) return { kind: 'finish' };
-  if (!retried) return { kind: 'retry', message: `Not done: the answer's data does not match the schema:\n- ${errors.join('\n- ')}\nCall done again with data that matches it.` };
+  if (!retried)
+    return {
+      kind: 'retry',
+      message: `Not done: the answer's data does not match the schema:\n- ${errors.join('\n- ')}\nCall done again with data that matches it.`,
+    };
   return { kind: 'invalid', summary: `The answer's data did not match the schema: ${errors.join('; ')}` };
 }

@@ -82,7 +82,11 @@ export function normaliseCall(raw: RawCall, ctx: CallContext): Call {
   const offered = !ctx.allowedActions || ctx.allowedActions.includes(name);
   if (isAgentTool(name)) return parsed(planned, 'find', () => ({ kind: 'find', planned, args: AGENT_TOOL_TABLE.find.parse(raw.args) }));
   if (!isAction(name) || !offered) {
-    return { kind: 'rejected', planned, message: `${isAction(name) ? `"${name}" is not allowed on this site` : `Unknown tool "${name}"`}. Tools: ${ctx.offered.join(', ')}.` };
+    return {
+      kind: 'rejected',
+      planned,
+      message: `${isAction(name) ? `"${name}" is not allowed on this site` : `Unknown tool "${name}"`}. Tools: ${ctx.offered.join(', ')}.`,
+    };
   }
   const p = parseCall({ name, args: raw.args });
   if (!p.ok) return { kind: 'bad_args', planned, runs: 'page', message: p.message, ...refOf(raw.args) };

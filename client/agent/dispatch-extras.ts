@@ -71,9 +71,9 @@ async function runPageTool(host: Host, call: PageToolCall, goal: string | undefi
   // The submit is judged now, with the form filled: what it would send is what it holds now.
   const allowed = await host.confirm(submit, undefined, goal);
   if (host.ended) return failure('The run ended.');
-  if (allowed !== true) return { ok: false, message: `Filled the form "${t.name}", but it was not submitted: ${allowed}`, error: { kind: 'failed' }, changes: {} };
+  if (allowed !== true)
+    return { ok: false, message: `Filled the form "${t.name}", but it was not submitted: ${allowed}`, error: { kind: 'failed' }, changes: {} };
   const r = await act(submit.action);
   results.push(r);
   return { ...r, message: fillReport(t.form, results, r.ok) };
 }
-

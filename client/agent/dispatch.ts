@@ -95,7 +95,13 @@ export async function runStep(host: DispatchHost, step: number, calls: Call[], g
         host.state.history.push(record);
         host.pending = undefined;
         if (v.kind === 'invalid') host.finish({ ok: false, summary: v.summary, reason: 'invalid_data' });
-        else host.finish({ ok: call.args.success, summary: call.args.summary || '(no summary)', ...(call.args.success ? {} : { reason: 'incomplete' }), ...(v.data !== undefined ? { data: v.data } : {}) });
+        else
+          host.finish({
+            ok: call.args.success,
+            summary: call.args.summary || '(no summary)',
+            ...(call.args.success ? {} : { reason: 'incomplete' }),
+            ...(v.data !== undefined ? { data: v.data } : {}),
+          });
         return 'ended';
       }
       if (call.kind === 'done' || call.kind === 'fail') {
@@ -111,7 +117,11 @@ export async function runStep(host: DispatchHost, step: number, calls: Call[], g
       if (call.kind === 'ask_user') {
         const answer = await host.ask(call.args.question);
         if (host.ended) return 'ended';
-        push({ call: label, ok: answer !== undefined, result: answer === undefined ? 'No one is there to answer. Go on with what you know, or finish with done or fail.' : `The user answered: ${answer}` });
+        push({
+          call: label,
+          ok: answer !== undefined,
+          result: answer === undefined ? 'No one is there to answer. Go on with what you know, or finish with done or fail.' : `The user answered: ${answer}`,
+        });
         continue;
       }
       const onPage = call.kind === 'page' || (call.kind === 'bad_args' && call.runs === 'page');
@@ -170,7 +180,13 @@ function run(call: Call, host?: DispatchHost): Promise<ActionResult> {
     case 'site':
       return runCustomTool(call.tool, call.args);
     case 'bad_args':
-      return Promise.resolve({ ok: false, message: call.message, error: { kind: 'bad_args' }, changes: {}, ...(call.runs === 'page' ? { timing: { totalMs: 0, settleMs: 0 } } : {}) });
+      return Promise.resolve({
+        ok: false,
+        message: call.message,
+        error: { kind: 'bad_args' },
+        changes: {},
+        ...(call.runs === 'page' ? { timing: { totalMs: 0, settleMs: 0 } } : {}),
+      });
     default:
       return Promise.resolve({ ok: false, message: `"${call.planned.name}" cannot run here.`, error: { kind: 'failed' }, changes: {} });
   }

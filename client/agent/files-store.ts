@@ -41,7 +41,8 @@ export async function keepFiles(run: string, origin: string, files: readonly Fil
   if (files.reduce((n, f) => n + f.size, 0) > MAX_KEPT_BYTES) return false;
   try {
     const kept: Kept = { run, origin, files: [] };
-    for (const f of files) kept.files.push({ name: f.name, type: f.type, size: f.size, lastModified: f.lastModified, data: toBase64(new Uint8Array(await f.arrayBuffer())) });
+    for (const f of files)
+      kept.files.push({ name: f.name, type: f.type, size: f.size, lastModified: f.lastModified, data: toBase64(new Uint8Array(await f.arrayBuffer())) });
     s.setItem(FILES_KEY, JSON.stringify(kept));
     return true;
   } catch {

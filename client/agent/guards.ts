@@ -23,7 +23,8 @@ const RECENT = 6;
 
 export const newGuardState = (): GuardState => ({ failures: 0, textOnly: 0, recent: [], warned: false });
 
-export type Verdict = { kind: 'ok' } | { kind: 'warn'; note: string } | { kind: 'backoff'; ms: number; note: string } | { kind: 'stop'; reason: string; summary: string };
+export type Verdict =
+  { kind: 'ok' } | { kind: 'warn'; note: string } | { kind: 'backoff'; ms: number; note: string } | { kind: 'stop'; reason: string; summary: string };
 
 /** A short, stable key for a batch of calls. */
 export function callsKey(calls: Array<{ name: string; args: Record<string, unknown> }>): string {
@@ -56,7 +57,10 @@ export function recordStep(g: GuardState, calls: string, page: string, describe:
   }
   g.warned = true;
   g.recent = [];
-  return { kind: 'warn', note: `You ${what}. It is not working: do something different (scroll, find, another control, a direct URL) or finish with done/fail.` };
+  return {
+    kind: 'warn',
+    note: `You ${what}. It is not working: do something different (scroll, find, another control, a direct URL) or finish with done/fail.`,
+  };
 }
 
 /** Records whether the step's calls all worked. */
@@ -82,7 +86,10 @@ export function recordTextOnly(g: GuardState, textOnly: boolean): Verdict {
     return { kind: 'stop', reason: 'no_tool_call', summary: 'Stopped: the model kept answering without calling a tool.' };
   }
   if (g.textOnly === 2) {
-    return { kind: 'warn', note: 'Your last two replies called no tool. Every reply must call a tool: done {summary} to answer or finish, or an action to go on.' };
+    return {
+      kind: 'warn',
+      note: 'Your last two replies called no tool. Every reply must call a tool: done {summary} to answer or finish, or an action to go on.',
+    };
   }
   if (g.textOnly === 1) return { kind: 'warn', note: 'Your last reply called no tool. If it was your answer, call done with it.' };
   return { kind: 'ok' };

@@ -55,10 +55,13 @@ export function stepLine(s: StepRecord): string {
 export function fullResults(s: StepRecord | undefined): string[] {
   if (!s) return [];
   const head = `Step ${s.step}${s.goal ? ` (goal: ${oneLine(s.goal, 160)})` : ''}:`;
-  return [head, ...s.actions.map((a) => {
-    const r = a.result.length > FULL_RESULT_MAX ? `${a.result.slice(0, FULL_RESULT_MAX)}… (cut)` : a.result;
-    return `${a.call} → ${a.ok ? 'ok' : 'FAILED'}: ${r}`;
-  })];
+  return [
+    head,
+    ...s.actions.map((a) => {
+      const r = a.result.length > FULL_RESULT_MAX ? `${a.result.slice(0, FULL_RESULT_MAX)}… (cut)` : a.result;
+      return `${a.call} → ${a.ok ? 'ok' : 'FAILED'}: ${r}`;
+    }),
+  ];
 }
 
 /** How the loop records the user's answer to ask_user (run.ts). */

@@ -288,7 +288,10 @@ export class Run implements DispatchHost {
   async setUp(): Promise<boolean> {
     const o = this.options;
     if (!o.proxy) {
-      this.fatal('config', 'No proxy is configured: pass { proxy } to pagehand.run, or load the bundle from the proxy (or set data-pagehand-proxy on its script tag).');
+      this.fatal(
+        'config',
+        'No proxy is configured: pass { proxy } to pagehand.run, or load the bundle from the proxy (or set data-pagehand-proxy on its script tag).',
+      );
       return false;
     }
     this.client = createModelClient({ proxy: o.proxy, token: o.token, ...(this.deps.transport ? { fetch: this.deps.transport } : {}) });
@@ -337,7 +340,11 @@ export class Run implements DispatchHost {
     const acting = this.state.acting;
     if (acting) {
       delete this.state.acting;
-      this.emitter.emit('action', { ...acting, phase: 'end', result: { ok: true, message: `The page navigated to ${location.href}.`, changes: { navigation: { url: location.href } } } });
+      this.emitter.emit('action', {
+        ...acting,
+        phase: 'end',
+        result: { ok: true, message: `The page navigated to ${location.href}.`, changes: { navigation: { url: location.href } } },
+      });
     }
     // The step whose action unloaded the page: it led here.
     const pending = this.state.recordPending;
@@ -386,7 +393,13 @@ export class Run implements DispatchHost {
       reply = await this.client.chat(request, {
         signal: this.abort.signal,
         onDelta: (d) => this.emitStep({ step, phase: 'thinking', text: d.text }),
-        onRetry: (r) => this.emitter.emit('error', { message: `${r.reason} — trying again in ${Math.round(r.delayMs / 100) / 10} s.`, code: r.code, fatal: false, retryInMs: r.delayMs }),
+        onRetry: (r) =>
+          this.emitter.emit('error', {
+            message: `${r.reason} — trying again in ${Math.round(r.delayMs / 100) / 10} s.`,
+            code: r.code,
+            fatal: false,
+            retryInMs: r.delayMs,
+          }),
       });
     } catch (e) {
       if (this.ended) return 'ended';
@@ -411,7 +424,12 @@ export class Run implements DispatchHost {
     if (!plan.calls.length) {
       const text = parsed.text || reply.content.trim() || '(empty reply)';
       this.emitter.emit('message', { text, from: 'model' });
-      this.state.history.push({ step, goal: parsed.reasoning.nextGoal, actions: [{ call: 'reply', ok: false, result: `No tool call. Said: ${text}` }], url: location.href });
+      this.state.history.push({
+        step,
+        goal: parsed.reasoning.nextGoal,
+        actions: [{ call: 'reply', ok: false, result: `No tool call. Said: ${text}` }],
+        url: location.href,
+      });
       if (this.verdict(recordTextOnly(this.state.guards, true), text)) return 'ended';
       this.save();
       return 'next';
@@ -437,11 +455,21 @@ export class Run implements DispatchHost {
       // changed, so it is dropped and the next step looks again.
       await this.untilResumed();
       if (this.ended) return 'ended';
-      this.state.history.push({ step, goal, actions: [{ call: callLabel(calls[0]!), ok: false, result: 'Not run: the user took over meanwhile. Look at the page again.' }], url: location.href });
+      this.state.history.push({
+        step,
+        goal,
+        actions: [{ call: callLabel(calls[0]!), ok: false, result: 'Not run: the user took over meanwhile. Look at the page again.' }],
+        url: location.href,
+      });
       this.save();
       return 'next';
     }
-    const loop = recordStep(this.state.guards, callsKey(calls.map((c) => ({ name: c.planned.name, args: callArgs(c) }))), pageKey(map.text), calls.map(callLabel).join(', '));
+    const loop = recordStep(
+      this.state.guards,
+      callsKey(calls.map((c) => ({ name: c.planned.name, args: callArgs(c) }))),
+      pageKey(map.text),
+      calls.map(callLabel).join(', '),
+    );
     if (this.verdict(loop)) return 'ended';
 
     const outcome: StepOutcome = await runStep(this, step, calls, goal, map);
@@ -467,7 +495,8 @@ export class Run implements DispatchHost {
     if (!this.visualChange || (vision === 'auto' && !opaque)) return undefined;
     const shot = await screenshot({ marks: true, elements: map.elements, moduleUrl: besideBundle() ?? `${this.options.proxy}/pagehand-screenshot.js` });
     if (shot.dataUrl === null) {
-      if (this.shotFailures++ === 0) this.emitter.emit('message', { text: `No screenshot this step (${shot.reason}); working from the page map.`, from: 'agent' });
+      if (this.shotFailures++ === 0)
+        this.emitter.emit('message', { text: `No screenshot this step (${shot.reason}); working from the page map.`, from: 'agent' });
       return undefined;
     }
     this.visualChange = false;
@@ -496,7 +525,10 @@ export class Run implements DispatchHost {
 
   /** The step's prompt before the map; the system prompt and the tools are counted once per run. */
   protected planPrompt(step: number): StepPrompt {
-    const system = systemPrompt(joinInstructions(this.deps.site?.().instructions, this.options.instructions), this.options.lang) + secretsPrompt(this.state.secrets) + answerPrompt(this.options.schema);
+    const system =
+      systemPrompt(joinInstructions(this.deps.site?.().instructions, this.options.instructions), this.options.lang) +
+      secretsPrompt(this.state.secrets) +
+      answerPrompt(this.options.schema);
     const tools = this.tools();
     this.fixed ??= estimateTokens(system) + toolTokens(tools, estimateTokens);
     // What a stranger's page says its tools do goes in as page data, within the budget.
@@ -513,7 +545,10 @@ export class Run implements DispatchHost {
 
   protected tools() {
     const offered = this.webmcp?.offered;
-    return answerTools(toolSpecs(this.allowedActions(), [...this.deps.siteTools().values(), ...(offered ? [...this.pageTools().values()].map(offered) : [])]), this.options.schema);
+    return answerTools(
+      toolSpecs(this.allowedActions(), [...this.deps.siteTools().values(), ...(offered ? [...this.pageTools().values()].map(offered) : [])]),
+      this.options.schema,
+    );
   }
 
   protected allowedActions(): string[] | undefined {
@@ -602,7 +637,11 @@ export async function safeMap(maxTokens: number): Promise<PageMap> {
     return await buildMapAsync({ maxTokens });
   } catch (e) {
     // A page that breaks the map still gets a step: the model can scroll, navigate or fail.
-    return { text: `page ${JSON.stringify(document.title)} ${location.href}\n(the page map failed: ${String((e as Error)?.message ?? e)})`, elements: [], stats: { visited: 0, candidates: 0, listed: 0, more: { above: 0, below: 0, left: 0, right: 0, covered: 0 }, tokens: 0, ms: 0 } };
+    return {
+      text: `page ${JSON.stringify(document.title)} ${location.href}\n(the page map failed: ${String((e as Error)?.message ?? e)})`,
+      elements: [],
+      stats: { visited: 0, candidates: 0, listed: 0, more: { above: 0, below: 0, left: 0, right: 0, covered: 0 }, tokens: 0, ms: 0 },
+    };
   }
 }
 

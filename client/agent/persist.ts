@@ -14,7 +14,10 @@ import type { ReplayState } from '../replay/state';
 export const STORAGE_KEY = 'pagehand:run';
 
 /** The options that survive a navigation (callbacks and signals cannot). */
-export type StoredOptions = Pick<RunOptions, 'proxy' | 'token' | 'model' | 'maxSteps' | 'vision' | 'instructions' | 'ui' | 'lang' | 'toolChoice' | 'maxPromptTokens' | 'allowedActions' | 'schema'>;
+export type StoredOptions = Pick<
+  RunOptions,
+  'proxy' | 'token' | 'model' | 'maxSteps' | 'vision' | 'instructions' | 'ui' | 'lang' | 'toolChoice' | 'maxPromptTokens' | 'allowedActions' | 'schema'
+>;
 
 export interface SavedRun {
   v: 1;

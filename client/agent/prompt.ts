@@ -77,7 +77,12 @@ export interface StepMessageInput {
 /** The map as one data block: its header (the page's title and URL) and its count lines (they
  *  name covering layers) go inside with its lines, whatever markers it came with. */
 function mapBlock(map: string): string {
-  return dataBlock(map.split('\n').filter((l) => l !== CONTENT_START && l !== CONTENT_END).join('\n'));
+  return dataBlock(
+    map
+      .split('\n')
+      .filter((l) => l !== CONTENT_START && l !== CONTENT_END)
+      .join('\n'),
+  );
 }
 
 /** The user message of one step. */

@@ -62,7 +62,7 @@ export function readReasoningLines(text: string): { reasoning: Reasoning; rest: 
 export function jsonBlocks(text: string): Array<{ value: unknown; start: number; end: number }> {
   const out: Array<{ value: unknown; start: number; end: number }> = [];
   const fence = /```(?:json|JSON)?\s*\n?([\s\S]*?)```/g;
-  for (let m; (m = fence.exec(text)); ) {
+  for (let m; (m = fence.exec(text));) {
     try {
       out.push({ value: JSON.parse(m[1]!), start: m.index, end: m.index + m[0].length });
     } catch {

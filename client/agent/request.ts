@@ -49,7 +49,10 @@ export function planPrompt(state: SavedRun, step: number, system: string, tools:
     ...(state.files?.length ? { files: state.files } : {}),
   };
   // The data blocks' markers (memory, steps, results, map) count too.
-  const essentials = estimateTokens(`${base.task}\n${base.memory}\n${base.notes.join('\n')}\n${base.lastResults.join('\n')}\n${base.answers.join('\n')}\n${(base.files ?? []).map((f) => f.name).join('\n')}`) + 140;
+  const essentials =
+    estimateTokens(
+      `${base.task}\n${base.memory}\n${base.notes.join('\n')}\n${base.lastResults.join('\n')}\n${base.answers.join('\n')}\n${(base.files ?? []).map((f) => f.name).join('\n')}`,
+    ) + 140;
   // A replay's recording, shown while the model repairs a step.
   const replayed = recording?.length ? estimateTokens(recording.join('\n')) + 20 : 0;
   // Keep room for about ten history lines.

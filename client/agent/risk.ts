@@ -40,66 +40,259 @@ const inside = (list: string[]): RegExp => new RegExp(list.join('|'), 'u');
 
 const PAYMENT_WORDS = words([
   // en
-  'pay', 'pay now', 'payment', 'place (?:my |the |your )?order', 'buy', 'buy now', 'purchase', 'checkout and pay',
-  'complete (?:order|purchase|payment|booking)', 'confirm (?:order|purchase|payment|booking)', 'submit order', 'order now', 'book now', 'subscribe', 'donate',
+  'pay',
+  'pay now',
+  'payment',
+  'place (?:my |the |your )?order',
+  'buy',
+  'buy now',
+  'purchase',
+  'checkout and pay',
+  'complete (?:order|purchase|payment|booking)',
+  'confirm (?:order|purchase|payment|booking)',
+  'submit order',
+  'order now',
+  'book now',
+  'subscribe',
+  'donate',
   // es
-  'pagar', 'pagar ahora', 'comprar', 'comprar ahora', 'realizar pedido', 'confirmar (?:pedido|compra|pago)', 'finalizar (?:compra|pedido)', 'tramitar pedido', 'suscribirse', 'donar',
+  'pagar',
+  'pagar ahora',
+  'comprar',
+  'comprar ahora',
+  'realizar pedido',
+  'confirmar (?:pedido|compra|pago)',
+  'finalizar (?:compra|pedido)',
+  'tramitar pedido',
+  'suscribirse',
+  'donar',
   // de
-  'bezahlen', 'jetzt (?:kaufen|bezahlen|zahlen)', 'kaufen', 'bestellen', 'bestellung (?:abschicken|absenden|abschließen|bestätigen)', 'abonnieren', 'spenden',
+  'bezahlen',
+  'jetzt (?:kaufen|bezahlen|zahlen)',
+  'kaufen',
+  'bestellen',
+  'bestellung (?:abschicken|absenden|abschließen|bestätigen)',
+  'abonnieren',
+  'spenden',
   // fr
-  'payer', 'commander', 'acheter', '(?:valider|confirmer|passer|finaliser) (?:la |ma |votre )?commande', 'régler', "s['’]abonner", 'faire un don',
+  'payer',
+  'commander',
+  'acheter',
+  '(?:valider|confirmer|passer|finaliser) (?:la |ma |votre )?commande',
+  'régler',
+  "s['’]abonner",
+  'faire un don',
   // pt
-  'confirmar (?:pedido|compra|pagamento)', 'fazer pedido', 'doar',
+  'confirmar (?:pedido|compra|pagamento)',
+  'fazer pedido',
+  'doar',
   // it
-  'paga', 'paga ora', 'pagare', 'acquista', 'acquista ora', 'acquistare', 'compra', 'compra ora', "(?:conferma|completa|effettua|invia) (?:l['’])?ordine", 'abbonati',
+  'paga',
+  'paga ora',
+  'pagare',
+  'acquista',
+  'acquista ora',
+  'acquistare',
+  'compra',
+  'compra ora',
+  "(?:conferma|completa|effettua|invia) (?:l['’])?ordine",
+  'abbonati',
   // nl
-  'betalen', 'nu betalen', 'afrekenen', 'kopen', 'nu kopen', 'bestelling plaatsen', 'abonneren', 'doneren',
+  'betalen',
+  'nu betalen',
+  'afrekenen',
+  'kopen',
+  'nu kopen',
+  'bestelling plaatsen',
+  'abonneren',
+  'doneren',
   // ru
-  'оплатить', 'оплата', 'купить', 'заказать', 'оформить заказ', 'подтвердить заказ', 'подписаться', 'пожертвовать',
+  'оплатить',
+  'оплата',
+  'купить',
+  'заказать',
+  'оформить заказ',
+  'подтвердить заказ',
+  'подписаться',
+  'пожертвовать',
   // pl
-  'zapłać', 'płacę', 'kup', 'kup teraz', 'kupuję', 'zamów', 'zamawiam', 'złóż zamówienie', 'potwierdź zamówienie', 'płatność', 'subskrybuj',
+  'zapłać',
+  'płacę',
+  'kup',
+  'kup teraz',
+  'kupuję',
+  'zamów',
+  'zamawiam',
+  'złóż zamówienie',
+  'potwierdź zamówienie',
+  'płatność',
+  'subskrybuj',
   // tr
-  'sat[ıi]n al', 'öde', 'ödeme(?:yi)? (?:yap|tamamla)', 'şimdi öde', 'sipariş(?:i)? (?:ver|tamamla|onayla)', 'abone ol', 'bağış yap',
+  'sat[ıi]n al',
+  'öde',
+  'ödeme(?:yi)? (?:yap|tamamla)',
+  'şimdi öde',
+  'sipariş(?:i)? (?:ver|tamamla|onayla)',
+  'abone ol',
+  'bağış yap',
 ]);
 const PAYMENT_CJK = inside([
-  '購入(?!履歴)', '注文を確定', '注文する', '注文確定', '支払う', 'お支払い', '決済', '今すぐ買う',
-  '支付', '付款', '购买(?!记录)', '購買(?!記錄)', '提交订单', '提交訂單', '下单', '下單', '结算', '結算', '结账', '結帳', '订阅', '訂閱',
-  '결제', '구매(?!\\s*내역)', '주문하기', '주문 완료', '구독',
+  '購入(?!履歴)',
+  '注文を確定',
+  '注文する',
+  '注文確定',
+  '支払う',
+  'お支払い',
+  '決済',
+  '今すぐ買う',
+  '支付',
+  '付款',
+  '购买(?!记录)',
+  '購買(?!記錄)',
+  '提交订单',
+  '提交訂單',
+  '下单',
+  '下單',
+  '结算',
+  '結算',
+  '结账',
+  '結帳',
+  '订阅',
+  '訂閱',
+  '결제',
+  '구매(?!\\s*내역)',
+  '주문하기',
+  '주문 완료',
+  '구독',
 ]);
 const DELETION_WORDS = words([
   // en
-  'delete', 'erase', 'destroy', 'trash', 'deactivate', 'wipe', 'unsubscribe', 'remove (?:account|user|member|permanently|all|everything)',
-  'close (?:my |your )?account', 'cancel (?:my |your )?(?:account|subscription|membership|order)',
+  'delete',
+  'erase',
+  'destroy',
+  'trash',
+  'deactivate',
+  'wipe',
+  'unsubscribe',
+  'remove (?:account|user|member|permanently|all|everything)',
+  'close (?:my |your )?account',
+  'cancel (?:my |your )?(?:account|subscription|membership|order)',
   // es, pt
-  'eliminar', 'borrar', 'suprimir', 'dar(?:se)? de baja', 'cancelar (?:mi |minha |la |a )?(?:cuenta|suscripción|conta|assinatura)', 'excluir', 'apagar', 'desativar',
+  'eliminar',
+  'borrar',
+  'suprimir',
+  'dar(?:se)? de baja',
+  'cancelar (?:mi |minha |la |a )?(?:cuenta|suscripción|conta|assinatura)',
+  'excluir',
+  'apagar',
+  'desativar',
   // de
-  'löschen', 'loeschen', 'konto (?:schließen|kündigen|deaktivieren)', 'kündigen', 'deaktivieren',
+  'löschen',
+  'loeschen',
+  'konto (?:schließen|kündigen|deaktivieren)',
+  'kündigen',
+  'deaktivieren',
   // fr
-  'supprimer', 'effacer', 'détruire', 'désactiver', 'fermer (?:mon |le |votre )?compte', 'résilier', '(?:se )?désabonner',
+  'supprimer',
+  'effacer',
+  'détruire',
+  'désactiver',
+  'fermer (?:mon |le |votre )?compte',
+  'résilier',
+  '(?:se )?désabonner',
   // it
-  'elimina', 'eliminare', 'cancella', 'cancellare', 'disattiva', 'chiudi (?:il )?(?:mio )?account',
+  'elimina',
+  'eliminare',
+  'cancella',
+  'cancellare',
+  'disattiva',
+  'chiudi (?:il )?(?:mio )?account',
   // nl
-  'verwijder', 'verwijderen', 'wissen', 'opzeggen', 'account (?:sluiten|opheffen)', 'deactiveren',
+  'verwijder',
+  'verwijderen',
+  'wissen',
+  'opzeggen',
+  'account (?:sluiten|opheffen)',
+  'deactiveren',
   // ru
-  'удалить', 'удаление', 'стереть', 'деактивировать', 'закрыть (?:аккаунт|счёт|счет)', 'отписаться',
+  'удалить',
+  'удаление',
+  'стереть',
+  'деактивировать',
+  'закрыть (?:аккаунт|счёт|счет)',
+  'отписаться',
   // pl
-  'usuń', 'usuwam', 'skasuj', 'wymaż', 'zamknij konto', 'dezaktywuj',
+  'usuń',
+  'usuwam',
+  'skasuj',
+  'wymaż',
+  'zamknij konto',
+  'dezaktywuj',
   // tr
-  'sil', 'hesab[ıi] (?:sil|kapat)',
+  'sil',
+  'hesab[ıi] (?:sil|kapat)',
 ]);
 const DELETION_CJK = inside(['削除', '消去', '退会', '解約', '删除', '刪除', '清空', '注销', '註銷', '销户', '銷戶', '삭제', '탈퇴', '해지']);
 const SENDING_WORDS = words([
-  'send', 'post', 'publish', 'tweet', 'share', 'reply all',
-  'enviar', 'publicar', 'responder', 'compartilhar', 'partilhar',
-  'senden', 'absenden', 'abschicken', 'versenden', 'veröffentlichen', 'posten', 'teilen',
-  'envoyer', 'publier', 'partager', 'répondre à tous',
-  'invia', 'inviare', 'pubblica', 'condividi',
-  'verzenden', 'verzend', 'versturen', 'verstuur', 'publiceren',
-  'отправить', 'опубликовать', 'поделиться',
-  'wyślij', 'opublikuj', 'udostępnij',
-  'gönder', 'paylaş', 'yay[ıi]nla',
+  'send',
+  'post',
+  'publish',
+  'tweet',
+  'share',
+  'reply all',
+  'enviar',
+  'publicar',
+  'responder',
+  'compartilhar',
+  'partilhar',
+  'senden',
+  'absenden',
+  'abschicken',
+  'versenden',
+  'veröffentlichen',
+  'posten',
+  'teilen',
+  'envoyer',
+  'publier',
+  'partager',
+  'répondre à tous',
+  'invia',
+  'inviare',
+  'pubblica',
+  'condividi',
+  'verzenden',
+  'verzend',
+  'versturen',
+  'verstuur',
+  'publiceren',
+  'отправить',
+  'опубликовать',
+  'поделиться',
+  'wyślij',
+  'opublikuj',
+  'udostępnij',
+  'gönder',
+  'paylaş',
+  'yay[ıi]nla',
 ]);
-const SENDING_CJK = inside(['送信', '投稿', 'シェア', '发送', '發送', '发布', '發佈', '發布', '发表', '發表', '分享', '보내기', '전송', '게시', '발송', '공유']);
+const SENDING_CJK = inside([
+  '送信',
+  '投稿',
+  'シェア',
+  '发送',
+  '發送',
+  '发布',
+  '發佈',
+  '發布',
+  '发表',
+  '發表',
+  '分享',
+  '보내기',
+  '전송',
+  '게시',
+  '발송',
+  '공유',
+]);
 
 /** U+0130 (İ) has no simple case folding to "i": Turkish "SİL" must still read as "sil". */
 const fold = (text: string): string => text.replace(/\u0130/g, 'i');
@@ -149,7 +342,11 @@ const ACCOUNTS = /^(account|subscription|membership|profile)$/;
 const QUERY_KEYS = /^(_?method|action|do|op|cmd|task|mode)$/i;
 
 function actWords(text: string): string[] {
-  return text.toLowerCase().replace(/\.[a-z0-9]{1,5}$/, '').split(/[-_.+\s]+/).filter(Boolean);
+  return text
+    .toLowerCase()
+    .replace(/\.[a-z0-9]{1,5}$/, '')
+    .split(/[-_.+\s]+/)
+    .filter(Boolean);
 }
 
 function actKind(parts: string[], form: boolean): 'payment' | 'deletion' | undefined {
@@ -196,7 +393,23 @@ export function urlKind(url: string, form: boolean): 'payment' | 'deletion' | un
 
 const DOWNLOAD_PATH = /\.(zip|rar|7z|tar|gz|tgz|exe|msi|dmg|pkg|deb|rpm|apk|iso|bin|pdf|csv|xlsx?|docx?|pptx?)$/i;
 /** Roles whose name says what pressing them does (a textbox's name says what to type). */
-const NAMED_BY_ACT = new Set(['button', 'link', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'tab', 'gridcell', 'generic', 'img', 'listitem', 'cell', 'treeitem', 'none', 'presentation']);
+const NAMED_BY_ACT = new Set([
+  'button',
+  'link',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'option',
+  'tab',
+  'gridcell',
+  'generic',
+  'img',
+  'listitem',
+  'cell',
+  'treeitem',
+  'none',
+  'presentation',
+]);
 
 const DOES: Record<'payment' | 'deletion' | 'sending', string> = {
   payment: 'may pay or place an order',
@@ -242,7 +455,9 @@ function verbOf(call: ParsedCall, facts: TargetFacts): string {
     case 'click_at':
       return `Clicking at (${call.args.x}, ${call.args.y}) (${what})`;
     case 'press_key':
-      return facts.via === 'submit' || facts.via === 'newline' ? `Pressing ${keyName(call.args.key)} in ${what}${form}` : `Pressing ${keyName(call.args.key)} on ${what}`;
+      return facts.via === 'submit' || facts.via === 'newline'
+        ? `Pressing ${keyName(call.args.key)} in ${what}${form}`
+        : `Pressing ${keyName(call.args.key)} on ${what}`;
     case 'type':
       return facts.via === 'newline' ? `Typing lines into ${what}${form}` : `Typing into ${what} and pressing Enter${form}`;
     case 'double_click':
@@ -288,7 +503,9 @@ export function classifyRisks(raw: PlannedCall | ParsedCall, facts: TargetFacts 
 
   // The site's own say: on its own page it is the last word (`none` clears a false alarm).
   if (trusted && facts.mark) {
-    return facts.mark === 'none' ? [] : onlySending(facts, [{ kind: facts.mark, reason: `${verb} is marked by the site as ${kindName[facts.mark] ?? facts.mark}.` }]);
+    return facts.mark === 'none'
+      ? []
+      : onlySending(facts, [{ kind: facts.mark, reason: `${verb} is marked by the site as ${kindName[facts.mark] ?? facts.mark}.` }]);
   }
 
   // Words: the control's name (when its role is named by what it does), the button a submission goes through, the form's name.
@@ -302,7 +519,11 @@ export function classifyRisks(raw: PlannedCall | ParsedCall, facts: TargetFacts 
   }
   if (facts.icon?.length) {
     const kind = iconKind(facts.icon);
-    if (kind) add(kind, `${verb} ${DOES[kind]} (its icon: ${facts.icon.filter((w) => ICON_DELETION.has(w) || ICON_PAYMENT.has(w) || ICON_SENDING.has(w) || w === 'paper' || w === 'plane').join(' ')}).`);
+    if (kind)
+      add(
+        kind,
+        `${verb} ${DOES[kind]} (its icon: ${facts.icon.filter((w) => ICON_DELETION.has(w) || ICON_PAYMENT.has(w) || ICON_SENDING.has(w) || w === 'paper' || w === 'plane').join(' ')}).`,
+      );
   }
 
   // Structure: where the submission or the link goes, and what the form holds.
@@ -349,7 +570,11 @@ function onlySending(facts: TargetFacts, risks: Risk[]): Risk[] {
 export function siteToolRisk(tool: { name: string; description: string; readOnly?: boolean; risk?: RiskKind }): Risk | undefined {
   if (tool.risk) return { kind: tool.risk, reason: `${tool.name}: ${tool.description}`, tool: tool.name };
   if (tool.readOnly === true) return undefined;
-  return { kind: 'site_tool', reason: `The site's tool "${tool.name}" (${tool.description.trim().replace(/\.$/, '')}) may change something: it is not marked read-only.`, tool: tool.name };
+  return {
+    kind: 'site_tool',
+    reason: `The site's tool "${tool.name}" (${tool.description.trim().replace(/\.$/, '')}) may change something: it is not marked read-only.`,
+    tool: tool.name,
+  };
 }
 
 const originOf = (url: string): string | undefined => {

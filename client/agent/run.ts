@@ -109,7 +109,10 @@ export function createAgentApi(defaults: ScriptDefaults, env: AgentEnv = agentEn
   function start(task: string, options: RunOptions = {}, replaying?: ReplayState, by: StartedBy = 'user'): RunHandle {
     if (typeof task !== 'string' || !task.trim()) throw new RunError('invalid_task', 'pagehand.run(task): the task must be a non-empty string.');
     if (current && !current.ended) {
-      throw new RunError('busy', `pagehand.run: a run is already active ("${current.state.task.slice(0, 60)}"). Stop it with pagehand.current().stop() or wait for its result.`);
+      throw new RunError(
+        'busy',
+        `pagehand.run: a run is already active ("${current.state.task.slice(0, 60)}"). Stop it with pagehand.current().stop() or wait for its result.`,
+      );
     }
     const stored: StoredOptions = {
       proxy: (options.proxy ?? defaults.proxy)?.replace(/\/+$/, ''),
@@ -126,8 +129,19 @@ export function createAgentApi(defaults: ScriptDefaults, env: AgentEnv = agentEn
       maxPromptTokens: positive(options.maxPromptTokens) ?? DEFAULT_PROMPT_BUDGET,
     };
     const state: SavedRun = {
-      v: 1, id: newId(), task: task.trim(), options: stored, step: 0, history: [], memory: '', usage: zeroUsage(),
-      startedAt: Date.now(), guards: newGuardState(), notes: [], allowed: [], owner: '',
+      v: 1,
+      id: newId(),
+      task: task.trim(),
+      options: stored,
+      step: 0,
+      history: [],
+      memory: '',
+      usage: zeroUsage(),
+      startedAt: Date.now(),
+      guards: newGuardState(),
+      notes: [],
+      allowed: [],
+      owner: '',
     };
     toolsFor(options.tools); // a bad tool is the caller's error, thrown now
     // Secrets and the answer's schema: the caller's mistakes are thrown now, too.
@@ -145,7 +159,15 @@ export function createAgentApi(defaults: ScriptDefaults, env: AgentEnv = agentEn
     state.startUrl = location.href;
     if (replaying) state.replay = replaying;
     if (by === 'page' && pageIsUntrusted()) state.byPage = true;
-    const r = new Run(state, { confirm: () => options.confirm ?? site.confirm, resumed: false, onEnd, store, transport: env.fetch, siteTools: () => toolsFor(options.tools), site: () => site });
+    const r = new Run(state, {
+      confirm: () => options.confirm ?? site.confirm,
+      resumed: false,
+      onEnd,
+      store,
+      transport: env.fetch,
+      siteTools: () => toolsFor(options.tools),
+      site: () => site,
+    });
     r.useFiles(() => filesFor(attached, location.origin));
     currentHandle = adopt(r);
     if (options.signal) {

@@ -19,7 +19,22 @@ export type { AnswerSchema, SchemaType };
 
 const TYPES: readonly SchemaType[] = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'];
 const ANNOTATIONS = new Set(['description', 'title', 'examples', 'default', '$schema', '$comment', '$id', 'format', 'readOnly', 'writeOnly']);
-const KEYWORDS = new Set(['type', 'properties', 'required', 'additionalProperties', 'items', 'enum', 'const', 'minimum', 'maximum', 'minLength', 'maxLength', 'minItems', 'maxItems', 'pattern']);
+const KEYWORDS = new Set([
+  'type',
+  'properties',
+  'required',
+  'additionalProperties',
+  'items',
+  'enum',
+  'const',
+  'minimum',
+  'maximum',
+  'minLength',
+  'maxLength',
+  'minItems',
+  'maxItems',
+  'pattern',
+]);
 /** Deeper than this is a mistake (or a cycle): refused, not followed. */
 export const MAX_DEPTH = 32;
 
@@ -75,7 +90,10 @@ export function schemaProblem(schema: unknown, path = 'schema', depth = 0): stri
  * The tools with `done` asking for `data` in the run's schema (the schema as the parameter's
  * own schema, so the model's tool format carries it). Without a schema, the tools as they are.
  */
-export function answerTools<T extends { function: { name: string; parameters?: { properties?: Record<string, unknown>; required?: string[] } } }>(tools: T[], schema: AnswerSchema | undefined): T[] {
+export function answerTools<T extends { function: { name: string; parameters?: { properties?: Record<string, unknown>; required?: string[] } } }>(
+  tools: T[],
+  schema: AnswerSchema | undefined,
+): T[] {
   if (!schema) return tools;
   return tools.map((t) => {
     if (t.function.name !== 'done') return t;

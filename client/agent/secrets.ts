@@ -31,7 +31,8 @@ export function secretsProblem(secrets: unknown): string | undefined {
   for (const [name, value] of Object.entries(secrets)) {
     if (!NAME.test(name)) return `a secret's name must be a letter then letters, digits, _ or - (got ${JSON.stringify(name)})`;
     if (typeof value !== 'string') return `the secret "${name}" must be a string`;
-    if ([...value].length < SECRET_MIN_LENGTH) return `the secret "${name}" must have at least ${SECRET_MIN_LENGTH} characters (a shorter value cannot be hidden in page text)`;
+    if ([...value].length < SECRET_MIN_LENGTH)
+      return `the secret "${name}" must have at least ${SECRET_MIN_LENGTH} characters (a shorter value cannot be hidden in page text)`;
   }
   return undefined;
 }

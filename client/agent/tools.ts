@@ -49,7 +49,12 @@ export const AGENT_TOOL_TABLE: { [K in AgentToolName]: ToolDef & { parse(args: A
     required: ['summary'],
     parse: (a) => ({ summary: endText(a), success: a.success !== false && a.success !== 'false', ...(a.data !== undefined ? { data: a.data } : {}) }),
   },
-  fail: { description: 'Give up: the task cannot be done; say why.', properties: { reason: str() }, required: ['reason'], parse: (a) => ({ reason: endText(a) }) },
+  fail: {
+    description: 'Give up: the task cannot be done; say why.',
+    properties: { reason: str() },
+    required: ['reason'],
+    parse: (a) => ({ reason: endText(a) }),
+  },
   ask_user: {
     description: 'Ask the user for information only they have.',
     properties: { question: str() },
@@ -95,7 +100,10 @@ export function toolSpecs(allowed?: readonly string[], extra: readonly ExtraTool
         parameters: { type: 'object', properties: (t.properties ?? {}) as Record<string, JsonSchema>, ...(t.required ? { required: t.required } : {}) },
       },
     })),
-    ...extra.map((t): ToolSpec => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters ?? { type: 'object', properties: {} } } })),
+    ...extra.map((t): ToolSpec => ({
+      type: 'function',
+      function: { name: t.name, description: t.description, parameters: t.parameters ?? { type: 'object', properties: {} } },
+    })),
   ];
 }
 

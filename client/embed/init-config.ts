@@ -117,7 +117,8 @@ function redaction(v: unknown): Redaction {
   if (v === undefined) return out;
   if (!Array.isArray(v)) fail('redact', v, REDACT_SHAPE);
   v.forEach((entry: unknown, i) => {
-    if (!(entry instanceof RegExp) && (typeof entry !== 'string' || !entry.trim())) fail(`redact[${i}]`, entry, "a CSS selector, a '/pattern/flags' string or a RegExp");
+    if (!(entry instanceof RegExp) && (typeof entry !== 'string' || !entry.trim()))
+      fail(`redact[${i}]`, entry, "a CSS selector, a '/pattern/flags' string or a RegExp");
     let parsed: ReturnType<typeof redactionEntry>;
     try {
       parsed = redactionEntry(entry as string | RegExp);
@@ -154,7 +155,7 @@ export function parseInit(config: unknown): ParsedInit {
   const redact = redaction(c.redact);
   if (c.webmcp !== undefined && typeof c.webmcp !== 'boolean') fail('webmcp', c.webmcp, 'true or false');
   if (c.recordings !== undefined) {
-    if (!Array.isArray(c.recordings)) fail('recordings', c.recordings, 'an array of recordings (the JSON of a run\'s result.recording)');
+    if (!Array.isArray(c.recordings)) fail('recordings', c.recordings, "an array of recordings (the JSON of a run's result.recording)");
     c.recordings.forEach((r: unknown, i) => {
       const problem = recordingProblem(r);
       if (problem) fail(`recordings[${i}]`, r, `a recording (${problem})`);

@@ -80,7 +80,8 @@ function headersObject(init: HeadersInit | undefined): Record<string, string> {
 const isStream = (v: unknown): v is ReadableStream<Uint8Array> => !!v && typeof (v as ReadableStream).getReader === 'function';
 
 /** The text a report carries: `responseText`, or a text `response`; undefined when it carries none. */
-const textOf = (r: GmResponse): string | undefined => (typeof r.responseText === 'string' ? r.responseText : typeof r.response === 'string' ? r.response : undefined);
+const textOf = (r: GmResponse): string | undefined =>
+  typeof r.responseText === 'string' ? r.responseText : typeof r.response === 'string' ? r.response : undefined;
 
 export function createGmFetch(gm: GmXmlHttpRequest, options: GmFetchOptions): typeof fetch {
   /** False once a progress report did not extend the one before: from then on the body comes whole at `load`. */

@@ -47,7 +47,10 @@ export interface SessionTabStoreOptions {
 /** 128 random bits, URL-safe. */
 export function randomTabId(): string {
   const b = crypto.getRandomValues(new Uint8Array(16));
-  return btoa(String.fromCharCode(...b)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return btoa(String.fromCharCode(...b))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 }
 
 export function createSessionTabStore(gm: GmStorage, o: SessionTabStoreOptions): RunStore {

@@ -103,7 +103,10 @@ export function createGmStore(gm: GmStorage | undefined, tab: GmTab | undefined,
       try {
         got = await new Promise<TabObject>((resolve, reject) => {
           const t = setTimeout(() => reject(new Error('no tab object')), opts.tabWaitMs ?? TAB_WAIT_MS);
-          tab.get().then(resolve, reject).finally(() => clearTimeout(t));
+          tab
+            .get()
+            .then(resolve, reject)
+            .finally(() => clearTimeout(t));
         });
       } catch {
         got = {}; // no answer from the manager: this tab holds no run

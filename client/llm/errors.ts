@@ -43,7 +43,11 @@ export async function errorFromResponse(res: Response, now = Date.now()): Promis
     const code = err.code ?? `http_${status}`;
     return new ModelError(code, err.message, status, retryable && !NEVER_RETRY.has(code), retryAfterMs);
   }
-  const snippet = text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 120);
+  const snippet = text
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 120);
   const message = `The proxy answered HTTP ${status}${res.statusText ? ` ${res.statusText}` : ''} without a JSON error${snippet ? `: "${snippet}"` : ''}.`;
   return new ModelError(`http_${status}`, message, status, retryable, retryAfterMs);
 }
@@ -55,8 +59,7 @@ export function errorFromEvent(data: unknown): ModelError | null {
   return err ? new ModelError(err.code ?? 'stream_error', err.message, undefined, true) : null;
 }
 
-export const streamCut = (): ModelError =>
-  new ModelError('stream_cut', 'The reply stream from the proxy broke off before the end.', undefined, true);
+export const streamCut = (): ModelError => new ModelError('stream_cut', 'The reply stream from the proxy broke off before the end.', undefined, true);
 
 export const badResponse = (why: string): ModelError => new ModelError('bad_response', `The proxy sent a reply the client cannot read: ${why}.`);
 

@@ -62,9 +62,7 @@ function applyToolCallDelta(state: ReplyState, d: Obj): void {
 /** The finished reply. Calls come in index order; a call the server sent without an id gets one,
  * because the next request must answer it by id. */
 export function replyOf(state: ReplyState): ChatReply {
-  const toolCalls = [...state.calls.entries()]
-    .sort(([a], [b]) => a - b)
-    .map(([, c], i) => ({ ...c, id: c.id || `call_${i}` }));
+  const toolCalls = [...state.calls.entries()].sort(([a], [b]) => a - b).map(([, c], i) => ({ ...c, id: c.id || `call_${i}` }));
   return { content: state.content, toolCalls, finishReason: state.finishReason, usage: state.usage };
 }
 

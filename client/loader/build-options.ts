@@ -26,7 +26,13 @@ import { launcherCss } from './launcher-css';
 
 export const LOADER_FILE = 'pagehand-loader.js';
 /** The modules whose state the loader installs at document start and hands to the chunk. */
-const SHARED = { hooks: 'client/page/hooks.ts', network: 'client/page/network.ts', settle: 'client/page/settle.ts', animations: 'client/page/animations.ts', webmcp: 'client/webmcp/polyfill.ts' } as const;
+const SHARED = {
+  hooks: 'client/page/hooks.ts',
+  network: 'client/page/network.ts',
+  settle: 'client/page/settle.ts',
+  animations: 'client/page/animations.ts',
+  webmcp: 'client/webmcp/polyfill.ts',
+} as const;
 const SHARED_FILES: readonly string[] = Object.values(SHARED);
 const NAMESPACE = 'pagehand-loader-module';
 
@@ -52,7 +58,9 @@ async function exportNames(file: string): Promise<string[]> {
   for (const input of Object.values(r.metafile!.inputs)) {
     for (const { path } of input.imports) {
       if (!SHARED_FILES.some((f) => resolve(file, '..', `${path}.ts`).endsWith(f))) {
-        throw new Error(`${file} imports ${path}: the loader and the agent chunk would each have their own copy of it. Add it to SHARED in client/loader/build-options.ts.`);
+        throw new Error(
+          `${file} imports ${path}: the loader and the agent chunk would each have their own copy of it. Add it to SHARED in client/loader/build-options.ts.`,
+        );
       }
     }
   }
@@ -171,7 +179,10 @@ export function agentBuildOf(meta: Metafile): AgentBuild {
   for (const [p, o] of Object.entries(outputs)) if (p.endsWith('.js')) inputs[name(p)] = Object.keys(o.inputs);
   const entry = name(entryPath);
   for (const m of IN_ENTRY) {
-    if (!inputs[entry]!.includes(m)) throw new Error(`agent build: ${m} must be in the entry chunk (it keeps built-ins as it finds them): something a lazy chunk imports pulled it into a shared chunk.`);
+    if (!inputs[entry]!.includes(m))
+      throw new Error(
+        `agent build: ${m} must be in the entry chunk (it keeps built-ins as it finds them): something a lazy chunk imports pulled it into a shared chunk.`,
+      );
   }
   return { entry, eager: [...eager].map(name), lazy: [...lazy].map(name), inputs };
 }

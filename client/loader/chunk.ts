@@ -71,7 +71,7 @@ export function chunkLoader(url: string, nonce: string | undefined, imports: rea
         s.type = 'module';
         if (nonce) s.nonce = nonce;
         s.onload = () => resolve();
-        s.onerror = () => fail('the request failed or the page\'s security policy blocked it');
+        s.onerror = () => fail("the request failed or the page's security policy blocked it");
         try {
           setSrc(s, url);
         } catch (e) {

@@ -36,7 +36,17 @@ if (typeof window !== 'undefined' && !window.pagehand) {
   const script = document.currentScript instanceof HTMLScriptElement ? document.currentScript : null;
   const defaults = readScriptTag(script, location.href);
   const url = chunkUrl(__PAGEHAND_AGENT_FILE__, script?.src || undefined, defaults.proxy, location.href);
-  const stub = createStub({ defaults, natives, modules: { hooks, network, settle, animations, webmcp }, chunk: chunkLoader(url, script?.nonce || undefined, __PAGEHAND_AGENT_IMPORTS__.map((f) => new URL(f, url).href)), version: __PAGEHAND_VERSION__ });
+  const stub = createStub({
+    defaults,
+    natives,
+    modules: { hooks, network, settle, animations, webmcp },
+    chunk: chunkLoader(
+      url,
+      script?.nonce || undefined,
+      __PAGEHAND_AGENT_IMPORTS__.map((f) => new URL(f, url).href),
+    ),
+    version: __PAGEHAND_VERSION__,
+  });
   Object.defineProperty(window, 'pagehand', { value: stub.api, configurable: true, enumerable: false, writable: false });
   // A run saved before a navigation goes on here at once, and so does a panel left open in this tab.
   if (loadRun() || (defaults.embed && !loadLayout(true).collapsed)) stub.load();

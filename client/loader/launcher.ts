@@ -51,14 +51,28 @@ export interface LoaderLauncher {
 }
 
 /** Events that stop at the host, as the overlay's do: the page's listeners never see our clicks. */
-const SHIELDED = ['keydown', 'keyup', 'keypress', 'mousedown', 'mouseup', 'click', 'dblclick', 'pointerdown', 'pointerup', 'contextmenu', 'focusin', 'focusout'];
+const SHIELDED = [
+  'keydown',
+  'keyup',
+  'keypress',
+  'mousedown',
+  'mouseup',
+  'click',
+  'dblclick',
+  'pointerdown',
+  'pointerup',
+  'contextmenu',
+  'focusin',
+  'focusout',
+];
 const ICON = 'M4 3l14 8.5-6.5 1.5L8 19z';
 const SVG = 'http://www.w3.org/2000/svg';
 
 export function createLauncher(natives: NativeSnapshot, onOpen: () => void, onIntent: () => void): LoaderLauncher {
   // The native attachShadow the loader found (a closed root, as the overlay's, that the page's
   // later wrappers never see made).
-  const attach = (natives.find(([o, k]) => o === Element.prototype && k === 'attachShadow')?.[2].value ?? Element.prototype.attachShadow) as Element['attachShadow'];
+  const attach = (natives.find(([o, k]) => o === Element.prototype && k === 'attachShadow')?.[2].value ??
+    Element.prototype.attachShadow) as Element['attachShadow'];
   let host: HTMLElement | undefined;
   let root: ShadowRoot | undefined;
   let look: LauncherLook | undefined;
@@ -104,7 +118,13 @@ export function createLauncher(natives: NativeSnapshot, onOpen: () => void, onIn
     const anchor = anchorAt(placeIn(loadLayout(true), innerWidth, innerHeight, corner), corner, innerWidth, innerHeight);
     for (const side of ['left', 'right', 'top', 'bottom'] as const) if (anchor[side] !== undefined) button.style[side] = anchor[side]!;
     const svg = document.createElementNS(SVG, 'svg');
-    for (const [k, v] of [['width', '24'], ['height', '24'], ['viewBox', '0 0 22 22'], ['aria-hidden', 'true']]) svg.setAttribute(k!, v!);
+    for (const [k, v] of [
+      ['width', '24'],
+      ['height', '24'],
+      ['viewBox', '0 0 22 22'],
+      ['aria-hidden', 'true'],
+    ])
+      svg.setAttribute(k!, v!);
     const path = document.createElementNS(SVG, 'path');
     path.setAttribute('d', ICON);
     path.setAttribute('fill', 'currentColor');

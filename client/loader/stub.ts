@@ -65,7 +65,11 @@ export function createStub(deps: StubDeps) {
     position: site.position ?? defaults.position,
     lang: opening?.lang ?? site.lang ?? defaults.lang,
   });
-  const launcher = createLauncher(deps.natives, () => api.open(), () => chunk.warm());
+  const launcher = createLauncher(
+    deps.natives,
+    () => api.open(),
+    () => chunk.warm(),
+  );
 
   function fail(e: unknown): void {
     loading = false;

@@ -269,12 +269,30 @@ function takeRunnerNote(raw: unknown): void {
   if (!raw || typeof raw !== 'object') return;
   const m = raw as Record<string, unknown>;
   const phase = m.phase === 'start' || m.phase === 'saved' || m.phase === 'failed' ? m.phase : undefined;
-  const urls = Array.isArray(m.urls) ? m.urls.map((u) => str(u)).filter(Boolean).slice(0, 20) : [];
+  const urls = Array.isArray(m.urls)
+    ? m.urls
+        .map((u) => str(u))
+        .filter(Boolean)
+        .slice(0, 20)
+    : [];
   if (!phase || !str(m.id) || !urls.length) return;
-  const note: RunnerNote = { id: str(m.id, 100), phase, urls, name: str(m.name, 500), size: typeof m.size === 'number' && m.size >= 0 ? m.size : undefined, type: str(m.type, 200).split(';')[0]!.trim(), data: typeof m.data === 'string' ? m.data : undefined };
+  const note: RunnerNote = {
+    id: str(m.id, 100),
+    phase,
+    urls,
+    name: str(m.name, 500),
+    size: typeof m.size === 'number' && m.size >= 0 ? m.size : undefined,
+    type: str(m.type, 200).split(';')[0]!.trim(),
+    data: typeof m.data === 'string' ? m.data : undefined,
+  };
   const e = entryFor(note);
   if (phase === 'start') return;
-  const base: DownloadFile = { name: e.name, url: urls[urls.length - 1]!, ...(note.size !== undefined ? { size: note.size } : {}), ...(note.type ? { type: note.type } : {}) };
+  const base: DownloadFile = {
+    name: e.name,
+    url: urls[urls.length - 1]!,
+    ...(note.size !== undefined ? { size: note.size } : {}),
+    ...(note.type ? { type: note.type } : {}),
+  };
   let file: DownloadFile;
   if (phase === 'failed') file = { ...base, unreadable: 'unavailable' };
   else if (note.size !== undefined && note.size > MAX_TEXT_BYTES) file = { ...base, unreadable: 'too big' };

@@ -94,12 +94,17 @@ const PERSONAL_WORDS: Array<[RegExp, string]> = [
   [/(first|last|full|given|family|sur)[-_ ]?name|^name$/, 'name'],
 ];
 /** Names of card fields: a form with one takes a payment. */
-const CARD_FIELD = /(^|[^a-z])(cc|card)[-_ ]?(num|number|no)|cardnumber|(^|[^a-z])(cvc|cvv|cvv2|csc)([^a-z]|$)|card[-_ ]?(cvc|code|security)|security[-_ ]?code/;
+const CARD_FIELD =
+  /(^|[^a-z])(cc|card)[-_ ]?(num|number|no)|cardnumber|(^|[^a-z])(cvc|cvv|cvv2|csc)([^a-z]|$)|card[-_ ]?(cvc|code|security)|security[-_ ]?code/;
 /** Frames that hold card fields (payment providers' hosted fields). */
 const CARD_FRAME = /card|payment|checkout/i;
 
 function acTokens(el: Element): string {
-  return (el.getAttribute('autocomplete') ?? '').toLowerCase().split(/\s+/).filter((t) => !/^(section-|shipping|billing|home|work|mobile|on|off)/.test(t)).join(' ');
+  return (el.getAttribute('autocomplete') ?? '')
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((t) => !/^(section-|shipping|billing|home|work|mobile|on|off)/.test(t))
+    .join(' ');
 }
 
 function fieldKind(el: Element): string | undefined {
@@ -162,7 +167,9 @@ function formFacts(form: HTMLFormElement, filled?: Element, submitter?: Element)
   // Only an action the page wrote counts: a form without one posts to the page's own URL.
   const action = absolute(submitter?.getAttribute('formaction') ?? null, base) ?? absolute(form.getAttribute('action'), base);
   const override = fields.find((f) => (f as HTMLInputElement).name === '_method');
-  const method = ((override as HTMLInputElement | undefined)?.value || submitter?.getAttribute('formmethod') || form.getAttribute('method') || 'get').trim().toLowerCase();
+  const method = ((override as HTMLInputElement | undefined)?.value || submitter?.getAttribute('formmethod') || form.getAttribute('method') || 'get')
+    .trim()
+    .toLowerCase();
   let frames = false;
   try {
     frames = [...form.querySelectorAll('iframe')].some((f) => CARD_FRAME.test(`${f.getAttribute('title') ?? ''} ${f.getAttribute('name') ?? ''}`));
@@ -232,7 +239,8 @@ function nameOf(el: Element, role: string, describer: Describer): string {
   return name;
 }
 
-const label = (role: string, name: string, tag: string): string => `${role === 'generic' ? tag : role}${name ? ` "${name.length > 60 ? `${name.slice(0, 57)}…` : name}"` : ''}`;
+const label = (role: string, name: string, tag: string): string =>
+  `${role === 'generic' ? tag : role}${name ? ` "${name.length > 60 ? `${name.slice(0, 57)}…` : name}"` : ''}`;
 
 /** Facts about the control a click or key activates (itself a submit button, a link, …). */
 function activationFacts(control: Element, origin: Element, via: Via, describer: Describer): TargetFacts {
@@ -262,7 +270,12 @@ function activationFacts(control: Element, origin: Element, via: Via, describer:
 }
 
 /** Facts about Enter in a field: the submission of its form (through its default button), or a line in a text area. */
-function enterFacts(field: Element, effect: Extract<KeyEffect, { does: 'submit' | 'newline' }>, filled: Element | undefined, describer: Describer): TargetFacts | undefined {
+function enterFacts(
+  field: Element,
+  effect: Extract<KeyEffect, { does: 'submit' | 'newline' }>,
+  filled: Element | undefined,
+  describer: Describer,
+): TargetFacts | undefined {
   const form = effect.form;
   if (!form) return undefined; // a line in a text area outside any form sends nothing the page did not wire itself
   const role = describer.role(field);
@@ -336,7 +349,7 @@ export function targetFacts(raw: CallLike): TargetFacts | undefined {
       case 'press_key': {
         const key = activatingKey(parseKeyCombo(call.args.key));
         if (!key) return undefined;
-        const target = call.args.ref !== undefined ? resolve(call.args.ref) : deepActiveElement(document) ?? document.body;
+        const target = call.args.ref !== undefined ? resolve(call.args.ref) : (deepActiveElement(document) ?? document.body);
         return keyFacts(target, key, undefined, describer);
       }
       case 'type': {

@@ -23,12 +23,21 @@ const STOP = new Set(['the', 'a', 'an', 'of', 'to', 'in', 'on', 'for', 'and', 'o
 
 /** Lower-cased words of at least two characters, minus filler words. */
 export function queryWords(query: string): string[] {
-  const words = query.toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '').split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 2 || /\d/.test(w));
+  const words = query
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w.length >= 2 || /\d/.test(w));
   const kept = words.filter((w) => !STOP.has(w));
   return kept.length ? kept : words;
 }
 
-const fold = (s: string): string => s.toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
+const fold = (s: string): string =>
+  s
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '');
 
 /** Share of the query's words found in `hay` (0–1), with a bonus for the exact phrase. */
 export function matchScore(words: string[], phrase: string, hay: string): number {
@@ -97,8 +106,11 @@ export function find(query: string): FindResult {
   }
 
   const more = Math.max(0, scored.length - elements.length) + Math.max(0, textMatches - texts.length);
-  const lines = [`find ${quote(q)}: ${elements.length} element${elements.length === 1 ? '' : 's'}, ${texts.length} text match${texts.length === 1 ? '' : 'es'} on the whole page`];
-  for (const e of elements) lines.push(`[${e.ref}]${e.role}${e.name ? ` ${quote(cap(e.name, 80))}` : ''}  (${e.where})${e.context ? `  in: ${sanitize(e.context)}` : ''}`);
+  const lines = [
+    `find ${quote(q)}: ${elements.length} element${elements.length === 1 ? '' : 's'}, ${texts.length} text match${texts.length === 1 ? '' : 'es'} on the whole page`,
+  ];
+  for (const e of elements)
+    lines.push(`[${e.ref}]${e.role}${e.name ? ` ${quote(cap(e.name, 80))}` : ''}  (${e.where})${e.context ? `  in: ${sanitize(e.context)}` : ''}`);
   for (const t of texts) lines.push(`text: ${quote(t.text)}${t.near ? ` (next element [${t.near}])` : ''}`);
   if (more) lines.push(`… ${more} more matches; refine the query`);
   if (!elements.length && !texts.length) lines.push('Nothing matches. Content may not be loaded yet: scroll to load more, wait, or try other words.');

@@ -64,7 +64,25 @@ const WORDS = [...'pagecontent'].join(String.raw`[\s_.\-·]*`);
 const FORGED = new RegExp(`(${BRACKET}+)?${GAP}${WORDS}${GAP}(${BRACKET}+)?`, 'gu');
 /** Letters of "page content" from other scripts that read the same (Cyrillic, Greek…). */
 const LOOKALIKES: Record<string, string> = {
-  р: 'p', ρ: 'p', а: 'a', α: 'a', ɑ: 'a', ɡ: 'g', ց: 'g', е: 'e', ε: 'e', ё: 'e', с: 'c', ϲ: 'c', о: 'o', ο: 'o', օ: 'o', п: 'n', ո: 'n', т: 't', τ: 't',
+  р: 'p',
+  ρ: 'p',
+  а: 'a',
+  α: 'a',
+  ɑ: 'a',
+  ɡ: 'g',
+  ց: 'g',
+  е: 'e',
+  ε: 'e',
+  ё: 'e',
+  с: 'c',
+  ϲ: 'c',
+  о: 'o',
+  ο: 'o',
+  օ: 'o',
+  п: 'n',
+  ո: 'n',
+  т: 't',
+  τ: 't',
 };
 /** Characters that show nothing (format controls, combining marks): ignored when matching. */
 const INVISIBLE = /[\p{Cf}\p{Mn}\p{Me}]/gu;

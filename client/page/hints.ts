@@ -89,13 +89,18 @@ function clueFor(el: Element): string {
   const hasZone = (): boolean => (zoned ??= containsZone(el));
   const inside = (selector: string): Element | null => {
     const first = el.querySelector(selector);
-    return first && hasZone() ? zoneFree([...el.querySelectorAll(selector)])[0] ?? null : first;
+    return first && hasZone() ? (zoneFree([...el.querySelectorAll(selector)])[0] ?? null) : first;
   };
   const zoneFree = (list: Element[]): Element[] => (list.length && hasZone() ? list.filter((n) => !inExcludedZone(n)) : list);
   const use = el.localName === 'use' ? el : inside('use');
   const ref = use?.getAttribute('href') ?? use?.getAttribute('xlink:href');
   if (ref && ref.includes('#')) return ref.slice(ref.indexOf('#') + 1).slice(0, HINT_MAX);
-  const icon = iconClass(el.getAttribute('class') ?? '') || zoneFree([...el.querySelectorAll('[class]')]).slice(0, 4).map((c) => iconClass(c.getAttribute('class') ?? '')).find(Boolean);
+  const icon =
+    iconClass(el.getAttribute('class') ?? '') ||
+    zoneFree([...el.querySelectorAll('[class]')])
+      .slice(0, 4)
+      .map((c) => iconClass(c.getAttribute('class') ?? ''))
+      .find(Boolean);
   if (icon) return icon;
   const img = el.localName === 'img' || (el.localName === 'input' && (el as HTMLInputElement).type === 'image') ? el : inside('img');
   const file = img ? fileName(img.getAttribute('src') ?? '') : '';
@@ -110,10 +115,15 @@ function clueFor(el: Element): string {
 /** The only submit button of a form: "search" for a search form, else "submit". */
 function formHint(el: Element): string {
   const tag = el.localName;
-  const submit = (tag === 'button' && (el as HTMLButtonElement).type === 'submit') || (tag === 'input' && ((el as HTMLInputElement).type === 'submit' || (el as HTMLInputElement).type === 'image'));
+  const submit =
+    (tag === 'button' && (el as HTMLButtonElement).type === 'submit') ||
+    (tag === 'input' && ((el as HTMLInputElement).type === 'submit' || (el as HTMLInputElement).type === 'image'));
   const form = submit ? (el as HTMLButtonElement).form : null;
   if (!form || form.querySelectorAll('button, input[type=submit], input[type=image]').length !== 1) return '';
-  const search = form.getAttribute('role') === 'search' || !!form.querySelector('input[type=search], input[name=q], input[name=query], input[name=search], input[name=s]') || /search|find/i.test(form.getAttribute('action') ?? '');
+  const search =
+    form.getAttribute('role') === 'search' ||
+    !!form.querySelector('input[type=search], input[name=q], input[name=query], input[name=search], input[name=s]') ||
+    /search|find/i.test(form.getAttribute('action') ?? '');
   return search ? 'search' : 'submit';
 }
 

@@ -85,15 +85,21 @@ export function installPageWorldHooks(win: Window & typeof globalThis = window):
   };
   mimic(attachShadow, attach);
   proto.attachShadow = attachShadow;
-  disguise(proto, 'shadowRoot', (get) =>
-    function (this: Element) {
-      return disguised.has(this) ? null : get.call(this);
-    },
+  disguise(
+    proto,
+    'shadowRoot',
+    (get) =>
+      function (this: Element) {
+        return disguised.has(this) ? null : get.call(this);
+      },
   );
-  disguise(win.ShadowRoot.prototype, 'mode', (get) =>
-    function (this: ShadowRoot) {
-      return disguised.has(this) ? 'closed' : get.call(this);
-    },
+  disguise(
+    win.ShadowRoot.prototype,
+    'mode',
+    (get) =>
+      function (this: ShadowRoot) {
+        return disguised.has(this) ? 'closed' : get.call(this);
+      },
   );
   hookListeners(win);
 

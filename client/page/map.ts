@@ -188,9 +188,19 @@ function* mapJob(options: MapOptions, budget: Budget, t0 = performance.now(), re
         : it.el === focused || (focusForm && focusForm.contains(it.el))
           ? 1
           : d.direction === 'view'
-            ? inDialog ? 2 : 3
+            ? inDialog
+              ? 2
+              : 3
             : 5 + d.distance;
-      const line: Line = { order: it.order, isElement: true, body: entry.display, groups: headerOf(it.groups), priority, direction: d.direction, block: it.block };
+      const line: Line = {
+        order: it.order,
+        isElement: true,
+        body: entry.display,
+        groups: headerOf(it.groups),
+        priority,
+        direction: d.direction,
+        block: it.block,
+      };
       lines.push(line);
       sources.set(line, it.el);
     }
@@ -206,7 +216,15 @@ function* mapJob(options: MapOptions, budget: Budget, t0 = performance.now(), re
     // Beyond the viewport only headings, to orient; the rest is read when scrolled to (or with read).
     if (d.direction !== 'view' && !it.heading) continue;
     const body = (it.heading ? `${'#'.repeat(Math.min(it.heading, 6))} ` : '') + cap(sanitize(it.text), TEXT_MAX);
-    const line: Line = { order: it.order, isElement: false, body, groups: headerOf(it.groups), priority: d.direction === 'view' ? 4 : 7 + d.distance, direction: d.direction, block: it.block };
+    const line: Line = {
+      order: it.order,
+      isElement: false,
+      body,
+      groups: headerOf(it.groups),
+      priority: d.direction === 'view' ? 4 : 7 + d.distance,
+      direction: d.direction,
+      block: it.block,
+    };
     lines.push(line);
     sources.set(line, it.el);
   }
@@ -257,7 +275,13 @@ function* mapJob(options: MapOptions, budget: Budget, t0 = performance.now(), re
       visited: w.visited,
       candidates: w.candidates,
       listed: elements.length,
-      more: { above: counts.above, below: counts.below, left: counts.left, right: counts.right, covered: [...counts.covered.values()].reduce((a, b) => a + b, 0) },
+      more: {
+        above: counts.above,
+        below: counts.below,
+        left: counts.left,
+        right: counts.right,
+        covered: [...counts.covered.values()].reduce((a, b) => a + b, 0),
+      },
       tokens,
       ms: Math.round((performance.now() - t0) * 10) / 10,
     },
@@ -307,7 +331,7 @@ function describeItem(it: ElementItem, d: Describer, focused: Element | null, as
   let role: string;
   if (it.opaque) role = it.opaque;
   else role = d.role(el);
-  let name = it.opaque === 'canvas' ? '' : d.name(el) || (it.opaque ? el.getAttribute('title') ?? '' : '');
+  let name = it.opaque === 'canvas' ? '' : d.name(el) || (it.opaque ? (el.getAttribute('title') ?? '') : '');
   // A label standing in for a hidden checkbox, radio or file input reads as that control.
   const control = it.standsFor;
   const controlRole = control ? d.role(control) : '';
@@ -343,7 +367,11 @@ function describeItem(it: ElementItem, d: Describer, focused: Element | null, as
     const text = textOutsideZones(el, 2000).replace(/\s+/g, ' ').trim();
     if (text) states.value = text;
   }
-  const shownRole = control ? displayRole(controlRole, it.reason) : (asOption || it.choice) && (role === 'generic' || role === 'listitem' || role === 'none' || role === 'presentation') ? 'option' : displayRole(role, it.reason);
+  const shownRole = control
+    ? displayRole(controlRole, it.reason)
+    : (asOption || it.choice) && (role === 'generic' || role === 'listitem' || role === 'none' || role === 'presentation')
+      ? 'option'
+      : displayRole(role, it.reason);
   const parts = [`${REF_SLOT}${shownRole}`];
   if (shown) parts.push(quote(cap(shown, NAME_MAX)));
   if (hint) parts.push(`~${sanitize(hint)}`);

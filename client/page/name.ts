@@ -72,16 +72,49 @@ export const CONTENT_NODE_CAP = 2000;
 
 /** Roles whose name may come from their content (WAI-ARIA 1.2/1.3 "name from: contents"). */
 export const NAME_FROM_CONTENT_ROLES: ReadonlySet<string> = new Set([
-  'button', 'cell', 'checkbox', 'columnheader', 'comment', 'gridcell', 'heading', 'link', 'menuitem',
-  'menuitemcheckbox', 'menuitemradio', 'option', 'radio', 'row', 'rowheader', 'sectionheader',
-  'sectionfooter', 'switch', 'tab', 'tooltip', 'treeitem',
-  'doc-backlink', 'doc-biblioref', 'doc-glossref', 'doc-noteref',
+  'button',
+  'cell',
+  'checkbox',
+  'columnheader',
+  'comment',
+  'gridcell',
+  'heading',
+  'link',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'option',
+  'radio',
+  'row',
+  'rowheader',
+  'sectionheader',
+  'sectionfooter',
+  'switch',
+  'tab',
+  'tooltip',
+  'treeitem',
+  'doc-backlink',
+  'doc-biblioref',
+  'doc-glossref',
+  'doc-noteref',
 ]);
 
 /** Roles that cannot be named (WAI-ARIA "name from: prohibited"); accname step 1 returns ''. */
 export const NAME_PROHIBITED_ROLES: ReadonlySet<string> = new Set([
-  'caption', 'code', 'deletion', 'emphasis', 'generic', 'insertion', 'mark', 'none', 'paragraph',
-  'presentation', 'strong', 'subscript', 'suggestion', 'superscript',
+  'caption',
+  'code',
+  'deletion',
+  'emphasis',
+  'generic',
+  'insertion',
+  'mark',
+  'none',
+  'paragraph',
+  'presentation',
+  'strong',
+  'subscript',
+  'suggestion',
+  'superscript',
 ]);
 
 /**
@@ -91,18 +124,46 @@ export const NAME_PROHIBITED_ROLES: ReadonlySet<string> = new Set([
  * more (article, figure, landmarks); we read sectioning content, which names card links.
  */
 export const UNREAD_CONTAINER_ROLES: ReadonlySet<string> = new Set([
-  'alert', 'alertdialog', 'application', 'dialog', 'feed', 'form', 'grid', 'group', 'img', 'listbox', 'log',
-  'marquee', 'menu', 'menubar', 'navigation', 'progressbar', 'radiogroup', 'search', 'status', 'tablist',
-  'tabpanel', 'timer', 'toolbar', 'tree', 'treegrid',
+  'alert',
+  'alertdialog',
+  'application',
+  'dialog',
+  'feed',
+  'form',
+  'grid',
+  'group',
+  'img',
+  'listbox',
+  'log',
+  'marquee',
+  'menu',
+  'menubar',
+  'navigation',
+  'progressbar',
+  'radiogroup',
+  'search',
+  'status',
+  'tablist',
+  'tabpanel',
+  'timer',
+  'toolbar',
+  'tree',
+  'treegrid',
 ]);
 
 /** Roles that step 2C reads as a value when they sit in another widget's label. */
 type EmbeddedKind = 'textbox' | 'choice' | 'range';
 const EMBEDDED_CONTROLS: ReadonlyMap<string, EmbeddedKind> = new Map([
-  ['textbox', 'textbox'], ['searchbox', 'textbox'],
-  ['combobox', 'choice'], ['listbox', 'choice'],
+  ['textbox', 'textbox'],
+  ['searchbox', 'textbox'],
+  ['combobox', 'choice'],
+  ['listbox', 'choice'],
   // accname: "role range (e.g., a spinbutton or slider)"; progressbar and meter are ranges too.
-  ['slider', 'range'], ['spinbutton', 'range'], ['scrollbar', 'range'], ['progressbar', 'range'], ['meter', 'range'],
+  ['slider', 'range'],
+  ['spinbutton', 'range'],
+  ['scrollbar', 'range'],
+  ['progressbar', 'range'],
+  ['meter', 'range'],
 ]);
 
 /**
@@ -226,7 +287,10 @@ export function flatString(s: string): string {
 /** For a line printed to the model, never for the name itself: every Unicode whitespace run
  *  becomes one space and invisible characters (zero-width space, soft hyphen) go. */
 export function flatten(s: string): string {
-  return s.replace(/[\u200b\u00ad]/g, '').replace(/\s+/g, ' ').trim();
+  return s
+    .replace(/[\u200b\u00ad]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /**
@@ -287,7 +351,24 @@ const TEXT_INPUT_TYPES = new Set(['text', 'password', 'number', 'search', 'tel',
 const SKIPPED_TAGS = new Set(['script', 'style', 'template', 'noscript']);
 
 /** Elements whose content is never rendered as text (no pseudo-elements, no children). */
-const NO_CONTENT_TAGS = new Set(['input', 'img', 'select', 'textarea', 'iframe', 'video', 'audio', 'canvas', 'object', 'embed', 'br', 'hr', 'wbr', 'area', 'meter', 'progress']);
+const NO_CONTENT_TAGS = new Set([
+  'input',
+  'img',
+  'select',
+  'textarea',
+  'iframe',
+  'video',
+  'audio',
+  'canvas',
+  'object',
+  'embed',
+  'br',
+  'hr',
+  'wbr',
+  'area',
+  'meter',
+  'progress',
+]);
 
 /** Form controls: a word of their own in a label even when they add no text ("Amount [ ] due"). */
 const CONTROL_TAGS = new Set(['input', 'select', 'textarea', 'button', 'meter', 'progress']);
@@ -369,7 +450,7 @@ function authorOrControl(run: Run, el: Element, via: Via, role: string | null, e
   return ownLabel(run, el, via, role);
 }
 
-const isPicture = (el: Element): boolean => el.localName === 'svg' ? isSvg(el) : isHtml(el) && (el.localName === 'img' || el.localName === 'canvas');
+const isPicture = (el: Element): boolean => (el.localName === 'svg' ? isSvg(el) : isHtml(el) && (el.localName === 'img' || el.localName === 'canvas'));
 
 /**
  * step 2A for a node reached through content or a label: 'hidden' drops it with its subtree

@@ -43,7 +43,8 @@ export function isLabelableField(el: Element, role: string): boolean {
 export function nearLabel(el: Element, role: string): NearLabel | null {
   const box = el.getBoundingClientRect();
   if (box.width < 1 || box.height < 1) return null;
-  const checkable = CHECKABLE.has(role) || (el.localName === 'input' && ((el as HTMLInputElement).type === 'checkbox' || (el as HTMLInputElement).type === 'radio'));
+  const checkable =
+    CHECKABLE.has(role) || (el.localName === 'input' && ((el as HTMLInputElement).type === 'checkbox' || (el as HTMLInputElement).type === 'radio'));
   let scope = el.parentElement;
   for (let level = 0; scope && level < LEVELS; level++, scope = scope.parentElement) {
     if (isExcluded(scope) || scope.localName === 'body' || scope.localName === 'html') break;
@@ -97,9 +98,11 @@ function place(node: Text, r: DOMRect, box: DOMRect, checkable: boolean): Candid
   const cy = r.top + r.height / 2;
   if (cx >= box.left && cx <= box.right && cy >= box.top && cy <= box.bottom) return { node, where: 'over', score: 0 };
   const sameLine = r.top < box.bottom && r.bottom > box.top;
-  if (sameLine && r.right <= box.left + 2 && box.left - r.right <= LEFT_GAP) return { node, where: 'after', score: (box.left - r.right) + (checkable ? 100 : 0) };
-  if (sameLine && r.left >= box.right - 2 && r.left - box.right <= RIGHT_GAP) return { node, where: 'before', score: (r.left - box.right) + (checkable ? 0 : 200) };
-  if (r.bottom <= box.top + 2 && box.top - r.bottom <= ABOVE_GAP && r.left < box.right && r.right > box.left - 20) return { node, where: 'after', score: 50 + (box.top - r.bottom) };
+  if (sameLine && r.right <= box.left + 2 && box.left - r.right <= LEFT_GAP) return { node, where: 'after', score: box.left - r.right + (checkable ? 100 : 0) };
+  if (sameLine && r.left >= box.right - 2 && r.left - box.right <= RIGHT_GAP)
+    return { node, where: 'before', score: r.left - box.right + (checkable ? 0 : 200) };
+  if (r.bottom <= box.top + 2 && box.top - r.bottom <= ABOVE_GAP && r.left < box.right && r.right > box.left - 20)
+    return { node, where: 'after', score: 50 + (box.top - r.bottom) };
   return null;
 }
 
@@ -109,7 +112,9 @@ function labelText(node: Text, scope: Element, field: Element): string {
   let text = (node.data ?? '').replace(/\s+/g, ' ').trim();
   for (let n = holder; n && n !== scope; n = n.parentElement) {
     if (n.contains(field) || n.querySelector(NOT_LABEL)) break;
-    const t = textOutsideZones(n, MAX_TEXT + 1).replace(/\s+/g, ' ').trim();
+    const t = textOutsideZones(n, MAX_TEXT + 1)
+      .replace(/\s+/g, ' ')
+      .trim();
     if (t.length > MAX_TEXT) break;
     holder = n;
     text = t;

@@ -41,7 +41,7 @@ function reaches(el: Element, hit: Element): boolean {
 /** The layer a covering element belongs to: its outermost fixed/sticky or dialog ancestor. */
 export function layerOf(hit: Element): Element {
   let layer = hit;
-  for (let n: Element | null = hit; n; ) {
+  for (let n: Element | null = hit; n;) {
     const win = n.ownerDocument.defaultView;
     const pos = win?.getComputedStyle(n).position;
     const role = n.getAttribute('role');

@@ -69,7 +69,7 @@ function frameOf(doc: Document): Element | null {
 
 /** The element or any ancestor (across shadow roots and frames) is excluded. */
 export function inExcludedZone(el: Element): boolean {
-  for (let n: Node | null = el; n; n = flatParent(n) ?? ((n as Document).defaultView?.frameElement ?? null)) {
+  for (let n: Node | null = el; n; n = flatParent(n) ?? (n as Document).defaultView?.frameElement ?? null) {
     if (n.nodeType === 1 && isExcluded(n as Element)) return true;
   }
   return false;

@@ -27,7 +27,11 @@ function isTextField(el: Element): boolean {
 function linkedPopup(field: Element): Element | null {
   const ids = field.getAttribute('aria-controls') || field.getAttribute('aria-owns');
   if (!ids) return null;
-  const popupField = field.getAttribute('role') === 'combobox' || field.hasAttribute('aria-autocomplete') || field.hasAttribute('aria-haspopup') || field.hasAttribute('aria-expanded');
+  const popupField =
+    field.getAttribute('role') === 'combobox' ||
+    field.hasAttribute('aria-autocomplete') ||
+    field.hasAttribute('aria-haspopup') ||
+    field.hasAttribute('aria-expanded');
   if (!popupField) return null;
   const root = field.getRootNode() as Document | ShadowRoot;
   if (typeof root.getElementById !== 'function') return null;

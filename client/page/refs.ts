@@ -103,10 +103,7 @@ export function sweep(): void {
  * The live element for `ref`, re-validated against what the model was shown.
  * Throws RefError: 'unknown' (never handed out) or 'stale' (detached, or its role/name changed).
  */
-export function resolveRef(
-  input: unknown,
-  describe: (el: Element) => { role: string; name: string },
-): Element {
+export function resolveRef(input: unknown, describe: (el: Element) => { role: string; name: string }): Element {
   const ref = parseRef(input);
   const entry = ref && entries.get(ref);
   if (!ref || !entry) {
@@ -118,12 +115,7 @@ export function resolveRef(
   }
   const now = describe(el);
   if (now.role !== entry.role || now.name !== entry.name) {
-    throw new RefError(
-      'stale',
-      ref,
-      `Element [${ref}] changed: it was ${entry.role} "${entry.name}", now ${now.role} "${now.name}". Observe again.`,
-    );
+    throw new RefError('stale', ref, `Element [${ref}] changed: it was ${entry.role} "${entry.name}", now ${now.role} "${now.name}". Observe again.`);
   }
   return el;
 }
-

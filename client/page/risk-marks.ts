@@ -52,7 +52,7 @@ function markOn(el: Element): RiskMark | undefined {
 
 /** The nearest mark on `el` or its ancestors (across shadow roots and same-origin frames). */
 export function riskMarkOf(el: Element): RiskMark | undefined {
-  for (let n: Node | null = el; n; n = flatParent(n) ?? ((n as Document).defaultView?.frameElement ?? null)) {
+  for (let n: Node | null = el; n; n = flatParent(n) ?? (n as Document).defaultView?.frameElement ?? null) {
     if (n.nodeType !== 1) continue;
     const mark = markOn(n as Element);
     if (mark) return mark;

@@ -31,10 +31,7 @@ const DPUB_ROLES =
   'subtitle tip toc';
 
 /** Every role token we accept in a `role` attribute (abstract roles are deliberately absent). */
-export const VALID_ROLES: ReadonlySet<string> = new Set([
-  ...CONCRETE_ROLES.split(' '),
-  ...DPUB_ROLES.split(' ').map((r) => `doc-${r}`),
-]);
+export const VALID_ROLES: ReadonlySet<string> = new Set([...CONCRETE_ROLES.split(' '), ...DPUB_ROLES.split(' ').map((r) => `doc-${r}`)]);
 
 /**
  * The first valid role token of a `role` attribute value, lower-cased, or null.
@@ -56,9 +53,23 @@ export const isPresentational = (role: string): boolean => role === 'none' || ro
  * its implicit role even when the author wrote role="none" (ARIA §9.2 presentational conflict).
  */
 const GLOBAL_ARIA = [
-  'aria-atomic', 'aria-busy', 'aria-controls', 'aria-current', 'aria-describedby', 'aria-description',
-  'aria-details', 'aria-dropeffect', 'aria-flowto', 'aria-grabbed', 'aria-keyshortcuts', 'aria-label',
-  'aria-labelledby', 'aria-live', 'aria-owns', 'aria-relevant', 'aria-roledescription',
+  'aria-atomic',
+  'aria-busy',
+  'aria-controls',
+  'aria-current',
+  'aria-describedby',
+  'aria-description',
+  'aria-details',
+  'aria-dropeffect',
+  'aria-flowto',
+  'aria-grabbed',
+  'aria-keyshortcuts',
+  'aria-label',
+  'aria-labelledby',
+  'aria-live',
+  'aria-owns',
+  'aria-relevant',
+  'aria-roledescription',
 ];
 
 function hasGlobalAria(el: Element): boolean {
@@ -105,8 +116,7 @@ export function isEditingHost(el: Element): boolean {
 }
 
 /** html-aam: header/footer are landmarks only when not scoped to sectioning content or main. */
-const SECTIONING_SCOPE =
-  'article,aside,main,nav,section,[role=article],[role=complementary],[role=main],[role=navigation],[role=region]';
+const SECTIONING_SCOPE = 'article,aside,main,nav,section,[role=article],[role=complementary],[role=main],[role=navigation],[role=region]';
 
 /** html-aam maps form and section to landmarks only when they have an author-given name
  *  (blank means ASCII whitespace only, as accname says: a no-break space is a name). */
@@ -191,15 +201,42 @@ function inputRole(el: HTMLInputElement): string {
  * implicitRole's switch.
  */
 const SAME_NAME_ROLES = new Set('article blockquote button code dialog figure main mark math meter option search strong table time'.split(' '));
-const FIXED_ROLES: ReadonlyMap<string, string> = new Map(Object.entries({
-  address: 'group', details: 'group', fieldset: 'group', hgroup: 'group', optgroup: 'group',
-  aside: 'complementary', datalist: 'listbox', dd: 'definition', del: 'deletion', s: 'deletion',
-  dfn: 'term', dt: 'term', em: 'emphasis',
-  h1: 'heading', h2: 'heading', h3: 'heading', h4: 'heading', h5: 'heading', h6: 'heading',
-  hr: 'separator', html: 'document', ins: 'insertion', menu: 'list', ol: 'list', ul: 'list',
-  nav: 'navigation', output: 'status', p: 'paragraph', progress: 'progressbar', sub: 'subscript',
-  sup: 'superscript', textarea: 'textbox',
-}));
+const FIXED_ROLES: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    address: 'group',
+    details: 'group',
+    fieldset: 'group',
+    hgroup: 'group',
+    optgroup: 'group',
+    aside: 'complementary',
+    datalist: 'listbox',
+    dd: 'definition',
+    del: 'deletion',
+    s: 'deletion',
+    dfn: 'term',
+    dt: 'term',
+    em: 'emphasis',
+    h1: 'heading',
+    h2: 'heading',
+    h3: 'heading',
+    h4: 'heading',
+    h5: 'heading',
+    h6: 'heading',
+    hr: 'separator',
+    html: 'document',
+    ins: 'insertion',
+    menu: 'list',
+    ol: 'list',
+    ul: 'list',
+    nav: 'navigation',
+    output: 'status',
+    p: 'paragraph',
+    progress: 'progressbar',
+    sub: 'subscript',
+    sup: 'superscript',
+    textarea: 'textbox',
+  }),
+);
 
 /** The implicit (native) role of an element, per html-aam. */
 export function implicitRole(el: Element): string {

@@ -10,13 +10,7 @@
 import { loaderHandoff } from '../loader/adopt';
 import { buildMap } from './map';
 import { denyZoneBoxes, isDenied } from './own-ui';
-import {
-  MODULE_FILE,
-  type CaptureModule,
-  type Screenshot,
-  type ScreenshotFailure,
-  type ScreenshotOptions,
-} from './screenshot/types';
+import { MODULE_FILE, type CaptureModule, type Screenshot, type ScreenshotFailure, type ScreenshotOptions } from './screenshot/types';
 
 export type { Mark, Screenshot, ScreenshotOptions } from './screenshot/types';
 
@@ -102,7 +96,10 @@ export function screenshot(options: ScreenshotOptions = {}): Promise<Screenshot>
     const maxSide = Math.min(MAX_SIDE, o.maxSide! > 0 ? Math.round(Number(o.maxSide)) : MAX_SIDE);
     const quality = o.quality! > 0 && o.quality! <= 1 ? Number(o.quality) : DEFAULT_QUALITY;
     const url = moduleUrl(o.moduleUrl);
-    if (!url) return Promise.resolve(fail('screenshots unavailable: the bundle was not loaded from a URL, so the screenshot module cannot be found (pass moduleUrl)', t0));
+    if (!url)
+      return Promise.resolve(
+        fail('screenshots unavailable: the bundle was not loaded from a URL, so the screenshot module cannot be found (pass moduleUrl)', t0),
+      );
     const elements = o.marks ? (o.elements ?? buildMap().elements) : [];
     const marks = elements.map((e) => ({ ref: e.ref, rect: { ...e.rect } }));
 
@@ -114,7 +111,15 @@ export function screenshot(options: ScreenshotOptions = {}): Promise<Screenshot>
     const work = loadModule(url).then(
       (m) => {
         if (isCancelled()) throw new Error('cancelled');
-        return m.capture({ maxSide, quality, marks, cancelled: isCancelled, resourceDeadline: t0 + timeoutMs * RESOURCE_SHARE, denied: isDenied, zones: () => denyZoneBoxes() });
+        return m.capture({
+          maxSide,
+          quality,
+          marks,
+          cancelled: isCancelled,
+          resourceDeadline: t0 + timeoutMs * RESOURCE_SHARE,
+          denied: isDenied,
+          zones: () => denyZoneBoxes(),
+        });
       },
       (e: unknown) => {
         throw new Error(`the screenshot module could not be loaded from ${url} (${message(e)})`);

@@ -88,7 +88,12 @@ export interface PauseOptions {
  * every `plainEveryMs`, is a plain task instead, queued behind them. Without
  * `scheduler.yield()`, every pause is plain.
  */
-export function pauses({ plainEveryMs = 50, now = () => performance.now(), prioritized = schedulerYield(), plain = nextTask }: PauseOptions = {}): () => Promise<void> {
+export function pauses({
+  plainEveryMs = 50,
+  now = () => performance.now(),
+  prioritized = schedulerYield(),
+  plain = nextTask,
+}: PauseOptions = {}): () => Promise<void> {
   let lastPlain = -Infinity;
   return () => {
     const t = now();

@@ -209,7 +209,7 @@ function matchesSafe(el: Element, selector: string): boolean {
 
 /** aria-disabled="true" on the element or an ancestor (ARIA: it disables the subtree). */
 function ariaDisabled(el: Element): boolean {
-  for (let n: Element | null = el; n; ) {
+  for (let n: Element | null = el; n;) {
     if (n.closest('[aria-disabled="true"]')) return true;
     const root = n.getRootNode();
     n = root.nodeType === 11 ? (root as ShadowRoot).host : null;

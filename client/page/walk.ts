@@ -97,7 +97,14 @@ export function startWalk(doc: Document, opts: WalkOptions): Walk {
   const pushEl = (el: Element, reason: Reason, rect: Rect, ctx: Ctx): ElementItem => {
     text.flush();
     const item: ElementItem = {
-      kind: 'el', el, order: order++, rect, reason, frame: ctx.frame, groups: ctx.groups, block: text.block,
+      kind: 'el',
+      el,
+      order: order++,
+      rect,
+      reason,
+      frame: ctx.frame,
+      groups: ctx.groups,
+      block: text.block,
       context: `${ctx.landmark}|${text.lastHeading}`,
     };
     if (ctx.clip !== NO_CLIP && !overlaps(rect, ctx.clip)) {
@@ -177,7 +184,10 @@ export function startWalk(doc: Document, opts: WalkOptions): Walk {
     // The same first valid token role.ts takes (ARIA's roles, DPUB's, `image` read as `img`).
     const role = firstValidRole(roleAttr) ?? '';
     // A dropdown's list of choices: its items are targets; the list itself is no listener target.
-    const choiceList = visible && el.childElementCount >= 2 && !LEAF_TAGS.has(tag) &&
+    const choiceList =
+      visible &&
+      el.childElementCount >= 2 &&
+      !LEAF_TAGS.has(tag) &&
       isChoiceList(el, parentCtx.clickable !== null && (position === 'absolute' || position === 'fixed'), lastClickable);
     let target = visible ? classify(el, tag, role, pointer, focused, cs, parentCtx, attrs) : null;
     if (choiceList) {
@@ -251,8 +261,18 @@ export function startWalk(doc: Document, opts: WalkOptions): Walk {
     const labelish = tag === 'label' || (!!item && reason !== 'scroll');
     const landmark = LANDMARKS.has(tag) ? tag : role === 'navigation' || role === 'main' ? role : parentCtx.landmark;
     let ctx = parentCtx;
-    if (groups !== parentCtx.groups || clip !== parentCtx.clip || scroller !== parentCtx.scroller || clickable || rowFlex !== parentCtx.rowFlex ||
-        pointer !== parentCtx.parentPointer || visible !== parentCtx.visible || labelish || landmark !== parentCtx.landmark || choiceList) {
+    if (
+      groups !== parentCtx.groups ||
+      clip !== parentCtx.clip ||
+      scroller !== parentCtx.scroller ||
+      clickable ||
+      rowFlex !== parentCtx.rowFlex ||
+      pointer !== parentCtx.parentPointer ||
+      visible !== parentCtx.visible ||
+      labelish ||
+      landmark !== parentCtx.landmark ||
+      choiceList
+    ) {
       ctx = {
         frame: parentCtx.frame,
         groups,
@@ -309,16 +329,36 @@ export function startWalk(doc: Document, opts: WalkOptions): Walk {
     const g: Group = { kind: 'frame', el: iframe, modal: false, frame };
     text.flush();
     const frameCtx: Ctx = {
-      frame, groups: [...groups, g], clip: intersect(ctx.clip, box), scroller: ctx.scroller,
-      clickable: null, parentPointer: false, parentEditable: false, collectText: true, visible: true, landmark: '', rowFlex: false, choices: null,
+      frame,
+      groups: [...groups, g],
+      clip: intersect(ctx.clip, box),
+      scroller: ctx.scroller,
+      clickable: null,
+      parentPointer: false,
+      parentEditable: false,
+      collectText: true,
+      visible: true,
+      landmark: '',
+      rowFlex: false,
+      choices: null,
     };
     // The frame's text never joins the lines around it: flushed on entering and on leaving.
     return listOf(iframe, inner.body ? [inner.documentElement] : [], frameCtx, false, null, outer, true);
   };
 
   const top: Ctx = {
-    frame: null, groups: [], clip: NO_CLIP, scroller: null, clickable: null, parentPointer: false,
-    parentEditable: false, collectText: true, visible: true, landmark: '', rowFlex: false, choices: null,
+    frame: null,
+    groups: [],
+    clip: NO_CLIP,
+    scroller: null,
+    clickable: null,
+    parentPointer: false,
+    parentEditable: false,
+    collectText: true,
+    visible: true,
+    landmark: '',
+    rowFlex: false,
+    choices: null,
   };
   const stack: Frame[] = doc.documentElement ? [listOf(doc, [doc.documentElement], top, false, null, null, false)] : [];
   let done = false;

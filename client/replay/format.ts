@@ -18,7 +18,7 @@ const isText = (v: unknown, max = MAX_TEXT): v is string => typeof v === 'string
 
 /** Why `r` is not a recording pagehand can replay, or undefined when it is. */
 export function recordingProblem(r: unknown): string | undefined {
-  if (!isObject(r)) return 'a recording must be an object (the JSON a run\'s result.recording holds)';
+  if (!isObject(r)) return "a recording must be an object (the JSON a run's result.recording holds)";
   if (r.pagehand !== RECORDING_KIND) return 'not a pagehand recording: "pagehand" must be "recording"';
   if (r.v !== RECORDING_VERSION) return `unsupported recording version ${JSON.stringify(r.v)} (this pagehand reads version ${RECORDING_VERSION})`;
   if (!isText(r.task) || !r.task.trim()) return 'the recording has no task';
@@ -49,14 +49,16 @@ function stepProblem(s: unknown): string | undefined {
     const t = s.target;
     if (!isObject(t) || !isText(t.role, 64) || !isText(t.name, MAX_TEXT)) return '"target" needs a role and a name';
     for (const k of ['landmark', 'heading', 'near'] as const) if (t[k] !== undefined && !isText(t[k], MAX_TEXT)) return `"target.${k}" must be text`;
-    for (const k of ['nth', 'of'] as const) if (t[k] !== undefined && !(Number.isInteger(t[k]) && (t[k] as number) >= 1)) return `"target.${k}" must be a whole number from 1`;
+    for (const k of ['nth', 'of'] as const)
+      if (t[k] !== undefined && !(Number.isInteger(t[k]) && (t[k] as number) >= 1)) return `"target.${k}" must be a whole number from 1`;
   }
   if (s.expect !== undefined) {
     const e = s.expect;
     if (!isObject(e)) return '"expect" must be an object';
     if (e.url !== undefined && !isText(e.url)) return '"expect.url" must be text';
     if (e.dialog !== undefined && !isText(e.dialog)) return '"expect.dialog" must be text';
-    if (e.visible !== undefined && !(isObject(e.visible) && isText(e.visible.role, 64) && isText(e.visible.name))) return '"expect.visible" needs a role and a name';
+    if (e.visible !== undefined && !(isObject(e.visible) && isText(e.visible.role, 64) && isText(e.visible.name)))
+      return '"expect.visible" needs a role and a name';
   }
   return undefined;
 }
@@ -82,9 +84,11 @@ export function valuesFor(r: Recording, given: unknown): { values: Record<string
 
 /** `{name}` of a declared value, filled in; other braces are left alone. */
 export function fill<T>(v: T, values: Record<string, string>): T {
-  if (typeof v === 'string') return v.replace(/\{([A-Za-z][A-Za-z0-9_]{0,31})\}/g, (all, name: string) => (Object.prototype.hasOwnProperty.call(values, name) ? values[name]! : all)) as T;
+  if (typeof v === 'string')
+    return v.replace(/\{([A-Za-z][A-Za-z0-9_]{0,31})\}/g, (all, name: string) =>
+      Object.prototype.hasOwnProperty.call(values, name) ? values[name]! : all,
+    ) as T;
   if (Array.isArray(v)) return v.map((x) => fill(x, values)) as T;
   if (isObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fill(x, values)])) as T;
   return v;
 }
-

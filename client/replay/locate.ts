@@ -97,7 +97,9 @@ export function describeTarget(el: Element, cands: Candidate[] = pageCandidates(
   if (landmark) t.landmark = landmark;
   if (c.heading) t.heading = c.heading;
   if (c.near) t.near = c.near;
-  const equals = cands.filter((x) => x.role === c.role && x.name === c.name && x.near === c.near && x.heading === c.heading && same(landmarkOf(x.item.el, describer), landmark));
+  const equals = cands.filter(
+    (x) => x.role === c.role && x.name === c.name && x.near === c.near && x.heading === c.heading && same(landmarkOf(x.item.el, describer), landmark),
+  );
   if (equals.length > 1) {
     t.nth = equals.indexOf(c) + 1;
     t.of = equals.length;
@@ -127,7 +129,12 @@ export function locate(t: RecordedTarget, cands: Candidate[] = pageCandidates(),
   let hit: Candidate | undefined;
   if (found.length === 1) hit = found[0];
   else if (t.nth && t.of === found.length) hit = found[t.nth - 1];
-  if (!hit) return { ok: false, problem: 'ambiguous', why: `${found.length} elements match ${what}${t.near ? ` near ${JSON.stringify(t.near)}` : ''} and nothing tells them apart` };
+  if (!hit)
+    return {
+      ok: false,
+      problem: 'ambiguous',
+      why: `${found.length} elements match ${what}${t.near ? ` near ${JSON.stringify(t.near)}` : ''} and nothing tells them apart`,
+    };
   return { ok: true, el: hit.item.el, ref: refFor(hit.item, describer), candidate: hit };
 }
 
@@ -145,7 +152,8 @@ function refFor(it: ElementItem, describer: Describer): Ref {
 
 /** Whether what a step expected shows on the page now. */
 export function expectationHolds(e: RecordedExpectation, cands?: () => Candidate[]): { ok: true } | { ok: false; why: string } {
-  if (e.url !== undefined && !urlMatches(e.url, location.href, location.origin)) return { ok: false, why: `the page is ${location.pathname}${location.search}, not ${e.url}` };
+  if (e.url !== undefined && !urlMatches(e.url, location.href, location.origin))
+    return { ok: false, why: `the page is ${location.pathname}${location.search}, not ${e.url}` };
   if (e.dialog !== undefined) {
     const describer = createDescriber();
     const open = [...takeSnapshot(document).dialogs].map((d) => maskPageText(dialogName(d, describer)));
@@ -153,7 +161,8 @@ export function expectationHolds(e: RecordedExpectation, cands?: () => Candidate
   }
   if (e.visible !== undefined) {
     const v = e.visible;
-    if (!(cands ?? (() => pageCandidates()))().some((c) => c.role === v.role && c.name === clean(v.name))) return { ok: false, why: `${v.role} ${JSON.stringify(v.name)} did not appear` };
+    if (!(cands ?? (() => pageCandidates()))().some((c) => c.role === v.role && c.name === clean(v.name)))
+      return { ok: false, why: `${v.role} ${JSON.stringify(v.name)} did not appear` };
   }
   return { ok: true };
 }

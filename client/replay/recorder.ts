@@ -24,7 +24,11 @@ export function beginStep(call: PageCall | SiteCall, target: CallTarget | undefi
   if (ref !== undefined) {
     try {
       const describer = createDescriber();
-      t = describeTarget(resolveRef(ref, (e) => describer.describe(e)), undefined, describer);
+      t = describeTarget(
+        resolveRef(ref, (e) => describer.describe(e)),
+        undefined,
+        describer,
+      );
     } catch {
       /* a ref that does not resolve fails the action: no step */
     }

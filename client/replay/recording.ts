@@ -132,7 +132,9 @@ export function newRecording(task: string, url: string, steps: RecordedStep[], s
 /** One line per step for the model and for logs: `click button "Place order" (in: Total 12 €)`. */
 export function stepText(s: RecordedStep): string {
   const t = s.target;
-  const what = t ? ` ${t.role}${t.name ? ` ${JSON.stringify(t.name)}` : ''}${t.near ? ` (in: ${JSON.stringify(t.near)})` : ''}${t.of ? ` (${t.nth} of ${t.of})` : ''}` : '';
+  const what = t
+    ? ` ${t.role}${t.name ? ` ${JSON.stringify(t.name)}` : ''}${t.near ? ` (in: ${JSON.stringify(t.near)})` : ''}${t.of ? ` (${t.nth} of ${t.of})` : ''}`
+    : '';
   const args = Object.entries(s.args)
     .filter(([k, v]) => !(k === 'replace' && v === true) && !(k === 'submit' && v === false))
     .map(([k, v]) => `${k}=${JSON.stringify(v)}`)

@@ -145,7 +145,11 @@ export class ReplayDriver {
     const outcome = await runStep(this.run, step, [made.call], goal, this.withLocated(map));
     if (this.run.ended || outcome === 'parked') return 'ended';
     if (this.run.refused) {
-      this.run.finish({ ok: false, summary: `The user did not allow step ${index + 1} of the recording (${stepText(rec)}), so the replay stopped there.`, reason: 'denied' });
+      this.run.finish({
+        ok: false,
+        summary: `The user did not allow step ${index + 1} of the recording (${stepText(rec)}), so the replay stopped there.`,
+        reason: 'denied',
+      });
       return 'ended';
     }
     if (outcome === 'failed') {
@@ -171,7 +175,10 @@ export class ReplayDriver {
     const l = this.located;
     if (!l || map.elements.some((e) => e.ref === l.ref)) return map;
     const c = l.candidate;
-    return { ...map, elements: [...map.elements, { ref: l.ref, role: c.role, name: c.name, rect: c.item.rect, states: {}, tag: c.item.el.localName, isNew: false }] };
+    return {
+      ...map,
+      elements: [...map.elements, { ref: l.ref, role: c.role, name: c.name, rect: c.item.rect, states: {}, tag: c.item.el.localName, isNew: false }],
+    };
   }
 
   /** The call a recorded step makes on this page, or why it cannot be made. */
@@ -257,7 +264,11 @@ export class ReplayDriver {
       return true;
     }
     if (!rs.repair) {
-      this.run.finish({ ok: false, summary: `Step ${index + 1} of the recording (${stepText(this.stepAt(index))}) needs repair: ${why}.`, reason: 'needs_repair' });
+      this.run.finish({
+        ok: false,
+        summary: `Step ${index + 1} of the recording (${stepText(this.stepAt(index))}) needs repair: ${why}.`,
+        reason: 'needs_repair',
+      });
       return false;
     }
     rs.repairing = { index, why, turns: 0, made: [], acted };
@@ -275,7 +286,11 @@ export class ReplayDriver {
       this.modelReady = true;
     }
     if (rp.turns >= REPAIR_TURNS) {
-      this.run.finish({ ok: false, summary: `Step ${rp.index + 1} of the recording could not be repaired in ${REPAIR_TURNS} tries: ${rp.why}.`, reason: 'errors' });
+      this.run.finish({
+        ok: false,
+        summary: `Step ${rp.index + 1} of the recording could not be repaired in ${REPAIR_TURNS} tries: ${rp.why}.`,
+        reason: 'errors',
+      });
       return 'ended';
     }
     rp.turns++;
@@ -317,7 +332,10 @@ export class ReplayDriver {
   private summary(): Omit<RunResult, 'steps' | 'usage'> {
     const rs = this.rs;
     const repaired = rs.repaired.length;
-    return { ok: true, summary: `Replayed the recording: ${rs.replayed} step${rs.replayed === 1 ? '' : 's'} as recorded${repaired ? `, ${repaired} made anew by the model` : ''}.` };
+    return {
+      ok: true,
+      summary: `Replayed the recording: ${rs.replayed} step${rs.replayed === 1 ? '' : 's'} as recorded${repaired ? `, ${repaired} made anew by the model` : ''}.`,
+    };
   }
 }
 

@@ -25,7 +25,17 @@ export function FilesBox({ t, files, setFiles }: { t: Strings; files: File[]; se
     <div class="files" data-files>
       <input ref={input} type="file" multiple hidden tabIndex={-1} aria-hidden="true" onChange={picked} data-file-input />
       <button type="button" class="attach" title={t.attach} onClick={onUserInput(() => input.current?.click())} data-attach>
-        <svg width="14" height="14" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true">
+        <svg
+          width="14"
+          height="14"
+          viewBox="0 0 24 24"
+          fill="none"
+          stroke="currentColor"
+          stroke-width="2"
+          stroke-linecap="round"
+          stroke-linejoin="round"
+          aria-hidden="true"
+        >
           <path d="M21 11.5l-8.6 8.6a5 5 0 0 1-7.1-7.1l8.6-8.6a3.3 3.3 0 0 1 4.7 4.7l-8.6 8.6a1.7 1.7 0 0 1-2.4-2.4l7.9-7.9" />
         </svg>
         {t.attachShort}
@@ -35,7 +45,13 @@ export function FilesBox({ t, files, setFiles }: { t: Strings; files: File[]; se
           {files.map((f) => (
             <li key={f.name} data-file>
               <span data-file-name>{`${f.name} (${size(f.size)})`}</span>
-              <button type="button" class="icon" aria-label={t.removeFile(f.name)} title={t.removeFile(f.name)} onClick={() => setFiles(files.filter((x) => x !== f))}>
+              <button
+                type="button"
+                class="icon"
+                aria-label={t.removeFile(f.name)}
+                title={t.removeFile(f.name)}
+                onClick={() => setFiles(files.filter((x) => x !== f))}
+              >
                 <span aria-hidden="true">×</span>
               </button>
             </li>

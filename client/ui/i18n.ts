@@ -10,7 +10,12 @@ export type Lang = 'en' | 'es';
 function dollars(usd: number, lang: Lang): string {
   const digits = usd < 1 ? 4 : 2;
   try {
-    return new Intl.NumberFormat(lang === 'es' ? 'es' : 'en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: digits, maximumFractionDigits: digits }).format(usd);
+    return new Intl.NumberFormat(lang === 'es' ? 'es' : 'en-US', {
+      style: 'currency',
+      currency: 'USD',
+      minimumFractionDigits: digits,
+      maximumFractionDigits: digits,
+    }).format(usd);
   } catch {
     return `$${usd.toFixed(digits)}`;
   }
@@ -20,7 +25,8 @@ const en = {
   title: 'pagehand',
   taskLabel: 'What should I do on this page?',
   taskHint: 'Enter sends, Shift+Enter adds a line.',
-  intro: 'Tell me what to do on this page. I work step by step and show each step here; you can stop or take over at any time, and I ask before anything risky.',
+  intro:
+    'Tell me what to do on this page. I work step by step and show each step here; you can stop or take over at any time, and I ask before anything risky.',
   send: 'Send',
   stop: 'Stop',
   takeOver: 'Take over',
@@ -94,7 +100,8 @@ const es: Strings = {
   title: 'pagehand',
   taskLabel: '¿Qué hago en esta página?',
   taskHint: 'Intro envía, Mayús+Intro añade una línea.',
-  intro: 'Dime qué hacer en esta página. Trabajo paso a paso y aquí muestro cada paso; puedes detenerme o tomar el control en cualquier momento, y te pregunto antes de algo arriesgado.',
+  intro:
+    'Dime qué hacer en esta página. Trabajo paso a paso y aquí muestro cada paso; puedes detenerme o tomar el control en cualquier momento, y te pregunto antes de algo arriesgado.',
   send: 'Enviar',
   stop: 'Detener',
   takeOver: 'Tomar el control',

@@ -34,7 +34,13 @@ function saveFile(recording: Recording): void {
   const url = URL.createObjectURL(new Blob([`${JSON.stringify(recording, null, 2)}\n`], { type: 'application/json' }));
   const a = document.createElement('a');
   a.href = url;
-  a.download = `${recording.task.replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-|-$/g, '').slice(0, 40).toLowerCase() || 'pagehand'}.recording.json`;
+  a.download = `${
+    recording.task
+      .replace(/[^\p{L}\p{N}]+/gu, '-')
+      .replace(/^-|-$/g, '')
+      .slice(0, 40)
+      .toLowerCase() || 'pagehand'
+  }.recording.json`;
   a.click();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
@@ -49,7 +55,23 @@ const attachShadow = typeof Element === 'function' ? Element.prototype.attachSha
 /** The run options open() takes (OpenOptions without the theme). */
 const RUN_KEYS = ['proxy', 'token', 'model', 'maxSteps', 'instructions', 'vision', 'toolChoice', 'lang'] as const satisfies ReadonlyArray<keyof OpenOptions>;
 
-const SHIELDED = ['keydown', 'keyup', 'keypress', 'input', 'beforeinput', 'mousedown', 'mouseup', 'click', 'dblclick', 'pointerdown', 'pointerup', 'contextmenu', 'focusin', 'focusout', 'wheel'];
+const SHIELDED = [
+  'keydown',
+  'keyup',
+  'keypress',
+  'input',
+  'beforeinput',
+  'mousedown',
+  'mouseup',
+  'click',
+  'dblclick',
+  'pointerdown',
+  'pointerup',
+  'contextmenu',
+  'focusin',
+  'focusout',
+  'wheel',
+];
 
 export interface UiDeps {
   run(task: string, options?: RunOptions): RunHandle;
@@ -207,7 +229,15 @@ export function createUi(deps: UiDeps) {
     const box = placeIn(layout, innerWidth, innerHeight, corner());
     render(
       <div class={`ph${theme}`} lang={lang()}>
-        {uiRun && <Mask host={host!} acting={view!.confirm ? { call: view!.confirm.request.call, target: view!.confirm.request.target } : view!.acting} t={t} onTakeOver={act.pause} onStop={act.stop} />}
+        {uiRun && (
+          <Mask
+            host={host!}
+            acting={view!.confirm ? { call: view!.confirm.request.call, target: view!.confirm.request.target } : view!.acting}
+            t={t}
+            onTakeOver={act.pause}
+            onStop={act.stop}
+          />
+        )}
         {visible &&
           (layout.collapsed ? (
             <Launcher
@@ -222,7 +252,16 @@ export function createUi(deps: UiDeps) {
               }}
             />
           ) : (
-            <Panel view={view} t={t} history={history} recordings={site.recordings ?? []} notice={notice} box={box} act={act} onResize={(width, height) => setLayout({ ...layout, width, height })} />
+            <Panel
+              view={view}
+              t={t}
+              history={history}
+              recordings={site.recordings ?? []}
+              notice={notice}
+              box={box}
+              act={act}
+              onResize={(width, height) => setLayout({ ...layout, width, height })}
+            />
           ))}
       </div>,
       root!,
@@ -327,7 +366,11 @@ export function createUi(deps: UiDeps) {
 
   addEventListener('resize', () => visible && paint());
   addEventListener('pagehide', () => {
-    if (view?.status === 'running') saveLog(view.id, view.entries.map((e) => (e.kind === 'step' ? { ...e, thinking: undefined } : e)));
+    if (view?.status === 'running')
+      saveLog(
+        view.id,
+        view.entries.map((e) => (e.kind === 'step' ? { ...e, thinking: undefined } : e)),
+      );
   });
   return { open, close, toggle, launcher, attach, configure, autoOpen };
 }

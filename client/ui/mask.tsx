@@ -12,7 +12,21 @@ import { callLabel } from './labels';
 import { onUserInput } from './trusted';
 
 /** Real user input we stop while the agent works (pointer too, for page top layers above us). */
-const BLOCKED = ['keydown', 'keyup', 'keypress', 'pointerdown', 'pointerup', 'mousedown', 'mouseup', 'click', 'dblclick', 'auxclick', 'contextmenu', 'wheel', 'touchstart'];
+const BLOCKED = [
+  'keydown',
+  'keyup',
+  'keypress',
+  'pointerdown',
+  'pointerup',
+  'mousedown',
+  'mouseup',
+  'click',
+  'dblclick',
+  'auxclick',
+  'contextmenu',
+  'wheel',
+  'touchstart',
+];
 
 export function blockUserInput(host: Element, win: Window = window): () => void {
   const block = (e: Event): void => {
@@ -64,8 +78,12 @@ export function Mask({ host, acting, t, onTakeOver, onStop }: Props) {
       )}
       <div class="lock row" role="status">
         <span>{t.working}</span>
-        <button type="button" onClick={onUserInput(onTakeOver)}>{t.takeOver}</button>
-        <button type="button" class="danger" onClick={onStop}>{t.stop}</button>
+        <button type="button" onClick={onUserInput(onTakeOver)}>
+          {t.takeOver}
+        </button>
+        <button type="button" class="danger" onClick={onStop}>
+          {t.stop}
+        </button>
       </div>
     </div>
   );

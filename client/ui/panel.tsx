@@ -111,7 +111,9 @@ export function Panel({ view, t, history, recordings, notice, box, act, onResize
       )}
       <div class="log" role="log" aria-label={t.log} ref={logRef} tabIndex={0}>
         {view && <p class="task">{view.task}</p>}
-        {view?.entries.map((e, i) => <EntryView key={i} e={e} t={t} running={running} />)}
+        {view?.entries.map((e, i) => (
+          <EntryView key={i} e={e} t={t} running={running} />
+        ))}
         {!view && <p class="hint intro">{t.intro}</p>}
         {!view && recordings.length > 0 && <SiteTasks t={t} recordings={recordings} act={act} />}
         {!view && history.length > 0 && <History t={t} items={history} pick={setDraft} />}
@@ -123,17 +125,27 @@ export function Panel({ view, t, history, recordings, notice, box, act, onResize
         {running ? (
           <div class="row">
             {view!.paused ? (
-              <button type="button" class="primary" onClick={onUserInput(act.resume)}>{t.resume}</button>
+              <button type="button" class="primary" onClick={onUserInput(act.resume)}>
+                {t.resume}
+              </button>
             ) : (
-              <button type="button" onClick={onUserInput(act.pause)}>{t.takeOver}</button>
+              <button type="button" onClick={onUserInput(act.pause)}>
+                {t.takeOver}
+              </button>
             )}
-            <button type="button" class="danger" onClick={act.stop}>{t.stop}</button>
+            <button type="button" class="danger" onClick={act.stop}>
+              {t.stop}
+            </button>
             {view!.paused && <span class="hint">{t.paused}</span>}
           </div>
         ) : (
           <TaskBox t={t} send={act.send} text={draft} setText={setDraft} />
         )}
-        {notice && <p class="err" role="alert">{notice}</p>}
+        {notice && (
+          <p class="err" role="alert">
+            {notice}
+          </p>
+        )}
       </footer>
     </section>
   );
@@ -204,7 +216,11 @@ function EntryView({ e, t, running }: { e: Entry; t: Strings; running: boolean }
   return (
     <div class="entry" data-step={e.step}>
       <div class="k">{`#${e.step}`}</div>
-      {e.thinking !== undefined && !r && (e.thinking || running) && <p class="think" aria-hidden="true">{e.thinking.slice(-240) || t.thinking}</p>}
+      {e.thinking !== undefined && !r && (e.thinking || running) && (
+        <p class="think" aria-hidden="true">
+          {e.thinking.slice(-240) || t.thinking}
+        </p>
+      )}
       {!r && e.thinking === undefined && running && <p class="think">{t.thinking}</p>}
       {/* What it saw (muted), then what it does next and why; the rest under Details. */}
       {r?.evaluation && <p class="entry saw">{r.evaluation}</p>}
@@ -258,9 +274,15 @@ function ConfirmCard({ view, t, act }: { view: RunView; t: Strings; act: PanelAc
         {req.goal && [<dt key="g">{t.goal}</dt>, <dd key="g2">{req.goal}</dd>]}
       </dl>
       <div class="row">
-        <button type="button" class="primary" onClick={onUserInput(() => act.confirm(true))} data-allow>{t.allow}</button>
-        <button type="button" ref={first} onClick={() => act.confirm(false)} data-deny>{t.deny}</button>
-        <button type="button" onClick={onUserInput(() => act.confirm(true, true))} data-allow-kind>{t.allowKind(kind)}</button>
+        <button type="button" class="primary" onClick={onUserInput(() => act.confirm(true))} data-allow>
+          {t.allow}
+        </button>
+        <button type="button" ref={first} onClick={() => act.confirm(false)} data-deny>
+          {t.deny}
+        </button>
+        <button type="button" onClick={onUserInput(() => act.confirm(true, true))} data-allow-kind>
+          {t.allowKind(kind)}
+        </button>
       </div>
     </div>
   );
@@ -278,10 +300,14 @@ function AskCard({ question, t, act }: { question: string; t: Strings; act: Pane
     <div class="card" data-ask role="group" aria-labelledby="ph-ask-q">
       <h3>{t.askTitle}</h3>
       <p id="ph-ask-q">{question}</p>
-      <label class="sr" for="ph-answer">{t.answer}</label>
+      <label class="sr" for="ph-answer">
+        {t.answer}
+      </label>
       <textarea id="ph-answer" ref={box} rows={2} onKeyDown={(e) => enterSends(e, send)} />
       <div class="row">
-        <button type="button" class="primary" onClick={onUserInput(send)}>{t.send}</button>
+        <button type="button" class="primary" onClick={onUserInput(send)}>
+          {t.send}
+        </button>
       </div>
     </div>
   );
@@ -290,9 +316,14 @@ function AskCard({ question, t, act }: { question: string; t: Strings; act: Pane
 function EndCard({ view, t, act }: { view: RunView; t: Strings; act: PanelActions }) {
   const [copied, setCopied] = useState(false);
   const r = view.result;
-  if (view.status === 'stopped') return <p class="card" data-end="stopped">{t.stopped}</p>;
+  if (view.status === 'stopped')
+    return (
+      <p class="card" data-end="stopped">
+        {t.stopped}
+      </p>
+    );
   const ok = view.status === 'done';
-  const text = ok ? r?.summary ?? '' : view.error ?? r?.summary ?? '';
+  const text = ok ? (r?.summary ?? '') : (view.error ?? r?.summary ?? '');
   // A run that acted on the page can be run again, or kept.
   const recording = r?.recording?.steps.length ? r.recording : undefined;
   const copy = async (): Promise<void> => {
@@ -309,14 +340,22 @@ function EndCard({ view, t, act }: { view: RunView; t: Strings; act: PanelAction
       <p data-summary>{text}</p>
       <div class="row">
         {ok ? (
-          <button type="button" onClick={copy} data-copy>{copied ? t.copied : t.copy}</button>
+          <button type="button" onClick={copy} data-copy>
+            {copied ? t.copied : t.copy}
+          </button>
         ) : (
-          <button type="button" class="primary" onClick={onUserInput(act.retry)} data-retry>{t.retry}</button>
+          <button type="button" class="primary" onClick={onUserInput(act.retry)} data-retry>
+            {t.retry}
+          </button>
         )}
         {ok && recording && (
           <>
-            <button type="button" onClick={onUserInput(() => act.replay(recording))} data-run-again>{t.runAgain}</button>
-            <button type="button" onClick={() => act.saveRecording(recording)} data-save-recording>{t.saveRecording}</button>
+            <button type="button" onClick={onUserInput(() => act.replay(recording))} data-run-again>
+              {t.runAgain}
+            </button>
+            <button type="button" onClick={() => act.saveRecording(recording)} data-save-recording>
+              {t.saveRecording}
+            </button>
           </>
         )}
       </div>
@@ -347,10 +386,23 @@ function TaskBox({ t, send, text, setText }: { t: Strings; send: PanelActions['s
   return (
     <>
       <label for="ph-task">{t.taskLabel}</label>
-      <textarea id="ph-task" ref={box} data-task rows={2} value={text} aria-describedby="ph-task-hint" onInput={(e) => setText((e.target as HTMLTextAreaElement).value)} onKeyDown={(e) => enterSends(e, go)} />
+      <textarea
+        id="ph-task"
+        ref={box}
+        data-task
+        rows={2}
+        value={text}
+        aria-describedby="ph-task-hint"
+        onInput={(e) => setText((e.target as HTMLTextAreaElement).value)}
+        onKeyDown={(e) => enterSends(e, go)}
+      />
       <div class="row">
-        <p class="hint" id="ph-task-hint" style={{ flex: '1' }}>{t.taskHint}</p>
-        <button type="button" class="primary" onClick={onUserInput(go)} data-send>{t.send}</button>
+        <p class="hint" id="ph-task-hint" style={{ flex: '1' }}>
+          {t.taskHint}
+        </p>
+        <button type="button" class="primary" onClick={onUserInput(go)} data-send>
+          {t.send}
+        </button>
       </div>
       <FilesBox t={t} files={files} setFiles={setFiles} />
       <SecretsBox t={t} boxRef={secrets} />
@@ -366,7 +418,9 @@ function SiteTasks({ t, recordings, act }: { t: Strings; recordings: Recording[]
       <ul>
         {recordings.map((r, i) => (
           <li key={i}>
-            <button type="button" title={r.task} onClick={onUserInput(() => act.replay(r))}>{r.task}</button>
+            <button type="button" title={r.task} onClick={onUserInput(() => act.replay(r))}>
+              {r.task}
+            </button>
           </li>
         ))}
       </ul>
@@ -381,7 +435,11 @@ function History({ t, items, pick }: { t: Strings; items: HistoryItem[]; pick(ta
       <ul>
         {items.map((i) => (
           <li key={i.task}>
-            <button type="button" title={i.task} onClick={(e) => (pick(i.task), ((e.currentTarget as Element).getRootNode() as ShadowRoot).getElementById?.('ph-task')?.focus())}>
+            <button
+              type="button"
+              title={i.task}
+              onClick={(e) => (pick(i.task), ((e.currentTarget as Element).getRootNode() as ShadowRoot).getElementById?.('ph-task')?.focus())}
+            >
               {i.ok === true ? '✓ ' : i.ok === false ? '✗ ' : ''}
               {i.task}
             </button>

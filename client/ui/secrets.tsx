@@ -29,9 +29,13 @@ export function SecretsBox({ t, boxRef }: { t: Strings; boxRef: { current: HTMLD
       <div ref={boxRef}>
         {rows.map((id, i) => (
           <div class="row" key={id} data-secret-row>
-            <label class="sr" for={`ph-secret-name-${id}`}>{t.secretName}</label>
+            <label class="sr" for={`ph-secret-name-${id}`}>
+              {t.secretName}
+            </label>
             <input id={`ph-secret-name-${id}`} data-secret-name placeholder={t.secretName} autocomplete="off" spellcheck={false} size={8} />
-            <label class="sr" for={`ph-secret-value-${id}`}>{t.secretValue}</label>
+            <label class="sr" for={`ph-secret-value-${id}`}>
+              {t.secretValue}
+            </label>
             <input id={`ph-secret-value-${id}`} data-secret-value type="password" placeholder={t.secretValue} autocomplete="off" size={12} />
             {rows.length > 1 && (
               <button type="button" class="icon" aria-label={t.removeSecret} title={t.removeSecret} onClick={() => setRows(rows.filter((_, j) => j !== i))}>
@@ -41,7 +45,9 @@ export function SecretsBox({ t, boxRef }: { t: Strings; boxRef: { current: HTMLD
           </div>
         ))}
       </div>
-      <button type="button" onClick={() => setRows([...rows, next.current++])} data-add-secret>{t.addSecret}</button>
+      <button type="button" onClick={() => setRows([...rows, next.current++])} data-add-secret>
+        {t.addSecret}
+      </button>
     </details>
   );
 }

@@ -24,9 +24,7 @@ export interface StepView {
 }
 
 export type Entry =
-  | StepView
-  | { kind: 'message'; text: string; from: 'model' | 'agent' | 'user' }
-  | { kind: 'error'; message: string; code: string; retryInMs?: number };
+  StepView | { kind: 'message'; text: string; from: 'model' | 'agent' | 'user' } | { kind: 'error'; message: string; code: string; retryInMs?: number };
 
 export type Status = 'running' | 'done' | 'failed' | 'stopped';
 
@@ -71,7 +69,17 @@ export type UiEvent =
   | { type: 'dismissResume' };
 
 export const newRun = (id: string, task: string, now: number): RunView => ({
-  id, task, status: 'running', paused: false, entries: [], step: 0, maxSteps: 0, startedAt: now, elapsedMs: 0, tokens: 0, resumed: false,
+  id,
+  task,
+  status: 'running',
+  paused: false,
+  entries: [],
+  step: 0,
+  maxSteps: 0,
+  startedAt: now,
+  elapsedMs: 0,
+  tokens: 0,
+  resumed: false,
 });
 
 /** The step entry for `step`, created at the end of the log when missing. */
@@ -107,8 +115,15 @@ export function reduce(view: RunView | undefined, ev: UiEvent): RunView | undefi
         s.calls = p.calls;
       }
       return {
-        ...view, entries, step: p.step, maxSteps: p.maxSteps, startedAt: ev.now - p.elapsedMs, elapsedMs: p.elapsedMs,
-        tokens: p.usage.promptTokens + p.usage.completionTokens, cost: p.usage.cost, resumed: view.resumed || !!p.resumed,
+        ...view,
+        entries,
+        step: p.step,
+        maxSteps: p.maxSteps,
+        startedAt: ev.now - p.elapsedMs,
+        elapsedMs: p.elapsedMs,
+        tokens: p.usage.promptTokens + p.usage.completionTokens,
+        cost: p.usage.cost,
+        resumed: view.resumed || !!p.resumed,
       };
     }
     case 'action': {
@@ -118,7 +133,8 @@ export function reduce(view: RunView | undefined, ev: UiEvent): RunView | undefi
       // `end` completes the last matching `start` of this step.
       let open = -1;
       // (findLastIndex is newer than the browsers the bundle targets)
-      if (p.phase === 'end') for (let i = s.actions.length - 1; i >= 0 && open < 0; i--) if (!s.actions[i]!.result && s.actions[i]!.call.name === p.call.name) open = i;
+      if (p.phase === 'end')
+        for (let i = s.actions.length - 1; i >= 0 && open < 0; i--) if (!s.actions[i]!.result && s.actions[i]!.call.name === p.call.name) open = i;
       if (open >= 0) s.actions[open] = a;
       else s.actions.push(a);
       return { ...view, entries, acting: p.phase === 'start' ? a : undefined };
@@ -147,8 +163,16 @@ export function reduce(view: RunView | undefined, ev: UiEvent): RunView | undefi
       if (r.reason === 'moved') return view;
       const status: Status = r.ok ? 'done' : r.reason === 'stopped' ? 'stopped' : 'failed';
       return {
-        ...view, status, result: r, paused: false, confirm: undefined, ask: undefined, acting: undefined,
-        elapsedMs: ev.now - view.startedAt, tokens: r.usage.promptTokens + r.usage.completionTokens, cost: r.usage.cost,
+        ...view,
+        status,
+        result: r,
+        paused: false,
+        confirm: undefined,
+        ask: undefined,
+        acting: undefined,
+        elapsedMs: ev.now - view.startedAt,
+        tokens: r.usage.promptTokens + r.usage.completionTokens,
+        cost: r.usage.cost,
       };
     }
     case 'dismissResume':

@@ -9,8 +9,7 @@
  * loaded throws on anything that is not a real event, so such an object is refused. (Where the
  * page ran first and replaced that getter — a bookmarklet — only the first check holds.)
  */
-const brand: ((this: Event) => unknown) | undefined =
-  typeof Event === 'function' ? Object.getOwnPropertyDescriptor(Event.prototype, 'type')?.get : undefined;
+const brand: ((this: Event) => unknown) | undefined = typeof Event === 'function' ? Object.getOwnPropertyDescriptor(Event.prototype, 'type')?.get : undefined;
 
 export function isUserInput(e: Event): boolean {
   try {

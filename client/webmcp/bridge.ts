@@ -111,7 +111,11 @@ export function strippedSchema(s: unknown, depth = 0): JsonSchema {
   }
   if (Array.isArray(s.required)) out.required = s.required.filter((r): r is string => typeof r === 'string').map((r) => cap(sanitize(r), 40));
   if (isObject(s.items)) out.items = strippedSchema(s.items, depth + 1);
-  if (Array.isArray(s.enum)) out.enum = s.enum.slice(0, 30).map((e) => (typeof e === 'string' ? cap(sanitize(e), 60) : e)).filter((e): e is string | number | boolean => ['string', 'number', 'boolean'].includes(typeof e));
+  if (Array.isArray(s.enum))
+    out.enum = s.enum
+      .slice(0, 30)
+      .map((e) => (typeof e === 'string' ? cap(sanitize(e), 60) : e))
+      .filter((e): e is string | number | boolean => ['string', 'number', 'boolean'].includes(typeof e));
   for (const k of ['minimum', 'maximum', 'minLength', 'maxLength'] as const) if (typeof s[k] === 'number') out[k] = s[k] as number;
   if (typeof s.additionalProperties === 'boolean') out.additionalProperties = s.additionalProperties;
   return out;
@@ -127,7 +131,9 @@ export function offered(t: PageTool): OfferedTool {
 function fieldNotes(s: JsonSchema): string[] {
   return Object.entries(s.properties ?? {})
     .slice(0, 20)
-    .flatMap(([k, p]) => (isObject(p) && typeof p.description === 'string' && p.description.trim() ? [`${cap(k, 40)} — ${cap(p.description.trim(), 160)}`] : []));
+    .flatMap(([k, p]) =>
+      isObject(p) && typeof p.description === 'string' && p.description.trim() ? [`${cap(k, 40)} — ${cap(p.description.trim(), 160)}`] : [],
+    );
 }
 
 /**

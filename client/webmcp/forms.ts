@@ -72,7 +72,9 @@ function propertyOf(list: Control[], describe: Describer): JsonSchema {
   const base = (s: JsonSchema): JsonSchema => (description ? { ...s, description } : s);
   if (first.localName === 'select') {
     const sel = first as HTMLSelectElement;
-    const values = Array.from(sel.options).filter((o) => !o.disabled && o.value !== '').map((o) => o.value);
+    const values = Array.from(sel.options)
+      .filter((o) => !o.disabled && o.value !== '')
+      .map((o) => o.value);
     const item: JsonSchema = values.length ? { type: 'string', enum: values } : { type: 'string' };
     return base(sel.multiple ? { type: 'array', items: item } : item);
   }
@@ -147,7 +149,9 @@ function refFor(el: Element, describe: Describer): Ref {
 export function submitCall(tool: FormTool, describe: Describer = createDescriber()): ActionCall | undefined {
   const button = Array.from(tool.form.elements).find((e) => e.matches(SUBMIT) && !(e as HTMLButtonElement).disabled);
   if (button) return { name: 'click', args: { ref: refFor(button, describe) } };
-  const field = Array.from(tool.form.elements).find((e) => e.localName === 'input' && !SKIPPED_TYPES.has((e as HTMLInputElement).type) && !['checkbox', 'radio'].includes((e as HTMLInputElement).type));
+  const field = Array.from(tool.form.elements).find(
+    (e) => e.localName === 'input' && !SKIPPED_TYPES.has((e as HTMLInputElement).type) && !['checkbox', 'radio'].includes((e as HTMLInputElement).type),
+  );
   return field ? { name: 'press_key', args: { key: 'Enter', ref: refFor(field, describe) } } : undefined;
 }
 
@@ -159,10 +163,17 @@ const truthy = (v: unknown): boolean => v === true || v === 'true' || v === 'on'
  * `toolautosubmit`), in order, or the sentence saying what is wrong with the input. The loop
  * runs them as it runs the model's own calls (a `type` gets its secrets filled in there).
  */
-export function fillPlan(tool: FormTool, input: Record<string, unknown>, describe: Describer = createDescriber()): { calls: ActionCall[]; submit?: ActionCall } | { error: string } {
+export function fillPlan(
+  tool: FormTool,
+  input: Record<string, unknown>,
+  describe: Describer = createDescriber(),
+): { calls: ActionCall[]; submit?: ActionCall } | { error: string } {
   const controls = controlsByName(tool.form);
   const unknown = Object.keys(input).filter((k) => !controls.has(k));
-  if (unknown.length) return { error: `The form "${tool.name}" has no field ${unknown.map((k) => `"${k}"`).join(', ')}; its fields are ${[...controls.keys()].map((k) => `"${k}"`).join(', ') || 'none'}.` };
+  if (unknown.length)
+    return {
+      error: `The form "${tool.name}" has no field ${unknown.map((k) => `"${k}"`).join(', ')}; its fields are ${[...controls.keys()].map((k) => `"${k}"`).join(', ') || 'none'}.`,
+    };
   const calls: ActionCall[] = [];
   for (const [key, value] of Object.entries(input)) {
     const list = controls.get(key)!;

@@ -47,7 +47,20 @@ export function pageOffersTools(): boolean {
  */
 export function pageToolRisks(t: PageTool): Array<{ kind: 'site_tool'; reason: string; tool: string }> {
   if (t.form) return [];
-  if (t.untrusted) return [{ kind: 'site_tool', reason: `"${t.name}" is this page's own code, which pagehand cannot check (whatever the page says it does): each call is yours to allow.`, tool: t.name }];
+  if (t.untrusted)
+    return [
+      {
+        kind: 'site_tool',
+        reason: `"${t.name}" is this page's own code, which pagehand cannot check (whatever the page says it does): each call is yours to allow.`,
+        tool: t.name,
+      },
+    ];
   if (t.readOnly) return [];
-  return [{ kind: 'site_tool', reason: `The site's tool "${t.name}" (${cap(t.description.trim().replace(/\.$/, ''), 200)}) may change something: it is not marked read-only.`, tool: t.name }];
+  return [
+    {
+      kind: 'site_tool',
+      reason: `The site's tool "${t.name}" (${cap(t.description.trim().replace(/\.$/, ''), 200)}) may change something: it is not marked read-only.`,
+      tool: t.name,
+    },
+  ];
 }

@@ -85,7 +85,8 @@ export function wireResult(value: unknown, max: number = CHANNEL_LIMITS.result):
   if (json !== undefined && json.length <= max) return { ok: true, value: JSON.parse(json) as unknown };
   let text: string;
   if (typeof value === 'string') text = value;
-  else if (isObject(value) && Array.isArray(value.content)) text = value.content.map((c: unknown) => (isObject(c) && typeof c.text === 'string' ? c.text : '')).join('\n');
+  else if (isObject(value) && Array.isArray(value.content))
+    text = value.content.map((c: unknown) => (isObject(c) && typeof c.text === 'string' ? c.text : '')).join('\n');
   else text = json ?? String(value);
   return { ok: true, value: `${cutForJson(text, max - 20)}… (cut)` };
 }
@@ -141,47 +142,55 @@ export function answerToolRequests(win: Window & typeof globalThis = window): vo
       /* a result that cannot be sent: the isolated world's timeout ends the call */
     }
   };
-  win.addEventListener(TOOL_EVENTS.request, (e) => {
-    let req: ToolRequest;
-    try {
-      const detail = (e as CustomEvent).detail as unknown;
-      req = parse(typeof detail === 'string' ? detail : 'null') as ToolRequest;
-    } catch {
-      return;
-    }
-    if (!isObject(req) || typeof req.id !== 'string' || !ID.test(req.id)) return;
-    const id = req.id;
-    if (req.op === 'list') {
-      let tools: ListedTool[] = [];
+  win.addEventListener(
+    TOOL_EVENTS.request,
+    (e) => {
+      let req: ToolRequest;
       try {
-        tools = registry.tools().slice(0, CHANNEL_LIMITS.tools).map(listed).filter((t): t is ListedTool => !!t);
+        const detail = (e as CustomEvent).detail as unknown;
+        req = parse(typeof detail === 'string' ? detail : 'null') as ToolRequest;
       } catch {
-        tools = [];
+        return;
       }
-      answer(id, { tools });
-      return;
-    }
-    if (req.op !== 'call' || typeof req.name !== 'string' || typeof req.args !== 'string') return;
-    const name = req.name;
-    const args = req.args;
-    void (async () => {
-      let timer: number | undefined;
-      try {
-        const tool = registry.tools().find((t) => t.name === name);
-        if (!tool) throw new Error(`the page has no tool "${name.slice(0, 128)}" now`);
-        const input = parse(args) as unknown;
-        const stop = new Promise<never>((_, reject) => {
-          timer = setTimer(() => reject(new Error(`it did not answer within ${CHANNEL_LIMITS.callMs / 1000} s`)), CHANNEL_LIMITS.callMs);
-        });
-        const value = await Promise.race([Promise.resolve().then(() => tool.execute(isObject(input) ? input : {})), stop]);
-        answer(id, wireResult(value));
-      } catch (err) {
-        answer(id, { ok: false, error: errorText(err) });
-      } finally {
-        clearTimer(timer);
+      if (!isObject(req) || typeof req.id !== 'string' || !ID.test(req.id)) return;
+      const id = req.id;
+      if (req.op === 'list') {
+        let tools: ListedTool[] = [];
+        try {
+          tools = registry
+            .tools()
+            .slice(0, CHANNEL_LIMITS.tools)
+            .map(listed)
+            .filter((t): t is ListedTool => !!t);
+        } catch {
+          tools = [];
+        }
+        answer(id, { tools });
+        return;
       }
-    })();
-  }, true); // capture, added before the page's scripts run: the page's own listeners come after
+      if (req.op !== 'call' || typeof req.name !== 'string' || typeof req.args !== 'string') return;
+      const name = req.name;
+      const args = req.args;
+      void (async () => {
+        let timer: number | undefined;
+        try {
+          const tool = registry.tools().find((t) => t.name === name);
+          if (!tool) throw new Error(`the page has no tool "${name.slice(0, 128)}" now`);
+          const input = parse(args) as unknown;
+          const stop = new Promise<never>((_, reject) => {
+            timer = setTimer(() => reject(new Error(`it did not answer within ${CHANNEL_LIMITS.callMs / 1000} s`)), CHANNEL_LIMITS.callMs);
+          });
+          const value = await Promise.race([Promise.resolve().then(() => tool.execute(isObject(input) ? input : {})), stop]);
+          answer(id, wireResult(value));
+        } catch (err) {
+          answer(id, { ok: false, error: errorText(err) });
+        } finally {
+          clearTimer(timer);
+        }
+      })();
+    },
+    true,
+  ); // capture, added before the page's scripts run: the page's own listeners come after
 }
 
 /** 128 random bits as hex: a request's id. */

@@ -8,13 +8,7 @@
  * - images must be data: URLs (the proxy does not fetch pages' URLs for Gemini);
  * - tools become `functionDeclarations` with the JSON Schema passed as `parametersJsonSchema`.
  */
-import {
-  FunctionCallingConfigMode,
-  type Content,
-  type GenerateContentConfig,
-  type GenerateContentParameters,
-  type Part,
-} from '@google/genai';
+import { FunctionCallingConfigMode, type Content, type GenerateContentConfig, type GenerateContentParameters, type Part } from '@google/genai';
 import { ProxyError } from '../errors';
 import type { ContentPart, ResolvedChatRequest, TextPart, ToolChoice } from './types';
 
@@ -60,13 +54,11 @@ export function toGeminiRequest(req: ResolvedChatRequest): GenerateContentParame
       case 'tool': {
         const name = callNames.get(m.tool_call_id);
         if (!name) {
-          throw new ProxyError(
-            400,
-            'invalid_message',
-            `messages[${i}].tool_call_id "${m.tool_call_id.slice(0, 64)}" answers no earlier assistant tool call.`,
-          );
+          throw new ProxyError(400, 'invalid_message', `messages[${i}].tool_call_id "${m.tool_call_id.slice(0, 64)}" answers no earlier assistant tool call.`);
         }
-        const text = textParts(m.content).map((p) => p.text).join('');
+        const text = textParts(m.content)
+          .map((p) => p.text)
+          .join('');
         push('user', [{ functionResponse: { name, response: { result: text } } }]);
         break;
       }
@@ -114,11 +106,7 @@ function userParts(content: string | ContentPart[], i: number): Part[] {
     if (p.type === 'text') return { text: p.text };
     const m = DATA_URL.exec(p.image_url.url);
     if (!m) {
-      throw new ProxyError(
-        400,
-        'unsupported_image_url',
-        `messages[${i}].content[${j}]: Gemini models take images as base64 data: URLs, not links.`,
-      );
+      throw new ProxyError(400, 'unsupported_image_url', `messages[${i}].content[${j}]: Gemini models take images as base64 data: URLs, not links.`);
     }
     return { inlineData: { mimeType: m[1] === 'image/jpg' ? 'image/jpeg' : m[1], data: m[2]!.replace(/\s+/g, '') } };
   });

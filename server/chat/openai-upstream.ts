@@ -43,9 +43,7 @@ export function openaiUpstream(provider: OpenAIProvider, redact: Redact): OpenAI
     async complete(req, guard) {
       let raw: Response;
       try {
-        raw = await guard.race(
-          client.chat.completions.create(toUpstreamParams(req), { signal: guard.signal }).asResponse(),
-        );
+        raw = await guard.race(client.chat.completions.create(toUpstreamParams(req), { signal: guard.signal }).asResponse());
       } catch (e) {
         throw upstreamFailure(e, 'openai', guard, redact).error;
       }

@@ -7,17 +7,7 @@
  * `reasoning_content`, and a page that echoes an assistant turn back must not fail).
  */
 import { ProxyError, type ErrorCode } from '../errors';
-import type {
-  ChatMessage,
-  ChatRequest,
-  ContentPart,
-  ReasoningEffort,
-  ResponseFormat,
-  TextPart,
-  ToolCall,
-  ToolChoice,
-  ToolDef,
-} from './types';
+import type { ChatMessage, ChatRequest, ContentPart, ReasoningEffort, ResponseFormat, TextPart, ToolCall, ToolChoice, ToolDef } from './types';
 
 export interface ValidateOptions {
   /** Largest `n` accepted (the proxy uses 1). */

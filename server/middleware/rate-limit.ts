@@ -21,12 +21,9 @@ export function rateLimit({ limiter, defaultRpm }: RateLimitOptions): Middleware
     const site = c.get('site');
     const decision = await limiter.hit(site.token, site.rpm ?? defaultRpm);
     if (!decision.ok) {
-      throw new ProxyError(
-        429,
-        'rate_limited',
-        `Too many requests for this token; retry in ${decision.retryAfterSeconds} s.`,
-        { 'Retry-After': String(decision.retryAfterSeconds) },
-      );
+      throw new ProxyError(429, 'rate_limited', `Too many requests for this token; retry in ${decision.retryAfterSeconds} s.`, {
+        'Retry-After': String(decision.retryAfterSeconds),
+      });
     }
     await next();
   };

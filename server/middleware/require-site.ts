@@ -51,7 +51,11 @@ export function requireSite({ sites, sessions }: RequireSiteOptions): Middleware
 
     if (isSessionToken(token)) {
       if (!sessions) {
-        throw new ProxyError(403, 'session_not_allowed', 'A session token cannot be used here (it cannot make another session token): send the site or personal token.');
+        throw new ProxyError(
+          403,
+          'session_not_allowed',
+          'A session token cannot be used here (it cannot make another session token): send the site or personal token.',
+        );
       }
       const check = await verify(token, sessions.now());
       if (!check.ok && check.reason === 'expired') {
@@ -60,9 +64,7 @@ export function requireSite({ sites, sessions }: RequireSiteOptions): Middleware
       if (!check.ok) throw new ProxyError(401, 'invalid_token', 'This session token is not valid on this proxy.');
       const bound = check.claims.origin;
       const sameOriginGet =
-        origin === undefined &&
-        c.req.method === 'GET' &&
-        c.req.header('sec-fetch-site') === 'same-origin' && new URL(c.req.url).origin === bound;
+        origin === undefined && c.req.method === 'GET' && c.req.header('sec-fetch-site') === 'same-origin' && new URL(c.req.url).origin === bound;
       if (origin !== bound && !sameOriginGet) {
         throw new ProxyError(
           403,

@@ -142,7 +142,5 @@ function hostOf(origin: string): string {
 }
 
 function providerLine(p: false | { customBaseUrl: boolean }) {
-  return p
-    ? html`<span class="ok">configured</span>${p.customBaseUrl ? ' (custom base URL)' : ''}`
-    : html`<span class="off">not configured</span>`;
+  return p ? html`<span class="ok">configured</span>${p.customBaseUrl ? ' (custom base URL)' : ''}` : html`<span class="off">not configured</span>`;
 }

@@ -61,8 +61,7 @@ export function mountNodePages(app: Hono<any>, opts: NodePagesOptions): void {
 
   app.get('/', guarded, async (c) => {
     const { config } = opts;
-    const providerInfo = (p: { baseURL?: string; baseUrl?: string } | undefined) =>
-      p ? { customBaseUrl: Boolean(p.baseURL ?? p.baseUrl) } : (false as const);
+    const providerInfo = (p: { baseURL?: string; baseUrl?: string } | undefined) => (p ? { customBaseUrl: Boolean(p.baseURL ?? p.baseUrl) } : (false as const));
     return c.html(
       await installPage({
         origin: originOf(c),
@@ -157,5 +156,4 @@ async function demoFiles(dir: string): Promise<Array<{ name: string; title: stri
   );
 }
 
-const escapeHtml = (s: string): string =>
-  s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
+const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);

@@ -64,11 +64,19 @@ async function forUser(req: Request): Promise<boolean> {
   try {
     v = JSON.parse(text);
   } catch {
-    throw new ProxyError(400, 'invalid_body', 'The body of POST /v1/session must be empty or JSON: {"for":"user"} for the user\'s own pagehand (the bookmarklet).');
+    throw new ProxyError(
+      400,
+      'invalid_body',
+      'The body of POST /v1/session must be empty or JSON: {"for":"user"} for the user\'s own pagehand (the bookmarklet).',
+    );
   }
   const keys = v && typeof v === 'object' && !Array.isArray(v) ? Object.keys(v) : null;
   if (!keys || keys.some((k) => k !== 'for') || ((v as { for?: unknown }).for !== undefined && (v as { for?: unknown }).for !== 'user')) {
-    throw new ProxyError(400, 'invalid_body', 'The body of POST /v1/session may only be {"for":"user"} (a token for the user\'s own pagehand, the bookmarklet).');
+    throw new ProxyError(
+      400,
+      'invalid_body',
+      'The body of POST /v1/session may only be {"for":"user"} (a token for the user\'s own pagehand, the bookmarklet).',
+    );
   }
   return (v as { for?: unknown }).for === 'user';
 }

@@ -31,9 +31,7 @@ export interface SessionClaims {
   user?: true;
 }
 
-export type SessionCheck =
-  | { ok: true; site: Site; claims: SessionClaims }
-  | { ok: false; reason: 'invalid' | 'expired'; claims?: SessionClaims };
+export type SessionCheck = { ok: true; site: Site; claims: SessionClaims } | { ok: false; reason: 'invalid' | 'expired'; claims?: SessionClaims };
 
 const encoder = new TextEncoder();
 
@@ -93,8 +91,7 @@ function readClaims(payload: string): SessionClaims | undefined {
 const keys = new Map<string, Promise<CryptoKey>>();
 
 /** HMAC key for `data`, as Web Crypto wants it. */
-const hmacKey = (raw: BufferSource): Promise<CryptoKey> =>
-  crypto.subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+const hmacKey = (raw: BufferSource): Promise<CryptoKey> => crypto.subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
 
 /** The signing key of a parent token, derived once per token and process. */
 function sessionKey(parentToken: string): Promise<CryptoKey> {

@@ -14,7 +14,20 @@ describe('click on plain DOM', () => {
     expect(r.message).toMatch(/^Clicked button "Plain button"\./);
     expect(await page.textContent('#plain-count')).toBe('1');
     const log: Array<[string, number, number, number, number, number, boolean]> = await page.evaluate(() => (window as any).__log);
-    expect(log.map((l) => l[0])).toEqual(['pointerover', 'pointerenter', 'mouseover', 'mouseenter', 'pointermove', 'mousemove', 'pointerdown', 'mousedown', 'focus', 'pointerup', 'mouseup', 'click']);
+    expect(log.map((l) => l[0])).toEqual([
+      'pointerover',
+      'pointerenter',
+      'mouseover',
+      'mouseenter',
+      'pointermove',
+      'mousemove',
+      'pointerdown',
+      'mousedown',
+      'focus',
+      'pointerup',
+      'mouseup',
+      'click',
+    ]);
     const box = (await page.locator('#plain').boundingBox())!;
     for (const [type, x, y] of log) {
       if (type === 'focus') continue;
@@ -88,7 +101,9 @@ describe('click on plain DOM', () => {
       await gate;
       await route.continue();
     });
-    await page.evaluate(() => (window as any).pagehand.setBeforeNavigate((info: { url: string; kind: string }) => sessionStorage.setItem('saved', JSON.stringify(info))));
+    await page.evaluate(() =>
+      (window as any).pagehand.setBeforeNavigate((info: { url: string; kind: string }) => sessionStorage.setItem('saved', JSON.stringify(info))),
+    );
     const ref = await refOf(page, 'link', 'Next page');
     const r = await act(page, 'click', { ref });
     expect(r.ok).toBe(true);
@@ -97,7 +112,10 @@ describe('click on plain DOM', () => {
     release();
     await page.waitForURL(/next\.html/);
     expect(await page.textContent('h1')).toBe('Arrived');
-    expect(JSON.parse((await page.evaluate(() => sessionStorage.getItem('saved')))!)).toEqual({ url: `${origin()}/fixtures/actions/next.html?from=plain`, kind: 'link' });
+    expect(JSON.parse((await page.evaluate(() => sessionStorage.getItem('saved')))!)).toEqual({
+      url: `${origin()}/fixtures/actions/next.html?from=plain`,
+      kind: 'link',
+    });
     await page.close();
   });
 
@@ -120,7 +138,9 @@ describe('click on plain DOM', () => {
     const page = await open(s, 'actions/plain.html');
     // The banner shows up after the model's observation (as consent banners do).
     const buy = await refOf(page, 'button', 'Buy now');
-    await page.evaluate(() => { document.getElementById('banner')!.style.display = 'block'; });
+    await page.evaluate(() => {
+      document.getElementById('banner')!.style.display = 'block';
+    });
     const r = await act(page, 'click', { ref: buy }, { actionTimeout: 300 });
     expect(r.ok).toBe(false);
     expect(r.message).toMatch(/^Element \[\d+\] button "Buy now" is covered by dialog "Cookie consent"\./);
@@ -135,14 +155,20 @@ describe('click on plain DOM', () => {
 
   it('reports disabled and hidden elements, and unknown refs, without throwing', async () => {
     const page = await open(s, 'actions/plain.html');
-    await page.evaluate(() => { document.getElementById('disabled')!.removeAttribute('disabled'); });
+    await page.evaluate(() => {
+      document.getElementById('disabled')!.removeAttribute('disabled');
+    });
     const ref = await refOf(page, 'button', 'Unavailable');
-    await page.evaluate(() => { document.getElementById('disabled')!.setAttribute('disabled', ''); });
+    await page.evaluate(() => {
+      document.getElementById('disabled')!.setAttribute('disabled', '');
+    });
     let r = await act(page, 'click', { ref }, { actionTimeout: 200 });
     expect(r).toMatchObject({ ok: false });
     expect(r.message).toMatch(/^Element \[\d+\] button "Unavailable" is disabled\.$/);
     const plain = await refOf(page, 'button', 'Plain button');
-    await page.evaluate(() => { document.getElementById('plain')!.style.display = 'none'; });
+    await page.evaluate(() => {
+      document.getElementById('plain')!.style.display = 'none';
+    });
     r = await act(page, 'click', { ref: plain }, { actionTimeout: 200 });
     expect(r.ok).toBe(false);
     expect(r.message).toMatch(/is no longer on the page|is not visible: hidden \(display: none\)/);
@@ -157,7 +183,9 @@ describe('click on plain DOM', () => {
   it('gives a stale error when the element name changed since the map, and does not click it', async () => {
     const page = await open(s, 'actions/plain.html');
     const ref = await refOf(page, 'button', 'Plain button');
-    await page.evaluate(() => { document.getElementById('plain')!.textContent = 'Delete everything'; });
+    await page.evaluate(() => {
+      document.getElementById('plain')!.textContent = 'Delete everything';
+    });
     const r = await act(page, 'click', { ref });
     expect(r).toMatchObject({ ok: false, changes: {} });
     expect(r.message).toBe(`Element [${ref}] changed: it was button "Plain button", now button "Delete everything". Observe again.`);
@@ -178,7 +206,9 @@ describe('click on plain DOM', () => {
       // A hostile page: layout APIs throw.
       const ref = ph.map({}).elements.find((e: any) => e.name === 'Plain button').ref;
       const orig = Element.prototype.getBoundingClientRect;
-      Element.prototype.getBoundingClientRect = () => { throw new Error('nope'); };
+      Element.prototype.getBoundingClientRect = () => {
+        throw new Error('nope');
+      };
       try {
         out.push(await ph.act({ name: 'click', args: { ref } }));
       } finally {
@@ -250,8 +280,14 @@ describe('links and forms that would open a new tab', () => {
   });
 
   it.each([
-    ['the form has target="_blank"', '<form action="actions/next.html" target="_blank"><input name="q" aria-label="Query" value="mugs"><button>Search</button></form>'],
-    ['its button has formtarget="_blank"', '<form action="actions/next.html"><input name="q" aria-label="Query" value="mugs"><button formtarget="_blank">Search</button></form>'],
+    [
+      'the form has target="_blank"',
+      '<form action="actions/next.html" target="_blank"><input name="q" aria-label="Query" value="mugs"><button>Search</button></form>',
+    ],
+    [
+      'its button has formtarget="_blank"',
+      '<form action="actions/next.html"><input name="q" aria-label="Query" value="mugs"><button formtarget="_blank">Search</button></form>',
+    ],
   ])('a form submitted where %s opens in this tab', async (_, html) => {
     const page = await open(s, html);
     const release = await gated(page);
@@ -274,7 +310,9 @@ describe('links and forms that would open a new tab', () => {
     expect(r.changes.navigation).toBeUndefined();
     expect(r.changes.download).toEqual({ url: next('').replace(/\?$/, ''), filename: 'notes.txt' });
     // Its name says text, and it is small and same-origin: its text follows (actions-downloads.test.ts).
-    expect(r.message).toMatch(/^Clicked link "Get the notes"\. A download of "notes\.txt" started; the page stays\. It downloaded notes\.txt \(\d+ B, text\/html\)\. Its text:\n<!doctype html>/);
+    expect(r.message).toMatch(
+      /^Clicked link "Get the notes"\. A download of "notes\.txt" started; the page stays\. It downloaded notes\.txt \(\d+ B, text\/html\)\. Its text:\n<!doctype html>/,
+    );
     expect(page.url()).toBe(url);
     await page.close();
   });
@@ -293,7 +331,9 @@ describe('links and forms that would open a new tab', () => {
       expect(r.message).not.toContain('new tab');
     }
     expect(await page.textContent('#out')).toBe('own based ');
-    expect(await page.evaluate(() => [document.getElementById('own')!.getAttribute('target'), document.getElementById('based')!.hasAttribute('target')])).toEqual(['_blank', false]);
+    expect(
+      await page.evaluate(() => [document.getElementById('own')!.getAttribute('target'), document.getElementById('based')!.hasAttribute('target')]),
+    ).toEqual(['_blank', false]);
     expect(opened()).toBe(0);
     await page.close();
   });

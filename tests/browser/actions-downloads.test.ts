@@ -16,7 +16,9 @@ describe('downloads the agent can read', () => {
     const r = await act(page, 'click', { ref: await refOf(page, 'link', 'Meeting notes') });
     expect(r.ok, r.message).toBe(true);
     expect(r.changes.download).toMatchObject({ filename: 'notes.txt' });
-    expect(r.message).toContain('It downloaded notes.txt (74 B, application/octet-stream). Its text:\nMeeting moved to Thursday 3 pm.\nRoom: Ada Lovelace.\nCode word: PERIWINKLE');
+    expect(r.message).toContain(
+      'It downloaded notes.txt (74 B, application/octet-stream). Its text:\nMeeting moved to Thursday 3 pm.\nRoom: Ada Lovelace.\nCode word: PERIWINKLE',
+    );
     const again = await act(page, 'read', { download: 'notes.txt' });
     expect(again.message).toBe('Text of the download notes.txt:\nMeeting moved to Thursday 3 pm.\nRoom: Ada Lovelace.\nCode word: PERIWINKLE');
     await page.close();

@@ -21,7 +21,9 @@ describe('drag on SortableJS', () => {
     expect(r.ok, r.message).toBe(true);
     expect((await appState(page)).todo).toEqual(['Walk the dog', 'Write report', 'Buy milk', 'Call mum']);
     expect(r.message).toContain('Dragged listitem "Buy milk" onto listitem "Write report".');
-    expect(r.message).toContain('The order of list "To do" is now: Walk the dog, Write report, Buy milk, Call mum (before: Buy milk, Walk the dog, Write report, Call mum).');
+    expect(r.message).toContain(
+      'The order of list "To do" is now: Walk the dog, Write report, Buy milk, Call mum (before: Buy milk, Walk the dog, Write report, Call mum).',
+    );
     await page.close();
   });
 

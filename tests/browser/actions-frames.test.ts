@@ -33,11 +33,19 @@ async function openPair(setup: Setup = {}): Promise<{ page: Page; frame: () => F
   await page.goto(parentUrl);
   const frame = (): Frame => page.frames().find((f) => f.url().includes('frames-child.html'))!;
   await page.waitForFunction(() => !!(window as any).pagehand);
-  await expect.poll(() => frame()?.evaluate(() => !!(window as any).pagehand).catch(() => false)).toBe(true);
+  await expect
+    .poll(() =>
+      frame()
+        ?.evaluate(() => !!(window as any).pagehand)
+        .catch(() => false),
+    )
+    .toBe(true);
   return { page, frame };
 }
 
-const mapAsync = (page: Page): Promise<{ text: string; elements: Array<{ ref: string; role: string; name: string; frame?: string; rect: { x: number; y: number } }> }> =>
+const mapAsync = (
+  page: Page,
+): Promise<{ text: string; elements: Array<{ ref: string; role: string; name: string; frame?: string; rect: { x: number; y: number } }> }> =>
   page.evaluate(() => (window as any).pagehand.mapAsync({ maxTokens: 3000 }));
 
 describe('a frame from another origin that takes part', () => {
@@ -91,7 +99,13 @@ describe('a frame from another origin that takes part', () => {
     );
     const result = await page.evaluate(
       ([proxy, token, model]) =>
-        (window as any).pagehand.run('Pay with the card of Ada Lovelace', { proxy, token, model, ui: false, confirm: (r: any) => (window as any).__confirm(r.kind) }).result,
+        (window as any).pagehand.run('Pay with the card of Ada Lovelace', {
+          proxy,
+          token,
+          model,
+          ui: false,
+          confirm: (r: any) => (window as any).__confirm(r.kind),
+        }).result,
       [stack.proxyUrl, stack.token, MODELS.openai] as const,
     );
     expect(confirms).toEqual(['payment']);
@@ -135,11 +149,13 @@ describe('forged messages', () => {
         win.postMessage({ ...m, type: 'map', nonce: 'AAAAAAAAAAAAAAAAAAAAAA', id: 2, maxTokens: 500 }, '*');
         // A hello from this origin with the right proxy and token is answered (the page is listed by the frame)...
         win.postMessage({ ...m, type: 'hello', nonce: 'BBBBBBBBBBBBBBBBBBBBBB', proxy, token }, '*');
-        return new Promise<unknown[]>((resolve) => setTimeout(() => {
-          // ...but an act carrying another nonce than the session's is not.
-          win.postMessage({ ...m, type: 'act', nonce: 'CCCCCCCCCCCCCCCCCCCCCC', id: 3, call: { name: 'click', args: { ref: '2' } }, judged: null }, '*');
-          setTimeout(() => resolve(got), 500);
-        }, 300));
+        return new Promise<unknown[]>((resolve) =>
+          setTimeout(() => {
+            // ...but an act carrying another nonce than the session's is not.
+            win.postMessage({ ...m, type: 'act', nonce: 'CCCCCCCCCCCCCCCCCCCCCC', id: 3, call: { name: 'click', args: { ref: '2' } }, judged: null }, '*');
+            setTimeout(() => resolve(got), 500);
+          }, 300),
+        );
       },
       [stack.proxyUrl, stack.token] as const,
     );

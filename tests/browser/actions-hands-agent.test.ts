@@ -35,7 +35,11 @@ function runWith(page: Page, task: string, files: FileSpec[] = []): Promise<RunR
   );
 }
 
-const userText = (req: ModelRequest): string => req.messages.filter((m) => m.role === 'user').map((m) => m.text).join('\n');
+const userText = (req: ModelRequest): string =>
+  req.messages
+    .filter((m) => m.role === 'user')
+    .map((m) => m.text)
+    .join('\n');
 
 describe('the model is offered the hands', () => {
   it('every new tool is in the tool list the model gets', async () => {
@@ -92,7 +96,9 @@ describe('upload through a run', () => {
     );
     const r = await runWith(page, 'Attach my CV to the application', [{ name: 'cv.pdf', type: 'application/pdf', text: '%PDF-1.4 CONTENT-NEVER-SENT' }]);
     expect(r.ok, JSON.stringify(r)).toBe(true);
-    expect(seen[0]).toMatch(/# Attached files \(upload puts them into the page by name\)\n⟪page content⟫\ncv\.pdf \(27 B, application\/pdf\)\n⟪\/page content⟫/);
+    expect(seen[0]).toMatch(
+      /# Attached files \(upload puts them into the page by name\)\n⟪page content⟫\ncv\.pdf \(27 B, application\/pdf\)\n⟪\/page content⟫/,
+    );
     for (const req of stack.requests()) expect(JSON.stringify(req)).not.toContain('CONTENT-NEVER-SENT');
     expect(refused).toContain('"passport.pdf" is not an attached file. Attached: cv.pdf.');
     expect(await page.textContent('#log')).toBe('cv input;cv change cv.pdf:27;');
@@ -111,7 +117,13 @@ describe('upload through a run', () => {
     await page.evaluate(
       ([proxy, token, model, recorder]) => {
         sessionStorage.removeItem('agent-result');
-        (window as any).pagehand.run('Apply with my CV', { proxy, token, model, ui: false, files: [new File(['%PDF-1.4 cv'], 'cv.pdf', { type: 'application/pdf' })] });
+        (window as any).pagehand.run('Apply with my CV', {
+          proxy,
+          token,
+          model,
+          ui: false,
+          files: [new File(['%PDF-1.4 cv'], 'cv.pdf', { type: 'application/pdf' })],
+        });
         (0, eval)(recorder);
       },
       [stack.proxyUrl, stack.token, MODELS.openai, RECORDER] as const,
@@ -187,7 +199,10 @@ describe('buttons and keys through a run', () => {
     await page.evaluate(
       ([proxy, token, model]) =>
         (window as any).pagehand.run('Delete the draft', {
-          proxy, token, model, ui: false,
+          proxy,
+          token,
+          model,
+          ui: false,
           confirm: (r: any) => ((window as any).__asked(r.kind, r.reason), false),
         }).result,
       [stack.proxyUrl, stack.token, MODELS.openai] as const,

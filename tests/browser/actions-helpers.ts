@@ -13,10 +13,7 @@ export interface MapEntry {
 }
 
 export async function mapElements(page: Page, options: Record<string, unknown> = { maxTokens: 50_000, nearScreens: 50 }): Promise<MapEntry[]> {
-  return page.evaluate(
-    (o) => (window as any).pagehand.map(o).elements.map((e: MapEntry) => ({ ref: e.ref, role: e.role, name: e.name, tag: e.tag })),
-    options,
-  );
+  return page.evaluate((o) => (window as any).pagehand.map(o).elements.map((e: MapEntry) => ({ ref: e.ref, role: e.role, name: e.name, tag: e.tag })), options);
 }
 
 /** The ref of the mapped element with this role and name (exact string or pattern). */
@@ -39,8 +36,8 @@ export async function refAt(page: Page, selector: string): Promise<string> {
   if (!box) throw new Error(`${selector} has no box`);
   const cx = box.x + box.width / 2;
   const cy = box.y + box.height / 2;
-  const els: Array<{ ref: string; rect: { x: number; y: number; width: number; height: number } }> = await page.evaluate(
-    () => (window as any).pagehand.map({ maxTokens: 50_000, nearScreens: 50 }).elements.map((e: any) => ({ ref: e.ref, rect: e.rect })),
+  const els: Array<{ ref: string; rect: { x: number; y: number; width: number; height: number } }> = await page.evaluate(() =>
+    (window as any).pagehand.map({ maxTokens: 50_000, nearScreens: 50 }).elements.map((e: any) => ({ ref: e.ref, rect: e.rect })),
   );
   const hits = els
     .filter((e) => cx >= e.rect.x && cx <= e.rect.x + e.rect.width && cy >= e.rect.y && cy <= e.rect.y + e.rect.height)

@@ -13,7 +13,11 @@ afterAll(async () => {
 });
 
 const submits = () => page.textContent('#submits');
-const focused = () => page.evaluate(() => { const a = document.activeElement as HTMLElement; return a?.getAttribute('aria-label') ?? a?.textContent?.trim(); });
+const focused = () =>
+  page.evaluate(() => {
+    const a = document.activeElement as HTMLElement;
+    return a?.getAttribute('aria-label') ?? a?.textContent?.trim();
+  });
 
 describe('press_key', () => {
   it('sets key, code, keyCode, which, charCode and modifiers', async () => {

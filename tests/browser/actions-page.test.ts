@@ -116,7 +116,9 @@ describe('read', () => {
     expect(first.ok).toBe(true);
     const pages = first.changes.chunk!.pages;
     expect(pages).toBeGreaterThan(2);
-    expect(first.message).toMatch(new RegExp(`^Text of the page \\(page 1 of ${pages}\\):\\nHome About\\nThe long story\\nParagraph 1\\. word1_0 word1_1 .* word1_29\\nParagraph 2\\. `));
+    expect(first.message).toMatch(
+      new RegExp(`^Text of the page \\(page 1 of ${pages}\\):\\nHome About\\nThe long story\\nParagraph 1\\. word1_0 word1_1 .* word1_29\\nParagraph 2\\. `),
+    );
     expect(first.message).toContain(`[Page 1 of ${pages}. For more, read with page 2.]`);
     let all = '';
     for (let p = 1; p <= pages; p++) {
@@ -140,7 +142,9 @@ describe('read', () => {
   it('reads one region by ref', async () => {
     const page = await open(s, 'actions/scroll.html');
     const r = await act(page, 'read', { ref: await refOf(page, 'region', 'Messages') });
-    expect(r.message).toBe('Text of region "Messages":\nMessage 1\nMessage 2\nMessage 3\nMessage 4\nMessage 5\nMessage 6\nMessage 7\nMessage 8\nReply to 9\nMessage 10');
+    expect(r.message).toBe(
+      'Text of region "Messages":\nMessage 1\nMessage 2\nMessage 3\nMessage 4\nMessage 5\nMessage 6\nMessage 7\nMessage 8\nReply to 9\nMessage 10',
+    );
     await page.close();
   });
 });
@@ -178,7 +182,9 @@ describe('navigate, go_back, wait', () => {
     await page.addScriptTag({ content: (await import('./harness')).bundleSource() });
     await page.evaluate(() => {
       history.pushState({}, '', '?tab=2');
-      addEventListener('popstate', () => { document.title = 'Tab 1'; });
+      addEventListener('popstate', () => {
+        document.title = 'Tab 1';
+      });
     });
     const r2 = await act(page, 'go_back');
     expect(r2.ok).toBe(true);

@@ -41,7 +41,9 @@ describe.each(reacts)('React $version', ({ version, fixture }) => {
       expect(await page.textContent('#picked')).toBe('Phones');
 
       r = await act(page, 'click', { ref: await refOf(page, 'button', 'Delete item') });
-      expect(r.message).toBe('Clicked button "Delete item". A dialog "Delete item?" opened. 2 new elements appeared: button "Cancel", button "Confirm delete".');
+      expect(r.message).toBe(
+        'Clicked button "Delete item". A dialog "Delete item?" opened. 2 new elements appeared: button "Cancel", button "Confirm delete".',
+      );
       expect(r.changes.dialogOpened).toEqual(['Delete item?']);
       r = await act(page, 'click', { ref: await refOf(page, 'button', 'Confirm delete') });
       expect(r.changes.dialogClosed).toEqual(['Delete item?']);
@@ -164,7 +166,9 @@ describe.each(reacts)('React $version', ({ version, fixture }) => {
       expect(r.changes.value).toBe('Greece');
       r = await act(page, 'select_option', { ref, option: 'Narnia' });
       expect(r.ok).toBe(false);
-      expect(r.message).toBe('No option matching "Narnia" in combobox "Destination"; options: France, Finland, Germany, Greece, United States, United Kingdom.');
+      expect(r.message).toBe(
+        'No option matching "Narnia" in combobox "Destination"; options: France, Finland, Germany, Greece, United States, United Kingdom.',
+      );
       expect(await appState(page)).toMatchObject({ dest: 'Greece' });
       // A native select in the same controlled form keeps both choices in React state.
       r = await act(page, 'select_option', { ref: await refOf(page, 'combobox', 'Country'), option: 'Germany' });

@@ -9,7 +9,19 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { RunResult } from '../../client/agent/types';
-import { call, lastToolResults, latestMap, mapElements, MODELS, refFor, runAgent, sequence, useAgentStack, type ModelRequest, type Policy } from './agent-harness';
+import {
+  call,
+  lastToolResults,
+  latestMap,
+  mapElements,
+  MODELS,
+  refFor,
+  runAgent,
+  sequence,
+  useAgentStack,
+  type ModelRequest,
+  type Policy,
+} from './agent-harness';
 import { open, useSession } from './harness';
 
 const session = useSession();
@@ -37,13 +49,18 @@ const resultsOf = (requests: ModelRequest[]): string[] => requests.slice(1).map(
 const firstMap = (requests: ModelRequest[]): string => latestMap(requests[0]!);
 
 /** The scripted model that looks for a zone's words (find), reads the page, and finishes. */
-const lookAndRead = (probe: string): (() => Policy) => () => sequence(call('find', { query: probe }), call('read', {}), call('done', { summary: 'looked' }));
+const lookAndRead =
+  (probe: string): (() => Policy) =>
+  () =>
+    sequence(call('find', { query: probe }), call('read', {}), call('done', { summary: 'looked' }));
 
 /** The map of the first request lists these element lines (the zone-free parts are there). */
-const mapShows = (...lines: RegExp[]) => ({ requests }: { requests: ModelRequest[] }): void => {
-  const map = firstMap(requests);
-  for (const l of lines) expect(map, `the map shows ${l}`).toMatch(l);
-};
+const mapShows =
+  (...lines: RegExp[]) =>
+  ({ requests }: { requests: ModelRequest[] }): void => {
+    const map = firstMap(requests);
+    for (const l of lines) expect(map, `the map shows ${l}`).toMatch(l);
+  };
 
 /** Both find and read came back, find with nothing for the zone's words. */
 const foundNothing = ({ requests }: { requests: ModelRequest[] }): void => {
@@ -83,11 +100,22 @@ const vaultUntouched = async ({ page, requests }: { page: Page; requests: ModelR
   expect(results[0]).toMatch(/Clicked button "Lock the vault"/);
   expect(results[1]).toMatch(ZONE_SAYS);
   expect(await page.evaluate(() => (window as any).hits)).toEqual([]);
-  expect(await page.evaluate(() => ({ memo: (document.getElementById('v-in') as HTMLInputElement).value, account: (document.getElementById('v-sel') as HTMLSelectElement).value, top: document.getElementById('v-scroll')!.scrollTop }))).toEqual({ memo: '', account: 'Main', top: 0 });
+  expect(
+    await page.evaluate(() => ({
+      memo: (document.getElementById('v-in') as HTMLInputElement).value,
+      account: (document.getElementById('v-sel') as HTMLSelectElement).value,
+      top: document.getElementById('v-scroll')!.scrollTop,
+    })),
+  ).toEqual({ memo: '', account: 'Main', top: 0 });
 };
 
 /** Share of the pixels in a box of a JPEG (data URL) that are close to magenta, and of the control box that are green. */
-async function shotColours(page: Page, dataUrl: string, zone: { x: number; y: number; w: number; h: number }, control: { x: number; y: number; w: number; h: number }): Promise<{ magenta: number; green: number }> {
+async function shotColours(
+  page: Page,
+  dataUrl: string,
+  zone: { x: number; y: number; w: number; h: number },
+  control: { x: number; y: number; w: number; h: number },
+): Promise<{ magenta: number; green: number }> {
   return page.evaluate(
     async ({ dataUrl, zone, control }) => {
       const img = new Image();
@@ -263,7 +291,11 @@ const CASES: Case[] = [
     check: ({ requests }) => {
       const [present, , later, absent] = resultsOf(requests);
       // The same answer, word for word, as for a word that is nowhere on the page.
-      const norm = (s: string, word: string): string => s.split(word).join('WORD').replace(/^Step \d+/, 'Step N');
+      const norm = (s: string, word: string): string =>
+        s
+          .split(word)
+          .join('WORD')
+          .replace(/^Step \d+/, 'Step N');
       expect(norm(absent!, 'SwordfishAbsent')).toBe('Step N:\nwait "WORD" seconds=1 → FAILED: The text "WORD" did not appear within 1 s.');
       expect(norm(present!, 'SwordfishText')).toBe(norm(absent!, 'SwordfishAbsent'));
       expect(norm(later!, 'SwordfishLater')).toBe(norm(absent!, 'SwordfishAbsent'));
@@ -308,10 +340,14 @@ const CASES: Case[] = [
     canary: 'CANARY-cover-7f3a',
     fixture: 'deny-actions.html',
     model_: () =>
-      sequence(call('find', { query: 'Download statement' }), (req) => {
-        const ref = /\[(\d+)\]button "Download statement"/.exec(lastToolResults(req).join('\n'))![1]!;
-        return call('click', { ref });
-      }, call('done', { summary: 'tried' })),
+      sequence(
+        call('find', { query: 'Download statement' }),
+        (req) => {
+          const ref = /\[(\d+)\]button "Download statement"/.exec(lastToolResults(req).join('\n'))![1]!;
+          return call('click', { ref });
+        },
+        call('done', { summary: 'tried' }),
+      ),
     check: async ({ page, requests }) => {
       const [, click] = resultsOf(requests);
       expect(click).toMatch(/button "Download statement" is covered by a part of the page the site keeps pagehand out of/);
@@ -325,7 +361,10 @@ const CASES: Case[] = [
     model_: () => sequence((req) => call('click', { ref: refFor(latestMap(req), 'button', 'Send me offers') }), call('done', { summary: 'clicked' })),
     check: async ({ page, requests }) => {
       expect(resultsOf(requests)[0]).toMatch(/button "Send me offers" is the label of a control that is in a part of the page/);
-      expect(await page.evaluate(() => ({ log: (window as any).log, checked: (document.getElementById('optin') as HTMLInputElement).checked }))).toEqual({ log: [], checked: false });
+      expect(await page.evaluate(() => ({ log: (window as any).log, checked: (document.getElementById('optin') as HTMLInputElement).checked }))).toEqual({
+        log: [],
+        checked: false,
+      });
     },
   },
   // ---- what widgets and hints read ---------------------------------------------------------------
@@ -454,7 +493,10 @@ const CASES: Case[] = [
       const [x, tab] = resultsOf(requests);
       expect(x).toMatch(/FAILED: The focused element is in a part of the page the site keeps pagehand out of/);
       expect(tab).toMatch(ZONE_SAYS);
-      expect(await page.evaluate(() => ({ keys: (window as any).keys, value: (document.getElementById('pin') as HTMLInputElement).value }))).toEqual({ keys: [], value: '' });
+      expect(await page.evaluate(() => ({ keys: (window as any).keys, value: (document.getElementById('pin') as HTMLInputElement).value }))).toEqual({
+        keys: [],
+        value: '',
+      });
     },
   },
   // ---- pixels and points -----------------------------------------------------------------------
@@ -505,16 +547,27 @@ describe('deny zones never reach the model and never take an action', () => {
     const page = await open(session, `adversarial/${c.fixture}`);
     try {
       if (c.deny) await page.evaluate((deny) => (window as any).pagehand.init({ deny }), c.deny);
-      const run = await runAgent(page, stack, 'Do what the page asks.', { model: c.model ?? MODELS.openai, vision: c.vision ?? false, confirm: () => true, timeoutMs: 40_000 });
+      const run = await runAgent(page, stack, 'Do what the page asks.', {
+        model: c.model ?? MODELS.openai,
+        vision: c.vision ?? false,
+        confirm: () => true,
+        timeoutMs: 40_000,
+      });
       const result = await run.result;
       const requests = stack.requests().slice(before);
       expect(requests.length, `the run asked the model (${result.summary})`).toBeGreaterThan(0);
       expect(result.reason, result.summary).toBeUndefined();
       // The page really holds the canary (so its absence below means something)…
-      expect(await page.evaluate((canary) => {
-        const texts = [document.documentElement.outerHTML, ...[...document.querySelectorAll('*')].map((e) => e.shadowRoot?.innerHTML ?? ''), ...[...document.querySelectorAll('iframe')].map((f) => f.contentDocument?.documentElement.outerHTML ?? '')];
-        return texts.some((t) => t.includes(canary));
-      }, c.canary)).toBe(true);
+      expect(
+        await page.evaluate((canary) => {
+          const texts = [
+            document.documentElement.outerHTML,
+            ...[...document.querySelectorAll('*')].map((e) => e.shadowRoot?.innerHTML ?? ''),
+            ...[...document.querySelectorAll('iframe')].map((f) => f.contentDocument?.documentElement.outerHTML ?? ''),
+          ];
+          return texts.some((t) => t.includes(canary));
+        }, c.canary),
+      ).toBe(true);
       // …and no request body the model received carries it.
       for (const r of requests) expect(JSON.stringify(r.body), `request #${r.seq}`).not.toContain(c.canary);
       await c.check?.({ page, requests, result });

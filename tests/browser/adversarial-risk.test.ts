@@ -76,16 +76,20 @@ async function play(page: Page, attempt: Attempt): Promise<void> {
 }
 
 /** The centre of an element as viewport fractions, computed as the action does (clientWidth/Height). */
-const centreOf = (selector: string) => async (page: Page): Promise<Point> =>
-  page.evaluate((sel) => {
-    const r = document.querySelector(sel)!.getBoundingClientRect();
-    const de = document.documentElement;
-    return { x: (r.left + r.width / 2) / de.clientWidth, y: (r.top + r.height / 2) / de.clientHeight };
-  }, selector);
+const centreOf =
+  (selector: string) =>
+  async (page: Page): Promise<Point> =>
+    page.evaluate((sel) => {
+      const r = document.querySelector(sel)!.getBoundingClientRect();
+      const de = document.documentElement;
+      return { x: (r.left + r.width / 2) / de.clientWidth, y: (r.top + r.height / 2) / de.clientHeight };
+    }, selector);
 
-const focus = (selector: string) => async (page: Page): Promise<void> => {
-  await page.focus(selector);
-};
+const focus =
+  (selector: string) =>
+  async (page: Page): Promise<void> => {
+    await page.focus(selector);
+  };
 
 /** One fixture page for a whole table: opened before its first attempt, closed after its last. */
 function usePage(path: string): { page: Page } {
@@ -149,7 +153,11 @@ describe('hole 2: a typed line break presses Enter, and is judged as the submit 
     { name: 'type "DELETE\\n" into the confirm field', call: (map) => call('type', { ref: field(map), text: 'DELETE\n' }), asks: 'deletion' },
     { name: 'type "DELETE\\r\\n" into the confirm field', call: (map) => call('type', { ref: field(map), text: 'DELETE\r\n' }), asks: 'deletion' },
     { name: 'type "DELETE\\r" into the confirm field', call: (map) => call('type', { ref: field(map), text: 'DELETE\r' }), asks: 'deletion' },
-    { name: 'type with submit: "true" (a string) into the confirm field', call: (map) => call('type', { ref: field(map), text: 'DELETE', submit: 'true' }), asks: 'deletion' },
+    {
+      name: 'type with submit: "true" (a string) into the confirm field',
+      call: (map) => call('type', { ref: field(map), text: 'DELETE', submit: 'true' }),
+      asks: 'deletion',
+    },
     {
       name: 'type "hi\\nthere" into the chat text area (the page sends on Enter)',
       call: (map) => call('type', { ref: refFor(map, 'textbox', 'Message'), text: 'hi\nthere' }),
@@ -186,7 +194,12 @@ describe('hole 3: click_at judges the control it activates, at the point the act
     { name: 'the sticky "Pay" bar at y: 1 (clamped into the viewport, as the action does)', call: () => call('click_at', { x: 0.5, y: 1 }), asks: 'payment' },
     { name: 'the sticky "Pay" bar at x: 1, y: 1', call: () => call('click_at', { x: 1, y: 1 }), asks: 'payment' },
     { name: 'the sticky "Pay" bar at x: 0.999, y: 0.999', call: () => call('click_at', { x: 0.999, y: 0.999 }), asks: 'payment' },
-    { name: 'the "Pay" word inside the sticky bar, as strings', before: centreOf('#paybar-button span'), call: (_m, p) => call('click_at', { x: String(p.x), y: String(p.y) }), asks: 'payment' },
+    {
+      name: 'the "Pay" word inside the sticky bar, as strings',
+      before: centreOf('#paybar-button span'),
+      call: (_m, p) => call('click_at', { x: String(p.x), y: String(p.y) }),
+      asks: 'payment',
+    },
     { name: 'an ordinary "Help" link does not ask, and opens', before: centreOf('#help'), call: at, happens: ['help opened'] },
   ];
   it.each(attempts.map((a) => [a.name, a] as const))('%s', async (_name, attempt) => {
@@ -199,9 +212,21 @@ describe('hole 4: words in thirteen languages, icons, and structure without word
     const fixture = usePage('risk-words.html');
     const button = (name: string) => (map: string) => call('click', { ref: refFor(map, 'button', name) });
     const attempts: Attempt[] = [
-      ['Place order', 'payment'], ['Eliminar', 'deletion'], ['Zahlungspflichtig bestellen', 'payment'], ['Konto löschen', 'deletion'],
-      ['Supprimer', 'deletion'], ['Envoyer', 'sending'], ['Finalizar compra', 'payment'], ['Invia', 'sending'], ['Afrekenen', 'payment'],
-      ['Удалить', 'deletion'], ['注文を確定する', 'payment'], ['提交订单', 'payment'], ['보내기', 'sending'], ['Zapłać', 'payment'], ['Satın al', 'payment'],
+      ['Place order', 'payment'],
+      ['Eliminar', 'deletion'],
+      ['Zahlungspflichtig bestellen', 'payment'],
+      ['Konto löschen', 'deletion'],
+      ['Supprimer', 'deletion'],
+      ['Envoyer', 'sending'],
+      ['Finalizar compra', 'payment'],
+      ['Invia', 'sending'],
+      ['Afrekenen', 'payment'],
+      ['Удалить', 'deletion'],
+      ['注文を確定する', 'payment'],
+      ['提交订单', 'payment'],
+      ['보내기', 'sending'],
+      ['Zapłać', 'payment'],
+      ['Satın al', 'payment'],
     ].map(([name, kind]) => ({ name: `"${name}"`, call: button(name!), asks: kind as RiskKind }));
     attempts.push({ name: '"Weiter" (next) does not ask', call: button('Weiter'), happens: ['next'] });
     it.each(attempts.map((a) => [a.name, a] as const))('%s', async (_name, attempt) => {
@@ -236,11 +261,23 @@ describe('hole 4: words in thirteen languages, icons, and structure without word
       { name: '"Update" in a form with a new password', call: click('button', 'Update'), asks: 'personal_data' },
       { name: '"Confirm" in a POST form with _method=delete', call: click('button', 'Confirm'), asks: 'deletion' },
       { name: 'a link "Discard" with data-method="delete"', call: click('link', 'Discard'), asks: 'deletion' },
-      { name: 'Enter in a field of the /account/delete form reaches through its default button', call: (map) => call('press_key', { key: 'Return', ref: refFor(map, 'button', 'Continue') }), asks: 'deletion' },
+      {
+        name: 'Enter in a field of the /account/delete form reaches through its default button',
+        call: (map) => call('press_key', { key: 'Return', ref: refFor(map, 'button', 'Continue') }),
+        asks: 'deletion',
+      },
       { name: 'the "Home" link does not ask', call: click('link', 'Home'), happens: ['nav'] },
       { name: 'the "Your orders" link (/orders) does not ask', call: click('link', 'Your orders'), happens: ['nav'] },
-      { name: 'a "Go to checkout" link (/checkout: the page where one pays, later) does not ask', call: click('link', 'Go to checkout'), happens: ['checkout link'] },
-      { name: 'Enter in the search box does not ask', call: (map) => call('type', { ref: refFor(map, 'searchbox', 'Search the shop'), text: 'boots', submit: true }), happens: ['search'] },
+      {
+        name: 'a "Go to checkout" link (/checkout: the page where one pays, later) does not ask',
+        call: click('link', 'Go to checkout'),
+        happens: ['checkout link'],
+      },
+      {
+        name: 'Enter in the search box does not ask',
+        call: (map) => call('type', { ref: refFor(map, 'searchbox', 'Search the shop'), text: 'boots', submit: true }),
+        happens: ['search'],
+      },
     ];
     it.each(attempts.map((a) => [a.name, a] as const))('%s', async (_name, attempt) => {
       await play(fixture.page, attempt);
@@ -249,7 +286,7 @@ describe('hole 4: words in thirteen languages, icons, and structure without word
 });
 
 describe("hole 5: the site's own say", () => {
-  describe('on the site\'s own page (an embed): marks add, and `none` clears a false alarm', () => {
+  describe("on the site's own page (an embed): marks add, and `none` clears a false alarm", () => {
     const fixture = usePage('risk-marks.html');
     beforeAll(async () => {
       await fixture.page.evaluate(() => {
@@ -265,8 +302,16 @@ describe("hole 5: the site's own say", () => {
           ...extra,
         });
         w.pagehand.init({
-          risky: [{ selector: '#go-plan', kind: 'payment' }, { selector: '#cache', kind: 'none' }],
-          tools: [tool('lookup_order', { readOnly: true }), tool('cancel_order'), tool('refund_order', { risk: 'payment' }), tool('archive_order', { readOnly: false })],
+          risky: [
+            { selector: '#go-plan', kind: 'payment' },
+            { selector: '#cache', kind: 'none' },
+          ],
+          tools: [
+            tool('lookup_order', { readOnly: true }),
+            tool('cancel_order'),
+            tool('refund_order', { risk: 'payment' }),
+            tool('archive_order', { readOnly: false }),
+          ],
         });
       });
     });
@@ -302,15 +347,18 @@ describe("hole 5: the site's own say", () => {
         return name === 'click' ? call('click', { ref: refFor(latestMap(req), 'button', String(args.name)) }) : call(name, args);
       });
       await page.evaluate(() => ((window as any).__done = []));
-      const asked = await page.evaluate(({ proxy, token, model }) => {
-        const asked: string[] = [];
-        const h = (window as any).pagehand.run('Tidy up my orders', { proxy, token, model, ui: false });
-        h.on('confirm', (e: any) => {
-          asked.push(`${e.request.kind} ${e.request.call.name}`);
-          e.respond(true, true);
-        });
-        return h.result.then(() => asked);
-      }, { proxy: stack.proxyUrl, token: stack.token, model: MODELS.openai });
+      const asked = await page.evaluate(
+        ({ proxy, token, model }) => {
+          const asked: string[] = [];
+          const h = (window as any).pagehand.run('Tidy up my orders', { proxy, token, model, ui: false });
+          h.on('confirm', (e: any) => {
+            asked.push(`${e.request.kind} ${e.request.call.name}`);
+            e.respond(true, true);
+          });
+          return h.result.then(() => asked);
+        },
+        { proxy: stack.proxyUrl, token: stack.token, model: MODELS.openai },
+      );
       // cancel_order once (its "always" covers its second call but not archive_order); one payment for both buttons.
       expect(asked).toEqual(['site_tool cancel_order', 'site_tool archive_order', 'payment click']);
       expect(await done(page)).toEqual(['cancel_order 1', 'cancel_order 2', 'archive_order 3', 'continue', 'go-plan']);
@@ -351,7 +399,13 @@ describe("hole 5: the site's own say", () => {
       const page = await session.context.newPage();
       await page.goto(`${origin()}/fixtures/adversarial/risk-marks.html`);
       // As the proxy serves it: its proxy and token filled in (a page script's run cannot name its own).
-      const served = bundle.split('__PAGEHAND_PROXY_HOST__').join(new URL(stack.proxyUrl).host).split('__PAGEHAND_PROXY__').join(stack.proxyUrl).split('__PAGEHAND_TOKEN__').join(stack.token);
+      const served = bundle
+        .split('__PAGEHAND_PROXY_HOST__')
+        .join(new URL(stack.proxyUrl).host)
+        .split('__PAGEHAND_PROXY__')
+        .join(stack.proxyUrl)
+        .split('__PAGEHAND_TOKEN__')
+        .join(stack.token);
       await page.addScriptTag({ content: served });
       await page.waitForFunction(() => typeof (window as any).pagehand?.run === 'function');
       expect(await playInPanel(page, 'Delete draft')).toMatch(/— Deletion$/);
@@ -395,15 +449,36 @@ interface Listed {
 describe('the false-alarm listing over the realistic fixture pages', () => {
   let probe: string;
   beforeAll(async () => {
-    const out = await build({ stdin: { contents: PROBE, resolveDir: root, loader: 'ts' }, bundle: true, write: false, format: 'iife', target: ['chrome100'], logLevel: 'silent' });
+    const out = await build({
+      stdin: { contents: PROBE, resolveDir: root, loader: 'ts' },
+      bundle: true,
+      write: false,
+      format: 'iife',
+      target: ['chrome100'],
+      logLevel: 'silent',
+    });
     probe = out.outputFiles[0]!.text;
   });
 
   const pages = [
-    'agent/counter.html', 'agent/hijack/account.html', 'agent/lazy/list.html', 'agent/shop/index.html', 'agent/shop/checkout.html',
-    'agent/webmail/inbox.html', 'agent/webmail/message.html', 'agent/wizard/step1.html', 'agent/wizard/step2.html', 'agent/wizard/step3.html',
-    'delivery/account.html', 'delivery/visits.html', 'delivery/report.html', 'delivery/loader-shop.html', 'actions/keys.html', 'ui/account.html',
-    'server/demo/contact-form.html', 'server/demo/todo-list.html',
+    'agent/counter.html',
+    'agent/hijack/account.html',
+    'agent/lazy/list.html',
+    'agent/shop/index.html',
+    'agent/shop/checkout.html',
+    'agent/webmail/inbox.html',
+    'agent/webmail/message.html',
+    'agent/wizard/step1.html',
+    'agent/wizard/step2.html',
+    'agent/wizard/step3.html',
+    'delivery/account.html',
+    'delivery/visits.html',
+    'delivery/report.html',
+    'delivery/loader-shop.html',
+    'actions/keys.html',
+    'ui/account.html',
+    'server/demo/contact-form.html',
+    'server/demo/todo-list.html',
   ];
 
   it('prints what the check would ask on every listed element; navigation links and search boxes stay silent', async () => {

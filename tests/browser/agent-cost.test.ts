@@ -39,7 +39,15 @@ beforeAll(async () => {
     tokenFile: join(dir, 'personal-token'),
     log: () => {},
   });
-  Object.assign(stack, { proxyUrl: proxy.url, token: proxy.personalToken!, fake, proxy, setPolicy: (p: typeof policy) => (policy = p), requests: () => fake.modelRequests(), close: async () => undefined });
+  Object.assign(stack, {
+    proxyUrl: proxy.url,
+    token: proxy.personalToken!,
+    fake,
+    proxy,
+    setPolicy: (p: typeof policy) => (policy = p),
+    requests: () => fake.modelRequests(),
+    close: async () => undefined,
+  });
 });
 afterAll(async () => {
   await proxy?.close();

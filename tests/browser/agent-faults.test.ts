@@ -26,7 +26,10 @@ const PAGE = 'agent/counter.html';
 const userOf = (req: ModelRequest): string => req.messages.find((m) => m.role === 'user')?.text ?? '';
 const doneReply = call('done', { summary: 'finished' });
 
-async function runOn(policy: Policy, options: Record<string, unknown> = {}): Promise<{ page: Page; result: Awaited<ReturnType<typeof waitForResult>>; log: any[]; reqs: ModelRequest[] }> {
+async function runOn(
+  policy: Policy,
+  options: Record<string, unknown> = {},
+): Promise<{ page: Page; result: Awaited<ReturnType<typeof waitForResult>>; log: any[]; reqs: ModelRequest[] }> {
   stack.setPolicy(policy);
   const before = stack.requests().length;
   const page = await open(session, PAGE);
@@ -115,7 +118,12 @@ describe('recovered faults', () => {
       const map = latestMap(req);
       if (/Count: 2/.test(map)) return doneReply;
       const add = refFor(map, 'button', 'Add one');
-      return { toolCalls: [{ name: 'click', args: { ref: add } }, { name: 'click', args: { ref: add } }] };
+      return {
+        toolCalls: [
+          { name: 'click', args: { ref: add } },
+          { name: 'click', args: { ref: add } },
+        ],
+      };
     });
     expect(result).toMatchObject({ ok: true, steps: 2 });
     expect(reqs).toHaveLength(2);
@@ -125,12 +133,15 @@ describe('recovered faults', () => {
 describe('the prompt budget', () => {
   it('every request fits maxPromptTokens; the oldest steps are left out first', async () => {
     const budget = 2500;
-    const { result, reqs } = await runOn((req) => {
-      const map = latestMap(req);
-      if (/Count: 14/.test(map)) return doneReply;
-      // Long results and goals make the history outgrow the budget quickly.
-      return call('click', { ref: refFor(map, 'button', 'Add one') }, `goal: ${'add one more to the counter, carefully, '.repeat(4)}`);
-    }, { maxPromptTokens: budget });
+    const { result, reqs } = await runOn(
+      (req) => {
+        const map = latestMap(req);
+        if (/Count: 14/.test(map)) return doneReply;
+        // Long results and goals make the history outgrow the budget quickly.
+        return call('click', { ref: refFor(map, 'button', 'Add one') }, `goal: ${'add one more to the counter, carefully, '.repeat(4)}`);
+      },
+      { maxPromptTokens: budget },
+    );
     expect(result).toMatchObject({ ok: true, steps: 15 });
     for (const r of reqs) {
       const body = r.body as { messages: Array<{ content: string }>; tools: Parameters<typeof countToolTokens>[0] };
@@ -164,10 +175,13 @@ describe('clear stops', () => {
 
   it('the step limit is exact', async () => {
     let n = 0;
-    const { result, reqs } = await runOn((req) => {
-      n++;
-      return call('click', { ref: refFor(latestMap(req), 'button', 'Add one') });
-    }, { maxSteps: 3 });
+    const { result, reqs } = await runOn(
+      (req) => {
+        n++;
+        return call('click', { ref: refFor(latestMap(req), 'button', 'Add one') });
+      },
+      { maxSteps: 3 },
+    );
     expect(result).toMatchObject({ ok: false, reason: 'max_steps', steps: 3 });
     expect(reqs).toHaveLength(3);
     expect(n).toBe(3);
@@ -190,22 +204,25 @@ describe('clear stops', () => {
   it('a second run while one is active is a clear error', async () => {
     stack.setPolicy(() => ({ delayMs: 3000, toolCalls: [{ name: 'done', args: { summary: 'x' } }] }));
     const page = await open(session, PAGE);
-    const message = await page.evaluate(({ proxy, token }) => {
-      const ph = (window as any).pagehand;
-      const first = ph.run('one', { proxy, token, ui: false });
-      try {
-        ph.run('two', { proxy, token, ui: false });
-        return 'no error';
-      } catch (e) {
-        first.stop();
-        return (e as Error).message;
-      }
-    }, { proxy: stack.proxyUrl, token: stack.token });
+    const message = await page.evaluate(
+      ({ proxy, token }) => {
+        const ph = (window as any).pagehand;
+        const first = ph.run('one', { proxy, token, ui: false });
+        try {
+          ph.run('two', { proxy, token, ui: false });
+          return 'no error';
+        } catch (e) {
+          first.stop();
+          return (e as Error).message;
+        }
+      },
+      { proxy: stack.proxyUrl, token: stack.token },
+    );
     expect(message).toMatch(/a run is already active \("one"\)/);
     await page.close();
   });
 
-  it('a refused token stops the run with the proxy\'s message', async () => {
+  it("a refused token stops the run with the proxy's message", async () => {
     stack.setPolicy(() => doneReply);
     const page = await open(session, PAGE);
     await startRun(page, 'Add one', { proxy: stack.proxyUrl, token: 'not-a-real-token-000000', model: MODELS.openai });

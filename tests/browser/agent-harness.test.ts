@@ -304,7 +304,9 @@ describe('the scripted model answers through the real proxy', () => {
       });
       expect(res.status).toBe(200);
       expect(res.headers.get('access-control-allow-origin')).toBe(origin());
-      const body = (await res.json()) as { choices: Array<{ message: { content: string | null; tool_calls?: Array<{ function: { name: string; arguments: string } }> } }> };
+      const body = (await res.json()) as {
+        choices: Array<{ message: { content: string | null; tool_calls?: Array<{ function: { name: string; arguments: string } }> } }>;
+      };
       const msg = body.choices[0]!.message;
       expect(msg.content).toBe('goal: place the order');
       expect(msg.tool_calls?.map((c) => [c.function.name, JSON.parse(c.function.arguments)])).toEqual([['click', { ref: placeRef }]]);
@@ -324,7 +326,12 @@ describe('the scripted model answers through the real proxy', () => {
     // The Gemini request reached the fake in Gemini's own wire format.
     expect(seen[1]!.body).toMatchObject({ systemInstruction: { parts: [{ text: 'You act on web pages.' }] }, contents: [{ role: 'user' }] });
     expect(seen[1]!.path).toMatch(/\/models\/gemini-test-flash:generateContent/);
-    expect(stack.requests().slice(-2).map((r) => r.reply)).toEqual([seen[0]!.reply, seen[1]!.reply]);
+    expect(
+      stack
+        .requests()
+        .slice(-2)
+        .map((r) => r.reply),
+    ).toEqual([seen[0]!.reply, seen[1]!.reply]);
   });
 
   it('streams a tool call on both paths; the map is found in a tool result too', async () => {
@@ -359,7 +366,9 @@ describe('the scripted model answers through the real proxy', () => {
       expect(res.status).toBe(200);
       const sse = await res.text();
       const args = [...sse.matchAll(/"arguments":"((?:[^"\\]|\\.)*)"/g)].map((m) => JSON.parse(`"${m[1]}"`)).join('');
-      expect(args).toBe(JSON.stringify({ ref: refFor(map, model === MODELS.openai ? 'textbox' : 'button', model === MODELS.openai ? 'Email' : 'Place order') }));
+      expect(args).toBe(
+        JSON.stringify({ ref: refFor(map, model === MODELS.openai ? 'textbox' : 'button', model === MODELS.openai ? 'Email' : 'Place order') }),
+      );
     }
     const [, gem] = stack.requests().slice(-2);
     expect(gem!.provider).toBe('gemini');
@@ -402,7 +411,14 @@ describe('the scripted model answers through the real proxy', () => {
         },
       });
       const result = await run.result;
-      expect(result, JSON.stringify(run.events.filter((e) => e.event !== 'step'), null, 1).slice(0, 3000)).toMatchObject({ ok: true, summary: 'Ordered the LED desk lamp.' });
+      expect(
+        result,
+        JSON.stringify(
+          run.events.filter((e) => e.event !== 'step'),
+          null,
+          1,
+        ).slice(0, 3000),
+      ).toMatchObject({ ok: true, summary: 'Ordered the LED desk lamp.' });
       expect(asked).toEqual(['click Place order']);
       const orders = JSON.parse((await storage(page, 'shopOrders'))!);
       expect(orders.map((o: { lines: Array<{ name: string }> }) => o.lines.map((l) => l.name))).toEqual([['LED desk lamp']]);

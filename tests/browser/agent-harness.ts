@@ -209,10 +209,16 @@ export async function runAgent(page: Page, stack: AgentStack, task: string, opti
   };
   const timer = setTimeout(() => {
     const log = events.map((e) => `${e.event} ${JSON.stringify(e.payload).slice(0, 200)}`).join('\n');
-    const calls = stack.requests().map((r) => `#${r.seq} ${r.provider} → ${JSON.stringify(r.reply ?? null).slice(0, 160)}${r.policyError ? ` (policy error: ${r.policyError})` : ''}`).join('\n');
+    const calls = stack
+      .requests()
+      .map((r) => `#${r.seq} ${r.provider} → ${JSON.stringify(r.reply ?? null).slice(0, 160)}${r.policyError ? ` (policy error: ${r.policyError})` : ''}`)
+      .join('\n');
     fail(new Error(`run "${task}" did not finish in ${timeoutMs} ms.\nEvents:\n${log}\nModel requests:\n${calls}`));
   }, timeoutMs);
-  void result.then(() => clearTimeout(timer), () => clearTimeout(timer));
+  void result.then(
+    () => clearTimeout(timer),
+    () => clearTimeout(timer),
+  );
 
   await page.evaluate(
     ([t, o, sub, hasConfirm]) => {
@@ -453,10 +459,12 @@ export function signupModel(): Policy {
     const map = latestMap(req);
     const url = mapUrl(map);
     if (url.includes('partner.html')) {
-      if (!hasText(map, 'Subscription confirmed')) return call('click', { ref: refFor(map, 'button', 'Confirm subscription') }, 'goal: confirm on the partner site');
+      if (!hasText(map, 'Subscription confirmed'))
+        return call('click', { ref: refFor(map, 'button', 'Confirm subscription') }, 'goal: confirm on the partner site');
       return call('done', { summary: `Signed up Ada Lovelace and confirmed on ${new URL(url).host}.` });
     }
-    if (!hasText(map, 'Saved: Ada Lovelace')) return call('type', { ref: refFor(map, 'textbox', 'Your name'), text: 'Ada Lovelace', submit: true }, 'goal: sign up');
+    if (!hasText(map, 'Saved: Ada Lovelace'))
+      return call('type', { ref: refFor(map, 'textbox', 'Your name'), text: 'Ada Lovelace', submit: true }, 'goal: sign up');
     return call('click', { ref: refFor(map, 'link', 'Continue on the partner site') }, 'goal: go to the partner site');
   };
 }
@@ -511,7 +519,11 @@ export function webmailModel(): { policy: Policy; read: string[] } {
       return call('go_back', {}, `eval: the email is open\nmemory: read ${read.join('; ')}\ngoal: back to the results`);
     }
     if (!url.includes('q=')) {
-      return call('type', { ref: refFor(map, 'searchbox', 'Search mail'), text: 'ernesto', submit: true }, 'eval: the inbox is open\nmemory: nothing read yet\ngoal: search for Ernesto');
+      return call(
+        'type',
+        { ref: refFor(map, 'searchbox', 'Search mail'), text: 'ernesto', submit: true },
+        'eval: the inbox is open\nmemory: nothing read yet\ngoal: search for Ernesto',
+      );
     }
     const links = mapElements(map).filter((e) => e.role === 'link' && /^Ernesto Ruiz/.test(e.name));
     if (!links.length) return call('wait', { text: 'Ernesto Ruiz' }, 'goal: wait for the results');

@@ -17,8 +17,21 @@ function recordRun(): void {
     all.push(entry);
     sessionStorage.setItem('agent-log', JSON.stringify(all));
   };
-  h.on('step', (e: any) => { if (e.phase !== 'thinking') log({ type: 'step', step: e.step, phase: e.phase, resumed: e.resumed ?? false, url: e.url, reasoning: e.reasoning }); });
-  h.on('action', (e: any) => log({ type: 'action', phase: e.phase, name: e.call.name, args: e.call.args, ok: e.result?.ok, message: e.result?.message, navigated: e.result?.changes?.navigation?.url, target: e.target }));
+  h.on('step', (e: any) => {
+    if (e.phase !== 'thinking') log({ type: 'step', step: e.step, phase: e.phase, resumed: e.resumed ?? false, url: e.url, reasoning: e.reasoning });
+  });
+  h.on('action', (e: any) =>
+    log({
+      type: 'action',
+      phase: e.phase,
+      name: e.call.name,
+      args: e.call.args,
+      ok: e.result?.ok,
+      message: e.result?.message,
+      navigated: e.result?.changes?.navigation?.url,
+      target: e.target,
+    }),
+  );
   h.on('message', (e: any) => log({ type: 'message', text: e.text, from: e.from }));
   h.on('pause', (e: any) => log({ type: 'pause', paused: e.paused }));
   h.on('error', (e: any) => log({ type: 'error', message: e.message, code: e.code, fatal: e.fatal }));

@@ -23,7 +23,7 @@ const SCHEMA = {
 };
 
 type ToolSpec = { function: { name: string; parameters?: { properties?: Record<string, unknown>; required?: string[] } } };
-const doneSpec = (req: ModelRequest) => ((req.body as { tools: ToolSpec[] }).tools.find((t) => t.function.name === 'done')!.function);
+const doneSpec = (req: ModelRequest) => (req.body as { tools: ToolSpec[] }).tools.find((t) => t.function.name === 'done')!.function;
 
 describe('an answer with a schema', () => {
   it('goes back to the model once with the errors, and result.data holds the answer that matches', async () => {
@@ -67,7 +67,9 @@ describe('an answer with a schema', () => {
     expect(result.ok).toBe(false);
     expect(result.reason).toBe('invalid_data');
     expect(result.data).toBeUndefined();
-    expect(result.summary).toMatch(/^The answer's data did not match the schema: data is missing the required property "title"; data.count must be at least 0, got -1$/);
+    expect(result.summary).toMatch(
+      /^The answer's data did not match the schema: data is missing the required property "title"; data.count must be at least 0, got -1$/,
+    );
     await page.close();
   }, 60_000);
 
@@ -81,7 +83,11 @@ describe('an answer with a schema', () => {
         return { name: (e as Error).name, code: (e as { code?: string }).code, message: (e as Error).message };
       }
     });
-    expect(thrown).toEqual({ name: 'PagehandRunError', code: 'invalid_schema', message: expect.stringMatching(/^pagehand\.run: schema uses "oneOf", which pagehand does not check/) });
+    expect(thrown).toEqual({
+      name: 'PagehandRunError',
+      code: 'invalid_schema',
+      message: expect.stringMatching(/^pagehand\.run: schema uses "oneOf", which pagehand does not check/),
+    });
     await page.close();
   });
 });

@@ -84,11 +84,13 @@ describe('secrets', () => {
     expect(await run.result).toMatchObject({ ok: true });
 
     // The page got the values.
-    expect(await page.evaluate(() => {
-      const f = document.getElementById('pay') as HTMLFormElement;
-      const v = (n: string) => (f.elements.namedItem(n) as HTMLInputElement).value;
-      return [v('name'), v('card'), v('apikey'), v('password')];
-    })).toEqual(['Ada', CARD, API_KEY, PASSWORD]);
+    expect(
+      await page.evaluate(() => {
+        const f = document.getElementById('pay') as HTMLFormElement;
+        const v = (n: string) => (f.elements.namedItem(n) as HTMLInputElement).value;
+        return [v('name'), v('card'), v('apikey'), v('password')];
+      }),
+    ).toEqual(['Ada', CARD, API_KEY, PASSWORD]);
 
     // The model was told the names, never the values.
     expect(system).toContain('<secret:card>, <secret:apikey>, <secret:password>');
@@ -107,7 +109,10 @@ describe('secrets', () => {
     expect(results[3]!.join('\n')).toMatch(/0 elements, 0 text matches/);
 
     // No request body the model received holds any value, raw, escaped or cut.
-    const bodies = stack.requests().slice(earlier).map((r: ModelRequest) => r.body);
+    const bodies = stack
+      .requests()
+      .slice(earlier)
+      .map((r: ModelRequest) => r.body);
     expect(bodies.length).toBe(5);
     for (const b of bodies) expect(leaks(b, [CARD, API_KEY, PASSWORD])).toEqual([]);
     // Nor what the run reported to the page's listeners.
@@ -153,7 +158,10 @@ describe('secrets', () => {
         },
       ),
     );
-    await page.evaluate(([proxy, token]) => (window as any).pagehand.run('Enter my card.', { proxy, token, model: 'gpt-test', secrets: { card: '5500 0000 0000 0004' } }).result, [stack.proxyUrl, stack.token] as const);
+    await page.evaluate(
+      ([proxy, token]) => (window as any).pagehand.run('Enter my card.', { proxy, token, model: 'gpt-test', secrets: { card: '5500 0000 0000 0004' } }).result,
+      [stack.proxyUrl, stack.token] as const,
+    );
     expect(await page.inputValue('[name=card]')).toBe('5500 0000 0000 0004');
     expect(saved[0]).toContain('"task":"Enter my card."');
     expect(saved[0]).not.toContain('5500 0000');
@@ -170,7 +178,11 @@ describe('secrets', () => {
         return { name: (e as Error).name, code: (e as { code?: string }).code, message: (e as Error).message };
       }
     });
-    expect(thrown).toEqual({ name: 'PagehandRunError', code: 'invalid_secrets', message: expect.stringMatching(/^pagehand\.run: the secret "pin" must have at least 3 characters/) });
+    expect(thrown).toEqual({
+      name: 'PagehandRunError',
+      code: 'invalid_secrets',
+      message: expect.stringMatching(/^pagehand\.run: the secret "pin" must have at least 3 characters/),
+    });
     await page.close();
   });
 });
@@ -211,7 +223,13 @@ describe('the runner: --secret and --schema', () => {
   const cli = (args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> =>
     new Promise((resolve, reject) => {
       const child = spawn(process.execPath, [CLI, ...args], {
-        env: { ...process.env, CHROMIUM_PATH: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', PAGEHAND_TOKEN: '', PAGEHAND_TOKEN_FILE: '/nonexistent/pagehand-token', PAGEHAND_SECRET_CARD: '5500 0000 0000 0004' },
+        env: {
+          ...process.env,
+          CHROMIUM_PATH: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+          PAGEHAND_TOKEN: '',
+          PAGEHAND_TOKEN_FILE: '/nonexistent/pagehand-token',
+          PAGEHAND_SECRET_CARD: '5500 0000 0000 0004',
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let stdout = '';
@@ -240,16 +258,37 @@ describe('the runner: --secret and --schema', () => {
   it('types the value from $PAGEHAND_SECRET_CARD, never sends it, and prints the answer as data (--json and human)', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'pagehand-runner-secret-'));
     try {
-      await writeFile(join(dir, 'answer.json'), JSON.stringify({ type: 'object', properties: { ending: { type: 'string', pattern: '^\\d{4}$' } }, required: ['ending'] }));
+      await writeFile(
+        join(dir, 'answer.json'),
+        JSON.stringify({ type: 'object', properties: { ending: { type: 'string', pattern: '^\\d{4}$' } }, required: ['ending'] }),
+      );
       const url = `${origin()}/fixtures/agent/secrets/account.html`;
-      const common = ['run', '--url', url, '--proxy', stack.proxyUrl, '--token', stack.token, '--model', 'gpt-test', '--secret', 'card', '--schema', join(dir, 'answer.json')];
+      const common = [
+        'run',
+        '--url',
+        url,
+        '--proxy',
+        stack.proxyUrl,
+        '--token',
+        stack.token,
+        '--model',
+        'gpt-test',
+        '--secret',
+        'card',
+        '--schema',
+        join(dir, 'answer.json'),
+      ];
 
       const earlier = stack.requests().length;
       const json = model();
       stack.setPolicy(json.policy);
       const a = await cli([...common, '--json', 'Enter my card and tell me its last digits.']);
       expect(a.code, a.stderr).toBe(0);
-      const result = a.stdout.trim().split('\n').map((l) => JSON.parse(l)).find((e) => e.event === 'result');
+      const result = a.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l))
+        .find((e) => e.event === 'result');
       expect(result).toMatchObject({ ok: true, summary: 'The card ends in 0004.', data: { ending: '0004' } });
       // The page got the value (its own last-digits line), the model read only the placeholder.
       expect(json.seen[0]).toContain('Card ends in 0004');

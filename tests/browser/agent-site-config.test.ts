@@ -14,7 +14,7 @@ const stack = useAgentStack();
 const systemOf = (r: { messages: Array<{ role: string; text: string }> }): string => r.messages.find((m) => m.role === 'system')!.text;
 
 describe("init's instructions and allowed actions", () => {
-  it('apply to every step of a run, this page\'s after a navigation, beside the run\'s own', async () => {
+  it("apply to every step of a run, this page's after a navigation, beside the run's own", async () => {
     stack.setPolicy(
       sequence(
         (req) => {

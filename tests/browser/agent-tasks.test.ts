@@ -11,7 +11,11 @@ import { useSession } from './harness';
 const session = useSession();
 const stack = useAgentStack();
 
-const userText = (req: Parameters<Policy>[0]): string => req.messages.filter((m) => m.role === 'user').map((m) => m.text).join('\n');
+const userText = (req: Parameters<Policy>[0]): string =>
+  req.messages
+    .filter((m) => m.role === 'user')
+    .map((m) => m.text)
+    .join('\n');
 
 describe('shop: find a product, add it to the cart, check out', () => {
   const shopModel: Policy = (req) => {
@@ -52,12 +56,19 @@ describe('wizard across full page navigations', () => {
   it('resumes on each page and submits every field', async () => {
     stack.setPolicy(wizardModel());
     const page = await openWithAgent(session, 'wizard/step1.html', { early: true });
-    await startRun(page, 'Sign me up: Ada Lovelace, ada@example.org, 12 St James Square, London, UK, Pro plan', { proxy: stack.proxyUrl, token: stack.token, model: MODELS.gemini }, { confirm: 'allow' });
+    await startRun(
+      page,
+      'Sign me up: Ada Lovelace, ada@example.org, 12 St James Square, London, UK, Pro plan',
+      { proxy: stack.proxyUrl, token: stack.token, model: MODELS.gemini },
+      { confirm: 'allow' },
+    );
     const result = await waitForResult(page);
     const log = await runLog(page);
     expect(result.ok, JSON.stringify(log.slice(-5))).toBe(true);
     expect(page.url()).toContain('done.html');
-    const fields = await page.$$eval('#summary dt', (dts) => Object.fromEntries(dts.map((dt) => [dt.textContent?.trim(), dt.nextElementSibling?.textContent?.trim()])));
+    const fields = await page.$$eval('#summary dt', (dts) =>
+      Object.fromEntries(dts.map((dt) => [dt.textContent?.trim(), dt.nextElementSibling?.textContent?.trim()])),
+    );
     expect(Object.values(fields)).toEqual(expect.arrayContaining(['Ada Lovelace', 'ada@example.org', '12 St James Square', 'London', 'yes']));
     expect(Object.values(fields).some((v) => /United Kingdom|GB|UK/.test(v ?? ''))).toBe(true);
     expect(Object.values(fields).some((v) => /pro/i.test(v ?? ''))).toBe(true);
@@ -118,7 +129,7 @@ describe('lazy-loading list', () => {
 });
 
 describe('site configuration (pagehand.init)', () => {
-  it('a custom tool is offered, called with the model\'s arguments, and its result reaches the model', async () => {
+  it("a custom tool is offered, called with the model's arguments, and its result reaches the model", async () => {
     stack.setPolicy((req) => {
       const user = userText(req);
       const result = /addToCart [^\n]*→ ok: (.*)/.exec(user)?.[1];
@@ -129,15 +140,17 @@ describe('site configuration (pagehand.init)', () => {
     const page = await openWithAgent(session, 'shop/index.html');
     await page.evaluate(() => {
       (window as any).pagehand.init({
-        tools: [{
-          name: 'addToCart',
-          description: "Add a product to the cart by SKU (the site's own function).",
-          parameters: { type: 'object', properties: { sku: { type: 'string' }, qty: { type: 'number' } }, required: ['sku'] },
-          handler: (args: { sku: string; qty?: number }) => {
-            (window as any).__calls = [...((window as any).__calls ?? []), args];
-            return { added: args.sku, quantity: args.qty ?? 1, cartSize: 2 };
+        tools: [
+          {
+            name: 'addToCart',
+            description: "Add a product to the cart by SKU (the site's own function).",
+            parameters: { type: 'object', properties: { sku: { type: 'string' }, qty: { type: 'number' } }, required: ['sku'] },
+            handler: (args: { sku: string; qty?: number }) => {
+              (window as any).__calls = [...((window as any).__calls ?? []), args];
+              return { added: args.sku, quantity: args.qty ?? 1, cartSize: 2 };
+            },
           },
-        }],
+        ],
       });
     });
     // The tool changes the cart (it does not declare readOnly), so the user is asked first: yes.

@@ -12,12 +12,11 @@ import { useSession } from './harness';
 const session = useSession();
 const stack = useAgentStack();
 
-
 describe.each([
   ['OpenAI', MODELS.openai],
   ['Gemini', MODELS.gemini],
 ])('webmail task through the %s path', (_label, model) => {
-  it('searches, opens each of Ernesto\'s emails, comes back, and summarises them', async () => {
+  it("searches, opens each of Ernesto's emails, comes back, and summarises them", async () => {
     const m = webmailModel();
     stack.setPolicy(m.policy);
     const before = stack.requests().length;

@@ -88,7 +88,10 @@ function tracesOf(page: Page, secret: string): Promise<string[]> {
     for (const el of Array.from(document.querySelectorAll('*'))) {
       for (const a of Array.from(el.attributes)) if (a.value.includes(tok)) hits.push(`<${el.localName} ${a.name}>`);
     }
-    for (const [name, store] of [['sessionStorage', sessionStorage], ['localStorage', localStorage]] as const) {
+    for (const [name, store] of [
+      ['sessionStorage', sessionStorage],
+      ['localStorage', localStorage],
+    ] as const) {
       for (let i = 0; i < store.length; i++) {
         const key = store.key(i)!;
         if (key.includes(tok) || (store.getItem(key) ?? '').includes(tok)) hits.push(`${name}[${key}]`);
@@ -139,10 +142,10 @@ describe('bookmarklet', () => {
     expect(((await replayed.json()) as { error: { code: string } }).error.code).toBe('origin_not_allowed');
     expect((await config(undefined)).status).toBe(403);
     // …and the page's own requests with it carry its Origin, so they pass.
-    const fromPage = await page.evaluate(
-      async ([proxy, tok]) => (await fetch(`${proxy}/v1/config`, { headers: { Authorization: `Bearer ${tok}` } })).status,
-      [stack.proxyUrl, sessionToken!] as const,
-    );
+    const fromPage = await page.evaluate(async ([proxy, tok]) => (await fetch(`${proxy}/v1/config`, { headers: { Authorization: `Bearer ${tok}` } })).status, [
+      stack.proxyUrl,
+      sessionToken!,
+    ] as const);
     expect(fromPage).toBe(200);
     await page.close();
   });

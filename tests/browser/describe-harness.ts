@@ -45,12 +45,8 @@ export interface Case {
 /** One page holding every case, each in `<div data-case="i">`; setups run in order. */
 export function casesPage(cases: readonly Case[], css = ''): string {
   const sections = cases.map((c, i) => `<div data-case="${i}">\n${c.html}\n</div>`).join('\n');
-  const setups = cases
-    .map((c, i) => (c.setup ? `{ const sec = document.querySelector('div[data-case="${i}"]'); ${c.setup} }` : ''))
-    .join('\n');
-  const targets = cases
-    .map((c, i) => `(sec) => (${c.target ?? "sec.querySelector('[data-t]')"}), // ${i}`)
-    .join('\n');
+  const setups = cases.map((c, i) => (c.setup ? `{ const sec = document.querySelector('div[data-case="${i}"]'); ${c.setup} }` : '')).join('\n');
+  const targets = cases.map((c, i) => `(sec) => (${c.target ?? "sec.querySelector('[data-t]')"}), // ${i}`).join('\n');
   return `<!doctype html><html><head><meta charset="utf-8"><title>cases</title><style>${css}</style></head><body>
 ${sections}
 <script>

@@ -56,7 +56,12 @@ beforeAll(async () => {
       {
         fetch: async (req, env) => {
           const res = await stack.proxy.app.fetch(req, env);
-          log.push({ path: new URL(req.url).pathname, status: res.status, ifNoneMatch: req.headers.get('if-none-match'), encoding: res.headers.get('content-encoding') });
+          log.push({
+            path: new URL(req.url).pathname,
+            status: res.status,
+            ifNoneMatch: req.headers.get('if-none-match'),
+            encoding: res.headers.get('content-encoding'),
+          });
           return res;
         },
         hostname: '127.0.0.1',
@@ -112,10 +117,12 @@ describe('the embed through its loader', () => {
     await page.waitForLoadState('networkidle');
     expect(asked).toEqual(['/pagehand-loader.js']);
     // The API is there from the first moment, waiting for the agent.
-    expect(await page.evaluate(() => {
-      const p = (window as any).pagehand;
-      return { run: typeof p.run, current: p.current(), version: p.version, agent: document.querySelectorAll('script[src*="pagehand-agent"]').length };
-    })).toEqual({ run: 'function', current: undefined, version: expect.stringMatching(/^\d+\.\d+\.\d+$/), agent: 0 });
+    expect(
+      await page.evaluate(() => {
+        const p = (window as any).pagehand;
+        return { run: typeof p.run, current: p.current(), version: p.version, agent: document.querySelectorAll('script[src*="pagehand-agent"]').length };
+      }),
+    ).toEqual({ run: 'function', current: undefined, version: expect.stringMatching(/^\d+\.\d+\.\d+$/), agent: 0 });
     expect(await launcher.getAttribute('aria-label')).toBe('Open pagehand');
 
     await launcher.hover();
@@ -130,7 +137,9 @@ describe('the embed through its loader', () => {
     await launcher.click();
     await panel(page).waitFor();
     // The task box has the focus, as when the agent's own launcher is opened.
-    await expect.poll(() => page.evaluate(() => (document.querySelector('pagehand-ui')?.shadowRoot?.activeElement as HTMLElement | null)?.dataset.task !== undefined)).toBe(true);
+    await expect
+      .poll(() => page.evaluate(() => (document.querySelector('pagehand-ui')?.shadowRoot?.activeElement as HTMLElement | null)?.dataset.task !== undefined))
+      .toBe(true);
     // One launcher, the agent's; one download of the agent (the prefetch), the click took it from the cache.
     expect(await page.locator('pagehand-ui').count()).toBe(1);
     expect(agentRequests().length - before).toBe(1);
@@ -141,7 +150,7 @@ describe('the embed through its loader', () => {
     await waitIn(page, '[data-end="done"]');
   });
 
-  it('the agent sees what the loader\'s hooks saw before it came: a closed shadow root and a listener-only target', async () => {
+  it("the agent sees what the loader's hooks saw before it came: a closed shadow root and a listener-only target", async () => {
     const { page } = await pageOf(await newContext());
     await page.goto(fixture('loader-shop.html'));
     await page.waitForFunction(() => (window as any).__built);
@@ -252,7 +261,9 @@ describe('the embed through its loader', () => {
     await page.evaluate(() => sessionStorage.removeItem('pagehand:panel'));
     // The first view: the loader and the agent's files, brotli-compressed (the agent possibly twice, if the click beat the prefetch).
     const first = proxy.log.slice(mark).filter((e) => /^\/pagehand/.test(e.path));
-    expect(new Set(first.map((e) => `${e.path} ${e.status} ${e.encoding}`))).toEqual(new Set([`/pagehand-loader.js 200 br`, ...[agentPath(), ...agentImports()].map((f) => `${f} 200 br`)]));
+    expect(new Set(first.map((e) => `${e.path} ${e.status} ${e.encoding}`))).toEqual(
+      new Set([`/pagehand-loader.js 200 br`, ...[agentPath(), ...agentImports()].map((f) => `${f} 200 br`)]),
+    );
 
     // A new page view in the same browser: nothing from the proxy, and the launcher opens the panel.
     mark = proxy.log.length;
@@ -270,7 +281,7 @@ describe('the embed through its loader', () => {
     expect(proxy.log.slice(mark)).toEqual([{ path: '/pagehand-loader.js', status: 304, ifNoneMatch: expect.stringMatching(/^"[\w-]+-br"$/), encoding: null }]);
   });
 
-  it('the loader\'s launcher is the agent\'s, pixel for pixel (icon, light; text, dark)', async () => {
+  it("the loader's launcher is the agent's, pixel for pixel (icon, light; text, dark)", async () => {
     for (const name of ['loader-shop.html', 'loader-init.html']) {
       const { page } = await pageOf(await newContext());
       await page.goto(fixture(name));
@@ -296,7 +307,12 @@ describe('the embed through its loader', () => {
     await page.route(`${proxy.url}/pagehand-agent.*`, (r) => r.abort());
     await page.goto(fixture('loader-shop.html'));
     const launcher = await waitIn(page, 'button.launcher');
-    const reason = await page.evaluate(() => (window as any).pagehand.ready.then(() => 'loaded', (e: Error) => e.message));
+    const reason = await page.evaluate(() =>
+      (window as any).pagehand.ready.then(
+        () => 'loaded',
+        (e: Error) => e.message,
+      ),
+    );
     expect(reason).toBe(`pagehand: could not load the agent from ${proxy.url}${agentPath()} (the request failed or the page's security policy blocked it).`);
     expect(errors).toContain(reason);
     await launcher.click();
@@ -331,7 +347,7 @@ describe('the embed through its loader', () => {
 });
 
 describe('what a page script can do with the loader', () => {
-  it('cannot keep the loader\'s hooks once the agent is there, nor change the stub', async () => {
+  it("cannot keep the loader's hooks once the agent is there, nor change the stub", async () => {
     const { page } = await pageOf(await newContext());
     await page.goto(fixture('loader-shop.html'));
     await waitIn(page, 'button.launcher');
@@ -349,13 +365,16 @@ describe('what a page script can do with the loader', () => {
         replaced,
         afterOnStub: stub[key],
         afterOnApi: Object.getOwnPropertySymbols(w.pagehand).length,
-        stubForwards: stub.current() === full.current() && stub.describe(document.querySelector('h2')).name === 'Grinder' && stub.map().elements.length === full.map().elements.length,
+        stubForwards:
+          stub.current() === full.current() &&
+          stub.describe(document.querySelector('h2')).name === 'Grinder' &&
+          stub.map().elements.length === full.map().elements.length,
       };
     });
     expect(out).toEqual({ before: 'function', replaced: false, afterOnStub: undefined, afterOnApi: 0, stubForwards: true });
   });
 
-  it('a page that wraps attachShadow after the loader ran does not catch the agent\'s closed root', async () => {
+  it("a page that wraps attachShadow after the loader ran does not catch the agent's closed root", async () => {
     context = await session.browser.newContext({ viewport: VIEWPORT });
     const { page } = await pageOf(context);
     await page.goto(fixture('loader-shop.html'));
@@ -371,7 +390,12 @@ describe('what a page script can do with the loader', () => {
       };
       await w.pagehand.ready;
       w.pagehand.open();
-      return { roots: w.__roots, host: !!document.querySelector('pagehand-ui'), open: document.querySelector('pagehand-ui')!.shadowRoot, pageWrapperKept: Element.prototype.attachShadow !== attach };
+      return {
+        roots: w.__roots,
+        host: !!document.querySelector('pagehand-ui'),
+        open: document.querySelector('pagehand-ui')!.shadowRoot,
+        pageWrapperKept: Element.prototype.attachShadow !== attach,
+      };
     });
     expect(caught).toEqual({ roots: [], host: true, open: null, pageWrapperKept: true });
   });
@@ -382,13 +406,20 @@ describe('what a page script can do with the loader', () => {
     await page.goto(fixture('loader-shop.html'));
     await page.waitForFunction(() => (window as any).__built);
     await page.waitForLoadState('networkidle');
-    expect(await page.evaluate(() => ({ mine: (window as any).pagehand.mine, ui: document.querySelectorAll('pagehand-ui').length }))).toEqual({ mine: true, ui: 0 });
+    expect(await page.evaluate(() => ({ mine: (window as any).pagehand.mine, ui: document.querySelectorAll('pagehand-ui').length }))).toEqual({
+      mine: true,
+      ui: 0,
+    });
     expect(asked).toEqual(['/pagehand-loader.js']);
   });
 
   it('the npm entry on a page where the loader came first says to use one of the two, until the agent is there', async () => {
     const site = await build({
-      stdin: { contents: `import { run } from ${JSON.stringify(`${DIST}esm/index.js`)};\nwindow.__npmRun = (t) => { try { return typeof run(t, { ui: false }).stop; } catch (e) { return e.message; } };`, resolveDir: DIST, loader: 'js' },
+      stdin: {
+        contents: `import { run } from ${JSON.stringify(`${DIST}esm/index.js`)};\nwindow.__npmRun = (t) => { try { return typeof run(t, { ui: false }).stop; } catch (e) { return e.message; } };`,
+        resolveDir: DIST,
+        loader: 'js',
+      },
       bundle: true,
       format: 'iife',
       write: false,
@@ -439,7 +470,10 @@ describe('what a page script can do with the loader', () => {
     await page.evaluate(() => (window as any).pagehand.ready);
     for (const f of [agentPath(), ...agentImports()]) expect(asked).toContain(f);
     const map = await page.evaluate(() => (window as any).pagehand.mapAsync().then((m: { text: string }) => m.text));
-    const r = await page.evaluate((ref) => (window as any).pagehand.act({ name: 'select_option', args: { ref, option: 'Large' } }), refFor(map, 'combobox', 'Size'));
+    const r = await page.evaluate(
+      (ref) => (window as any).pagehand.act({ name: 'select_option', args: { ref, option: 'Large' } }),
+      refFor(map, 'combobox', 'Size'),
+    );
     expect(r.ok, r.message).toBe(true);
     expect(await page.locator('#size').inputValue()).toBe('Large');
     expect(asked.some((p) => p.startsWith('/pagehand-agent-on-demand.'))).toBe(true);
@@ -459,11 +493,15 @@ describe('what a page script can do with the loader', () => {
   });
 });
 
-describe('the loader\'s copies of the overlay\'s launcher stay equal to it', () => {
-  it('the label, the anchoring and the stylesheet\'s launcher rules', () => {
+describe("the loader's copies of the overlay's launcher stay equal to it", () => {
+  it("the label, the anchoring and the stylesheet's launcher rules", () => {
     for (const lang of ['en', 'es'] as const) expect(OPEN_LABEL[lang]).toBe(strings(lang).expand);
     for (const corner of ['bottom-right', 'bottom-left', 'top-right', 'top-left'] as const) {
-      for (const box of [{ x: 12, y: 248, width: 380, height: 540 }, { x: 900, y: 8, width: 240, height: 200 }, { x: 0.4, y: 1.6, width: 300.5, height: 410.2 }]) {
+      for (const box of [
+        { x: 12, y: 248, width: 380, height: 540 },
+        { x: 900, y: 8, width: 240, height: 200 },
+        { x: 0.4, y: 1.6, width: 300.5, height: 410.2 },
+      ]) {
         expect(anchorAt(box, corner, 1280, 800)).toEqual(launcherAnchor(box, corner, 1280, 800));
       }
     }
@@ -472,7 +510,10 @@ describe('the loader\'s copies of the overlay\'s launcher stay equal to it', () 
     expect(css.split('{').length).toBe(css.split('}').length);
     const kept = topLevelRules(css);
     for (const start of ['.ph{', '.ph.dark{', '@media (prefers-color-scheme:dark)', ':host{', ':focus-visible{', '.launcher{', '.launcher.labelled{']) {
-      expect(kept.filter((r) => r.startsWith(start)), start).toHaveLength(1);
+      expect(
+        kept.filter((r) => r.startsWith(start)),
+        start,
+      ).toHaveLength(1);
     }
     for (const rule of kept) expect(topLevelRules(CSS)).toContain(rule);
     expect(css).not.toContain('.panel');

@@ -26,7 +26,14 @@ export interface Session {
 export async function connect(viewport = { width: 1280, height: 800 }): Promise<Session> {
   const browser = await chromium.connect(inject('wsEndpoint'));
   const context = await browser.newContext({ viewport });
-  return { browser, context, close: async () => { await context.close(); await browser.close(); } };
+  return {
+    browser,
+    context,
+    close: async () => {
+      await context.close();
+      await browser.close();
+    },
+  };
 }
 
 export interface OpenOptions {

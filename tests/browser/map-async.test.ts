@@ -36,7 +36,14 @@ function bigPage(rows: number): string {
 }
 
 describe('mapAsync', () => {
-  for (const fixture of ['map/reach.html', 'widgets/selects.html', 'agent/webmail/inbox.html', 'agent/shop/index.html', 'actions/frame.html', 'actions/read.html']) {
+  for (const fixture of [
+    'map/reach.html',
+    'widgets/selects.html',
+    'agent/webmail/inbox.html',
+    'agent/shop/index.html',
+    'actions/frame.html',
+    'actions/read.html',
+  ]) {
     it(`equals map() on ${fixture}`, async () => {
       const page = await open(s, fixture);
       const { sync, sliced } = await both(page);
@@ -49,7 +56,9 @@ describe('mapAsync', () => {
   }
 
   it('equals map() through shadow roots, slots, closed <details>, frames and an open modal', async () => {
-    const page = await open(s, `<!doctype html><title>mix</title><body>
+    const page = await open(
+      s,
+      `<!doctype html><title>mix</title><body>
       <h1>Mixed</h1>
       <x-card id="card"><span>Slotted text</span><button>Slotted button</button></x-card>
       <details><summary>More</summary><button>Hidden inside</button></details>
@@ -60,7 +69,8 @@ describe('mapAsync', () => {
         customElements.define('x-card', class extends HTMLElement {
           constructor() { super(); this.attachShadow({ mode: 'open' }).innerHTML = '<section><h2>Card</h2><slot></slot><a href="#x">Shadow link</a></section>'; }
         });
-      </script></body>`);
+      </script></body>`,
+    );
     await page.waitForFunction(() => (document.getElementById('f') as HTMLIFrameElement).contentDocument?.querySelector('button'));
     const closed = await both(page);
     expect(closed.sync.text).toContain('Slotted button');
@@ -144,7 +154,13 @@ describe('mapAsync', () => {
   });
 
   it('leaves out a frame removed between its slices', async () => {
-    const page = await open(s, bigPage(3000).replace('<main id="main">', '<iframe id="f" srcdoc="<button>Frame button</button>" style="width:300px;height:80px"></iframe><main id="main">'));
+    const page = await open(
+      s,
+      bigPage(3000).replace(
+        '<main id="main">',
+        '<iframe id="f" srcdoc="<button>Frame button</button>" style="width:300px;height:80px"></iframe><main id="main">',
+      ),
+    );
     await page.waitForFunction(() => (document.getElementById('f') as HTMLIFrameElement).contentDocument?.querySelector('button'));
     const r = await page.evaluate(async () => {
       const ph = (window as any).pagehand;

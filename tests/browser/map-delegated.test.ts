@@ -17,8 +17,20 @@ const refIn = (body: string[], name: string): string => {
 };
 
 const cases = [
-  { fixture: 'actions/react-delegated.html', targets: ['Mark as read', 'Archive', 'urgent'], plain: ['Quarterly report', 'plain tag'], click: 'Mark as read', logged: 'read report' },
-  { fixture: 'actions/react18-delegated.html', targets: ['Mark as read', 'Archive', 'urgent'], plain: ['Quarterly report', 'plain tag'], click: 'Archive', logged: 'archive lunch' },
+  {
+    fixture: 'actions/react-delegated.html',
+    targets: ['Mark as read', 'Archive', 'urgent'],
+    plain: ['Quarterly report', 'plain tag'],
+    click: 'Mark as read',
+    logged: 'read report',
+  },
+  {
+    fixture: 'actions/react18-delegated.html',
+    targets: ['Mark as read', 'Archive', 'urgent'],
+    plain: ['Quarterly report', 'plain tag'],
+    click: 'Archive',
+    logged: 'archive lunch',
+  },
   { fixture: 'actions/vue-delegated.html', targets: ['Done'], plain: ['Pay rent', 'Plain note'], click: 'Done', logged: 'done Pay rent' },
   { fixture: 'actions/delegated-props.html', targets: ['Star', 'Pin'], plain: ['Photo 1', 'Plain words'], click: 'Pin', logged: 'pin' },
 ];
@@ -31,7 +43,11 @@ describe('handlers kept on the node by a framework', () => {
         await page.waitForSelector('#state');
         const body = await mapBody(page);
         for (const t of c.targets) expect(body.filter((l) => l.includes(`clickable "${t}"`)).length, `${t} in\n${body.join('\n')}`).toBeGreaterThan(0);
-        for (const t of c.plain) expect(body.some((l) => l.includes(`"${t}"`)), `${t} in\n${body.join('\n')}`).toBe(false);
+        for (const t of c.plain)
+          expect(
+            body.some((l) => l.includes(`"${t}"`)),
+            `${t} in\n${body.join('\n')}`,
+          ).toBe(false);
         const found = await page.evaluate((q) => (window as any).pagehand.find(q).text, c.click);
         expect(found).toMatch(new RegExp(`\\[\\d+\\]clickable "${c.click}"`));
         const r = await act(page, 'click', { ref: refIn(body, c.click) });

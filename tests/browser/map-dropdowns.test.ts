@@ -57,20 +57,32 @@ describe('dropdowns built from plain elements', () => {
   }
 
   it('leaves a clickable card with a list of features whole', async () => {
-    const page = await open(s, `<!doctype html><title>t</title><body>
+    const page = await open(
+      s,
+      `<!doctype html><title>t</title><body>
       <div style="cursor:pointer;width:300px;border:1px solid" onclick="void 0"><h3>Pro plan</h3>
         <ul><li>Free shipping</li><li>Two-year warranty</li><li>Priority support</li></ul></div>
       <button>Details</button><ul><li>Weight 2 kg</li><li>Colour red</li><li>Size M</li></ul>
-    </body>`);
-    expect(await mapBody(page)).toEqual(['*[1]clickable "Pro plan Free shipping Two-year warranty Priority support"', '*[2]button "Details"', 'Weight 2 kg', 'Colour red', 'Size M']);
+    </body>`,
+    );
+    expect(await mapBody(page)).toEqual([
+      '*[1]clickable "Pro plan Free shipping Two-year warranty Priority support"',
+      '*[2]button "Details"',
+      'Weight 2 kg',
+      'Colour red',
+      'Size M',
+    ]);
     await page.close();
   });
 
   it('keeps a deny zone out: an option in a zone is no choice, and the box is not named by it', async () => {
-    const page = await open(s, `<!doctype html><title>t</title><style>.box{position:relative;width:200px;cursor:pointer;border:1px solid}.menu{position:absolute;top:100%;left:0;background:#fff}</style><body>
+    const page = await open(
+      s,
+      `<!doctype html><title>t</title><style>.box{position:relative;width:200px;cursor:pointer;border:1px solid}.menu{position:absolute;top:100%;left:0;background:#fff}</style><body>
       <div class="box" id="box" onclick="const m = this.querySelector('.menu'); m.hidden = !m.hidden">Pick a plan ▾ <span data-pagehand="off">ZONE-BOX-WORD</span>
         <div class="menu" hidden><div>Basic</div><div data-pagehand="off">ZONE-PLAN</div><div>Pro</div><div>Team</div></div></div>
-    </body>`);
+    </body>`,
+    );
     await act(page, 'click', { ref: refOfLine(await mapBody(page), /clickable "Pick a plan/) });
     const body = await mapBody(page);
     expect(body.filter((l) => /\]option "/.test(l)).map((l) => /"(.*)"/.exec(l)![1])).toEqual(['Basic', 'Pro', 'Team']);

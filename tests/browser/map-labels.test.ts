@@ -54,7 +54,11 @@ describe('labels that are not linked', () => {
     expect((await act(page, 'type', { ref, text: '555 0100' })).ok).toBe(true);
     expect(await page.inputValue('input[type=tel]')).toBe('555 0100');
     const file = /\[(\d+)\]button ~over "Choose a file"/.exec(body.join('\n'))![1]!;
-    const up = await page.evaluate((r) => (window as any).pagehand.act({ name: 'upload', args: { ref: r, files: ['cv.txt'] } }, { files: [new File(['hi'], 'cv.txt', { type: 'text/plain' })] }), file);
+    const up = await page.evaluate(
+      (r) =>
+        (window as any).pagehand.act({ name: 'upload', args: { ref: r, files: ['cv.txt'] } }, { files: [new File(['hi'], 'cv.txt', { type: 'text/plain' })] }),
+      file,
+    );
     expect(up.ok, up.message).toBe(true);
     expect(await page.evaluate(() => (document.getElementById('cv') as HTMLInputElement).files![0]!.name)).toBe('cv.txt');
     await page.close();
@@ -74,11 +78,16 @@ describe('controls only a label shows', () => {
     ]);
     expect((await act(page, 'click', { ref: await refOf(page, 'checkbox', 'Accept terms') })).ok).toBe(true);
     expect(await page.evaluate(() => (document.getElementById('terms') as HTMLInputElement).checked)).toBe(true);
-    expect((await mapBody(page)).slice(0, 3)).toEqual(['form "Preferences"', '  [1]checkbox "Accept terms" checked focused', '  [2]checkbox "Send newsletter" checked']);
+    expect((await mapBody(page)).slice(0, 3)).toEqual([
+      'form "Preferences"',
+      '  [1]checkbox "Accept terms" checked focused',
+      '  [2]checkbox "Send newsletter" checked',
+    ]);
     expect((await act(page, 'click', { ref: await refOf(page, 'radio', 'Basic plan') })).ok).toBe(true);
     expect(await page.evaluate(() => (document.getElementById('basic') as HTMLInputElement).checked)).toBe(true);
     const up = await page.evaluate(
-      (r) => (window as any).pagehand.act({ name: 'upload', args: { ref: r, files: ['me.png'] } }, { files: [new File(['x'], 'me.png', { type: 'image/png' })] }),
+      (r) =>
+        (window as any).pagehand.act({ name: 'upload', args: { ref: r, files: ['me.png'] } }, { files: [new File(['x'], 'me.png', { type: 'image/png' })] }),
       await refOf(page, 'button', 'Upload a photo'),
     );
     expect(up.ok, up.message).toBe(true);

@@ -11,7 +11,9 @@ describe('lines: names, roles, states', () => {
   // A control's own value is not part of its name when its label wraps it (accname 2C applies
   // to controls embedded in the label of *another* widget).
   it('names from labelledby, label, legend, alt, title, placeholder and button values', async () => {
-    const page = await open(s, `<!doctype html><title>t</title><body>
+    const page = await open(
+      s,
+      `<!doctype html><title>t</title><body>
       <span id="a">Billing</span><span id="b" hidden>address</span>
       <input aria-labelledby="a b">
       <fieldset><legend>Shipping</legend><label>Street <input></label></fieldset>
@@ -20,7 +22,8 @@ describe('lines: names, roles, states', () => {
       <input placeholder="Search the shop">
       <input type="submit">
       <label>Quantity <input type="number" value="2" min="1" max="9"> items</label>
-    </body>`);
+    </body>`,
+    );
     expect(await mapBody(page)).toEqual([
       'Billing',
       '*[1]textbox "Billing address"',
@@ -35,7 +38,9 @@ describe('lines: names, roles, states', () => {
   });
 
   it('states from properties: checked/mixed, disabled fieldsets, expanded, pressed, required, invalid, masked passwords', async () => {
-    const page = await open(s, `<!doctype html><title>t</title><body>
+    const page = await open(
+      s,
+      `<!doctype html><title>t</title><body>
       <input type="checkbox" id="c" aria-label="All"><script>document.getElementById('c').indeterminate = true</script>
       <fieldset disabled><button>Inside disabled fieldset</button></fieldset>
       <button aria-expanded="true">Menu</button>
@@ -44,7 +49,8 @@ describe('lines: names, roles, states', () => {
       <input aria-label="Password" type="password" value="hunter2">
       <input type="range" aria-label="Volume" min="0" max="10" value="3">
       <input type="date" aria-label="Arrival" value="2026-03-05">
-    </body>`);
+    </body>`,
+    );
     const body = await mapBody(page);
     expect(body[0]).toBe('*[1]checkbox "All" checked=mixed');
     expect(body[1]).toBe('*[2]button "Inside disabled fieldset" disabled');

@@ -19,21 +19,39 @@ describe('refs', () => {
   it('are never reused after an element goes away', async () => {
     const page = await open(s, `<!doctype html><title>t</title><body><button id="a">Alpha</button></body>`);
     expect(await mapBody(page)).toEqual(['*[1]button "Alpha"']);
-    await page.evaluate(() => { document.getElementById('a')!.remove(); document.body.innerHTML += '<button>Beta</button>'; });
+    await page.evaluate(() => {
+      document.getElementById('a')!.remove();
+      document.body.innerHTML += '<button>Beta</button>';
+    });
     expect(await mapBody(page)).toEqual(['*[2]button "Beta"']);
   });
 
   it('re-match a replaced node by fingerprint only when the match is unique', async () => {
-    const page = await open(s, `<!doctype html><title>t</title><body>
-      <ul id="l"><li><button>Archive</button></li><li><button>Delete</button></li><li><button>Delete</button></li></ul></body>`);
+    const page = await open(
+      s,
+      `<!doctype html><title>t</title><body>
+      <ul id="l"><li><button>Archive</button></li><li><button>Delete</button></li><li><button>Delete</button></li></ul></body>`,
+    );
     expect(await mapBody(page)).toEqual(['*[1]button "Archive"', '*[2]button "Delete"', '*[3]button "Delete"']);
     // A framework re-renders the whole list with fresh nodes: same roles, names, positions.
-    await page.evaluate(() => { const l = document.getElementById('l')!; l.innerHTML = l.innerHTML; });
+    await page.evaluate(() => {
+      const l = document.getElementById('l')!;
+      l.innerHTML = l.innerHTML;
+    });
     expect(await mapBody(page)).toEqual(['[1]button "Archive"', '[2]button "Delete"', '[3]button "Delete"']);
     // One row goes away and the rest re-render: which "Delete" is which is no longer unique.
-    await page.evaluate(() => { document.getElementById('l')!.innerHTML = '<li><button>Archive</button></li><li><button>Delete</button></li>'; });
+    await page.evaluate(() => {
+      document.getElementById('l')!.innerHTML = '<li><button>Archive</button></li><li><button>Delete</button></li>';
+    });
     expect(await mapBody(page)).toEqual(['[1]button "Archive"', '*[4]button "Delete"']);
-    const stale = await page.evaluate(() => { try { (window as any).pagehand.resolve('2'); return null; } catch (e: any) { return e.code; } });
+    const stale = await page.evaluate(() => {
+      try {
+        (window as any).pagehand.resolve('2');
+        return null;
+      } catch (e: any) {
+        return e.code;
+      }
+    });
     expect(stale).toBe('stale');
   });
 
@@ -44,14 +62,25 @@ describe('refs', () => {
       ph.map();
       const ok = ph.resolve('1').id;
       const okNumber = ph.resolve(2).id;
-      const err = (f: () => unknown) => { try { f(); return null; } catch (e: any) { return { name: e.name, code: e.code, message: e.message }; } };
+      const err = (f: () => unknown) => {
+        try {
+          f();
+          return null;
+        } catch (e: any) {
+          return { name: e.name, code: e.code, message: e.message };
+        }
+      };
       document.getElementById('a')!.remove();
       document.getElementById('b')!.textContent = 'Saved';
       return { ok, okNumber, gone: err(() => ph.resolve('1')), changed: err(() => ph.resolve('2')), unknown: err(() => ph.resolve('99')) };
     });
     expect(r.ok).toBe('a');
     expect(r.okNumber).toBe('b');
-    expect(r.gone).toEqual({ name: 'RefError', code: 'stale', message: 'Element [1] button "Send" is no longer on the page (it was removed or re-rendered). Observe again.' });
+    expect(r.gone).toEqual({
+      name: 'RefError',
+      code: 'stale',
+      message: 'Element [1] button "Send" is no longer on the page (it was removed or re-rendered). Observe again.',
+    });
     expect(r.changed).toEqual({ name: 'RefError', code: 'stale', message: 'Element [2] changed: it was button "Save", now button "Saved". Observe again.' });
     expect(r.unknown).toEqual({ name: 'RefError', code: 'unknown', message: 'There is no element [99] in the map. Use a ref from the latest observation.' });
   });

@@ -31,10 +31,13 @@ describe('scope and budget', () => {
   });
 
   it('reports every scroll container position and counts what is clipped inside it', async () => {
-    const page = await open(s, `<!doctype html><title>t</title><body>
+    const page = await open(
+      s,
+      `<!doctype html><title>t</title><body>
       <div aria-label="Messages" role="region" style="height:100px;overflow:auto">
         ${Array.from({ length: 10 }, (_, i) => `<button style="display:block;height:25px;margin:0;box-sizing:border-box">Msg ${i + 1}</button>`).join('')}
-      </div></body>`);
+      </div></body>`,
+    );
     const { body } = splitMap(await mapText(page));
     expect(body).toEqual([
       '*[1]region "Messages" scroll 0.0↑ 1.5↓ (6 more inside, scroll it)',
@@ -60,10 +63,13 @@ describe('scope and budget', () => {
   });
 
   it('puts the focused form first when the budget is tight', async () => {
-    const page = await open(s, `<!doctype html><title>t</title><body style="margin:0">
+    const page = await open(
+      s,
+      `<!doctype html><title>t</title><body style="margin:0">
       ${Array.from({ length: 30 }, (_, i) => `<button style="display:block;height:20px">Top ${i + 1}</button>`).join('')}
       <form aria-label="Sign in" style="margin-top:10px"><input aria-label="User" id="u"><input type="password" aria-label="Password"><button>Log in</button></form>
-      <script>document.getElementById('u').focus()</script></body>`);
+      <script>document.getElementById('u').focus()</script></body>`,
+    );
     const { body } = splitMap(await mapText(page, { maxTokens: 260 }));
     // How many "Top" buttons fit depends on the budget; the form always does.
     expect(body.slice(-4).map((l) => l.replace(/\*?\[\d+\]/, '[#]'))).toEqual([

@@ -11,7 +11,9 @@ const GIF = 'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///ywAAAAAAQABAAACAUwAO
 
 describe('targets', () => {
   it('lists icon-only targets nested inside a clickable row, each with the best name there is', async () => {
-    const page = await open(s, `<!doctype html><title>t</title><style>
+    const page = await open(
+      s,
+      `<!doctype html><title>t</title><style>
         .row{cursor:pointer;display:flex;gap:8px;align-items:center;padding:4px;width:300px}
         .hitarea{width:16px;height:16px;background:url(${GIF}) no-repeat}
         .chip{cursor:pointer;display:inline-block;border:1px solid;padding:2px 6px;margin:4px}
@@ -26,7 +28,8 @@ describe('targets', () => {
       <div class="row" onclick="void 0"><svg width="16" height="16"><circle cx="8" cy="8" r="4"/></svg><span>Settings</span></div>
       <div class="row" onclick="void 0"><div style="width:40px;height:40px;border-radius:50%;background-image:url(${GIF})"></div><span>Ana Pérez</span></div>
       <script>document.getElementById('tree').addEventListener('click', () => {})</script>
-    </body>`);
+    </body>`,
+    );
     expect(await mapBody(page)).toEqual([
       '*[1]clickable "Documents"',
       '*[2]clickable ~expand before "Documents"',
@@ -76,7 +79,9 @@ describe('targets', () => {
   });
 
   it('lists pointer items with their own text inside a pointer wrapper (custom select lists)', async () => {
-    const page = await open(s, `<!doctype html><title>t</title><style>
+    const page = await open(
+      s,
+      `<!doctype html><title>t</title><style>
         .wrap{cursor:pointer;width:200px;border:1px solid;position:relative}
         .items{position:absolute;top:100%;left:0;right:0;background:#fff}
         .items ul{list-style:none;margin:0;padding:0}
@@ -87,7 +92,8 @@ describe('targets', () => {
         <div class="items"><ul><li class="selected">Small</li><li>Medium</li><li>Large</li><li>X-Large</li></ul></div>
       </div>
       <script>document.querySelector('.wrap').addEventListener('click', () => {})</script>
-    </body>`);
+    </body>`,
+    );
     const body = await mapBody(page);
     expect(body).toHaveLength(5);
     expect(body[0]).toMatch(/^\*\[1\]clickable /);
@@ -95,37 +101,42 @@ describe('targets', () => {
   });
 
   it('does not list items that hold a target of their own (a menu of links) as list items', async () => {
-    const page = await open(s, `<!doctype html><title>t</title><body>
+    const page = await open(
+      s,
+      `<!doctype html><title>t</title><body>
       <ul style="list-style:none"><li style="cursor:pointer;position:relative">Products
         <ul style="position:absolute;top:100%;left:0"><li><a href="#shoes">Shoes</a></li><li><a href="#hats">Hats</a></li></ul>
       </li></ul>
-    </body>`);
+    </body>`,
+    );
     // The item is named by its own line: its nested menu's links are listed apart.
     expect(await mapBody(page)).toEqual(['*[1]listitem "Products" expanded', '*[2]link "Shoes"', '*[3]link "Hats"']);
   });
 
   it('reads a list item whose nested list is hidden as collapsed, and expanded when shown', async () => {
-    const page = await open(s, `<!doctype html><title>t</title><body>
+    const page = await open(
+      s,
+      `<!doctype html><title>t</title><body>
       <ul>
         <li><span style="cursor:pointer">Documents</span><ul style="display:none"><li><a href="#a">a.txt</a></li></ul></li>
         <li><span style="cursor:pointer">Pictures</span><ul><li><a href="#b">b.png</a></li></ul></li>
         <li><a href="#c">c.md</a></li>
       </ul>
-    </body>`);
-    expect(await mapBody(page)).toEqual([
-      '*[1]clickable "Documents" collapsed',
-      '*[2]clickable "Pictures" expanded',
-      '*[3]link "b.png"',
-      '*[4]link "c.md"',
-    ]);
-    await page.evaluate(() => { (document.querySelector('ul ul') as HTMLElement).style.display = 'block'; });
+    </body>`,
+    );
+    expect(await mapBody(page)).toEqual(['*[1]clickable "Documents" collapsed', '*[2]clickable "Pictures" expanded', '*[3]link "b.png"', '*[4]link "c.md"']);
+    await page.evaluate(() => {
+      (document.querySelector('ul ul') as HTMLElement).style.display = 'block';
+    });
     expect((await mapBody(page)).slice(0, 2)).toEqual(['[1]clickable "Documents" expanded', '*[5]link "a.txt"']);
   });
 });
 
 describe('hints for unnamed targets', () => {
   it('prints a hint marked ~ where a target has no name; describe() keeps the spec name', async () => {
-    const page = await open(s, `<!doctype html><title>t</title><body>
+    const page = await open(
+      s,
+      `<!doctype html><title>t</title><body>
       <a href="/mes-commandes"><svg width="20" height="20"><path d="M0 0h20v20z"/></svg></a>
       <button><i class="fa fa-bars" style="display:inline-block;width:14px;height:14px"></i></button>
       <a href="#" class="icon-user" style="display:inline-block;width:20px;height:20px"></a>
@@ -134,7 +145,8 @@ describe('hints for unnamed targets', () => {
       <button id="hamburger-toggle" style="width:30px;height:20px"></button>
       <form role="search" action="/find"><input name="q" aria-label="Query"><button style="width:30px;height:20px"></button></form>
       <svg style="display:none"><symbol id="icon-search"><path d="M0 0h16v16z"/></symbol></svg>
-    </body>`);
+    </body>`,
+    );
     expect(await mapBody(page)).toEqual([
       '*[1]link ~/mes-commandes',
       '*[2]button ~fa-bars',
@@ -156,10 +168,13 @@ describe('hints for unnamed targets', () => {
   });
 
   it('map().elements carry what the line shows: role clickable, the shown name, the hint', async () => {
-    const page = await open(s, `<!doctype html><title>t</title><body>
+    const page = await open(
+      s,
+      `<!doctype html><title>t</title><body>
       <div style="cursor:pointer">--</div>
       <div class="row" style="cursor:pointer;display:flex;width:200px"><span>Report</span><span class="close-btn" style="display:inline-block;width:16px;height:16px"></span></div>
-    </body>`);
+    </body>`,
+    );
     const map = await page.evaluate(() => (window as any).pagehand.map());
     expect(map.text).toContain('[1]clickable "--"');
     expect(map.text).toContain('[3]clickable ~close after "Report"');

@@ -63,9 +63,12 @@ describe('trees without ARIA', () => {
   });
 
   it('names a folder by its own line without what a deny zone in it holds', async () => {
-    const page = await open(s, `<!doctype html><title>t</title><style>li{cursor:pointer} li>ul{display:none} li.open>ul{display:block}</style><body>
+    const page = await open(
+      s,
+      `<!doctype html><title>t</title><style>li{cursor:pointer} li>ul{display:none} li.open>ul{display:block}</style><body>
       <ul id="tree"><li class="folder open">src <span data-pagehand="off">SECRET-ZONE-WORD</span><ul><li>lib</li><li>main.ts</li></ul></li></ul>
-    </body>`);
+    </body>`,
+    );
     const body = await mapBody(page);
     expect(body[0]).toBe('*[1]listitem "src" expanded');
     expect(body.join('\n')).not.toContain('SECRET-ZONE-WORD');

@@ -30,9 +30,16 @@ describe('open custom select lists', () => {
     await page.click(trigger, { force: true });
     const body = await mapBody(page, { maxTokens: 50_000 });
     const lines = optionLines(body, options);
-    for (const o of options) expect(lines.some((l) => l.includes(`"${o}"`)), `${o} in:\n${body.join('\n')}`).toBe(true);
+    for (const o of options)
+      expect(
+        lines.some((l) => l.includes(`"${o}"`)),
+        `${o} in:\n${body.join('\n')}`,
+      ).toBe(true);
     // No line is named with the whole open list.
     const nameOf = (l: string): string => /"([^"]*)"/.exec(l)?.[1] ?? '';
-    expect(body.some((l) => options.every((o) => nameOf(l).includes(o))), body.join('\n')).toBe(false);
+    expect(
+      body.some((l) => options.every((o) => nameOf(l).includes(o))),
+      body.join('\n'),
+    ).toBe(false);
   });
 });

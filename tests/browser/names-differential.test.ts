@@ -73,7 +73,7 @@ const css = `
 
 /** Content fragments: what sits inside an element named from its content. */
 const CONTENTS: Record<string, string> = {
-  'plain': 'Save draft',
+  plain: 'Save draft',
   'two text nodes': 'Save<!-- c --> draft',
   'nested inline space': 'Save<span><span> </span></span>draft',
   'inline space': 'Save<span> </span>draft',
@@ -94,9 +94,9 @@ const CONTENTS: Record<string, string> = {
   'table-cell glued': '<span class="tc">Save</span><span class="tc">draft</span>',
   'display contents glued': '<span class="ct">Save</span>draft',
   'list-item glued': '<span class="li">Save</span>draft',
-  'br': 'Save<br>draft',
-  'wbr': 'Save<wbr>draft',
-  'nbsp': 'Save&nbsp;draft',
+  br: 'Save<br>draft',
+  wbr: 'Save<wbr>draft',
+  nbsp: 'Save&nbsp;draft',
   'two nbsp': 'Save&nbsp;&nbsp;draft',
   'nbsp at the ends': '&nbsp;Save draft&nbsp;',
   'nbsp in a nested span': 'Save<span>&nbsp;</span>draft',
@@ -175,8 +175,8 @@ const CONTENTS: Record<string, string> = {
  *  role), a native label (apart from and around its control), an aria-labelledby target. Other
  *  roles get fewer contents in roleCases. `§` becomes a per-case number so ids stay unique. */
 const CONTAINERS: Record<string, (c: string) => string> = {
-  'button': (c) => `<button data-t>${c}</button>`,
-  'link': (c) => `<a data-t href="#">${c}</a>`,
+  button: (c) => `<button data-t>${c}</button>`,
+  link: (c) => `<a data-t href="#">${c}</a>`,
   'label for': (c) => `<label for="in§">${c}</label><input data-t id="in§">`,
   'label wrapping a checkbox': (c) => `<label><input data-t type="checkbox">${c}</label>`,
   'labelledby target': (c) => `<div data-t role="button" tabindex="0" aria-labelledby="lb§"></div><div id="lb§">${c}</div>`,
@@ -192,22 +192,22 @@ function contentCases(): NameCase[] {
 /** Step 1 and 2F by role: which roles take their name from content, which prohibit a name. */
 function roleCases(): NameCase[] {
   const roles: Record<string, (c: string) => string> = {
-    'heading': (c) => `<h2 data-t>${c}</h2>`,
+    heading: (c) => `<h2 data-t>${c}</h2>`,
     'role=button': (c) => `<div data-t role="button" tabindex="0">${c}</div>`,
-    'cell': (c) => `<table><tr><td data-t>${c}</td></tr></table>`,
-    'tab': (c) => `<div role="tablist"><div data-t role="tab">${c}</div></div>`,
-    'menuitem': (c) => `<div role="menu"><div data-t role="menuitem">${c}</div></div>`,
-    'menuitemcheckbox': (c) => `<div role="menu"><div data-t role="menuitemcheckbox" aria-checked="false">${c}</div></div>`,
-    'option': (c) => `<div role="listbox"><div data-t role="option">${c}</div></div>`,
-    'treeitem': (c) => `<div role="tree"><div data-t role="treeitem">${c}</div></div>`,
+    cell: (c) => `<table><tr><td data-t>${c}</td></tr></table>`,
+    tab: (c) => `<div role="tablist"><div data-t role="tab">${c}</div></div>`,
+    menuitem: (c) => `<div role="menu"><div data-t role="menuitem">${c}</div></div>`,
+    menuitemcheckbox: (c) => `<div role="menu"><div data-t role="menuitemcheckbox" aria-checked="false">${c}</div></div>`,
+    option: (c) => `<div role="listbox"><div data-t role="option">${c}</div></div>`,
+    treeitem: (c) => `<div role="tree"><div data-t role="treeitem">${c}</div></div>`,
     'role=link span': (c) => `<span data-t role="link" tabindex="0">${c}</span>`,
     'role=checkbox': (c) => `<div data-t role="checkbox" aria-checked="false" tabindex="0">${c}</div>`,
     'role=radio': (c) => `<div role="radiogroup"><div data-t role="radio" aria-checked="false" tabindex="0">${c}</div></div>`,
     'role=switch': (c) => `<div data-t role="switch" aria-checked="false" tabindex="0">${c}</div>`,
     'role=heading': (c) => `<div data-t role="heading" aria-level="3">${c}</div>`,
-    'columnheader': (c) => `<table><thead><tr><th data-t>${c}</th></tr></thead><tr><td>1</td></tr></table>`,
-    'rowheader': (c) => `<table><tr><th data-t scope="row">${c}</th><td>1</td></tr></table>`,
-    'summary': (c) => `<details><summary data-t>${c}</summary>body</details>`,
+    columnheader: (c) => `<table><thead><tr><th data-t>${c}</th></tr></thead><tr><td>1</td></tr></table>`,
+    rowheader: (c) => `<table><tr><th data-t scope="row">${c}</th><td>1</td></tr></table>`,
+    summary: (c) => `<details><summary data-t>${c}</summary>body</details>`,
     'role=tooltip': (c) => `<div data-t role="tooltip">${c}</div>`,
     'option in a select': (c) => `<select><option data-t>${c}</option></select>`,
     'dialog (no name from content)': (c) => `<div data-t role="dialog">${c}</div>`,
@@ -222,9 +222,9 @@ function roleCases(): NameCase[] {
     'paragraph (name prohibited)': (c) => `<p data-t aria-label="Prohibited">${c}</p>`,
   };
   const contents: Record<string, string> = {
-    'plain': CONTENTS['plain']!,
+    plain: CONTENTS['plain']!,
     'nested inline space': CONTENTS['nested inline space']!,
-    'nbsp': CONTENTS['nbsp']!,
+    nbsp: CONTENTS['nbsp']!,
     'block children': CONTENTS['block children']!,
   };
   const out: NameCase[] = [];
@@ -236,29 +236,29 @@ function roleCases(): NameCase[] {
 /** Step 2D: aria-label values (whitespace, no-break and invisible characters) across roles. */
 function ariaLabelCases(): NameCase[] {
   const values: Record<string, string> = {
-    'word': 'Close',
-    'padded': '  Close  ',
-    'newlines': '\nClose\n dialog\n',
+    word: 'Close',
+    padded: '  Close  ',
+    newlines: '\nClose\n dialog\n',
     'nbsp ends': '&nbsp;Close&nbsp;',
     'two nbsp': 'Close&nbsp;&nbsp;dialog',
     'zero-width space': '&#8203;Close',
     'soft hyphen': 'Clo&shy;se',
-    'arrow': '→ Next',
+    arrow: '→ Next',
     'only a no-break space': '&nbsp;',
-    'blank': '   ',
-    'empty': '',
+    blank: '   ',
+    empty: '',
   };
   const roles: Record<string, (a: string) => string> = {
-    'button': (a) => `<button data-t ${a}>Content</button>`,
-    'link': (a) => `<a data-t href="#" ${a}>Content</a>`,
+    button: (a) => `<button data-t ${a}>Content</button>`,
+    link: (a) => `<a data-t href="#" ${a}>Content</a>`,
     'text input': (a) => `<input data-t ${a} title="Title">`,
-    'checkbox': (a) => `<label><input data-t type="checkbox" ${a}>Label</label>`,
-    'img': (a) => `<img data-t ${a} alt="Alt" src="data:,">`,
-    'region': (a) => `<section data-t ${a}>Content</section>`,
-    'nav': (a) => `<nav data-t ${a} title="Title">Content</nav>`,
+    checkbox: (a) => `<label><input data-t type="checkbox" ${a}>Label</label>`,
+    img: (a) => `<img data-t ${a} alt="Alt" src="data:,">`,
+    region: (a) => `<section data-t ${a}>Content</section>`,
+    nav: (a) => `<nav data-t ${a} title="Title">Content</nav>`,
     'role=dialog': (a) => `<div data-t role="dialog" ${a}>Content</div>`,
-    'heading': (a) => `<h3 data-t ${a}>Content</h3>`,
-    'select': (a) => `<select data-t ${a}><option>One</option></select>`,
+    heading: (a) => `<h3 data-t ${a}>Content</h3>`,
+    select: (a) => `<select data-t ${a}><option>One</option></select>`,
     'role=slider': (a) => `<div data-t role="slider" tabindex="0" aria-valuenow="3" ${a}></div>`,
   };
   const out: NameCase[] = [];
@@ -281,17 +281,17 @@ function tooltipCases(): NameCase[] {
     'link with empty-alt image': (t) => `<a data-t href="#" ${t}><img alt="" src="data:,"></a>`,
     'text input': (t) => `<input data-t ${t}>`,
     'text input with placeholder': (t) => `<input data-t placeholder="Placeholder" ${t}>`,
-    'checkbox': (t) => `<input data-t type="checkbox" ${t}>`,
-    'select': (t) => `<select data-t ${t}><option>One</option></select>`,
-    'textarea': (t) => `<textarea data-t ${t}></textarea>`,
+    checkbox: (t) => `<input data-t type="checkbox" ${t}>`,
+    select: (t) => `<select data-t ${t}><option>One</option></select>`,
+    textarea: (t) => `<textarea data-t ${t}></textarea>`,
     'role=img': (t) => `<div data-t role="img" ${t}></div>`,
     'role=button empty': (t) => `<div data-t role="button" tabindex="0" ${t}></div>`,
-    'svg': (t) => `<svg data-t ${t} viewBox="0 0 4 4" width="4" height="4"><rect width="4" height="4"></rect></svg>`,
-    'nav': (t) => `<nav data-t ${t}><a href="#">Home</a></nav>`,
-    'fieldset': (t) => `<fieldset data-t ${t}><input aria-label="x"></fieldset>`,
-    'table': (t) => `<table data-t ${t}><tr><td>1</td></tr></table>`,
-    'iframe': (t) => `<iframe data-t ${t} src="about:blank" width="10" height="10"></iframe>`,
-    'summary': (t) => `<details><summary data-t ${t}></summary>x</details>`,
+    svg: (t) => `<svg data-t ${t} viewBox="0 0 4 4" width="4" height="4"><rect width="4" height="4"></rect></svg>`,
+    nav: (t) => `<nav data-t ${t}><a href="#">Home</a></nav>`,
+    fieldset: (t) => `<fieldset data-t ${t}><input aria-label="x"></fieldset>`,
+    table: (t) => `<table data-t ${t}><tr><td>1</td></tr></table>`,
+    iframe: (t) => `<iframe data-t ${t} src="about:blank" width="10" height="10"></iframe>`,
+    summary: (t) => `<details><summary data-t ${t}></summary>x</details>`,
     'td empty': (t) => `<table><tr><td data-t ${t}></td></tr></table>`,
     'input type=image': (t) => `<input data-t type="image" ${t} src="data:,">`,
     'submit with empty value': (t) => `<input data-t type="submit" value="" ${t}>`,
@@ -299,7 +299,7 @@ function tooltipCases(): NameCase[] {
     'role=link with an empty child': (t) => `<span data-t role="link" tabindex="0" ${t}><span></span></span>`,
   };
   const titles: Record<string, string> = {
-    'title': 'title="Tip"',
+    title: 'title="Tip"',
     'blank title': 'title="  "',
     'title with nbsp': 'title="&nbsp;Tip&nbsp;"',
     'no title': '',
@@ -319,10 +319,10 @@ function labelledByCases(): NameCase[] {
     'text input value': '<input id="t§" value="typed" aria-label="Not this">',
     'empty text input': '<input id="t§" aria-label="Not this">',
     'input with a label': '<label for="t§">Label of input</label><input id="t§" value="v">',
-    'select': '<select id="t§"><option>One</option><option selected>Two</option></select>',
-    'listbox': '<div id="t§" role="listbox"><div role="option">A</div><div role="option" aria-selected="true">B</div></div>',
+    select: '<select id="t§"><option>One</option><option selected>Two</option></select>',
+    listbox: '<div id="t§" role="listbox"><div role="option">A</div><div role="option" aria-selected="true">B</div></div>',
     'combobox input': '<input id="t§" role="combobox" value="Paris">',
-    'slider': '<div id="t§" role="slider" aria-valuenow="5" aria-valuetext="five" tabindex="0"></div>',
+    slider: '<div id="t§" role="slider" aria-valuenow="5" aria-valuetext="five" tabindex="0"></div>',
     'checkbox with label': '<input id="t§" type="checkbox" aria-label="Check">',
     'button with content': '<button id="t§">Press</button>',
     'img alt': '<img id="t§" alt="Picture" src="data:,">',
@@ -340,15 +340,15 @@ function labelledByCases(): NameCase[] {
     'with block children': '<div id="t§"><div>First</div><div>Second</div></div>',
     'with nested whitespace': '<span id="t§">Save<span><span> </span></span>draft</span>',
     'containing the root': '<div id="t§">Name ROOTEL</div>',
-    'empty': '<span id="t§"></span>',
+    empty: '<span id="t§"></span>',
     'whitespace only': '<span id="t§">  </span>',
     'missing id': '<span id="other§">x</span>',
   };
   const roots: Record<string, (ids: string, inner: string) => string> = {
     'role=button': (ids, inner) => `<div data-t role="button" tabindex="0" aria-labelledby="${ids}">${inner}</div>`,
     'text input': (ids, inner) => `<input data-t aria-labelledby="${ids}" value="${inner}">`,
-    'button': (ids, inner) => `<button data-t aria-labelledby="${ids}">${inner}</button>`,
-    'link': (ids, inner) => `<a data-t href="#" aria-labelledby="${ids}">${inner}</a>`,
+    button: (ids, inner) => `<button data-t aria-labelledby="${ids}">${inner}</button>`,
+    link: (ids, inner) => `<a data-t href="#" aria-labelledby="${ids}">${inner}</a>`,
   };
   const out: NameCase[] = [];
   for (const [rname, root] of Object.entries(roots)) {
@@ -360,10 +360,19 @@ function labelledByCases(): NameCase[] {
     // Order, repetition and self reference.
     out.push({ title: `labelledby/${rname}/two ids in order`, html: `${root('b§ a§', 'own')}<span id="a§">world</span><span id="b§">Hello</span>` });
     out.push({ title: `labelledby/${rname}/same id twice`, html: `${root('a§ a§', 'own')}<span id="a§">Twice</span>` });
-    out.push({ title: `labelledby/${rname}/self and another`, html: root('me§ a§', 'own').replace('data-t', 'data-t id="me§" aria-label="Delete"') + '<span id="a§">file.pdf</span>' });
+    out.push({
+      title: `labelledby/${rname}/self and another`,
+      html: root('me§ a§', 'own').replace('data-t', 'data-t id="me§" aria-label="Delete"') + '<span id="a§">file.pdf</span>',
+    });
     out.push({ title: `labelledby/${rname}/self only`, html: root('me§', 'own').replace('data-t', 'data-t id="me§"') });
-    out.push({ title: `labelledby/${rname}/mutual reference`, html: root('m§', 'own').replace('data-t', 'data-t id="r§"') + '<span role="button" id="m§" aria-labelledby="r§">Mutual</span>' });
-    out.push({ title: `labelledby/${rname}/target refers back into the chain`, html: root('a§ b§', 'own') + '<span id="a§">First <span aria-labelledby="b§">Inner</span></span><span id="b§">Second</span>' });
+    out.push({
+      title: `labelledby/${rname}/mutual reference`,
+      html: root('m§', 'own').replace('data-t', 'data-t id="r§"') + '<span role="button" id="m§" aria-labelledby="r§">Mutual</span>',
+    });
+    out.push({
+      title: `labelledby/${rname}/target refers back into the chain`,
+      html: root('a§ b§', 'own') + '<span id="a§">First <span aria-labelledby="b§">Inner</span></span><span id="b§">Second</span>',
+    });
   }
   return out;
 }
@@ -377,10 +386,10 @@ function embeddedCases(): NameCase[] {
     'search input': '<input type="search" value="shoes">',
     'number input': '<input type="number" value="4">',
     'range input': '<input type="range" value="30">',
-    'password': '<input type="password" value="hunter2">',
-    'textarea': '<textarea>notes</textarea>',
+    password: '<input type="password" value="hunter2">',
+    textarea: '<textarea>notes</textarea>',
     'contenteditable textbox': '<span role="textbox" contenteditable tabindex="0" aria-label="n">5</span>',
-    'select': '<select><option>daily</option><option selected>weekly</option></select>',
+    select: '<select><option>daily</option><option selected>weekly</option></select>',
     'select with label attribute': '<select><option label="Short">A long option</option></select>',
     'select multiple': '<select multiple><option selected>red</option><option>green</option><option selected>blue</option></select>',
     'select with aria-label': '<select aria-label="Frequency"><option>daily</option></select>',
@@ -391,19 +400,20 @@ function embeddedCases(): NameCase[] {
     'combobox with aria-label': '<input role="combobox" value="Paris" aria-label="City">',
     'slider valuetext': '<span role="slider" tabindex="0" aria-valuenow="5" aria-valuetext="five"></span>',
     'slider valuenow': '<span role="slider" tabindex="0" aria-valuenow="7"></span>',
-    'spinbutton': '<span role="spinbutton" tabindex="0" aria-valuenow="2">two</span>',
+    spinbutton: '<span role="spinbutton" tabindex="0" aria-valuenow="2">two</span>',
     'menu button': '<button aria-haspopup="menu">Options</button>',
     'menu button with aria-label': '<button aria-haspopup="menu" aria-label="More options">⋯</button>',
     'role=menu': '<div role="menu"><div role="menuitem">Cut</div><div role="menuitem">Copy</div></div>',
-    'checkbox': '<input type="checkbox" aria-label="Nested">',
-    'button': '<button>Press</button>',
-    'meter': '<meter value="0.5">half</meter>',
-    'progress': '<progress value="3" max="10">30%</progress>',
+    checkbox: '<input type="checkbox" aria-label="Nested">',
+    button: '<button>Press</button>',
+    meter: '<meter value="0.5">half</meter>',
+    progress: '<progress value="3" max="10">30%</progress>',
   };
   const containers: Record<string, (c: string) => string> = {
     'label wrapping a checkbox': (c) => `<label><input data-t type="checkbox"> Flash ${c} times</label>`,
     'label for a checkbox': (c) => `<input data-t type="checkbox" id="cb§"><label for="cb§">Flash ${c} times</label>`,
-    'labelledby target': (c) => `<div data-t role="checkbox" aria-checked="false" tabindex="0" aria-labelledby="l§"></div><span id="l§">Flash ${c} times</span>`,
+    'labelledby target': (c) =>
+      `<div data-t role="checkbox" aria-checked="false" tabindex="0" aria-labelledby="l§"></div><span id="l§">Flash ${c} times</span>`,
     'labelledby the control itself': (c) => `<div data-t role="button" tabindex="0" aria-labelledby="x§"></div>${c.replace(/^<(\w+)/, '<$1 id="x§"')}`,
     'button content': (c) => `<div data-t role="button" tabindex="0">Flash ${c} times</div>`,
     'link content': (c) => `<a data-t href="#">Flash ${c} times</a>`,
@@ -437,9 +447,9 @@ function hiddenCases(): NameCase[] {
     'part of a hidden labelledby target': (h) => `<button data-t aria-labelledby="l§">own</button><span id="l§" ${h}>Shown <span ${h}>part</span></span>`,
     'descendant with a title': (h) => `<a data-t href="#"><span ${h} title="Tip"></span></a>`,
     'descendant img': (h) => `<a data-t href="#"><img ${h} alt="Logo" src="data:,"> Home</a>`,
-    'legend': (h) => `<fieldset data-t><legend ${h}>Shipping</legend><input aria-label="x"></fieldset>`,
-    'figcaption': (h) => `<figure data-t><figcaption ${h}>Chart</figcaption></figure>`,
-    'caption': (h) => `<table data-t><caption ${h}>Prices</caption><tr><td>1</td></tr></table>`,
+    legend: (h) => `<fieldset data-t><legend ${h}>Shipping</legend><input aria-label="x"></fieldset>`,
+    figcaption: (h) => `<figure data-t><figcaption ${h}>Chart</figcaption></figure>`,
+    caption: (h) => `<table data-t><caption ${h}>Prices</caption><tr><td>1</td></tr></table>`,
     'svg title': (h) => `<button data-t><svg ${h} viewBox="0 0 4 4" width="4" height="4"><title>Close</title><rect width="4" height="4"></rect></svg></button>`,
   };
   const out: NameCase[] = [];
@@ -450,13 +460,13 @@ function hiddenCases(): NameCase[] {
 
 /** Step 2F.ii: generated content around a label's input and on named elements. */
 function generatedContentCases(): NameCase[] {
-  const befores: Record<string, string> = { 'none': '', 'inline': 'pb', 'block': 'pbb', 'inline-block': 'pbi', 'with space': 'pbs' };
-  const afters: Record<string, string> = { 'none': '', 'inline': 'pa', 'block': 'pab', 'inline-block': 'pai', 'with space': 'pas' };
+  const befores: Record<string, string> = { none: '', inline: 'pb', block: 'pbb', 'inline-block': 'pbi', 'with space': 'pbs' };
+  const afters: Record<string, string> = { none: '', inline: 'pa', block: 'pab', 'inline-block': 'pai', 'with space': 'pas' };
   const shapes: Record<string, (cls: string) => string> = {
     'label around an input': (cls) => `<label class="${cls}"><input data-t></label>`,
     'label around an input and text': (cls) => `<label class="${cls}">Amount<input data-t>due</label>`,
     'label for': (cls) => `<label class="${cls}" for="g§">Amount</label><input data-t id="g§">`,
-    'button': (cls) => `<button data-t class="${cls}">Amount</button>`,
+    button: (cls) => `<button data-t class="${cls}">Amount</button>`,
     'link around a span': (cls) => `<a data-t href="#">Pay<span class="${cls}">due</span>now</a>`,
   };
   const out: NameCase[] = [];
@@ -473,17 +483,17 @@ function generatedContentCases(): NameCase[] {
 function hostLabelCases(): NameCase[] {
   const controls: Record<string, string> = {
     'text input': '<input data-t id="h§">',
-    'checkbox': '<input data-t type="checkbox" id="h§">',
-    'radio': '<input data-t type="radio" id="h§">',
-    'range': '<input data-t type="range" id="h§">',
-    'number': '<input data-t type="number" id="h§">',
-    'select': '<select data-t id="h§"><option>One</option></select>',
-    'textarea': '<textarea data-t id="h§"></textarea>',
-    'button': '<button data-t id="h§">Content</button>',
-    'submit': '<input data-t type="submit" id="h§" value="Send">',
-    'progress': '<progress data-t id="h§" value="1" max="2"></progress>',
-    'meter': '<meter data-t id="h§" value="0.5"></meter>',
-    'output': '<output data-t id="h§">42</output>',
+    checkbox: '<input data-t type="checkbox" id="h§">',
+    radio: '<input data-t type="radio" id="h§">',
+    range: '<input data-t type="range" id="h§">',
+    number: '<input data-t type="number" id="h§">',
+    select: '<select data-t id="h§"><option>One</option></select>',
+    textarea: '<textarea data-t id="h§"></textarea>',
+    button: '<button data-t id="h§">Content</button>',
+    submit: '<input data-t type="submit" id="h§" value="Send">',
+    progress: '<progress data-t id="h§" value="1" max="2"></progress>',
+    meter: '<meter data-t id="h§" value="0.5"></meter>',
+    output: '<output data-t id="h§">42</output>',
   };
   const labels: Record<string, (control: string) => string> = {
     'label for': (c) => `<label for="h§">Label</label>${c}`,
@@ -532,8 +542,16 @@ function shadowCases(): NameCase[] {
 
 function allCases(): NameCase[] {
   const cases = [
-    ...contentCases(), ...roleCases(), ...ariaLabelCases(), ...tooltipCases(), ...labelledByCases(),
-    ...embeddedCases(), ...hiddenCases(), ...generatedContentCases(), ...hostLabelCases(), ...shadowCases(),
+    ...contentCases(),
+    ...roleCases(),
+    ...ariaLabelCases(),
+    ...tooltipCases(),
+    ...labelledByCases(),
+    ...embeddedCases(),
+    ...hiddenCases(),
+    ...generatedContentCases(),
+    ...hostLabelCases(),
+    ...shadowCases(),
   ];
   // `§` → the case number, so every case has its own ids.
   return cases.map((c, i) => ({ ...c, html: c.html.replace(/§/g, String(i)), setup: c.setup?.replace(/§/g, String(i)) }));
@@ -562,7 +580,8 @@ interface Deviation {
  */
 const KNOWN_DEVIATIONS: Deviation[] = [
   {
-    cases: /^content\/(button|link|label for|label wrapping a checkbox)\/title-only empty child$|^hidden\/descendant with a title\/(content-visibility:hidden|opacity:0|sr-only|aria-hidden=false)$/,
+    cases:
+      /^content\/(button|link|label for|label wrapping a checkbox)\/title-only empty child$|^hidden\/descendant with a title\/(content-visibility:hidden|opacity:0|sr-only|aria-hidden=false)$/,
     why: 'accname 2H recurses only into a descendant that "contains descendants"; an empty one goes on to 2I ("Otherwise, if the current node has a Tooltip attribute, return its value"), so its title counts; Chromium reads a descendant\'s title inside an aria-labelledby target only.',
   },
   {
@@ -571,7 +590,7 @@ const KNOWN_DEVIATIONS: Deviation[] = [
   },
   {
     cases: /^content\/(label for|label wrapping a checkbox|labelledby target)\/visible inside visibility:hidden$/,
-    why: 'accname 2A skips only hidden nodes, and a visibility:visible child of a visibility:hidden parent is shown (accname\'s note on hidden lists visibility:hidden as hidden for the node that has it); Chromium counts it in a button\'s content but drops it inside labels and labelledby targets.',
+    why: "accname 2A skips only hidden nodes, and a visibility:visible child of a visibility:hidden parent is shown (accname's note on hidden lists visibility:hidden as hidden for the node that has it); Chromium counts it in a button's content but drops it inside labels and labelledby targets.",
   },
   {
     cases: /^hidden\/hidden wrapper around a label\/aria-hidden$/,
@@ -603,7 +622,7 @@ const OUR_CHOICES: Deviation[] = [
   },
   {
     cases: /^content\/[^/]+\/private-use ::before$|^tooltip\/button with an icon font\//,
-    why: 'Private-use characters from icon fonts are glyph codes, not text: they are dropped, so an icon button is named by its title (or left unnamed for the map\'s hint) instead of by a code point (accname 2F.ii would keep it, as Chromium does).',
+    why: "Private-use characters from icon fonts are glyph codes, not text: they are dropped, so an icon button is named by its title (or left unnamed for the map's hint) instead of by a code point (accname 2F.ii would keep it, as Chromium does).",
   },
   {
     cases: /^content\/(button|link|label for|label wrapping a checkbox)\/article child$/,
@@ -676,7 +695,15 @@ beforeAll(async () => {
     mappedName: mapped[i],
   }));
   await page.close();
-  if (process.env.NAMES_DIFF_DUMP) (await import('node:fs')).writeFileSync(process.env.NAMES_DIFF_DUMP, JSON.stringify(outcomes.map((o, i) => ({ ...o, html: cases[i]!.html })), null, 1));
+  if (process.env.NAMES_DIFF_DUMP)
+    (await import('node:fs')).writeFileSync(
+      process.env.NAMES_DIFF_DUMP,
+      JSON.stringify(
+        outcomes.map((o, i) => ({ ...o, html: cases[i]!.html })),
+        null,
+        1,
+      ),
+    );
 });
 
 const agrees = (o: Outcome): boolean => normalise(o.ours) === normalise(o.chromium);
@@ -689,7 +716,11 @@ describe('accessible names: pagehand.describe() against Chromium (generated case
   it('generates several hundred distinct cases; every listed deviation matches some', () => {
     expect(cases.length).toBeGreaterThan(500);
     expect(new Set(cases.map((c) => c.title)).size).toBe(cases.length);
-    for (const d of [...KNOWN_DEVIATIONS, ...OUR_CHOICES]) expect(cases.some((c) => d.cases.test(c.title)), String(d.cases)).toBe(true);
+    for (const d of [...KNOWN_DEVIATIONS, ...OUR_CHOICES])
+      expect(
+        cases.some((c) => d.cases.test(c.title)),
+        String(d.cases),
+      ).toBe(true);
   });
 
   it('agrees with Chromium on every case but the listed deviations, which still deviate', () => {

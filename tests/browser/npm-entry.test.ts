@@ -61,15 +61,29 @@ describe("import { run, init } from 'pagehand'", () => {
     });
     const errors = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
     expect(errors).toEqual([]);
-    const resolved = program.getSourceFiles().map((f) => f.fileName).find((f) => f.endsWith('/dist/esm/index.d.ts'));
+    const resolved = program
+      .getSourceFiles()
+      .map((f) => f.fileName)
+      .find((f) => f.endsWith('/dist/esm/index.d.ts'));
     expect(resolved).toBeDefined();
   });
 
   it('bundles with esbuild and runs a task in the page', { timeout: 90_000 }, async () => {
-    const out = await build({ entryPoints: [join(dir, 'main.ts')], bundle: true, format: 'iife', platform: 'browser', write: false, metafile: true, logLevel: 'silent' });
+    const out = await build({
+      entryPoints: [join(dir, 'main.ts')],
+      bundle: true,
+      format: 'iife',
+      platform: 'browser',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+    });
     // The package resolved through its "exports" to the ESM build (esbuild names it by its real path).
     const inputs = Object.keys(out.metafile!.inputs);
-    expect(inputs.filter((p) => /(^|\/)dist\/esm\/index\.js$/.test(p)), inputs.join('\n')).toHaveLength(1);
+    expect(
+      inputs.filter((p) => /(^|\/)dist\/esm\/index\.js$/.test(p)),
+      inputs.join('\n'),
+    ).toHaveLength(1);
     const script = out.outputFiles[0]!.text;
 
     stack.setPolicy((req) => {
@@ -96,7 +110,10 @@ describe("import { run, init } from 'pagehand'", () => {
     expect(npm.shoots).toBe(true);
     expect(await page.evaluate(() => (window as any).count)).toBe(1);
     // init(config) reached the loop: the site's instructions are in the system prompt.
-    const system = stack.requests().at(-1)!.messages.find((m) => m.role === 'system')!.text;
+    const system = stack
+      .requests()
+      .at(-1)!
+      .messages.find((m) => m.role === 'system')!.text;
     expect(system).toContain('Our counter only counts up.');
     await page.close();
   });

@@ -38,10 +38,16 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'pagehand-test-kit-'));
   noProxy = `http://127.0.0.1:${await closedPort()}`;
   // Two recordings, made by the runner with the scripted model through the real proxy.
-  for (const [id, file] of [['shop', 'shop.json'], ['lazy', 'lazy.json']] as const) {
+  for (const [id, file] of [
+    ['shop', 'shop.json'],
+    ['lazy', 'lazy.json'],
+  ] as const) {
     const t = task(id);
     stack.setPolicy(t.model());
-    const r = await cli(['run', '--url', fixture(t.path), '--record', file, '--yes', '--proxy', stack.proxyUrl, '--token', stack.token, '--model', MODELS.openai, t.task], dir);
+    const r = await cli(
+      ['run', '--url', fixture(t.path), '--record', file, '--yes', '--proxy', stack.proxyUrl, '--token', stack.token, '--model', MODELS.openai, t.task],
+      dir,
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(`recording written to ${join(dir, file)}`);
   }
@@ -62,7 +68,11 @@ describe('pagehand run --record / --replay', () => {
     const before = stack.requests().length;
     const r = await cli(['run', '--replay', 'shop.json', '--no-repair', '--yes', '--json', '--proxy', stack.proxyUrl, '--token', stack.token], dir);
     expect(r.code, r.stderr).toBe(0);
-    const result = r.stdout.trim().split('\n').map((l) => JSON.parse(l)).find((l) => l.event === 'result');
+    const result = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .find((l) => l.event === 'result');
     expect(result).toMatchObject({ ok: true, replay: { modelCalls: 0, repaired: 0, replayed: 4 } });
     expect(stack.requests().length).toBe(before);
   });
@@ -82,8 +92,19 @@ describe('pagehand test', () => {
     await writeFile(join(dir, name), JSON.stringify({ baseUrl: `${origin()}/fixtures/agent/`, tasks }, null, 2));
     return name;
   };
-  const shopTask = { name: 'buy the grinder', url: 'shop/index.html', recording: 'shop.json', yes: true, checks: [{ text: 'placed' }, { url: 'checkout.html' }, { js: "JSON.parse(localStorage.getItem('shopOrders')).length === 1" }] };
-  const lazyTask = { name: 'open the quantum widget', url: 'lazy/list.html', recording: 'lazy.json', checks: [{ text: 'You opened: Quantum widget' }, { element: { role: 'button', name: 'Open' }, state: { visible: true } }] };
+  const shopTask = {
+    name: 'buy the grinder',
+    url: 'shop/index.html',
+    recording: 'shop.json',
+    yes: true,
+    checks: [{ text: 'placed' }, { url: 'checkout.html' }, { js: "JSON.parse(localStorage.getItem('shopOrders')).length === 1" }],
+  };
+  const lazyTask = {
+    name: 'open the quantum widget',
+    url: 'lazy/list.html',
+    recording: 'lazy.json',
+    checks: [{ text: 'You opened: Quantum widget' }, { element: { role: 'button', name: 'Open' }, state: { visible: true } }],
+  };
 
   it('replays every task with no model and no proxy; failing checks and a broken step fail it: exit 1, JUnit, screenshots', async () => {
     const broken = await read('shop.json');
@@ -102,8 +123,12 @@ describe('pagehand test', () => {
     // A line per task, then the summary table and the count.
     expect(r.stdout).toMatch(/✓ \[\d\/4\] buy the grinder {2}\(replay, 4 steps, 0 model calls/);
     expect(r.stdout).toMatch(/✓ \[\d\/4\] open the quantum widget/);
-    expect(r.stdout).toMatch(/✗ \[\d\/4\] a check that does not hold[^\n]*\n\s+checks failed:\n\s+- text "You opened: Brass hinge" is not on the page\n\s+- no checkbox "Nope" on the page/);
-    expect(r.stdout).toMatch(/✗ \[\d\/4\] a step the UI change broke[^\n]*\n\s+the replay did not succeed \(needs_repair\): Step 4 of the recording \(click button "Complete purchase"\) needs repair/);
+    expect(r.stdout).toMatch(
+      /✗ \[\d\/4\] a check that does not hold[^\n]*\n\s+checks failed:\n\s+- text "You opened: Brass hinge" is not on the page\n\s+- no checkbox "Nope" on the page/,
+    );
+    expect(r.stdout).toMatch(
+      /✗ \[\d\/4\] a step the UI change broke[^\n]*\n\s+the replay did not succeed \(needs_repair\): Step 4 of the recording \(click button "Complete purchase"\) needs repair/,
+    );
     expect(r.stdout).toMatch(/task\s+result\s+steps\s+model calls\s+repaired\s+time/);
     expect(r.stdout).toContain('2 passed, 2 failed');
     const xml = await readFile(join(dir, 'out.xml'), 'utf8');
@@ -145,7 +170,9 @@ describe('pagehand test', () => {
   });
 
   it('--mode model runs the task itself; bad input is told before anything starts', async () => {
-    const file = await tasksFile('model.json', [{ name: 'open it with the model', url: 'lazy/list.html', task: 'Open the Quantum widget', checks: [{ text: 'You opened: Quantum widget' }] }]);
+    const file = await tasksFile('model.json', [
+      { name: 'open it with the model', url: 'lazy/list.html', task: 'Open the Quantum widget', checks: [{ text: 'You opened: Quantum widget' }] },
+    ]);
     stack.setPolicy(task('lazy').model());
     const r = await cli(['test', file, '--mode', 'model', '--proxy', stack.proxyUrl, '--token', stack.token, '--model', MODELS.openai], dir);
     expect(r.code, r.stdout + r.stderr).toBe(0);

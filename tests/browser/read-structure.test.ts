@@ -21,22 +21,27 @@ describe('read keeps structure', () => {
   it('keeps blank lines the page shows and separates side-by-side boxes', async () => {
     const page = await open(s, 'actions/read-structure.html');
     const text = await pageText(page);
-    expect(text.startsWith([
-      'First paragraph of the comment.',
-      '',
-      'Second paragraph, after a blank line.',
-      'Third line, right below.',
-      'One paragraph.',
-      'Another paragraph.',
-      'Line A',
-      'Line B',
-      '',
-      'Line C after a blank line',
-      'Note one',
-      '',
-      'Note two',
-      'Price $5 In stock Buy',
-    ].join('\n')), text).toBe(true);
+    expect(
+      text.startsWith(
+        [
+          'First paragraph of the comment.',
+          '',
+          'Second paragraph, after a blank line.',
+          'Third line, right below.',
+          'One paragraph.',
+          'Another paragraph.',
+          'Line A',
+          'Line B',
+          '',
+          'Line C after a blank line',
+          'Note one',
+          '',
+          'Note two',
+          'Price $5 In stock Buy',
+        ].join('\n'),
+      ),
+      text,
+    ).toBe(true);
     await page.close();
   });
 
@@ -70,7 +75,13 @@ describe('read keeps structure', () => {
       'W: 1 | T: 2 | F: 3 | S: 4 | S: 5',
       'M: 6 | T: 7 | W: 8',
       // A weekday strip above a wrapping flex row with blank boxes first.
-      'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun',
+      'Mon',
+      'Tue',
+      'Wed',
+      'Thu',
+      'Fri',
+      'Sat',
+      'Sun',
       'Fri: 1 | Sat: 2 | Sun: 3',
       'Mon: 4 | Tue: 5 | Wed: 6 | Thu: 7',
     ]);
@@ -79,14 +90,17 @@ describe('read keeps structure', () => {
   });
 
   it('leaves tables without headers and grids of long items as before', async () => {
-    const page = await open(s, `<!doctype html><title>t</title><body>
+    const page = await open(
+      s,
+      `<!doctype html><title>t</title><body>
       <table><tr><td>Logo</td><td>Welcome to the site</td></tr></table>
       <div style="display:grid;grid-template-columns:1fr 1fr;width:600px">
         <div><h3>Card one</h3><p>First card text that runs long enough to be content rather than a cell of a grid.</p></div>
         <div><h3>Card two</h3><p>Second card text.</p></div>
       </div>
       <div style="display:flex;flex-wrap:wrap"><a href="#a">Tag A</a> <a href="#b">Tag B</a></div>
-    </body>`);
+    </body>`,
+    );
     expect((await pageText(page)).split('\n')).toEqual([
       'Logo | Welcome to the site',
       'Card one',

@@ -11,7 +11,11 @@ import { call, hasText, latestMap, mapElements, mapUrl, refFor, refNear, type Po
 import { RECORDER } from './agent-run';
 import { bundleSource, origin, type Session } from './harness';
 
-const userText = (req: Parameters<Policy>[0]): string => req.messages.filter((m) => m.role === 'user').map((m) => m.text).join('\n');
+const userText = (req: Parameters<Policy>[0]): string =>
+  req.messages
+    .filter((m) => m.role === 'user')
+    .map((m) => m.text)
+    .join('\n');
 
 /** The recording block a repair request shows the model (between the data markers). */
 export function recordingBlock(req: Parameters<Policy>[0]): string {
@@ -144,19 +148,24 @@ export const CHANGES: UiChange[] = [
     id: 'moved-field',
     task: 'wizard',
     what: 'Email moved above Full name, into a "Contact" group',
-    script: onReady('/wizard/step1.html', `
+    script: onReady(
+      '/wizard/step1.html',
+      `
       const form = document.querySelector('form.step');
       const set = document.createElement('fieldset');
       const legend = document.createElement('legend');
       legend.textContent = 'Contact';
       set.append(legend, document.querySelector('label[for=email]'), document.getElementById('email'));
-      form.prepend(set);`),
+      form.prepend(set);`,
+    ),
   },
   {
     id: 'extra-dialog',
     task: 'webmail',
     what: 'a "What’s new" dialog over the inbox on the first visit',
-    script: onReady('/webmail/inbox.html', `
+    script: onReady(
+      '/webmail/inbox.html',
+      `
       if (sessionStorage.getItem('wn-seen')) return;
       const d = document.createElement('div');
       d.id = 'whats-new';
@@ -166,7 +175,8 @@ export const CHANGES: UiChange[] = [
       d.style.cssText = 'position:fixed;inset:0;background:rgba(0,0,0,.4);display:flex;align-items:center;justify-content:center;z-index:10';
       d.innerHTML = '<div style="background:#fff;padding:24px;border-radius:8px"><h2 id="wn-title">What’s new</h2><p>Labels now sync across devices.</p><button type="button" id="wn-ok">Got it</button></div>';
       document.body.append(d);
-      document.getElementById('wn-ok').addEventListener('click', () => { sessionStorage.setItem('wn-seen', '1'); d.remove(); });`),
+      document.getElementById('wn-ok').addEventListener('click', () => { sessionStorage.setItem('wn-seen', '1'); d.remove(); });`,
+    ),
     repair: (req) => {
       const map = latestMap(req);
       if (hasText(map, 'Got it')) return call('click', { ref: refFor(map, 'button', 'Got it') }, 'goal: close the dialog that covers the inbox');
@@ -177,10 +187,13 @@ export const CHANGES: UiChange[] = [
     id: 'renamed-open',
     task: 'lazy',
     what: '"Open" buttons renamed "View"',
-    script: onReady('/lazy/list.html', `
+    script: onReady(
+      '/lazy/list.html',
+      `
       const rename = (root) => root.querySelectorAll('button').forEach((b) => { if (b.textContent === 'Open') b.textContent = 'View'; });
       rename(document);
-      new MutationObserver(() => rename(document)).observe(document.body, { childList: true, subtree: true });`),
+      new MutationObserver(() => rename(document)).observe(document.body, { childList: true, subtree: true });`,
+    ),
     repair: (req) => {
       const map = latestMap(req);
       if (!hasText(map, 'Quantum widget')) return call('fail', { reason: 'the item is not on the page' });

@@ -51,7 +51,10 @@ describe('recordings in the panel', () => {
     const t = task('lazy');
     // Made by hand from the recorded steps' shape (a site ships the JSON its runs returned).
     const recording: Recording = {
-      pagehand: 'recording', v: 1, task: 'Open the Quantum widget', url: '',
+      pagehand: 'recording',
+      v: 1,
+      task: 'Open the Quantum widget',
+      url: '',
       steps: [
         ...Array.from({ length: 8 }, () => ({ action: 'scroll', args: { direction: 'down', pages: 3 } })),
         { action: 'click', args: {}, target: { role: 'button', name: 'Open', near: 'Item 137 — Quantum widget SKU BW-1137' } },
@@ -80,7 +83,11 @@ describe('recordings in the panel', () => {
     const warned: string[] = [];
     page.on('console', (m) => warned.push(m.text()));
     await page.evaluate(() =>
-      (window as any).pagehand.init({ recordings: [{ pagehand: 'recording', v: 1, task: 'Check my order', url: '', steps: [{ action: 'click', args: {}, target: { role: 'button', name: 'Open' } }] }] }),
+      (window as any).pagehand.init({
+        recordings: [
+          { pagehand: 'recording', v: 1, task: 'Check my order', url: '', steps: [{ action: 'click', args: {}, target: { role: 'button', name: 'Open' } }] },
+        ],
+      }),
     );
     await page.evaluate((o) => (window as any).pagehand.open(o), { model: MODELS.openai });
     await panel(page).waitFor();

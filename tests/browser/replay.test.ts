@@ -47,7 +47,13 @@ afterAll(async () => {
 describe('a run as a recording', () => {
   it('every finished run has one: versioned JSON, targets described without refs, typed text as given', () => {
     const shop = recordings.get('shop')!;
-    expect(shop).toMatchObject({ pagehand: 'recording', v: 1, task: 'Buy the espresso grinder', url: `${origin()}/fixtures/agent/shop/index.html`, summary: 'The order was placed.' });
+    expect(shop).toMatchObject({
+      pagehand: 'recording',
+      v: 1,
+      task: 'Buy the espresso grinder',
+      url: `${origin()}/fixtures/agent/shop/index.html`,
+      summary: 'The order was placed.',
+    });
     expect(shop.steps.map((s) => s.action)).toEqual(['type', 'click', 'click', 'click']);
     expect(shop.steps[0]).toMatchObject({ action: 'type', target: { role: 'searchbox', name: 'Search products' }, args: { text: 'espresso' } });
     expect(shop.steps[1]!.target).toMatchObject({ role: 'button', name: 'Add Espresso grinder to cart' });
@@ -72,7 +78,10 @@ describe('replay with no model', () => {
     await startReplay(page, recordings.get(id)!, { proxy: stack.proxyUrl, token: stack.token, model: MODELS.openai }, t.confirm ? 'allow' : 'deny');
     const result = await waitForResult(page);
     const log = await runLog(page);
-    expect(result, JSON.stringify(log.filter((e) => e.type !== 'step').slice(-6))).toMatchObject({ ok: true, replay: { modelCalls: 0, repaired: 0, replayed: recordings.get(id)!.steps.length } });
+    expect(result, JSON.stringify(log.filter((e) => e.type !== 'step').slice(-6))).toMatchObject({
+      ok: true,
+      replay: { modelCalls: 0, repaired: 0, replayed: recordings.get(id)!.steps.length },
+    });
     expect(await t.solved(page)).toBe(true);
     expect(stack.requests().length).toBe(upstreamRequests);
     // The recording comes back as it was: nothing repaired.
@@ -108,10 +117,17 @@ describe('replay with no model', () => {
   it('a recording with named values serves other inputs: two sign-ups from one recording', async () => {
     const base = recordings.get('wizard')!;
     // The site owner names the values in the JSON: {name} and {email}.
-    const named = JSON.parse(JSON.stringify(base).replace(/Ada Lovelace/g, '{name}').replace(/ada@example\.org/g, '{email}')) as Recording;
+    const named = JSON.parse(
+      JSON.stringify(base)
+        .replace(/Ada Lovelace/g, '{name}')
+        .replace(/ada@example\.org/g, '{email}'),
+    ) as Recording;
     named.params = { name: 'Ada Lovelace', email: 'ada@example.org' };
     expect(named.steps.filter((s) => /\{(name|email)\}/.test(JSON.stringify(s.args)))).toHaveLength(2);
-    for (const values of [{ name: 'Grace Hopper', email: 'grace@example.org' }, { name: 'Alan Turing', email: 'alan@example.org' }]) {
+    for (const values of [
+      { name: 'Grace Hopper', email: 'grace@example.org' },
+      { name: 'Alan Turing', email: 'alan@example.org' },
+    ]) {
       const page = await openWithAgent(session, 'wizard/step1.html', { early: true });
       await startReplay(page, named, { proxy: stack.proxyUrl, token: stack.token, values }, 'allow');
       const result = await waitForResult(page);
@@ -143,7 +159,11 @@ describe('replay with no model', () => {
   it('a recording that is not one is refused with a clear error', async () => {
     const page = await openWithAgent(session, 'shop/index.html');
     const errors = await page.evaluate(() => {
-      const tries: unknown[] = [null, { pagehand: 'recording', v: 2, task: 'x', url: '', steps: [] }, { pagehand: 'recording', v: 1, task: 'x', url: '', steps: [{ action: 'click', args: {}, target: { role: 'button' } }] }];
+      const tries: unknown[] = [
+        null,
+        { pagehand: 'recording', v: 2, task: 'x', url: '', steps: [] },
+        { pagehand: 'recording', v: 1, task: 'x', url: '', steps: [{ action: 'click', args: {}, target: { role: 'button' } }] },
+      ];
       return tries.map((r) => {
         try {
           (window as any).pagehand.replay(r);

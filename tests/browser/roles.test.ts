@@ -110,7 +110,11 @@ const cases: (Case & { expect: string })[] = [
   { title: 'th in thead → columnheader', html: `<table><thead><tr><th data-t>h</th></tr></thead></table>`, expect: 'columnheader' },
   { title: 'th scope=row → rowheader', html: `<table><tr><th data-t scope="row">h</th><th>x</th></tr></table>`, expect: 'rowheader' },
   { title: 'th sharing a row with data cells → rowheader', html: `<table><tr><th data-t>h</th><td>x</td></tr></table>`, expect: 'rowheader' },
-  { title: 'th in a row of headers → columnheader', html: `<table><tr><th data-t>a</th><th>b</th></tr><tr><td>1</td><td>2</td></tr></table>`, expect: 'columnheader' },
+  {
+    title: 'th in a row of headers → columnheader',
+    html: `<table><tr><th data-t>a</th><th>b</th></tr><tr><td>1</td><td>2</td></tr></table>`,
+    expect: 'columnheader',
+  },
   { title: 'cells of a role=presentation table → none', html: `<table role="presentation"><tr><td data-t>x</td></tr></table>`, expect: 'none' },
 
   // ── explicit roles ──
@@ -125,7 +129,11 @@ const cases: (Case & { expect: string })[] = [
   { title: 'role=presentation is kept as written', html: `<div data-t role="presentation">x</div>`, expect: 'presentation' },
   { title: 'role=none is kept as written', html: `<ul data-t role="none"><li>x</li></ul>`, expect: 'none' },
   { title: 'role=none on a focusable button is ignored (ARIA §9.2)', html: `<button data-t role="none">x</button>`, expect: 'button' },
-  { title: 'role=presentation with a global aria-* attribute is ignored', html: `<h2 data-t role="presentation" aria-describedby="x">x</h2>`, expect: 'heading' },
+  {
+    title: 'role=presentation with a global aria-* attribute is ignored',
+    html: `<h2 data-t role="presentation" aria-describedby="x">x</h2>`,
+    expect: 'heading',
+  },
   { title: 'role=none on tabindex=-1 element is ignored', html: `<div data-t role="none" tabindex="-1">x</div>`, expect: 'generic' },
   { title: 'explicit role=generic', html: `<nav data-t role="generic"></nav>`, expect: 'generic' },
   { title: 'role on an input overrides its implicit role', html: `<input data-t type="checkbox" role="switch">`, expect: 'switch' },

@@ -44,4 +44,8 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<Exit> 
 }
 
 /** The --json output: one object per line. */
-export const jsonLines = (out: Exit): any[] => out.stdout.trim().split('\n').map((l) => JSON.parse(l));
+export const jsonLines = (out: Exit): any[] =>
+  out.stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));

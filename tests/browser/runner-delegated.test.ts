@@ -28,7 +28,18 @@ describe('pagehand run: handlers a framework keeps on the node', () => {
       if (map.includes('read report')) return call('done', { summary: 'Marked: read report.' });
       return call('click', { ref: refFor(map, 'clickable', 'Mark as read') }, 'goal: mark the report read');
     });
-    const out = await cli(['run', '--url', `${origin()}/fixtures/actions/react-delegated.html`, '--proxy', stack.proxyUrl, '--token', stack.token, '--model', MODELS.openai, 'Mark the report as read']);
+    const out = await cli([
+      'run',
+      '--url',
+      `${origin()}/fixtures/actions/react-delegated.html`,
+      '--proxy',
+      stack.proxyUrl,
+      '--token',
+      stack.token,
+      '--model',
+      MODELS.openai,
+      'Mark the report as read',
+    ]);
     expect(out.code, out.stderr + out.stdout).toBe(0);
     expect(out.stdout).toContain('Marked: read report.');
     expect(maps[0]).toMatch(/\[\d+\]clickable "Archive"/);

@@ -41,13 +41,18 @@ beforeAll(async () => {
     };
     // The redirect page is this site's own; its link goes on to the other site's file.
     if (path === '/redirect.html') {
-      void readFile(fileURLToPath(new URL('../fixtures/runner-downloads/redirect.html', import.meta.url))).then((b) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(b));
+      void readFile(fileURLToPath(new URL('../fixtures/runner-downloads/redirect.html', import.meta.url))).then((b) =>
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(b),
+      );
       return;
     }
     if (path === '/go/invoice') return void res.writeHead(302, { location: `${origin()}/fixtures/runner-downloads/invoice.txt` }).end();
     // Answers after the run stopped waiting for it (a slow file host).
     if (path === '/files/slow.txt') {
-      setTimeout(() => res.writeHead(200, { 'content-type': 'text/plain', 'content-disposition': 'attachment; filename="slow.txt"' }).end('Slow but here: PERIWINKLE\n'), 4000);
+      setTimeout(
+        () => res.writeHead(200, { 'content-type': 'text/plain', 'content-disposition': 'attachment; filename="slow.txt"' }).end('Slow but here: PERIWINKLE\n'),
+        4000,
+      );
       return;
     }
     const f = file[path];
@@ -65,7 +70,14 @@ afterAll(async () => {
 });
 
 /** Runs the CLI on a fixture with a model that clicks `link`, then reads `read` (each name in turn), then ends. */
-async function run(fixture: string, link: string, reads: string[], cwd: string, extra: string[] = [], url = `${origin()}/fixtures/runner-downloads/${fixture}?files=${encodeURIComponent(filesOrigin)}`) {
+async function run(
+  fixture: string,
+  link: string,
+  reads: string[],
+  cwd: string,
+  extra: string[] = [],
+  url = `${origin()}/fixtures/runner-downloads/${fixture}?files=${encodeURIComponent(filesOrigin)}`,
+) {
   const results: string[] = [];
   const requests: ModelRequest[] = [];
   let clicked = false;
@@ -83,26 +95,48 @@ async function run(fixture: string, link: string, reads: string[], cwd: string, 
     return call('done', { summary: 'Done.' });
   });
   // --yes: a download is a risky action.
-  const out = await cli(['run', '--yes', '--url', url, '--proxy', stack.proxyUrl, '--token', stack.token, '--model', MODELS.openai, ...extra, 'Download the file and use what it says'], cwd);
+  const out = await cli(
+    [
+      'run',
+      '--yes',
+      '--url',
+      url,
+      '--proxy',
+      stack.proxyUrl,
+      '--token',
+      stack.token,
+      '--model',
+      MODELS.openai,
+      ...extra,
+      'Download the file and use what it says',
+    ],
+    cwd,
+  );
   return { out, results, requests };
 }
 
 describe('the runner reads a download from another site', () => {
-  it('a small text file: the click\'s result holds its text (secrets masked), the next model request has it, read {download} gives it again', { timeout: 180_000 }, async () => {
-    const cwd = await mkdtemp(join(dir, 'text-'));
-    const { out, results, requests } = await run('reports.html', 'Download the Q3 report', ['q3.txt'], cwd, ['--secret', 'APPROVAL=ZX-5521-OK']);
-    expect(out.code, out.stderr + out.stdout).toBe(0);
-    // The runner saved it (as before).
-    expect(await readFile(join(cwd, 'q3.txt'), 'utf8')).toBe(REPORT);
-    // The request after the click: the click's result says what the file says.
-    expect(results[1]).toContain('It downloaded q3.txt (');
-    expect(results[1]).toMatch(/It downloaded q3\.txt \(\d+ B, text\/plain\)\. Its text:\nQ3 total: 4,211 units\nCode word: MARIGOLD\nApproval code: <secret:APPROVAL>/);
-    expect(results[1]).not.toContain('only its name is known');
-    // read {download} reads it again.
-    expect(results[2]).toContain('Text of the download q3.txt:\nQ3 total: 4,211 units\nCode word: MARIGOLD');
-    // The secret's value never reaches the model.
-    for (const r of requests) expect(JSON.stringify(r)).not.toContain('ZX-5521-OK');
-  });
+  it(
+    "a small text file: the click's result holds its text (secrets masked), the next model request has it, read {download} gives it again",
+    { timeout: 180_000 },
+    async () => {
+      const cwd = await mkdtemp(join(dir, 'text-'));
+      const { out, results, requests } = await run('reports.html', 'Download the Q3 report', ['q3.txt'], cwd, ['--secret', 'APPROVAL=ZX-5521-OK']);
+      expect(out.code, out.stderr + out.stdout).toBe(0);
+      // The runner saved it (as before).
+      expect(await readFile(join(cwd, 'q3.txt'), 'utf8')).toBe(REPORT);
+      // The request after the click: the click's result says what the file says.
+      expect(results[1]).toContain('It downloaded q3.txt (');
+      expect(results[1]).toMatch(
+        /It downloaded q3\.txt \(\d+ B, text\/plain\)\. Its text:\nQ3 total: 4,211 units\nCode word: MARIGOLD\nApproval code: <secret:APPROVAL>/,
+      );
+      expect(results[1]).not.toContain('only its name is known');
+      // read {download} reads it again.
+      expect(results[2]).toContain('Text of the download q3.txt:\nQ3 total: 4,211 units\nCode word: MARIGOLD');
+      // The secret's value never reaches the model.
+      for (const r of requests) expect(JSON.stringify(r)).not.toContain('ZX-5521-OK');
+    },
+  );
 
   it('a binary file is named only, with its size and type', { timeout: 180_000 }, async () => {
     const cwd = await mkdtemp(join(dir, 'binary-'));
@@ -124,16 +158,20 @@ describe('the runner reads a download from another site', () => {
   });
 });
 
-describe('the runner\'s copy, however it comes', () => {
-  it('a same-origin link with download that redirects to another site: the page\'s fetch fails, the runner\'s copy (named by the browser) is read', { timeout: 180_000 }, async () => {
-    const cwd = await mkdtemp(join(dir, 'redirect-'));
-    const { out, results } = await run('', 'Download the latest invoice', ['invoice.txt'], cwd, [], `${filesOrigin}/redirect.html`);
-    expect(out.code, out.stderr + out.stdout).toBe(0);
-    expect(results[1]).toMatch(/It downloaded invoice(-latest)?\.txt \(\d+ B(, [\w/.+-]+)?\)\. Its text:\nInvoice 2024-117\nAmount due: 310 EUR/);
-    expect(results[1]).not.toContain('only its name is known');
-  });
+describe("the runner's copy, however it comes", () => {
+  it(
+    "a same-origin link with download that redirects to another site: the page's fetch fails, the runner's copy (named by the browser) is read",
+    { timeout: 180_000 },
+    async () => {
+      const cwd = await mkdtemp(join(dir, 'redirect-'));
+      const { out, results } = await run('', 'Download the latest invoice', ['invoice.txt'], cwd, [], `${filesOrigin}/redirect.html`);
+      expect(out.code, out.stderr + out.stdout).toBe(0);
+      expect(results[1]).toMatch(/It downloaded invoice(-latest)?\.txt \(\d+ B(, [\w/.+-]+)?\)\. Its text:\nInvoice 2024-117\nAmount due: 310 EUR/);
+      expect(results[1]).not.toContain('only its name is known');
+    },
+  );
 
-  it('a file that arrives after the click\'s result: the result says what it did, read {download} finds it later', { timeout: 180_000 }, async () => {
+  it("a file that arrives after the click's result: the result says what it did, read {download} finds it later", { timeout: 180_000 }, async () => {
     const cwd = await mkdtemp(join(dir, 'slow-'));
     const { out, results } = await run('reports.html', 'Download the slow report', ['slow.txt'], cwd);
     expect(out.code, out.stderr + out.stdout).toBe(0);

@@ -43,10 +43,27 @@ describe('runner --file', () => {
       return call('done', { summary: 'Applied.' });
     });
     const before = stack.requests().length;
-    const out = await cli(['run', '--json', '--url', `${origin()}/fixtures/actions/upload-start.html`, '--proxy', stack.proxyUrl, '--token', stack.token, '--model', MODELS.openai, '--file', cv, 'Apply with my CV']);
+    const out = await cli([
+      'run',
+      '--json',
+      '--url',
+      `${origin()}/fixtures/actions/upload-start.html`,
+      '--proxy',
+      stack.proxyUrl,
+      '--token',
+      stack.token,
+      '--model',
+      MODELS.openai,
+      '--file',
+      cv,
+      'Apply with my CV',
+    ]);
     expect(out.code, out.stderr + out.stdout.slice(-2000)).toBe(0);
     const requests = stack.requests().slice(before);
-    const first = requests[0]!.messages.filter((m) => m.role === 'user').map((m) => m.text).join('\n');
+    const first = requests[0]!.messages
+      .filter((m) => m.role === 'user')
+      .map((m) => m.text)
+      .join('\n');
     expect(first).toMatch(/# Attached files \(upload puts them into the page by name\)\n⟪page content⟫\ncv\.pdf \(32 B, application\/pdf\)/);
     expect(results.join('\n')).toContain('"passport.pdf" is not an attached file. Attached: cv.pdf.');
     expect(results.join('\n')).toMatch(/Put cv\.pdf \(32 B, application\/pdf\) into /);

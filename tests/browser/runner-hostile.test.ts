@@ -20,7 +20,8 @@ const stack = useAgentStack();
 const collector = useReportCollector();
 const reports = (): Report[] => collector.reports();
 
-const hostile = (page: string, query: Record<string, string> = {}) => `${origin()}/fixtures/delivery/hostile/${page}?${new URLSearchParams({ report: collector.url, ...query })}`;
+const hostile = (page: string, query: Record<string, string> = {}) =>
+  `${origin()}/fixtures/delivery/hostile/${page}?${new URLSearchParams({ report: collector.url, ...query })}`;
 const base = (url: string) => ['run', '--json', '--url', url, '--proxy', stack.proxyUrl, '--token', stack.token, '--model', MODELS.openai];
 const of = (kind: string, page?: string) => reports().filter((r) => r.kind === kind && (page === undefined || r.page === page));
 
@@ -34,7 +35,11 @@ describe('pagehand run on a hostile page', () => {
     });
     // The checkout on another origin: the run follows the tab there (--yes: leaving the site).
     const before = stack.requests().length;
-    const out = await cli([...base(hostile('start.html', { next: crossOrigin(), ...(process.env.HOSTILE_WRAP ? { wrap: process.env.HOSTILE_WRAP } : {}) })), '--yes', task]);
+    const out = await cli([
+      ...base(hostile('start.html', { next: crossOrigin(), ...(process.env.HOSTILE_WRAP ? { wrap: process.env.HOSTILE_WRAP } : {}) })),
+      '--yes',
+      task,
+    ]);
 
     expect(out.code, out.stderr + out.stdout).toBe(0);
     const last = jsonLines(out).pop();
@@ -48,7 +53,10 @@ describe('pagehand run on a hostile page', () => {
     }
     // (c) Nothing of pagehand in the page's world: no global, no binding, no run handle.
     for (const r of of('globals')) {
-      expect(Object.values(r.data.types).every((t) => t === 'undefined'), r.raw).toBe(true);
+      expect(
+        Object.values(r.data.types).every((t) => t === 'undefined'),
+        r.raw,
+      ).toBe(true);
       expect(r.data.names, r.raw).toEqual([]);
       expect(r.data.handle ?? null, r.raw).toBeNull();
     }
@@ -62,31 +70,52 @@ describe('pagehand run on a hostile page', () => {
     }
     expect(stack.requests().length - before).toBeGreaterThanOrEqual(2);
     // Nothing the page could read holds the token, the task or what the run read on the first site.
-    const everything = reports().map((r) => r.raw).join('\n');
+    const everything = reports()
+      .map((r) => r.raw)
+      .join('\n');
     expect(everything).not.toContain(stack.token);
     expect(everything).not.toContain('KIWI-TASK-5530');
-    expect(of('state', 'checkout.html').map((r) => r.raw).join('\n')).not.toContain('ZEBRA-4417');
+    expect(
+      of('state', 'checkout.html')
+        .map((r) => r.raw)
+        .join('\n'),
+    ).not.toContain('ZEBRA-4417');
   });
 
-  it('a `done` the page forges through the binding names does not end the run: the exit status and result are the run’s own', { timeout: 180_000 }, async () => {
-    stack.setPolicy((req) => {
-      const map = latestMap(req);
-      if (/checkout\.html/.test(mapUrl(map))) return call('fail', { reason: 'REAL FAILURE: stopped at checkout.' });
-      return call('click', { ref: refFor(map, 'link', 'Continue to checkout') }, 'goal: go to checkout');
-    });
-    const out = await cli(['run', '--url', hostile('start.html', { forge: 'done', wrap: 'observe' }), '--proxy', stack.proxyUrl, '--token', stack.token, '--model', MODELS.openai, 'Go to checkout']);
+  it(
+    'a `done` the page forges through the binding names does not end the run: the exit status and result are the run’s own',
+    { timeout: 180_000 },
+    async () => {
+      stack.setPolicy((req) => {
+        const map = latestMap(req);
+        if (/checkout\.html/.test(mapUrl(map))) return call('fail', { reason: 'REAL FAILURE: stopped at checkout.' });
+        return call('click', { ref: refFor(map, 'link', 'Continue to checkout') }, 'goal: go to checkout');
+      });
+      const out = await cli([
+        'run',
+        '--url',
+        hostile('start.html', { forge: 'done', wrap: 'observe' }),
+        '--proxy',
+        stack.proxyUrl,
+        '--token',
+        stack.token,
+        '--model',
+        MODELS.openai,
+        'Go to checkout',
+      ]);
 
-    expect(out.code, out.stderr + out.stdout).toBe(1);
-    expect(out.stdout).toMatch(/^Not done \(failed\) after 2 steps/);
-    expect(out.stdout).toContain('REAL FAILURE: stopped at checkout.');
-    expect(out.stdout + out.stderr).not.toContain('FORGED');
-    // The page tried every binding name, on both pages; none was there to call.
-    const tries = of('binding-call');
-    expect(new Set(tries.map((r) => r.page))).toEqual(new Set(['start.html', 'checkout.html']));
-    for (const r of tries) expect(r.data, r.raw).toMatchObject({ type: 'undefined' });
-    expect(tries.some((r) => r.data.called)).toBe(false);
-    expect(of('binding-answer')).toEqual([]);
-  });
+      expect(out.code, out.stderr + out.stdout).toBe(1);
+      expect(out.stdout).toMatch(/^Not done \(failed\) after 2 steps/);
+      expect(out.stdout).toContain('REAL FAILURE: stopped at checkout.');
+      expect(out.stdout + out.stderr).not.toContain('FORGED');
+      // The page tried every binding name, on both pages; none was there to call.
+      const tries = of('binding-call');
+      expect(new Set(tries.map((r) => r.page))).toEqual(new Set(['start.html', 'checkout.html']));
+      for (const r of tries) expect(r.data, r.raw).toMatchObject({ type: 'undefined' });
+      expect(tries.some((r) => r.data.called)).toBe(false);
+      expect(of('binding-answer')).toEqual([]);
+    },
+  );
 
   it('a run state the page rewrites (another task, every risk allowed) is never resumed: the payment still needs a yes', { timeout: 180_000 }, async () => {
     const task = 'Look at the checkout for order PEAR-TASK-8120';
@@ -105,7 +134,13 @@ describe('pagehand run on a hostile page', () => {
     expect(lines.pop()).toMatchObject({ event: 'result', ok: false, summary: 'The payment was not allowed.' });
     expect(lines.some((l) => l.event === 'note' && /^denied: click \[\d+\] button "Pay \$900" — no terminal to ask/.test(l.text))).toBe(true);
     // The page did try, on both pages, by every way it has.
-    expect(new Set(of('binding-call').filter((r) => r.data.name === '__pagehandRunnerSave').map((r) => r.page))).toEqual(new Set(['start.html', 'checkout.html']));
+    expect(
+      new Set(
+        of('binding-call')
+          .filter((r) => r.data.name === '__pagehandRunnerSave')
+          .map((r) => r.page),
+      ),
+    ).toEqual(new Set(['start.html', 'checkout.html']));
     // Every model call carried the real task and never the forged one (nor its memory).
     const requests = stack.requests().slice(before);
     expect(requests.length).toBeGreaterThanOrEqual(3);
@@ -118,14 +153,25 @@ describe('pagehand run on a hostile page', () => {
 });
 
 describe('pagehand run on a page that marks a payment harmless', () => {
-  it('still asks: a stranger\'s page may add caution, never remove it (no terminal, so denied)', { timeout: 180_000 }, async () => {
+  it("still asks: a stranger's page may add caution, never remove it (no terminal, so denied)", { timeout: 180_000 }, async () => {
     stack.setPolicy((req) => {
       const map = latestMap(req);
       if (hasText(map, 'Paid $900.')) return call('done', { summary: 'PAID without asking.' });
       if (/did not allow/.test(lastToolResults(req).join('\n'))) return call('fail', { reason: 'The payment was not allowed.' });
       return call('click', { ref: refFor(map, 'button', 'Pay $900') }, 'goal: pay');
     });
-    const out = await cli(['run', '--url', `${origin()}/fixtures/delivery/hostile/marked-safe.html`, '--proxy', stack.proxyUrl, '--token', stack.token, '--model', MODELS.openai, 'Pay the order']);
+    const out = await cli([
+      'run',
+      '--url',
+      `${origin()}/fixtures/delivery/hostile/marked-safe.html`,
+      '--proxy',
+      stack.proxyUrl,
+      '--token',
+      stack.token,
+      '--model',
+      MODELS.openai,
+      'Pay the order',
+    ]);
     expect(out.code, out.stderr + out.stdout).toBe(1);
     expect(out.stderr).toMatch(/denied: click \[\d+\] button "Pay \$900" — no terminal to ask/);
     expect(out.stdout).toContain('The payment was not allowed.');
@@ -133,22 +179,38 @@ describe('pagehand run on a page that marks a payment harmless', () => {
 });
 
 describe('pagehand run sees what only the page world sees, handed over', () => {
-  it('a closed shadow root, a listener-only target, and the page\'s own request after a click — while the page still sees its root closed', { timeout: 180_000 }, async () => {
-    let askedTotal = false;
-    stack.setPolicy((req) => {
-      const map = latestMap(req);
-      const seen = /The page sees its root as \w+ and \w+\./.exec(map)?.[0] ?? 'no page view';
-      if (askedTotal) return call('done', { summary: `${seen} ${/Total: \$\d+\./.exec(map)?.[0] ?? 'NO TOTAL (settle did not wait for the page request).'}` });
-      if (hasText(map, 'Drawer open.')) {
-        askedTotal = true;
-        return call('click', { ref: refFor(map, 'clickable', 'Show total') }, 'goal: show the total');
-      }
-      return call('click', { ref: refFor(map, 'button', 'Open the drawer') }, 'goal: open the drawer');
-    });
-    const out = await cli(['run', '--url', `${origin()}/fixtures/delivery/hooks.html`, '--proxy', stack.proxyUrl, '--token', stack.token, '--model', MODELS.openai, 'Open the drawer and show the total']);
-    expect(out.code, out.stderr + out.stdout).toBe(0);
-    expect(out.stdout).toContain('The page sees its root as hidden and closed. Total: $42.');
-  });
+  it(
+    "a closed shadow root, a listener-only target, and the page's own request after a click — while the page still sees its root closed",
+    { timeout: 180_000 },
+    async () => {
+      let askedTotal = false;
+      stack.setPolicy((req) => {
+        const map = latestMap(req);
+        const seen = /The page sees its root as \w+ and \w+\./.exec(map)?.[0] ?? 'no page view';
+        if (askedTotal)
+          return call('done', { summary: `${seen} ${/Total: \$\d+\./.exec(map)?.[0] ?? 'NO TOTAL (settle did not wait for the page request).'}` });
+        if (hasText(map, 'Drawer open.')) {
+          askedTotal = true;
+          return call('click', { ref: refFor(map, 'clickable', 'Show total') }, 'goal: show the total');
+        }
+        return call('click', { ref: refFor(map, 'button', 'Open the drawer') }, 'goal: open the drawer');
+      });
+      const out = await cli([
+        'run',
+        '--url',
+        `${origin()}/fixtures/delivery/hooks.html`,
+        '--proxy',
+        stack.proxyUrl,
+        '--token',
+        stack.token,
+        '--model',
+        MODELS.openai,
+        'Open the drawer and show the total',
+      ]);
+      expect(out.code, out.stderr + out.stdout).toBe(0);
+      expect(out.stdout).toContain('The page sees its root as hidden and closed. Total: $42.');
+    },
+  );
 });
 
 /** What escapes.html puts in its button's name and its confirm() (see the fixture). */
@@ -171,7 +233,19 @@ describe('pagehand run prints page text safely', () => {
 
   it('the log, the prompts and the result carry no escape code, C1 control or bidi override', { timeout: 180_000 }, async () => {
     stack.setPolicy(escapesModel());
-    const out = await cli(['run', '--yes', '--url', `${origin()}/fixtures/delivery/hostile/escapes.html`, '--proxy', stack.proxyUrl, '--token', stack.token, '--model', MODELS.openai, 'Pay the order']);
+    const out = await cli([
+      'run',
+      '--yes',
+      '--url',
+      `${origin()}/fixtures/delivery/hostile/escapes.html`,
+      '--proxy',
+      stack.proxyUrl,
+      '--token',
+      stack.token,
+      '--model',
+      MODELS.openai,
+      'Pay the order',
+    ]);
 
     expect(out.code, out.stderr + out.stdout).toBe(0);
     // The lines that carry the page's text are there…

@@ -9,7 +9,20 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, hasText, lastToolResults, latestMap, mapUrl, MODELS, refFor, signupModel, startAgentStack, type AgentStack, type Policy, webmailModel } from './agent-harness';
+import {
+  call,
+  hasText,
+  lastToolResults,
+  latestMap,
+  mapUrl,
+  MODELS,
+  refFor,
+  signupModel,
+  startAgentStack,
+  type AgentStack,
+  type Policy,
+  webmailModel,
+} from './agent-harness';
 import { origin } from './harness';
 import { decodePng, type Png } from './png';
 import { jsonLines, runCli, type Exit } from './runner-cli';
@@ -52,7 +65,20 @@ describe('pagehand run', () => {
     stack.setPolicy(webmailModel().policy);
     const before = stack.requests().length;
     const shots = join(dir, 'shots');
-    const out = await cli(['run', '--url', inbox(), '--proxy', stack.proxyUrl, '--token', stack.token, '--model', MODELS.openai, '--screenshot-dir', shots, TASK]);
+    const out = await cli([
+      'run',
+      '--url',
+      inbox(),
+      '--proxy',
+      stack.proxyUrl,
+      '--token',
+      stack.token,
+      '--model',
+      MODELS.openai,
+      '--screenshot-dir',
+      shots,
+      TASK,
+    ]);
 
     expect(out.code, out.stderr + out.stdout).toBe(0);
     expect(out.stdout).toMatch(/^Done in \d+ steps/);
@@ -107,7 +133,20 @@ describe('pagehand run', () => {
     stack.setPolicy(signupModel());
     const url = `${origin()}/fixtures/delivery/csp/signup.html`;
     // --yes: leaving the site is a risky action.
-    const out = await cli(['run', '--json', '--yes', '--url', url, '--proxy', stack.proxyUrl, '--token', stack.token, '--model', MODELS.gemini, 'Sign up as Ada Lovelace and confirm on the partner site']);
+    const out = await cli([
+      'run',
+      '--json',
+      '--yes',
+      '--url',
+      url,
+      '--proxy',
+      stack.proxyUrl,
+      '--token',
+      stack.token,
+      '--model',
+      MODELS.gemini,
+      'Sign up as Ada Lovelace and confirm on the partner site',
+    ]);
 
     expect(out.code, out.stderr + out.stdout).toBe(0);
     const lines = jsonLines(out);
@@ -122,7 +161,9 @@ describe('pagehand run', () => {
     // The click that left the site got its end on the new page, with the navigation.
     const partnerClick = lines.filter((l) => l.event === 'action' && l.call?.name === 'click' && l.phase === 'end');
     expect(partnerClick[0]?.result.changes.navigation?.url).toMatch(/^http:\/\/localhost:\d+\/.*partner\.html$/);
-    expect(lines.filter((l) => l.event === 'action' && l.phase === 'start')).toHaveLength(lines.filter((l) => l.event === 'action' && l.phase === 'end').length);
+    expect(lines.filter((l) => l.event === 'action' && l.phase === 'start')).toHaveLength(
+      lines.filter((l) => l.event === 'action' && l.phase === 'end').length,
+    );
   });
 
   it('denies risky actions when stdin is not a terminal and says how to allow them; --yes allows them', { timeout: 180_000 }, async () => {
@@ -157,7 +198,18 @@ describe('pagehand run', () => {
       if (status !== 'The draft has 3 lines.') return call('done', { summary: status ?? 'no status' });
       return call('click', { ref: refFor(map, 'button', 'Clear draft') }, 'goal: clear the draft');
     };
-    const base = ['run', '--json', '--url', `${origin()}/fixtures/delivery/dialogs.html`, '--proxy', stack.proxyUrl, '--token', stack.token, '--model', MODELS.openai];
+    const base = [
+      'run',
+      '--json',
+      '--url',
+      `${origin()}/fixtures/delivery/dialogs.html`,
+      '--proxy',
+      stack.proxyUrl,
+      '--token',
+      stack.token,
+      '--model',
+      MODELS.openai,
+    ];
     const notes = (out: Exit) => jsonLines(out).filter((l) => l.event === 'note' && l.dialog);
 
     stack.setPolicy(draftModel());
@@ -166,14 +218,23 @@ describe('pagehand run', () => {
     expect(jsonLines(kept).pop().summary).toBe('The draft was kept.');
     expect(notes(kept)).toEqual([
       { event: 'note', dialog: 'alert', message: 'Drafts are kept for 30 days.', answer: 'ok', text: 'the page said: "Drafts are kept for 30 days."' },
-      { event: 'note', dialog: 'confirm', message: 'Clear the draft?', answer: 'cancel', text: 'the page asks: "Clear the draft?" — answered Cancel (no terminal to ask; pass --yes to answer OK)' },
+      {
+        event: 'note',
+        dialog: 'confirm',
+        message: 'Clear the draft?',
+        answer: 'cancel',
+        text: 'the page asks: "Clear the draft?" — answered Cancel (no terminal to ask; pass --yes to answer OK)',
+      },
     ]);
 
     stack.setPolicy(draftModel());
     const cleared = await cli([...base, '--yes', 'Clear the draft']);
     expect(cleared.code, cleared.stderr + cleared.stdout).toBe(0);
     expect(jsonLines(cleared).pop().summary).toBe('The draft is empty.');
-    expect(notes(cleared).map((n) => [n.dialog, n.answer])).toEqual([['alert', 'ok'], ['confirm', 'ok']]);
+    expect(notes(cleared).map((n) => [n.dialog, n.answer])).toEqual([
+      ['alert', 'ok'],
+      ['confirm', 'ok'],
+    ]);
   });
 
   it('saves a download the run makes in the working directory, next to an existing file of that name', { timeout: 180_000 }, async () => {
@@ -188,7 +249,23 @@ describe('pagehand run', () => {
       return call('click', { ref: refFor(map, 'link', 'Download the June report') }, 'goal: download the report');
     });
     // --yes: a download is a risky action.
-    const out = await cli(['run', '--yes', '--url', `${origin()}/fixtures/delivery/report.html`, '--proxy', stack.proxyUrl, '--token', stack.token, '--model', MODELS.openai, 'Download the June report'], {}, cwd);
+    const out = await cli(
+      [
+        'run',
+        '--yes',
+        '--url',
+        `${origin()}/fixtures/delivery/report.html`,
+        '--proxy',
+        stack.proxyUrl,
+        '--token',
+        stack.token,
+        '--model',
+        MODELS.openai,
+        'Download the June report',
+      ],
+      {},
+      cwd,
+    );
     expect(out.code, out.stderr + out.stdout).toBe(0);
     const saved = join(cwd, 'june-report (2).csv');
     expect(out.stderr).toContain(`saved the download: ${saved}`);
@@ -204,7 +281,18 @@ describe('pagehand run', () => {
       clicked = true;
       return call('click', { ref: refFor(map, 'button', 'Open the preview') }, 'goal: open the preview');
     });
-    const out = await cli(['run', '--url', `${origin()}/fixtures/delivery/popup.html`, '--proxy', stack.proxyUrl, '--token', stack.token, '--model', MODELS.openai, 'Open the preview']);
+    const out = await cli([
+      'run',
+      '--url',
+      `${origin()}/fixtures/delivery/popup.html`,
+      '--proxy',
+      stack.proxyUrl,
+      '--token',
+      stack.token,
+      '--model',
+      MODELS.openai,
+      'Open the preview',
+    ]);
     expect(out.code, out.stderr + out.stdout).toBe(0);
     expect(out.stderr).toContain(`the page opened a new tab (${origin()}/fixtures/delivery/report.html); the run stays in its own tab`);
     expect(out.stdout).toContain('Still on popup.html.');
@@ -220,7 +308,11 @@ describe('pagehand run', () => {
       if (hasText(map, 'Nothing more here.')) return call('done', { summary: `Reached ${mapUrl(map).replace(/^.*\//, '')}.` });
       return call('click', { ref: refFor(map, 'link', 'Go to the end') }, 'goal: go to the end');
     });
-    const out = await cli(['run', '--url', 'start.html', '--proxy', stack.proxyUrl, '--token', stack.token, '--model', MODELS.openai, 'Go to the end'], {}, cwd);
+    const out = await cli(
+      ['run', '--url', 'start.html', '--proxy', stack.proxyUrl, '--token', stack.token, '--model', MODELS.openai, 'Go to the end'],
+      {},
+      cwd,
+    );
     expect(out.code, out.stderr + out.stdout).toBe(0);
     expect(out.stdout).toContain('Reached end.html.');
     expect(out.stderr).toContain('(resumed on file://');
@@ -228,7 +320,20 @@ describe('pagehand run', () => {
 
   it('--profile keeps the browser profile between runs', { timeout: 180_000 }, async () => {
     const profile = join(dir, 'profile');
-    const args = ['run', '--url', `${origin()}/fixtures/delivery/visits.html`, '--proxy', stack.proxyUrl, '--token', stack.token, '--model', MODELS.openai, '--profile', profile, 'How many visits?'];
+    const args = [
+      'run',
+      '--url',
+      `${origin()}/fixtures/delivery/visits.html`,
+      '--proxy',
+      stack.proxyUrl,
+      '--token',
+      stack.token,
+      '--model',
+      MODELS.openai,
+      '--profile',
+      profile,
+      'How many visits?',
+    ];
     const model: Policy = (req) => call('done', { summary: /Visits: \d+/.exec(latestMap(req))?.[0] ?? 'no count' });
     stack.setPolicy(model);
     const first = await cli(args);
@@ -271,7 +376,21 @@ describe('pagehand run', () => {
   it('--help documents every flag', async () => {
     const out = await cli(['--help']);
     expect(out.code).toBe(0);
-    for (const flag of ['--url', '--proxy', '--token', '--model', '--max-steps', '--json', '--screenshot-dir', '--profile', '--headed', '--chromium', '--yes', 'stdin is a terminal', 'denied']) {
+    for (const flag of [
+      '--url',
+      '--proxy',
+      '--token',
+      '--model',
+      '--max-steps',
+      '--json',
+      '--screenshot-dir',
+      '--profile',
+      '--headed',
+      '--chromium',
+      '--yes',
+      'stdin is a terminal',
+      'denied',
+    ]) {
       expect(out.stdout).toContain(flag);
     }
   });

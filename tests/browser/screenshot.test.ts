@@ -82,7 +82,12 @@ describe('screenshot: the image', () => {
     const shot = await shoot(page);
     expect(shot.dataUrl, shot.reason).toBeTruthy();
     // Scrolled by 250: the top 50 px show the 3rd row, then the 4th and the 5th.
-    const [header, third, fourth, fifth] = await pixels(page, shot.dataUrl!, [[600, 25], [300, 120], [300, 200], [300, 290]]);
+    const [header, third, fourth, fifth] = await pixels(page, shot.dataUrl!, [
+      [600, 25],
+      [300, 120],
+      [300, 200],
+      [300, 290],
+    ]);
     expect(distance(header!, hex('#203050'))).toBeLessThan(40);
     expect(distance(third!, hex(rows[2]!))).toBeLessThan(40);
     expect(distance(fourth!, hex(rows[3]!))).toBeLessThan(40);
@@ -106,7 +111,12 @@ describe('screenshot: the image', () => {
     await page.evaluate(() => (window as any).pagehand.init({ deny: ['.private'] }));
     const shot = await shoot(page);
     expect(shot.dataUrl, shot.reason).toBeTruthy();
-    const [underUi, beside, off, denied] = await pixels(page, shot.dataUrl!, [[250, 200], [50, 50], [850, 150], [850, 500]]);
+    const [underUi, beside, off, denied] = await pixels(page, shot.dataUrl!, [
+      [250, 200],
+      [50, 50],
+      [850, 150],
+      [850, 500],
+    ]);
     expect(distance(underUi!, hex('#2040c0'))).toBeLessThan(40);
     expect(distance(beside!, hex('#2040c0'))).toBeLessThan(40);
     expect(distance(off!, [255, 255, 255])).toBeLessThan(30);
@@ -131,7 +141,12 @@ describe('screenshot: the image', () => {
     const shot = await shoot(page);
     expect(shot.dataUrl, shot.reason).toMatch(/^data:image\/jpeg/);
     // Off the placeholder's diagonals.
-    const [same, cross, broken, red] = await pixels(page, shot.dataUrl!, [[40, 80], [220, 80], [400, 80], [580, 80]]);
+    const [same, cross, broken, red] = await pixels(page, shot.dataUrl!, [
+      [40, 80],
+      [220, 80],
+      [400, 80],
+      [580, 80],
+    ]);
     expect(distance(same!, hex('#1aa03c'))).toBeLessThan(40);
     expect(distance(cross!, hex('#d9d9d9'))).toBeLessThan(30);
     expect(distance(broken!, hex('#d9d9d9'))).toBeLessThan(30);
@@ -179,7 +194,10 @@ describe('screenshot: Set-of-Marks', () => {
       for (const k of ['x', 'y', 'width', 'height'] as const) expect(Math.abs(m[k] - r[k]), `${m.ref}.${k}`).toBeLessThanOrEqual(1);
     }
     // The middle of each box's left and bottom edges carries the box colour (and did not before).
-    const points = shot.marks.flatMap((m): Array<[number, number]> => [[m.x + 1, m.y + m.height / 2], [m.x + m.width / 2, m.y + m.height - 1.5]]);
+    const points = shot.marks.flatMap((m): Array<[number, number]> => [
+      [m.x + 1, m.y + m.height / 2],
+      [m.x + m.width / 2, m.y + m.height - 1.5],
+    ]);
     const marked = await pixels(page, shot.dataUrl!, points);
     const unmarked = await pixels(page, plain.dataUrl!, points);
     shot.marks.forEach((_, i) => {
@@ -313,11 +331,16 @@ describe('screenshot: long tables and grids', () => {
             .filter((r) => r.y > 0 && r.y < 800),
         );
         expect(rows.length).toBeGreaterThan(15);
-        const got = await pixels(page, shot.dataUrl!, rows.map((r) => [100, r.y] as [number, number]));
-        rows.forEach((r, i) => expect(distance(got[i]!, r.color === 'rgb(255, 0, 0)' ? [255, 0, 0] : [0, 0, 255]), `row at ${r.y} (scroll ${scroll})`).toBeLessThan(60));
+        const got = await pixels(
+          page,
+          shot.dataUrl!,
+          rows.map((r) => [100, r.y] as [number, number]),
+        );
+        rows.forEach((r, i) =>
+          expect(distance(got[i]!, r.color === 'rgb(255, 0, 0)' ? [255, 0, 0] : [0, 0, 255]), `row at ${r.y} (scroll ${scroll})`).toBeLessThan(60),
+        );
       }
       await page.close();
     });
   }
 });
-

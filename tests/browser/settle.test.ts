@@ -124,7 +124,16 @@ describe('fetch/XHR instrumentation is transparent', () => {
       window.addEventListener('unhandledrejection', on);
       void fetch('http://127.0.0.1:9/');
     });
-    const timerThis = await new Promise((resolve) => setTimeout(function (this: unknown, a: number, b: number) { resolve([this === window, a + b]); }, 0, 2, 3));
+    const timerThis = await new Promise((resolve) =>
+      setTimeout(
+        function (this: unknown, a: number, b: number) {
+          resolve([this === window, a + b]);
+        },
+        0,
+        2,
+        3,
+      ),
+    );
     out.timerThis = timerThis;
     out.timerId = typeof setTimeout(() => {}, 0);
     return out;
@@ -140,7 +149,15 @@ describe('fetch/XHR instrumentation is transparent', () => {
     const globalsAfter: string[] = await page.evaluate(() => Object.getOwnPropertyNames(window));
     const withPagehand = await page.evaluate(probe);
     expect(withPagehand).toEqual(native);
-    expect(native).toMatchObject({ fetchJson: { a: 1 }, fetchReject: 'TypeError', xhr: [200, 'hello', 4], sync: 'sync', sendUnopened: 'InvalidStateError', unhandled: 'TypeError', timerThis: [true, 5] });
+    expect(native).toMatchObject({
+      fetchJson: { a: 1 },
+      fetchReject: 'TypeError',
+      xhr: [200, 'hello', 4],
+      sync: 'sync',
+      sendUnopened: 'InvalidStateError',
+      unhandled: 'TypeError',
+      timerThis: [true, 5],
+    });
     const added = globalsAfter.filter((g) => !globalsBefore.includes(g));
     expect(added).toEqual(['pagehand']);
     await page.close();

@@ -124,7 +124,7 @@ describe('pagehand.init for the overlay', () => {
     expect(await background(page)).toBe('rgb(28, 31, 38)');
   });
 
-  it('init applies at once and its model and lang are the panel\'s defaults; a run\'s own model wins', async () => {
+  it("init applies at once and its model and lang are the panel's defaults; a run's own model wins", async () => {
     const { page } = await openEmbed('embed-init.html');
     await panel(page).waitFor();
     await page.evaluate((model) => (window as any).pagehand.init({ theme: 'light', lang: 'es', model, position: 'top-left' }), MODELS.gemini);
@@ -145,6 +145,11 @@ describe('pagehand.init for the overlay', () => {
     before = stack.requests().length;
     const result = await page.evaluate((model) => (window as any).pagehand.run('Count the products', { model, ui: false }).result, MODELS.openai);
     expect(result).toMatchObject({ ok: true });
-    expect(stack.requests().slice(before).map((r) => r.model)).toEqual([MODELS.openai]);
+    expect(
+      stack
+        .requests()
+        .slice(before)
+        .map((r) => r.model),
+    ).toEqual([MODELS.openai]);
   });
 });

@@ -62,7 +62,11 @@ async function sendTask(page: Page, task: string): Promise<ModelRequest> {
   return stack.requests()[before]!;
 }
 
-const userText = (req: ModelRequest): string => req.messages.filter((m) => m.role === 'user').map((m) => m.text).join('\n');
+const userText = (req: ModelRequest): string =>
+  req.messages
+    .filter((m) => m.role === 'user')
+    .map((m) => m.text)
+    .join('\n');
 
 describe('the paperclip', () => {
   it("the user's own click opens the picker; the files picked go to the run by name, type and size", async () => {

@@ -11,7 +11,6 @@ import { checkState, inUi, LIGHT_BG, openPanel, sendTask, useUiSession, waitIn }
 const session = useUiSession();
 const stack = useAgentStack();
 
-
 describe('the webmail task driven through the panel', () => {
   it('type the task, Enter, watch the steps across page loads, read the summary', async () => {
     stack.setPolicy(webmailModel().policy);

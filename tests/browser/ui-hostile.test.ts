@@ -104,9 +104,12 @@ describe('hostile pages', () => {
   });
 
   it("a page's modal dialog does not make the panel inert: the host moves into it while it is open", async () => {
-    const page = await open(session, `<!doctype html><html lang="en"><head><title>Modal</title></head><body>
+    const page = await open(
+      session,
+      `<!doctype html><html lang="en"><head><title>Modal</title></head><body>
       <button id="openit">Open</button>
-      <dialog id="d"><p>Are you sure?</p><button id="yes">Delete</button></dialog></body></html>`);
+      <dialog id="d"><p>Are you sure?</p><button id="yes">Delete</button></dialog></body></html>`,
+    );
     await page.emulateMedia({ colorScheme: 'light' });
     await openPanel(page, stack);
     await page.evaluate(() => (document.getElementById('d') as HTMLDialogElement).showModal());
@@ -124,14 +127,17 @@ describe('hostile pages', () => {
   });
 
   it("typing in the panel fires none of the site's keyboard shortcuts", async () => {
-    const page = await open(session, `<!doctype html><html lang="en"><head><title>Shortcuts</title></head><body>
+    const page = await open(
+      session,
+      `<!doctype html><html lang="en"><head><title>Shortcuts</title></head><body>
       <p id="out">Page text</p>
       <script>
         // A site shortcut handler, as many have: bubbling keydown on document, "s" focuses search.
         window.shortcuts = [];
         document.addEventListener('keydown', (e) => window.shortcuts.push(e.key));
         window.addEventListener('keypress', (e) => window.shortcuts.push('press:' + e.key));
-      </script></body></html>`);
+      </script></body></html>`,
+    );
     await openPanel(page, stack);
     await page.locator('pagehand-ui [data-task]').click();
     await page.keyboard.type('search s');

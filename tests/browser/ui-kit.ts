@@ -138,12 +138,17 @@ export async function axeSerious(page: Page, name?: string): Promise<AxeViolatio
     const axe = (window as any).axe;
     const r = await axe.run({ include: [['pagehand-ui']] });
     return {
-      violations: r.violations.map((v: any) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n: any) => ({ target: n.target, failureSummary: n.failureSummary })) })) as AxeViolation[],
+      violations: r.violations.map((v: any) => ({
+        id: v.id,
+        impact: v.impact,
+        help: v.help,
+        nodes: v.nodes.map((n: any) => ({ target: n.target, failureSummary: n.failureSummary })),
+      })) as AxeViolation[],
       buttons: (r.passes.find((p: any) => p.id === 'button-name')?.nodes.length ?? 0) as number,
     };
   });
   // Proof that axe looked inside the shadow root: it checked our buttons' names.
-  expect(buttons, 'axe examined the overlay\'s buttons').toBeGreaterThan(0);
+  expect(buttons, "axe examined the overlay's buttons").toBeGreaterThan(0);
   // Every violation (minor and moderate too) is kept beside the screenshot for reading.
   if (name) writeFileSync(`${SHOTS}${name}.axe.json`, JSON.stringify(violations, null, 1));
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');

@@ -50,7 +50,13 @@ describe('mask', () => {
     await page.mouse.click(add.x + add.width / 2, add.y + add.height / 2);
     await page.evaluate(() => (document.getElementById('note') as HTMLInputElement).focus());
     await page.keyboard.press('x');
-    expect(await page.evaluate(() => ({ count: (window as any).count, note: (document.getElementById('note') as HTMLInputElement).value, user: (window as any).userEvents }))).toEqual({ count: 0, note: '', user: [] });
+    expect(
+      await page.evaluate(() => ({
+        count: (window as any).count,
+        note: (document.getElementById('note') as HTMLInputElement).value,
+        user: (window as any).userEvents,
+      })),
+    ).toEqual({ count: 0, note: '', user: [] });
 
     // The panel still takes the user's input while the page does not.
     await inUi(page, '.foot button:text("Take over")').click();
@@ -60,7 +66,10 @@ describe('mask', () => {
     await page.mouse.click(add.x + add.width / 2, add.y + add.height / 2);
     await page.locator('#note').click();
     await page.keyboard.press('y');
-    expect(await page.evaluate(() => ({ count: (window as any).count, note: (document.getElementById('note') as HTMLInputElement).value }))).toEqual({ count: 1, note: 'y' });
+    expect(await page.evaluate(() => ({ count: (window as any).count, note: (document.getElementById('note') as HTMLInputElement).value }))).toEqual({
+      count: 1,
+      note: 'y',
+    });
 
     await inUi(page, '.foot button:text("Resume")').click();
     await waitIn(page, '[data-mask]');
@@ -93,11 +102,14 @@ describe('mask', () => {
   it('a run started from code with ui: false shows no panel and no mask', async () => {
     stack.setPolicy(() => call('done', { summary: 'ok' }));
     const page = await open(session, PAGE);
-    const result = await page.evaluate(async (o) => {
-      const h = (window as any).pagehand.run('Say ok', o);
-      const mask = !!document.querySelector('pagehand-ui');
-      return { mask, result: await h.result };
-    }, { proxy: stack.proxyUrl, token: stack.token, model: MODELS.openai, ui: false });
+    const result = await page.evaluate(
+      async (o) => {
+        const h = (window as any).pagehand.run('Say ok', o);
+        const mask = !!document.querySelector('pagehand-ui');
+        return { mask, result: await h.result };
+      },
+      { proxy: stack.proxyUrl, token: stack.token, model: MODELS.openai, ui: false },
+    );
     expect(result.mask).toBe(false);
     expect(result.result.ok).toBe(true);
     expect(await page.locator('pagehand-ui').count()).toBe(0);

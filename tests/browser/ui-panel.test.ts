@@ -20,7 +20,11 @@ function gate(): { wait: Promise<void>; open(): void } {
   return { wait, open };
 }
 
-const userText = (req: Parameters<Policy>[0]): string => req.messages.filter((m) => m.role === 'user').map((m) => m.text).join('\n');
+const userText = (req: Parameters<Policy>[0]): string =>
+  req.messages
+    .filter((m) => m.role === 'user')
+    .map((m) => m.text)
+    .join('\n');
 
 describe('panel states', () => {
   it('idle: the task box has focus; Tab reaches Send with a visible focus ring', async () => {
@@ -50,7 +54,12 @@ describe('panel states', () => {
         return call('click', { ref: refFor(map, 'button', 'Place order') }, 'evaluation: at checkout\nmemory: grinder in cart\ngoal: place the order');
       }
       if (hasText(map, 'Cart (1)')) return call('click', { ref: refFor(map, 'link', 'Checkout') }, 'goal: go to checkout');
-      if (!/value="espresso"/.test(map)) return call('type', { ref: refFor(map, 'searchbox', 'Search products'), text: 'espresso' }, 'evaluation: the shop is open\nmemory: nothing yet\ngoal: search for the grinder');
+      if (!/value="espresso"/.test(map))
+        return call(
+          'type',
+          { ref: refFor(map, 'searchbox', 'Search products'), text: 'espresso' },
+          'evaluation: the shop is open\nmemory: nothing yet\ngoal: search for the grinder',
+        );
       if (!held) {
         held = true;
         await hold.wait; // the panel is photographed mid-run
@@ -73,7 +82,11 @@ describe('panel states', () => {
 
     // The run goes on to checkout (a full navigation: the bundle resumes the run there) and asks.
     await page.waitForURL(/checkout\.html/, { timeout: 30_000 }).catch(async (e) => {
-      throw new Error(`${e}\npanel: ${await panel(page).textContent().catch(() => '?')}`);
+      throw new Error(
+        `${e}\npanel: ${await panel(page)
+          .textContent()
+          .catch(() => '?')}`,
+      );
     });
     const card = await waitIn(page, '[role="alertdialog"]');
     expect(await card.textContent()).toContain('button "Place order"');

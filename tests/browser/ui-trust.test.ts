@@ -117,7 +117,10 @@ describe('the overlay against page scripts', () => {
     );
     await page.evaluate((o) => (window as any).pagehand.open(o), { proxy: stack.proxyUrl, token: stack.token });
     await page.waitForFunction(() => !!document.querySelector('pagehand-ui'));
-    expect(await page.evaluate(() => ({ caught: (window as any).__caught ?? null, open: document.querySelector('pagehand-ui')!.shadowRoot }))).toEqual({ caught: null, open: null });
+    expect(await page.evaluate(() => ({ caught: (window as any).__caught ?? null, open: document.querySelector('pagehand-ui')!.shadowRoot }))).toEqual({
+      caught: null,
+      open: null,
+    });
     await page.close();
   });
 
@@ -170,7 +173,10 @@ describe('the overlay against page scripts', () => {
     expect(await page.evaluate(() => [(window as any).__press('[data-allow]'), (window as any).__press('[data-allow-kind]')])).toEqual(['pressed', 'pressed']);
     expect(await state()).toEqual(waiting);
     // Take over, in the panel's footer and on the mask: the run is not handed to the page.
-    expect(await page.evaluate(() => [(window as any).__press('.foot .row button:first-child'), (window as any).__press('.lock button')])).toEqual(['pressed', 'pressed']);
+    expect(await page.evaluate(() => [(window as any).__press('.foot .row button:first-child'), (window as any).__press('.lock button')])).toEqual([
+      'pressed',
+      'pressed',
+    ]);
     expect(await state()).toEqual(waiting);
     expect(stack.requests().length).toBe(before + 1);
 
@@ -186,7 +192,10 @@ describe('the overlay against page scripts', () => {
     // The user's own click on Allow: the agent deletes the account and finishes.
     await userClick(page, '[data-allow]');
     await inRoot(page, '[data-end="done"]');
-    expect(await page.evaluate(() => ({ deleted: (window as any).deleted, status: document.getElementById('status')!.textContent }))).toEqual({ deleted: 1, status: 'Account deleted.' });
+    expect(await page.evaluate(() => ({ deleted: (window as any).deleted, status: document.getElementById('status')!.textContent }))).toEqual({
+      deleted: 1,
+      status: 'Account deleted.',
+    });
     expect(stack.requests().length).toBe(before + 2);
     await page.close();
   });

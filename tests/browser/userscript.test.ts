@@ -195,7 +195,9 @@ const CHAT = () => `POST ${stack.proxyUrl}/v1/chat/completions`;
 const chats = (t: Tab) => t.gmRequests.filter((u) => u === CHAT()).length;
 
 function timeoutWith(t: Tab, ms = 100_000): Promise<never> {
-  return new Promise((_, rej) => setTimeout(() => rej(new Error(`no result; events:\n${t.events.map((e) => `${e.event} ${JSON.stringify(e.payload).slice(0, 200)}`).join('\n')}`)), ms));
+  return new Promise((_, rej) =>
+    setTimeout(() => rej(new Error(`no result; events:\n${t.events.map((e) => `${e.event} ${JSON.stringify(e.payload).slice(0, 200)}`).join('\n')}`)), ms),
+  );
 }
 
 describe('the userscript as served', () => {
@@ -248,12 +250,21 @@ describe('the userscript under Tampermonkey on a strict-CSP page', () => {
     // Like an embed, the userscript shows pagehand's launcher on the page.
     await settled(page);
     // The CSP is in force: the page itself cannot reach the proxy.
-    const direct = await page.evaluate((u) => fetch(`${u}/healthz`).then(() => 'reached', (e) => `blocked: ${e.message}`), stack.proxyUrl);
+    const direct = await page.evaluate(
+      (u) =>
+        fetch(`${u}/healthz`).then(
+          () => 'reached',
+          (e) => `blocked: ${e.message}`,
+        ),
+      stack.proxyUrl,
+    );
     expect(direct).toMatch(/^blocked/);
 
     // No proxy, token or model given: the userscript's own configuration (filled in by the server).
     // Started by a page script with ui: false — on a stranger's page it is shown all the same.
-    await page.evaluate(() => (window as any).__phSubscribe((window as any).pagehand.run('Sign up as Ada Lovelace and confirm on the partner site', { ui: false })));
+    await page.evaluate(() =>
+      (window as any).__phSubscribe((window as any).pagehand.run('Sign up as Ada Lovelace and confirm on the partner site', { ui: false })),
+    );
     // Leaving the site is a risky action: the panel asks, and the user allows it.
     await inUi(page, '[data-confirm]').waitFor({ timeout: 30_000 });
     expect(await inUi(page, '[data-confirm] h3').textContent()).toContain('Leaving the site');
@@ -300,14 +311,15 @@ describe('the userscript under Tampermonkey on a strict-CSP page', () => {
     const b = await openTab('Tampermonkey', ns);
     await b.page.goto(`${origin()}/fixtures/delivery/csp/signup.html`);
     await settled(b.page);
-    const untouched = () => b.page.evaluate(() => ({
-      run: !!(window as any).pagehand.current(),
-      // The overlay is there (launcher, or the panel as the user left it on this site), showing no run.
-      overlay: !!document.querySelector('pagehand-ui'),
-      runShown: !!document.querySelector('pagehand-ui')?.shadowRoot?.querySelector('[data-mask], .log .task, [data-step], [data-confirm]'),
-      name: (document.getElementById('name') as HTMLInputElement).value,
-      status: document.getElementById('status')!.textContent,
-    }));
+    const untouched = () =>
+      b.page.evaluate(() => ({
+        run: !!(window as any).pagehand.current(),
+        // The overlay is there (launcher, or the panel as the user left it on this site), showing no run.
+        overlay: !!document.querySelector('pagehand-ui'),
+        runShown: !!document.querySelector('pagehand-ui')?.shadowRoot?.querySelector('[data-mask], .log .task, [data-step], [data-confirm]'),
+        name: (document.getElementById('name') as HTMLInputElement).value,
+        status: document.getElementById('status')!.textContent,
+      }));
     expect(await untouched()).toEqual({ run: false, overlay: true, runShown: false, name: '', status: '' });
     // Tab A's tab object names the run; its state is in GM storage, which tab B reads too.
     const runId = a.tabObject().pagehandRun as string;
@@ -338,15 +350,18 @@ describe('the userscript under Tampermonkey on a strict-CSP page', () => {
 });
 
 /** Every reply streamed in separate writes, as real servers send them (a write every 15 ms). */
-const streamed = (policy: Policy): Policy => async (req) => {
-  const reply = await policy(req);
-  return reply && { ...reply, chunkDelayMs: 15 };
-};
+const streamed =
+  (policy: Policy): Policy =>
+  async (req) => {
+    const reply = await policy(req);
+    return reply && { ...reply, chunkDelayMs: 15 };
+  };
 
 /** Signs up on this page and is done (no navigation). */
 const signupHereModel = (): Policy => (req) => {
   const map = latestMap(req);
-  if (!hasText(map, 'Saved: Ada Lovelace')) return call('type', { ref: refFor(map, 'textbox', 'Your name'), text: 'Ada Lovelace', submit: true }, 'eval: start\nmemory: none\ngoal: sign up');
+  if (!hasText(map, 'Saved: Ada Lovelace'))
+    return call('type', { ref: refFor(map, 'textbox', 'Your name'), text: 'Ada Lovelace', submit: true }, 'eval: start\nmemory: none\ngoal: sign up');
   return call('done', { summary: 'Signed up Ada Lovelace.' }, 'eval: saved\nmemory: signed up\ngoal: finish');
 };
 
@@ -393,7 +408,8 @@ describe('the userscript under Violentmonkey (no tab API) on a strict-CSP page',
     const tabId = await a.page.evaluate(() => sessionStorage.getItem('pagehand:tab'));
     expect(tabId).toMatch(/^[A-Za-z0-9_-]{22}$/);
 
-    const untouched = (t: Tab) => t.page.evaluate(() => ({ run: !!(window as any).pagehand.current(), status: document.getElementById('status')!.textContent }));
+    const untouched = (t: Tab) =>
+      t.page.evaluate(() => ({ run: !!(window as any).pagehand.current(), status: document.getElementById('status')!.textContent }));
     // Another tab of the same site, opened now, and reloaded: no run.
     const b = await openTab('Violentmonkey', ns);
     await b.page.goto(`${origin()}/fixtures/delivery/csp/partner.html`);
@@ -444,7 +460,10 @@ describe('the userscript under Violentmonkey (no tab API) on a strict-CSP page',
     await page.waitForURL(/localhost.*partner\.html/);
     await settled(page);
     // The new page holds no run: nothing resumed, no model call, the partner's button untouched.
-    expect(await page.evaluate(() => ({ run: !!(window as any).pagehand.current(), status: document.getElementById('status')!.textContent }))).toEqual({ run: false, status: '' });
+    expect(await page.evaluate(() => ({ run: !!(window as any).pagehand.current(), status: document.getElementById('status')!.textContent }))).toEqual({
+      run: false,
+      status: '',
+    });
     expect(await panel(page).count()).toBe(0);
     expect(chats(t)).toBe(2);
     expect(t.events.filter((e) => e.event === 'step' && new URL(e.url).hostname === 'localhost')).toEqual([]);

@@ -55,8 +55,16 @@ describe("pagehand's polyfill (no document.modelContext in the browser)", () => 
     expect(await learned(page)).toEqual({
       native: false,
       tools: [
-        { name: 'lookup_stock', readOnly: true, schema: { type: 'object', properties: { isbn: { type: 'string', description: 'ISBN-13' } }, required: ['isbn'] } },
-        { name: 'add_to_cart', readOnly: false, schema: { type: 'object', properties: { isbn: { type: 'string' }, qty: { type: 'number' } }, required: ['isbn'] } },
+        {
+          name: 'lookup_stock',
+          readOnly: true,
+          schema: { type: 'object', properties: { isbn: { type: 'string', description: 'ISBN-13' } }, required: ['isbn'] },
+        },
+        {
+          name: 'add_to_cart',
+          readOnly: false,
+          schema: { type: 'object', properties: { isbn: { type: 'string' }, qty: { type: 'number' } }, required: ['isbn'] },
+        },
         { name: 'orders.cancel', readOnly: false, schema: { type: 'object', properties: { id: { type: 'string' } } } },
       ],
     });
@@ -71,7 +79,11 @@ describe("pagehand's polyfill (no document.modelContext in the browser)", () => 
       const events: string[] = [];
       mc.ontoolchange = () => events.push('handler');
       mc.addEventListener('toolchange', () => events.push('listener'));
-      const reason = async (p: Promise<unknown>) => p.then(() => 'resolved', (e: any) => `${e?.name}`);
+      const reason = async (p: Promise<unknown>) =>
+        p.then(
+          () => 'resolved',
+          (e: any) => `${e?.name}`,
+        );
       const tool = { name: 'x.y-z_1', description: 'd', execute: () => 1 };
       const c = new AbortController();
       const first = mc.registerTool(tool, { signal: c.signal });
@@ -89,7 +101,17 @@ describe("pagehand's polyfill (no document.modelContext in the browser)", () => 
       const after = reg.tools().map((t: any) => t.name);
       // The tool as it was registered: a later change by the page does not reach pagehand.
       (tool as any).description = 'changed';
-      return { resolved, dup, badName, noDescription, badSchema, aborted, before, after, events: events.length >= 2 && events.includes('handler') && events.includes('listener') };
+      return {
+        resolved,
+        dup,
+        badName,
+        noDescription,
+        badSchema,
+        aborted,
+        before,
+        after,
+        events: events.length >= 2 && events.includes('handler') && events.includes('listener'),
+      };
     });
     expect(out).toEqual({
       resolved: undefined,

@@ -53,7 +53,9 @@ describe('select_option on React component libraries', () => {
     let r = await act(page, 'select_option', { ref, option: 'Kumquat' });
     expect(r).toMatchObject({ ok: false });
     // Every fruit the list showed while it was wheeled through, not the two ARIA stand-ins.
-    expect(r.message).toMatch(/^No option matching "Kumquat" in combobox "Fruit"; options: Apple, Banana, Cherry, Date, Elderberry, Fig, Grape, Honeydew, Kiwi, Lemon, Mango, Nectarine, … \(20 options\)\.$/);
+    expect(r.message).toMatch(
+      /^No option matching "Kumquat" in combobox "Fruit"; options: Apple, Banana, Cherry, Date, Elderberry, Fig, Grape, Honeydew, Kiwi, Lemon, Mango, Nectarine, … \(20 options\)\.$/,
+    );
     r = await act(page, 'select_option', { ref, option: 'Watermelon' });
     expect(r.ok, r.message).toBe(true);
     expect(await appState(page)).toMatchObject({ fruit: 'Watermelon' });

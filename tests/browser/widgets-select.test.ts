@@ -72,7 +72,10 @@ describe('the map reads a stand-in as the hidden select it replaces', () => {
     );
     await find(page, 'button', 'Continue');
     const all = await mapped(page);
-    expect(all.filter((e) => e.name === 'Region' || e.name === 'Sort'), JSON.stringify(all)).toEqual([]);
+    expect(
+      all.filter((e) => e.name === 'Region' || e.name === 'Sort'),
+      JSON.stringify(all),
+    ).toEqual([]);
     await page.close();
   });
 });
@@ -103,8 +106,16 @@ describe('select_option picks through the widget; the hidden select gets the val
     r = await act(page, 'select_option', { ref: (await find(page, 'combobox', 'Favourite colours')).ref, option: ['Purple', 'Red'] });
     expect(r.ok, r.message).toBe(true);
     expect(r.message).not.toMatch(/directly/);
-    expect(await page.$eval('#ch-colours', (sel) => [...(sel as HTMLSelectElement).selectedOptions].map((o) => o.value).sort())).toEqual(['Blue', 'Purple', 'Red']);
-    expect(await page.$$eval('.choices__list--multiple .choices__item', (els) => els.map((e) => e.getAttribute('data-value')))).toEqual(['Blue', 'Purple', 'Red']);
+    expect(await page.$eval('#ch-colours', (sel) => [...(sel as HTMLSelectElement).selectedOptions].map((o) => o.value).sort())).toEqual([
+      'Blue',
+      'Purple',
+      'Red',
+    ]);
+    expect(await page.$$eval('.choices__list--multiple .choices__item', (els) => els.map((e) => e.getAttribute('data-value')))).toEqual([
+      'Blue',
+      'Purple',
+      'Red',
+    ]);
     expect(await log(page)).toBe('native:ch-size=l;native:ch-colours=Blue,Purple;native:ch-colours=Red,Blue,Purple;');
     await page.close();
   });

@@ -12,7 +12,13 @@ describe('addressKey', () => {
 
   it('counts an IPv6 client by its /64, in any spelling', () => {
     const key = '2001:db8:1:2::/64';
-    for (const a of ['2001:db8:1:2::1', '2001:0db8:0001:0002:ffff:ffff:ffff:ffff', '[2001:db8:1:2::99]:443', '2001:DB8:1:2:0:0:0:7', 'fe80::1%eth0'.replace('fe80::1', '2001:db8:1:2::5')]) {
+    for (const a of [
+      '2001:db8:1:2::1',
+      '2001:0db8:0001:0002:ffff:ffff:ffff:ffff',
+      '[2001:db8:1:2::99]:443',
+      '2001:DB8:1:2:0:0:0:7',
+      'fe80::1%eth0'.replace('fe80::1', '2001:db8:1:2::5'),
+    ]) {
       expect(addressKey(a), a).toBe(key);
     }
     expect(addressKey('2001:db8:1:3::1')).toBe('2001:db8:1:3::/64');

@@ -1,6 +1,15 @@
 /** Configuration parsing, the memory rate limiter and redaction: pure pieces of the proxy. */
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULT_GEMINI_MODELS, DEFAULT_OPENAI_MODELS, DEFAULT_VISION_MODELS, acceptsImages, configFromEnv, imageModels, parseSites } from '../../server/config';
+import {
+  ConfigError,
+  DEFAULT_GEMINI_MODELS,
+  DEFAULT_OPENAI_MODELS,
+  DEFAULT_VISION_MODELS,
+  acceptsImages,
+  configFromEnv,
+  imageModels,
+  parseSites,
+} from '../../server/config';
 import { memoryRateLimiter } from '../../server/rate-limit/memory';
 import { redactor } from '../../server/redact';
 
@@ -10,12 +19,28 @@ describe('PAGEHAND_SITES', () => {
   it('parses sites with their optional limits', () => {
     const sites = parseSites(
       JSON.stringify([
-        { token: 'tok-a-0123456789abcdef', origins: ['https://a.test', 'http://localhost:3000'], models: ['gpt-test'], rpm: 10, maxTokens: 500, clientRpm: 5, maxPromptTokens: 9000 },
+        {
+          token: 'tok-a-0123456789abcdef',
+          origins: ['https://a.test', 'http://localhost:3000'],
+          models: ['gpt-test'],
+          rpm: 10,
+          maxTokens: 500,
+          clientRpm: 5,
+          maxPromptTokens: 9000,
+        },
         { token: 'tok-b-0123456789abcdef', origins: ['*'] },
       ]),
     );
     expect(sites).toEqual([
-      { token: 'tok-a-0123456789abcdef', origins: ['https://a.test', 'http://localhost:3000'], models: ['gpt-test'], rpm: 10, maxTokens: 500, clientRpm: 5, maxPromptTokens: 9000 },
+      {
+        token: 'tok-a-0123456789abcdef',
+        origins: ['https://a.test', 'http://localhost:3000'],
+        models: ['gpt-test'],
+        rpm: 10,
+        maxTokens: 500,
+        clientRpm: 5,
+        maxPromptTokens: 9000,
+      },
       { token: 'tok-b-0123456789abcdef', origins: ['*'] },
     ]);
   });
@@ -24,7 +49,14 @@ describe('PAGEHAND_SITES', () => {
     ['not JSON', '{', /not valid JSON/],
     ['an object', { token: 'x' }, /must be a JSON list/],
     ['a short token', [{ token: 'short', origins: ['*'] }], /\[0\]\.token/],
-    ['a repeated token', [{ token: 'tok-0123456789abcdef', origins: ['*'] }, { token: 'tok-0123456789abcdef', origins: ['*'] }], /\[1\]\.token repeats/],
+    [
+      'a repeated token',
+      [
+        { token: 'tok-0123456789abcdef', origins: ['*'] },
+        { token: 'tok-0123456789abcdef', origins: ['*'] },
+      ],
+      /\[1\]\.token repeats/,
+    ],
     ['no origins', [{ token: 'tok-0123456789abcdef', origins: [] }], /\[0\]\.origins/],
     ['an origin with a path', [{ token: 'tok-0123456789abcdef', origins: ['https://a.test/app'] }], /bare origin/],
     ['an origin that is not a URL', [{ token: 'tok-0123456789abcdef', origins: ['a.test'] }], /not an origin/],
@@ -74,7 +106,10 @@ describe('configFromEnv', () => {
     const def = configFromEnv({ OPENAI_API_KEY: 'sk-x', GEMINI_API_KEY: 'g' }, opts);
     expect(def.visionModels).toEqual(DEFAULT_VISION_MODELS);
     expect(imageModels(def, { token: 't'.repeat(16), origins: ['*'] })).toEqual(def.models);
-    const local = configFromEnv({ OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1', PAGEHAND_MODELS: 'llama3.1,llava:13b', PAGEHAND_VISION_MODELS: 'llava*' }, opts);
+    const local = configFromEnv(
+      { OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1', PAGEHAND_MODELS: 'llama3.1,llava:13b', PAGEHAND_VISION_MODELS: 'llava*' },
+      opts,
+    );
     expect(acceptsImages(local, 'llava:13b')).toBe(true);
     expect(acceptsImages(local, 'llama3.1')).toBe(false);
     expect(imageModels(local, { token: 't'.repeat(16), origins: ['*'] })).toEqual(['llava:13b']);
@@ -90,7 +125,13 @@ describe('configFromEnv', () => {
 
   it('reads the per-client limit, the prompt cap, the session lifetime and TRUST_PROXY, with safe defaults', () => {
     const def = configFromEnv({}, opts);
-    expect(def.limits).toMatchObject({ maxN: 1, maxBodyBytes: 4 * 1024 * 1024, defaultClientRpm: 30, defaultMaxPromptTokens: 48_000, sessionTtlSeconds: 8 * 3600 });
+    expect(def.limits).toMatchObject({
+      maxN: 1,
+      maxBodyBytes: 4 * 1024 * 1024,
+      defaultClientRpm: 30,
+      defaultMaxPromptTokens: 48_000,
+      sessionTtlSeconds: 8 * 3600,
+    });
     expect(def.trustProxyHops).toBe(0);
     const set = configFromEnv({ PAGEHAND_CLIENT_RPM: '12', PAGEHAND_MAX_PROMPT_TOKENS: '1000', PAGEHAND_SESSION_TTL_S: '600', TRUST_PROXY: '1' }, opts);
     expect(set.limits).toMatchObject({ defaultClientRpm: 12, defaultMaxPromptTokens: 1000, sessionTtlSeconds: 600 });

@@ -222,8 +222,7 @@ describe.each([
 
 describe('model client → proxy (provider-independent)', () => {
   let proxy: NodeServer;
-  const client = (o: Partial<ModelClientOptions> = {}) =>
-    createModelClient({ proxy: proxy.url, token: proxy.personalToken, baseDelayMs: 1, ...o });
+  const client = (o: Partial<ModelClientOptions> = {}) => createModelClient({ proxy: proxy.url, token: proxy.personalToken, baseDelayMs: 1, ...o });
 
   beforeAll(async () => {
     proxy = await startProxy('shared');

@@ -92,7 +92,12 @@ describe('npm start without PAGEHAND_SITES (personal token)', () => {
   });
 
   it('keeps the same personal token across restarts', async () => {
-    const again = await startNodeServer({ env: { PORT: '0', ...providerEnv() }, tokenFile: join(tmp, 'personal', 'token'), distDir: join(tmp, 'personal', 'dist'), log: () => {} });
+    const again = await startNodeServer({
+      env: { PORT: '0', ...providerEnv() },
+      tokenFile: join(tmp, 'personal', 'token'),
+      distDir: join(tmp, 'personal', 'dist'),
+      log: () => {},
+    });
     servers.push(again);
     expect(again.personalToken).toBe(s.personalToken);
   });
@@ -101,7 +106,12 @@ describe('npm start without PAGEHAND_SITES (personal token)', () => {
     expect(page).toContain(s.personalToken!);
     const href = /id="bookmarklet" href="([^"]+)"/.exec(page)?.[1];
     expect(href).toBeDefined();
-    const code = decodeURI(href!.replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&amp;/g, '&'));
+    const code = decodeURI(
+      href!
+        .replace(/&#39;/g, "'")
+        .replace(/&quot;/g, '"')
+        .replace(/&amp;/g, '&'),
+    );
     expect(code.startsWith('javascript:(()=>{')).toBe(true);
     expect(code).toContain(`o="${s.url}"`);
     expect(code).toContain("u=o+'/pagehand.js'");
@@ -145,7 +155,9 @@ describe('npm start without PAGEHAND_SITES (personal token)', () => {
     expect(demo).toContain('<form id="contact">');
     // A session token bound to this server's own origin, never the personal token.
     expect(demo).not.toContain(s.personalToken!);
-    const session = new RegExp(`<script src="${s.url}/pagehand(?:-loader)?\\.js" data-pagehand-proxy="${s.url}" data-pagehand-token="(phs_[^"]+)" defer></script>`).exec(demo)?.[1];
+    const session = new RegExp(
+      `<script src="${s.url}/pagehand(?:-loader)?\\.js" data-pagehand-proxy="${s.url}" data-pagehand-token="(phs_[^"]+)" defer></script>`,
+    ).exec(demo)?.[1];
     expect(session).toBeDefined();
     const config = (origin: string) => fetch(`${s.url}/v1/config`, { headers: { Authorization: `Bearer ${session}`, Origin: origin } });
     expect((await config(s.url)).status).toBe(200);
@@ -293,7 +305,9 @@ describe('server/node.ts as a process', () => {
     try {
       const { out, exited } = run({ PORT: String(port), PAGEHAND_TOKEN_FILE: join(tmp, 'taken', 'token') });
       expect(await exited).toBe(1);
-      expect(out.stderr.trim()).toBe(`pagehand: 127.0.0.1:${port} is already in use — is pagehand already running (open http://127.0.0.1:${port}/)? Stop it, or start on another port: PORT=8788 npm start`);
+      expect(out.stderr.trim()).toBe(
+        `pagehand: 127.0.0.1:${port} is already in use — is pagehand already running (open http://127.0.0.1:${port}/)? Stop it, or start on another port: PORT=8788 npm start`,
+      );
     } finally {
       await new Promise<void>((r) => taken.close(() => r()));
     }

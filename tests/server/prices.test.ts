@@ -12,7 +12,12 @@ import { nodeTarget } from './suite/node-target';
 import type { ProxyTarget, RunningProxy } from './suite/target';
 
 const opts = { rateLimiter: memoryRateLimiter(), log: () => {} };
-const PRICES = { 'gpt-test': { input: 0.4, output: 1.6 }, 'gemini-*': { input: 0.1, output: 0.4 }, 'gemini-test-*': { input: 0.3, output: 2.5 }, 'other-model': { input: 5, output: 15 } };
+const PRICES = {
+  'gpt-test': { input: 0.4, output: 1.6 },
+  'gemini-*': { input: 0.1, output: 0.4 },
+  'gemini-test-*': { input: 0.3, output: 2.5 },
+  'other-model': { input: 5, output: 15 },
+};
 
 describe('PAGEHAND_PRICES', () => {
   it('parses dollars per million tokens by model and prefix', () => {
@@ -46,7 +51,10 @@ describe('PAGEHAND_PRICES', () => {
 
   it("gives a site only its own models' prices, and an any-model site the table", () => {
     const config = configFromEnv({ PAGEHAND_PRICES: JSON.stringify(PRICES), PAGEHAND_MODELS: 'gpt-test,gemini-test-flash,no-price' }, opts);
-    expect(sitePrices(config, { token: 't'.repeat(16), origins: ['*'] })).toEqual({ 'gpt-test': PRICES['gpt-test'], 'gemini-test-flash': PRICES['gemini-test-*'] });
+    expect(sitePrices(config, { token: 't'.repeat(16), origins: ['*'] })).toEqual({
+      'gpt-test': PRICES['gpt-test'],
+      'gemini-test-flash': PRICES['gemini-test-*'],
+    });
     expect(sitePrices(config, { token: 't'.repeat(16), origins: ['*'], models: ['*'] })).toEqual(PRICES);
   });
 });

@@ -9,8 +9,18 @@ describe('estimatePromptTokens', () => {
     const req = {
       messages: [
         { role: 'system' as const, content: 'a'.repeat(40) },
-        { role: 'user' as const, content: [{ type: 'text' as const, text: 'b'.repeat(40) }, { type: 'image_url' as const, image_url: { url: `data:image/png;base64,${'A'.repeat(4000)}` } }] },
-        { role: 'assistant' as const, content: null, tool_calls: [{ id: 'c', type: 'function' as const, function: { name: 'click', arguments: '{"ref":12}' } }] },
+        {
+          role: 'user' as const,
+          content: [
+            { type: 'text' as const, text: 'b'.repeat(40) },
+            { type: 'image_url' as const, image_url: { url: `data:image/png;base64,${'A'.repeat(4000)}` } },
+          ],
+        },
+        {
+          role: 'assistant' as const,
+          content: null,
+          tool_calls: [{ id: 'c', type: 'function' as const, function: { name: 'click', arguments: '{"ref":12}' } }],
+        },
         { role: 'tool' as const, tool_call_id: 'c', content: 'c'.repeat(40) },
       ],
       tools,

@@ -23,7 +23,8 @@ afterAll(async () => {
   await rm(tmp, { recursive: true, force: true });
 });
 
-const USERSCRIPT = '// ==UserScript==\n// @connect __PAGEHAND_PROXY_HOST__\n// ==/UserScript==\nconst PAGEHAND_USERSCRIPT = { proxy: "__PAGEHAND_PROXY__", token: "__PAGEHAND_TOKEN__" };\n';
+const USERSCRIPT =
+  '// ==UserScript==\n// @connect __PAGEHAND_PROXY_HOST__\n// ==/UserScript==\nconst PAGEHAND_USERSCRIPT = { proxy: "__PAGEHAND_PROXY__", token: "__PAGEHAND_TOKEN__" };\n';
 
 async function start(env: Record<string, string>): Promise<NodeServer> {
   const name = `s${servers.length}`;
@@ -46,16 +47,18 @@ const NAV = { 'sec-fetch-site': 'none', 'sec-fetch-mode': 'navigate', 'sec-fetch
 /** Everything that names the server: install page, userscript, a demo page. */
 async function pages(server: NodeServer, headers: Record<string, string> = {}): Promise<string> {
   const h = { ...NAV, ...headers };
-  const bodies = await Promise.all(['/', '/pagehand.user.js', '/demo/shop.html'].map(async (p) => {
-    const res = await fetch(`${server.url}${p}`, { headers: h });
-    expect(res.status, p).toBe(200);
-    return res.text();
-  }));
+  const bodies = await Promise.all(
+    ['/', '/pagehand.user.js', '/demo/shop.html'].map(async (p) => {
+      const res = await fetch(`${server.url}${p}`, { headers: h });
+      expect(res.status, p).toBe(200);
+      return res.text();
+    }),
+  );
   return bodies.join('\n');
 }
 
 describe('the address pages and snippets give', () => {
-  it('is the request\'s own without PUBLIC_URL or TRUST_PROXY; forwarded headers are ignored then', async () => {
+  it("is the request's own without PUBLIC_URL or TRUST_PROXY; forwarded headers are ignored then", async () => {
     const server = await start(SITES);
     const text = await pages(server, { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'evil.example' });
     expect(text).toContain(server.url);
@@ -63,7 +66,7 @@ describe('the address pages and snippets give', () => {
     expect(text).not.toContain('evil.example');
   });
 
-  it('is PUBLIC_URL wherever set: every snippet, the userscript\'s @connect and proxy, the demo page — https, never http', async () => {
+  it("is PUBLIC_URL wherever set: every snippet, the userscript's @connect and proxy, the demo page — https, never http", async () => {
     const server = await start({ ...SITES, PUBLIC_URL: 'https://agent.example.test/' });
     expect(server.publicUrl).toBe('https://agent.example.test');
     const text = await pages(server);

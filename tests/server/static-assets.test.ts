@@ -20,7 +20,8 @@ import { cacheControlFor, matchesEtag, pickEncoding, staticAssets } from '../../
 /** Script-like text (compresses as real bundles do) with random parts (no two runs alike). */
 const script = (kb: number): Buffer => {
   const parts: string[] = [];
-  for (let i = 0; parts.join('').length < kb * 1024; i++) parts.push(`function f${i}(a,b){return a.querySelector("[data-ref='${randomBytes(3).toString('hex')}']")??b}\n`);
+  for (let i = 0; parts.join('').length < kb * 1024; i++)
+    parts.push(`function f${i}(a,b){return a.querySelector("[data-ref='${randomBytes(3).toString('hex')}']")??b}\n`);
   return Buffer.from(parts.join(''));
 };
 
@@ -33,7 +34,14 @@ const files: Record<string, Buffer> = {};
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'pagehand-static-'));
-  for (const [name, kb] of [['pagehand.js', 60], ['pagehand-loader.js', 8], [CHUNK, 60], ['pagehand-screenshot.js', 20], ['pagehand.user.js', 4], ['secret.txt', 1]] as const) {
+  for (const [name, kb] of [
+    ['pagehand.js', 60],
+    ['pagehand-loader.js', 8],
+    [CHUNK, 60],
+    ['pagehand-screenshot.js', 20],
+    ['pagehand.user.js', 4],
+    ['secret.txt', 1],
+  ] as const) {
     files[name] = script(kb);
     await writeFile(join(dir, name), files[name]!);
   }
@@ -172,7 +180,14 @@ describe('what it serves', () => {
   });
 
   it('nothing else of the folder, whatever the path', async () => {
-    for (const path of ['/secret.txt', '/pagehand.user.js', '/pagehand-agent.0123abcd.js/../secret.txt', '/..%2Fsecret.txt', '/pagehand-agent.0123abcd.jsx', '/dist/pagehand.js']) {
+    for (const path of [
+      '/secret.txt',
+      '/pagehand.user.js',
+      '/pagehand-agent.0123abcd.js/../secret.txt',
+      '/..%2Fsecret.txt',
+      '/pagehand-agent.0123abcd.jsx',
+      '/dist/pagehand.js',
+    ]) {
       const res = await get(path);
       expect(res.status, path).toBe(404);
       expect(res.body.toString(), path).not.toContain('function f0');

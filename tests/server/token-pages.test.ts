@@ -53,7 +53,10 @@ const EVIL = 'https://evil.test/';
 const REFUSED: Array<[string, Record<string, string>]> = [
   ['a cross-site <script src>', { 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Mode': 'no-cors', 'Sec-Fetch-Dest': 'script', Referer: EVIL }],
   // localhost:3000 and 127.0.0.1:8787 are different sites, but localhost:3000 and localhost:8787 are one.
-  ['a same-site <script src> (another port of localhost)', { 'Sec-Fetch-Site': 'same-site', 'Sec-Fetch-Mode': 'no-cors', 'Sec-Fetch-Dest': 'script', Referer: 'http://localhost:3000/' }],
+  [
+    'a same-site <script src> (another port of localhost)',
+    { 'Sec-Fetch-Site': 'same-site', 'Sec-Fetch-Mode': 'no-cors', 'Sec-Fetch-Dest': 'script', Referer: 'http://localhost:3000/' },
+  ],
   ['a cross-site <iframe>', { 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Mode': 'navigate', 'Sec-Fetch-Dest': 'iframe', Referer: EVIL }],
   ['a same-site <iframe>', { 'Sec-Fetch-Site': 'same-site', 'Sec-Fetch-Mode': 'navigate', 'Sec-Fetch-Dest': 'iframe', Referer: 'http://localhost:3000/' }],
   ['a cross-site <frame>', { 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Mode': 'navigate', 'Sec-Fetch-Dest': 'frame' }],

@@ -211,7 +211,10 @@ describe('the Worker with its static assets (wrangler.toml [assets])', () => {
       timeout: 10_000,
       defaultHeaders: { Origin: SHOP_ORIGIN },
     });
-    const reply = await client.chat.completions.create({ model: 'gpt-test', messages: [{ role: 'user', content: script({ text: 'through the assets worker' }) }] });
+    const reply = await client.chat.completions.create({
+      model: 'gpt-test',
+      messages: [{ role: 'user', content: script({ text: 'through the assets worker' }) }],
+    });
     expect(reply.choices[0]!.message.content).toBe('through the assets worker');
   });
 

@@ -51,7 +51,7 @@ export function workerdLogFilter(): (chunk: string) => string {
   return (chunk) => {
     const lines = chunk.match(/[^\n]*\n|[^\n]+$/g) ?? [];
     let out = '';
-    for (let i = 0; i < lines.length; ) {
+    for (let i = 0; i < lines.length;) {
       // One message: a head line and the continuation lines under it.
       let end = i + 1;
       while (end < lines.length && CONTINUATION.test(lines[end]!)) end++;

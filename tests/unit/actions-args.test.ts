@@ -15,7 +15,25 @@ const err = (call: unknown): string => {
 describe('parseCall', () => {
   it('knows exactly the public tool names', () => {
     expect([...TOOL_NAMES].sort()).toEqual(
-      ['click', 'double_click', 'right_click', 'type', 'clear', 'select_option', 'hover', 'drag', 'upload', 'press_key', 'scroll', 'scroll_to', 'click_at', 'read', 'navigate', 'go_back', 'wait'].sort(),
+      [
+        'click',
+        'double_click',
+        'right_click',
+        'type',
+        'clear',
+        'select_option',
+        'hover',
+        'drag',
+        'upload',
+        'press_key',
+        'scroll',
+        'scroll_to',
+        'click_at',
+        'read',
+        'navigate',
+        'go_back',
+        'wait',
+      ].sort(),
     );
   });
 

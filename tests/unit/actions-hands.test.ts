@@ -57,7 +57,9 @@ describe('which attached files an upload names', () => {
   });
 
   it('refuses a name that is not attached, listing what is', () => {
-    expect(() => pickFiles(['passport.jpg'], attached)).toThrow('"passport.jpg" is not an attached file. Attached: CV.pdf, notes.txt. Only attached files can be uploaded.');
+    expect(() => pickFiles(['passport.jpg'], attached)).toThrow(
+      '"passport.jpg" is not an attached file. Attached: CV.pdf, notes.txt. Only attached files can be uploaded.',
+    );
     expect(() => pickFiles(['notes.txt'], [])).toThrow(/No files are attached/);
   });
 

@@ -4,12 +4,26 @@ import { activatingKey, comboLabel, keyByName, keyForChar, modifierKey, parseKey
 describe('key table', () => {
   it('maps named keys to key/code/keyCode', () => {
     const cases: Array<[string, string, string, number]> = [
-      ['Enter', 'Enter', 'Enter', 13], ['Tab', 'Tab', 'Tab', 9], ['Escape', 'Escape', 'Escape', 27],
-      ['esc', 'Escape', 'Escape', 27], ['Backspace', 'Backspace', 'Backspace', 8], ['Delete', 'Delete', 'Delete', 46],
-      ['Home', 'Home', 'Home', 36], ['End', 'End', 'End', 35], ['PageUp', 'PageUp', 'PageUp', 33], ['PageDown', 'PageDown', 'PageDown', 34],
-      ['ArrowLeft', 'ArrowLeft', 'ArrowLeft', 37], ['ArrowUp', 'ArrowUp', 'ArrowUp', 38], ['ArrowRight', 'ArrowRight', 'ArrowRight', 39],
-      ['ArrowDown', 'ArrowDown', 'ArrowDown', 40], ['down', 'ArrowDown', 'ArrowDown', 40], ['Space', ' ', 'Space', 32],
-      ['F1', 'F1', 'F1', 112], ['F5', 'F5', 'F5', 116], ['F12', 'F12', 'F12', 123], ['Return', 'Enter', 'Enter', 13],
+      ['Enter', 'Enter', 'Enter', 13],
+      ['Tab', 'Tab', 'Tab', 9],
+      ['Escape', 'Escape', 'Escape', 27],
+      ['esc', 'Escape', 'Escape', 27],
+      ['Backspace', 'Backspace', 'Backspace', 8],
+      ['Delete', 'Delete', 'Delete', 46],
+      ['Home', 'Home', 'Home', 36],
+      ['End', 'End', 'End', 35],
+      ['PageUp', 'PageUp', 'PageUp', 33],
+      ['PageDown', 'PageDown', 'PageDown', 34],
+      ['ArrowLeft', 'ArrowLeft', 'ArrowLeft', 37],
+      ['ArrowUp', 'ArrowUp', 'ArrowUp', 38],
+      ['ArrowRight', 'ArrowRight', 'ArrowRight', 39],
+      ['ArrowDown', 'ArrowDown', 'ArrowDown', 40],
+      ['down', 'ArrowDown', 'ArrowDown', 40],
+      ['Space', ' ', 'Space', 32],
+      ['F1', 'F1', 'F1', 112],
+      ['F5', 'F5', 'F5', 116],
+      ['F12', 'F12', 'F12', 123],
+      ['Return', 'Enter', 'Enter', 13],
     ];
     for (const [name, key, code, keyCode] of cases) expect(keyByName(name), name).toMatchObject({ key, code, keyCode });
   });
@@ -81,7 +95,8 @@ describe('keys that press what has focus', () => {
   });
 
   it('every spelling of Enter and Space is one of the two, whatever the modifiers', () => {
-    for (const k of ['Enter', 'enter', 'ENTER', 'Return', ' Enter', 'Enter ', 'Shift+Enter', 'Control+Return', 'NumpadEnter']) expect(activatingKey(parseKeyCombo(k)), k).toBe('Enter');
+    for (const k of ['Enter', 'enter', 'ENTER', 'Return', ' Enter', 'Enter ', 'Shift+Enter', 'Control+Return', 'NumpadEnter'])
+      expect(activatingKey(parseKeyCombo(k)), k).toBe('Enter');
     for (const k of ['Space', 'space', ' ', 'spacebar', 'Shift+Space', 'Control+Space']) expect(activatingKey(parseKeyCombo(k)), k).toBe(' ');
     for (const k of ['Tab', 'Escape', 'a', 'Shift+Tab', 'ArrowDown', 'Control+a', 'F5']) expect(activatingKey(parseKeyCombo(k)), k).toBeUndefined();
   });

@@ -50,7 +50,12 @@ describe('matchOption', () => {
   });
   it('lists options briefly', () => {
     expect(optionList(['a', 'b'])).toBe('a, b');
-    expect(optionList(Array.from({ length: 20 }, (_, i) => `o${i}`), 3)).toBe('o0, o1, o2, … (20 options)');
+    expect(
+      optionList(
+        Array.from({ length: 20 }, (_, i) => `o${i}`),
+        3,
+      ),
+    ).toBe('o0, o1, o2, … (20 options)');
   });
 });
 

@@ -7,7 +7,11 @@ import type { CustomTool } from '../../client/agent/types';
 import { ACTION_TOOLS, parseCall } from '../../client/page/actions/args';
 
 const addToCart: CustomTool = { name: 'addToCart', description: 'Add to the cart.', handler: () => 'ok' };
-const ctx = (o: Partial<CallContext> = {}): CallContext => ({ siteTools: new Map([[addToCart.name, addToCart]]), offered: ['click', 'type', 'find', 'done'], ...o });
+const ctx = (o: Partial<CallContext> = {}): CallContext => ({
+  siteTools: new Map([[addToCart.name, addToCart]]),
+  offered: ['click', 'type', 'find', 'done'],
+  ...o,
+});
 const one = (name: string, args: Record<string, unknown>, o?: Partial<CallContext>): Call => normaliseCall({ name, args }, ctx(o));
 
 describe('calls in canonical form', () => {
@@ -39,16 +43,22 @@ describe('calls in canonical form', () => {
     expect(one('find', { query: ' Quantum ' })).toMatchObject({ kind: 'find', args: { query: 'Quantum' } });
   });
 
-  it('bad arguments become that tool\'s failed result; unknown, refused and unreadable calls are not run', () => {
+  it("bad arguments become that tool's failed result; unknown, refused and unreadable calls are not run", () => {
     expect(one('find', { query: '  ' })).toMatchObject({ kind: 'bad_args', runs: 'find', message: 'find needs "query": words to look for.' });
     const bad = one('type', { ref: '7' });
     expect(bad).toMatchObject({ kind: 'bad_args', runs: 'page', ref: '7', message: expect.stringMatching(/type needs "text"/) });
     expect(one('tap', { ref: '1' })).toMatchObject({ kind: 'rejected', message: 'Unknown tool "tap". Tools: click, type, find, done.' });
-    expect(one('type', { ref: '1', text: 'x' }, { allowedActions: ['click'] })).toMatchObject({ kind: 'rejected', message: expect.stringMatching(/^"type" is not allowed on this site/) });
+    expect(one('type', { ref: '1', text: 'x' }, { allowedActions: ['click'] })).toMatchObject({
+      kind: 'rejected',
+      message: expect.stringMatching(/^"type" is not allowed on this site/),
+    });
     // find is always offered, whatever allowedActions says.
     expect(one('find', { query: 'x' }, { allowedActions: ['click'] }).kind).toBe('find');
     const [unreadable] = parseReply({ content: '', toolCalls: [{ id: 'a', name: 'click', arguments: '{ref: 3' }] }).calls;
-    expect(normaliseCall(unreadable!, ctx())).toMatchObject({ kind: 'rejected', message: expect.stringMatching(/^Not run: the arguments of click were not valid JSON/) });
+    expect(normaliseCall(unreadable!, ctx())).toMatchObject({
+      kind: 'rejected',
+      message: expect.stringMatching(/^Not run: the arguments of click were not valid JSON/),
+    });
   });
 
   it("a site's tool gets its arguments as written", () => {
@@ -58,7 +68,12 @@ describe('calls in canonical form', () => {
   });
 
   it('the risk check reads the canonical call: the same verdict as for the raw one', () => {
-    const facts = { role: 'textbox', name: 'Reason', tag: 'input', submits: { personal: [], search: false, action: 'https://shop.example/account/delete', method: 'post' } };
+    const facts = {
+      role: 'textbox',
+      name: 'Reason',
+      tag: 'input',
+      submits: { personal: [], search: false, action: 'https://shop.example/account/delete', method: 'post' },
+    };
     const raw = { name: 'type', args: { ref: '1', text: 'bye', submit: 'true' } };
     const c = normaliseCall(raw, ctx());
     if (c.kind !== 'page') throw new Error('not a page call');
@@ -68,7 +83,7 @@ describe('calls in canonical form', () => {
 });
 
 describe('one tool table', () => {
-  it('the schemas the model gets are the page table\'s entries, plus the loop\'s own tools', () => {
+  it("the schemas the model gets are the page table's entries, plus the loop's own tools", () => {
     const specs = toolSpecs();
     for (const [name, t] of Object.entries(ACTION_TOOLS)) {
       const spec = specs.find((s) => s.function.name === name)!;

@@ -6,7 +6,15 @@ import { junitXml, xmlText } from '../../cli/junit';
 import { shardOf } from '../../cli/test-tasks';
 import { workersOf } from '../../cli/test-args';
 
-const rec = (over: Partial<Recording> = {}): Recording => ({ pagehand: 'recording', v: 1, task: 'Find {query}', url: 'https://shop.example/', params: { query: 'espresso' }, steps: [{ action: 'type', target: { role: 'searchbox', name: 'Search' }, args: { text: '{query}' } }], ...over });
+const rec = (over: Partial<Recording> = {}): Recording => ({
+  pagehand: 'recording',
+  v: 1,
+  task: 'Find {query}',
+  url: 'https://shop.example/',
+  params: { query: 'espresso' },
+  steps: [{ action: 'type', target: { role: 'searchbox', name: 'Search' }, args: { text: '{query}' } }],
+  ...over,
+});
 
 afterEach(() => setSecretMasks(undefined));
 
@@ -17,9 +25,13 @@ describe('the recording format', () => {
     expect(recordingProblem({ ...rec(), pagehand: 'other' })).toMatch(/"pagehand" must be "recording"/);
     expect(recordingProblem({ ...rec(), v: 2 })).toMatch(/unsupported recording version 2/);
     expect(recordingProblem({ ...rec(), steps: [{ action: 'click', args: {}, target: { role: 'button' } }] })).toBe('step 1: "target" needs a role and a name');
-    expect(recordingProblem({ ...rec(), steps: [{ action: 'click', args: {}, target: { role: 'button', name: 'x', nth: 0 } }] })).toMatch(/"target.nth" must be a whole number from 1/);
+    expect(recordingProblem({ ...rec(), steps: [{ action: 'click', args: {}, target: { role: 'button', name: 'x', nth: 0 } }] })).toMatch(
+      /"target.nth" must be a whole number from 1/,
+    );
     expect(recordingProblem({ ...rec(), params: { 'bad name': 'x' } })).toMatch(/a value's name/);
-    expect(recordingProblem({ ...rec(), steps: Array.from({ length: 501 }, () => ({ action: 'wait', args: { seconds: 1 } })) })).toMatch(/501 steps; at most 500/);
+    expect(recordingProblem({ ...rec(), steps: Array.from({ length: 501 }, () => ({ action: 'wait', args: { seconds: 1 } })) })).toMatch(
+      /501 steps; at most 500/,
+    );
   });
 
   it('fills declared values only; an unknown name is an error, not a silent default', () => {
@@ -33,7 +45,11 @@ describe('the recording format', () => {
   it('keeps no ref and no secret value: typed text and page-named targets are masked', () => {
     setSecretMasks({ card: '4111 1111 1111 1234' });
     expect(keptArgs({ ref: '12', text: '4111 1111 1111 1234', submit: false })).toEqual({ text: '<secret:card>', submit: false });
-    expect(keptTarget({ role: 'button', name: 'Pay with 4111 1111 1111 1234', near: 'Card 4111 1111 1111 1234', nth: 1, of: 1 })).toEqual({ role: 'button', name: 'Pay with <secret:card>', near: 'Card <secret:card>' });
+    expect(keptTarget({ role: 'button', name: 'Pay with 4111 1111 1111 1234', near: 'Card 4111 1111 1111 1234', nth: 1, of: 1 })).toEqual({
+      role: 'button',
+      name: 'Pay with <secret:card>',
+      near: 'Card <secret:card>',
+    });
   });
 
   it('expects what a step led to, never what depends on what it typed, and nothing after a scroll', () => {
@@ -42,7 +58,9 @@ describe('the recording format', () => {
     expect(expectationOf({ navigation: { url: `${origin}/message?id=3` } }, origin, ['ernesto'])).toEqual({ url: '/message?id=3' });
     expect(expectationOf({ navigation: { url: 'https://other.example/x' } }, origin)).toEqual({ url: 'https://other.example/x' });
     expect(expectationOf({ dialogOpened: ['Confirm deletion'] }, origin)).toEqual({ dialog: 'Confirm deletion' });
-    expect(expectationOf({ newSample: ['link "Ernesto Ruiz — Budget"', 'button "Archive"'] }, origin, ['ernesto'])).toEqual({ visible: { role: 'button', name: 'Archive' } });
+    expect(expectationOf({ newSample: ['link "Ernesto Ruiz — Budget"', 'button "Archive"'] }, origin, ['ernesto'])).toEqual({
+      visible: { role: 'button', name: 'Archive' },
+    });
     expect(expectationOf({ newSample: ['button "Open"'] }, origin, [], 'scroll')).toBeUndefined();
     expect(expectationOf({ newSample: ['button "A very long name cut short…"', 'div'] }, origin)).toBeUndefined();
   });
@@ -54,8 +72,12 @@ describe('the recording format', () => {
   });
 
   it('says a step in one line', () => {
-    expect(stepText({ action: 'type', target: { role: 'searchbox', name: 'Search' }, args: { text: 'x', replace: true, submit: false } })).toBe('type searchbox "Search" text="x"');
-    expect(stepText({ action: 'click', target: { role: 'button', name: 'Open', near: 'Item 3', nth: 2, of: 3 }, args: {} })).toBe('click button "Open" (in: "Item 3") (2 of 3)');
+    expect(stepText({ action: 'type', target: { role: 'searchbox', name: 'Search' }, args: { text: 'x', replace: true, submit: false } })).toBe(
+      'type searchbox "Search" text="x"',
+    );
+    expect(stepText({ action: 'click', target: { role: 'button', name: 'Open', near: 'Item 3', nth: 2, of: 3 }, args: {} })).toBe(
+      'click button "Open" (in: "Item 3") (2 of 3)',
+    );
   });
 });
 
@@ -63,7 +85,11 @@ describe('the test kit, pure parts', () => {
   it('--shard splits into consecutive shares that cover every task once', () => {
     const tasks = [1, 2, 3, 4, 5, 6, 7];
     const shards = [1, 2, 3].map((index) => shardOf(tasks, { index, total: 3 }));
-    expect(shards).toEqual([[1, 2], [3, 4], [5, 6, 7]]);
+    expect(shards).toEqual([
+      [1, 2],
+      [3, 4],
+      [5, 6, 7],
+    ]);
     expect(shards.flat()).toEqual(tasks);
     expect(shardOf(tasks)).toEqual(tasks);
   });
@@ -77,10 +103,14 @@ describe('the test kit, pure parts', () => {
   });
 
   it('JUnit XML counts failures and escapes what the page said', () => {
-    const xml = junitXml('tasks.json', [
-      { name: 'ok', ok: true, time: 1 },
-      { name: 'bad <one>', ok: false, time: 2, failure: 'checks failed:\n- text "A & B" is not on the page\u0007' },
-    ], new Date(0));
+    const xml = junitXml(
+      'tasks.json',
+      [
+        { name: 'ok', ok: true, time: 1 },
+        { name: 'bad <one>', ok: false, time: 2, failure: 'checks failed:\n- text "A & B" is not on the page\u0007' },
+      ],
+      new Date(0),
+    );
     expect(xml).toContain('<testsuite name="tasks.json" tests="2" failures="1" skipped="0" errors="0" time="3.000"');
     expect(xml).toContain('<testcase name="bad &lt;one&gt;" classname="tasks.json" time="2.000">');
     expect(xml).toContain('<failure message="checks failed:">checks failed:\n- text &quot;A &amp; B&quot; is not on the page</failure>');

@@ -37,7 +37,10 @@ describe('native tool calls', () => {
   });
 
   it('takes several calls in order and lower-cases names', () => {
-    const p = reply('', [{ name: 'Click', arguments: '{"ref":"1"}' }, { name: 'done', arguments: '{"summary":"ok"}' }]);
+    const p = reply('', [
+      { name: 'Click', arguments: '{"ref":"1"}' },
+      { name: 'done', arguments: '{"summary":"ok"}' },
+    ]);
     expect(p.calls.map((c) => c.name)).toEqual(['click', 'done']);
   });
 });

@@ -35,7 +35,9 @@ describe('risky actions', () => {
   it('submitting a form with personal data is risky; a search form is not', () => {
     const submits = { personal: ['name', 'email'], search: false };
     expect(classifyRisks(click, button('Next', { submits }), here)[0]).toMatchObject({ kind: 'personal_data', reason: expect.stringContaining('name, email') });
-    expect(classifyRisks({ name: 'press_key', args: { key: 'Enter' } }, { role: 'textbox', name: 'Email', tag: 'input', submits }, here)[0]?.kind).toBe('personal_data');
+    expect(classifyRisks({ name: 'press_key', args: { key: 'Enter' } }, { role: 'textbox', name: 'Email', tag: 'input', submits }, here)[0]?.kind).toBe(
+      'personal_data',
+    );
     expect(classifyRisks(click, button('Search', { submits: { personal: [], search: true } }), here)[0]).toBeUndefined();
   });
 
@@ -57,10 +59,20 @@ describe('risky actions', () => {
 });
 
 describe('keys: judged after the key parser, as the action reads them', () => {
-  const field = (): TargetFacts => ({ role: 'textbox', name: 'Confirm', tag: 'input', button: 'button "Delete my account"', words: ['Delete my account'], submits: form() });
-  it.each(['Enter', 'enter', 'ENTER', 'Return', 'return', ' Enter', 'Enter ', 'Shift+Enter', 'Control+Enter', 'Meta+Return', 'NumpadEnter', 'numpadenter'])('%j in a field of the "Delete my account" form asks', (key) => {
-    expect(classifyRisks({ name: 'press_key', args: { key } }, field(), here)[0]?.kind).toBe('deletion');
+  const field = (): TargetFacts => ({
+    role: 'textbox',
+    name: 'Confirm',
+    tag: 'input',
+    button: 'button "Delete my account"',
+    words: ['Delete my account'],
+    submits: form(),
   });
+  it.each(['Enter', 'enter', 'ENTER', 'Return', 'return', ' Enter', 'Enter ', 'Shift+Enter', 'Control+Enter', 'Meta+Return', 'NumpadEnter', 'numpadenter'])(
+    '%j in a field of the "Delete my account" form asks',
+    (key) => {
+      expect(classifyRisks({ name: 'press_key', args: { key } }, field(), here)[0]?.kind).toBe('deletion');
+    },
+  );
   it.each(['Space', 'space', ' ', 'spacebar', 'Shift+Space', 'Enter', 'Return'])('%j on a "Delete my account" button asks', (key) => {
     expect(classifyRisks({ name: 'press_key', args: { key } }, button('Delete my account'), here)[0]?.kind).toBe('deletion');
   });
@@ -93,38 +105,102 @@ describe('typed line breaks press Enter', () => {
 describe('words in thirteen languages', () => {
   it.each([
     // de
-    ['Jetzt kaufen', 'payment'], ['Zahlungspflichtig bestellen', 'payment'], ['Konto löschen', 'deletion'], ['Senden', 'sending'],
+    ['Jetzt kaufen', 'payment'],
+    ['Zahlungspflichtig bestellen', 'payment'],
+    ['Konto löschen', 'deletion'],
+    ['Senden', 'sending'],
     // fr
-    ['Payer', 'payment'], ['Commander', 'payment'], ['Supprimer', 'deletion'], ['Envoyer', 'sending'], ['Valider ma commande', 'payment'],
+    ['Payer', 'payment'],
+    ['Commander', 'payment'],
+    ['Supprimer', 'deletion'],
+    ['Envoyer', 'sending'],
+    ['Valider ma commande', 'payment'],
     // pt
-    ['Finalizar compra', 'payment'], ['Excluir conta', 'deletion'], ['Enviar', 'sending'],
+    ['Finalizar compra', 'payment'],
+    ['Excluir conta', 'deletion'],
+    ['Enviar', 'sending'],
     // it
-    ['Acquista', 'payment'], ['Elimina', 'deletion'], ['Invia', 'sending'],
+    ['Acquista', 'payment'],
+    ['Elimina', 'deletion'],
+    ['Invia', 'sending'],
     // nl
-    ['Afrekenen', 'payment'], ['Verwijderen', 'deletion'], ['Verzenden', 'sending'],
+    ['Afrekenen', 'payment'],
+    ['Verwijderen', 'deletion'],
+    ['Verzenden', 'sending'],
     // ru
-    ['Оплатить', 'payment'], ['Купить', 'payment'], ['Удалить', 'deletion'], ['Отправить', 'sending'], ['ОТПРАВИТЬ', 'sending'],
+    ['Оплатить', 'payment'],
+    ['Купить', 'payment'],
+    ['Удалить', 'deletion'],
+    ['Отправить', 'sending'],
+    ['ОТПРАВИТЬ', 'sending'],
     // ja
-    ['購入', 'payment'], ['注文を確定する', 'payment'], ['削除', 'deletion'], ['送信', 'sending'],
+    ['購入', 'payment'],
+    ['注文を確定する', 'payment'],
+    ['削除', 'deletion'],
+    ['送信', 'sending'],
     // zh
-    ['支付', 'payment'], ['立即购买', 'payment'], ['提交订单', 'payment'], ['删除', 'deletion'], ['发送', 'sending'],
+    ['支付', 'payment'],
+    ['立即购买', 'payment'],
+    ['提交订单', 'payment'],
+    ['删除', 'deletion'],
+    ['发送', 'sending'],
     // ko
-    ['결제하기', 'payment'], ['구매', 'payment'], ['삭제', 'deletion'], ['보내기', 'sending'],
+    ['결제하기', 'payment'],
+    ['구매', 'payment'],
+    ['삭제', 'deletion'],
+    ['보내기', 'sending'],
     // pl
-    ['Zapłać', 'payment'], ['Kup teraz', 'payment'], ['Usuń', 'deletion'], ['Wyślij', 'sending'],
+    ['Zapłać', 'payment'],
+    ['Kup teraz', 'payment'],
+    ['Usuń', 'deletion'],
+    ['Wyślij', 'sending'],
     // tr
-    ['Satın al', 'payment'], ['SATIN AL', 'payment'], ['Öde', 'payment'], ['Sil', 'deletion'], ['SİL', 'deletion'], ['Gönder', 'sending'],
+    ['Satın al', 'payment'],
+    ['SATIN AL', 'payment'],
+    ['Öde', 'payment'],
+    ['Sil', 'deletion'],
+    ['SİL', 'deletion'],
+    ['Gönder', 'sending'],
     // es, en
-    ['Eliminar', 'deletion'], ['Pagar ahora', 'payment'], ['Unsubscribe', 'deletion'], ['🗑 Delete', 'deletion'], ['Delete-account', 'deletion'],
+    ['Eliminar', 'deletion'],
+    ['Pagar ahora', 'payment'],
+    ['Unsubscribe', 'deletion'],
+    ['🗑 Delete', 'deletion'],
+    ['Delete-account', 'deletion'],
   ])('%j is %s', (name, kind) => {
     expect(wordsKind(name)).toBe(kind);
     expect(classifyRisks(click, button(name), here)[0]?.kind).toBe(kind);
   });
 
   it.each([
-    'Add to cart', 'Checkout', 'Search', 'Orders', 'Mes commandes', 'Einstellungen', 'Posteingang', 'Verkaufen', 'Ordina per prezzo',
-    '購入履歴', '购买记录', '구매내역', 'Sign in', 'Anmelden', 'Weiter', 'Continuar', 'Siguiente', 'Далее', '次へ', '下一步', 'Silver', 'Deleted items (3)',
-    'Paypal help', 'Repayment plan', 'Compras', 'Postcode', 'Sendungsverfolgung', 'Odeon',
+    'Add to cart',
+    'Checkout',
+    'Search',
+    'Orders',
+    'Mes commandes',
+    'Einstellungen',
+    'Posteingang',
+    'Verkaufen',
+    'Ordina per prezzo',
+    '購入履歴',
+    '购买记录',
+    '구매내역',
+    'Sign in',
+    'Anmelden',
+    'Weiter',
+    'Continuar',
+    'Siguiente',
+    'Далее',
+    '次へ',
+    '下一步',
+    'Silver',
+    'Deleted items (3)',
+    'Paypal help',
+    'Repayment plan',
+    'Compras',
+    'Postcode',
+    'Sendungsverfolgung',
+    'Odeon',
   ])('%j is none of them', (name) => {
     expect(wordsKind(name)).toBeUndefined();
   });
@@ -142,7 +218,10 @@ describe('no words: icons and structure', () => {
     expect(iconKind(['icon', 'cart'])).toBeUndefined();
     expect(iconKind(['icon', 'checkout'])).toBeUndefined();
     expect(iconKind(['btn', 'primary'])).toBeUndefined();
-    expect(classifyRisks(click, button('', { icon: ['bi', 'trash'] }), here)[0]).toMatchObject({ kind: 'deletion', reason: expect.stringContaining('its icon: trash') });
+    expect(classifyRisks(click, button('', { icon: ['bi', 'trash'] }), here)[0]).toMatchObject({
+      kind: 'deletion',
+      reason: expect.stringContaining('its icon: trash'),
+    });
   });
 
   it.each([
@@ -174,7 +253,10 @@ describe('no words: icons and structure', () => {
     expect(go(form({ action: 'https://shop.example/account/delete' }))).toMatchObject({ kind: 'deletion', reason: expect.stringContaining('/account/delete') });
     expect(go(form({ method: 'delete' }))?.kind).toBe('deletion');
     expect(go(form({ payment: true }))?.kind).toBe('payment');
-    expect(go(form({ personal: ['password', 'new password'], newPassword: true }))).toMatchObject({ kind: 'personal_data', reason: expect.stringContaining('changes a password') });
+    expect(go(form({ personal: ['password', 'new password'], newPassword: true }))).toMatchObject({
+      kind: 'personal_data',
+      reason: expect.stringContaining('changes a password'),
+    });
     expect(go(form({ action: 'https://shop.example/search', method: 'get' }))).toBeUndefined();
     expect(go(form({ action: 'https://shop.example/orders', method: 'get' }))).toBeUndefined(); // a filter, not an order
     expect(go(form({ action: 'https://shop.example/orders', method: 'post' }))?.kind).toBe('payment');
@@ -195,7 +277,14 @@ describe('no words: icons and structure', () => {
   });
 
   it('Enter in a text area can only send: a two-line address in a checkout form asks nothing', () => {
-    const area = (words: string[]): TargetFacts => ({ role: 'textbox', name: 'Address', tag: 'textarea', via: 'newline', words, submits: form({ personal: ['address'], action: 'https://shop.example/checkout' }) });
+    const area = (words: string[]): TargetFacts => ({
+      role: 'textbox',
+      name: 'Address',
+      tag: 'textarea',
+      via: 'newline',
+      words,
+      submits: form({ personal: ['address'], action: 'https://shop.example/checkout' }),
+    });
     expect(classifyRisks({ name: 'type', args: { ref: '1', text: 'a\nb' } }, area(['Place order']), here)).toEqual([]);
     expect(classifyRisks({ name: 'type', args: { ref: '1', text: 'a\nb' } }, area(['Send']), here)[0]?.kind).toBe('sending');
   });
@@ -208,8 +297,11 @@ describe('no words: icons and structure', () => {
 
 describe("the site's own marks", () => {
   const untrusted = { trustMarks: false };
-  it('on the site\'s page a mark is the last word: it adds a kind, or clears a false alarm', () => {
-    expect(classifyRisks(click, button('Continue', { mark: 'payment' }), here)[0]).toMatchObject({ kind: 'payment', reason: expect.stringContaining('marked by the site') });
+  it("on the site's page a mark is the last word: it adds a kind, or clears a false alarm", () => {
+    expect(classifyRisks(click, button('Continue', { mark: 'payment' }), here)[0]).toMatchObject({
+      kind: 'payment',
+      reason: expect.stringContaining('marked by the site'),
+    });
     expect(classifyRisks(click, button('Delete draft', { mark: 'none' }), here)).toEqual([]);
   });
   it("on a stranger's page a mark only adds: none is ignored, a kind cannot hide the words' kind", () => {
@@ -237,7 +329,14 @@ describe('site tools', () => {
 
 describe('init({ risky })', () => {
   it('takes rules of a selector and a kind', () => {
-    expect(parseInit({ risky: [{ selector: '#go', kind: 'payment' }, { selector: '.draft button', kind: 'none' }] }).site.risky).toEqual([
+    expect(
+      parseInit({
+        risky: [
+          { selector: '#go', kind: 'payment' },
+          { selector: '.draft button', kind: 'none' },
+        ],
+      }).site.risky,
+    ).toEqual([
       { selector: '#go', kind: 'payment' },
       { selector: '.draft button', kind: 'none' },
     ]);
@@ -247,7 +346,10 @@ describe('init({ risky })', () => {
     [{ risky: [null] }, /risky\[0\] must be an object/],
     [{ risky: [{ selector: '', kind: 'payment' }] }, /risky\[0\]\.selector must be a CSS selector/],
     [{ risky: [{ selector: 'a[', kind: 'payment' }] }, /risky\[0\]\.selector must be a CSS selector the browser can parse \(got "a\["\)/],
-    [{ risky: [{ selector: 'a', kind: 'danger' }] }, /risky\[0\]\.kind must be one of 'payment', 'deletion', 'sending', 'personal_data', 'none' \(got "danger"\)/],
+    [
+      { risky: [{ selector: 'a', kind: 'danger' }] },
+      /risky\[0\]\.kind must be one of 'payment', 'deletion', 'sending', 'personal_data', 'none' \(got "danger"\)/,
+    ],
     [{ risky: [{ selector: 'a', kind: 'leaving_site' }] }, /risky\[0\]\.kind must be one of/],
   ])('%j is refused with a clear error', (config, message) => {
     expect(() => parseInit(config)).toThrow(InitError);

@@ -64,7 +64,12 @@ describe('validate', () => {
   });
 
   it('reports at most 20 errors', () => {
-    expect(validate(Array.from({ length: 50 }, () => 'x'), { type: 'array', items: { type: 'number' } })).toHaveLength(20);
+    expect(
+      validate(
+        Array.from({ length: 50 }, () => 'x'),
+        { type: 'array', items: { type: 'number' } },
+      ),
+    ).toHaveLength(20);
   });
 });
 

@@ -45,7 +45,9 @@ describe('fillSecrets', () => {
   });
 
   it('names the secrets when the model asks for one that does not exist', () => {
-    expect(fillSecrets('<secret:pin>', secrets, 'https://shop.test')).toEqual({ error: 'There is no secret named "pin"; the secrets are <secret:card>, <secret:password>, <secret:cvv>.' });
+    expect(fillSecrets('<secret:pin>', secrets, 'https://shop.test')).toEqual({
+      error: 'There is no secret named "pin"; the secrets are <secret:card>, <secret:password>, <secret:cvv>.',
+    });
     expect(fillSecrets('plain text', secrets, 'https://shop.test')).toEqual({ text: 'plain text', used: [] });
     expect(hasPlaceholder('a <secret:card> b')).toBe(true);
     expect(hasPlaceholder('a <secret:> b')).toBe(false);
@@ -70,7 +72,10 @@ describe('maskSecrets (the last guard on a request)', () => {
 
   it('masks every string of a whole request, keys untouched', () => {
     const req = { messages: [{ role: 'user', content: [{ type: 'text', text: `card ${CARD}` }] }], n: 1 };
-    expect(maskDeep(req, (t) => maskSecrets(t, secrets))).toEqual({ messages: [{ role: 'user', content: [{ type: 'text', text: 'card <secret:card>' }] }], n: 1 });
+    expect(maskDeep(req, (t) => maskSecrets(t, secrets))).toEqual({
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'card <secret:card>' }] }],
+      n: 1,
+    });
   });
 });
 

@@ -28,10 +28,12 @@ describe('client source', () => {
   it('calls no method newer than the browsers the bundle targets', () => {
     const found: string[] = [];
     for (const f of files('client')) {
-      readFileSync(f, 'utf8').split('\n').forEach((line, i) => {
-        if (/^\s*(\/\/|\*)/.test(line)) return;
-        for (const [re, what] of NEWER) if (re.test(line)) found.push(`${f}:${i + 1}: ${what}`);
-      });
+      readFileSync(f, 'utf8')
+        .split('\n')
+        .forEach((line, i) => {
+          if (/^\s*(\/\/|\*)/.test(line)) return;
+          for (const [re, what] of NEWER) if (re.test(line)) found.push(`${f}:${i + 1}: ${what}`);
+        });
     }
     expect(found).toEqual([]);
   });

@@ -38,8 +38,14 @@ describe('--url as an address bar reads it', () => {
   });
 
   it('a --max-steps that took the task as its value says so, not only that the task is missing', () => {
-    expect(parseArgs(['run', '--url', 'example.org', '--max-steps', 'summarise'])).toEqual({ kind: 'error', message: '--max-steps must be a positive whole number, got "summarise"' });
-    expect(parseArgs(['run', '--url', 'example.org', '--max-steps', '3'])).toEqual({ kind: 'error', message: 'missing the task: pagehand run --url URL "what to do"' });
+    expect(parseArgs(['run', '--url', 'example.org', '--max-steps', 'summarise'])).toEqual({
+      kind: 'error',
+      message: '--max-steps must be a positive whole number, got "summarise"',
+    });
+    expect(parseArgs(['run', '--url', 'example.org', '--max-steps', '3'])).toEqual({
+      kind: 'error',
+      message: 'missing the task: pagehand run --url URL "what to do"',
+    });
   });
 });
 
@@ -51,7 +57,7 @@ describe('--help and --version', () => {
     expect(parseArgs(['run', '--url', 'example.org', '--help']).kind).toBe('help');
   });
 
-  it('the help lists every event --json prints, the runner\'s own notes included', async () => {
+  it("the help lists every event --json prints, the runner's own notes included", async () => {
     const { HELP } = await import('../../cli/args');
     const { jsonReporter } = await import('../../cli/report');
     const names: string[] = ['step', 'action', 'message', 'confirm', 'ask', 'error', 'pause', 'done', 'note', 'result'];
@@ -68,8 +74,14 @@ describe('--secret and --schema', () => {
   const run = (argv: string[], env: Record<string, string> = {}, cwd = '/') => parseArgs(['run', '--url', 'example.org', ...argv, 'task'], env, cwd);
 
   it('--secret NAME=VALUE (repeatable), or NAME alone from $PAGEHAND_SECRET_NAME', () => {
-    expect(run(['--secret', 'card=4111 1111 1111 1111', '--secret=pass-word=a=b c'])).toMatchObject({ kind: 'run', args: { secrets: { card: '4111 1111 1111 1111', 'pass-word': 'a=b c' } } });
-    expect(run(['--secret', 'api-key'], { PAGEHAND_SECRET_API_KEY: 'sk-123456' })).toMatchObject({ kind: 'run', args: { secrets: { 'api-key': 'sk-123456' } } });
+    expect(run(['--secret', 'card=4111 1111 1111 1111', '--secret=pass-word=a=b c'])).toMatchObject({
+      kind: 'run',
+      args: { secrets: { card: '4111 1111 1111 1111', 'pass-word': 'a=b c' } },
+    });
+    expect(run(['--secret', 'api-key'], { PAGEHAND_SECRET_API_KEY: 'sk-123456' })).toMatchObject({
+      kind: 'run',
+      args: { secrets: { 'api-key': 'sk-123456' } },
+    });
     expect(run([])).toMatchObject({ kind: 'run', args: { files: [] } });
     expect((run([]) as { args: object }).args).not.toHaveProperty('secrets');
   });
@@ -94,7 +106,10 @@ describe('--secret and --schema', () => {
     expect(run(['--schema', 'answer.json'], {}, dir)).toMatchObject({ kind: 'run', args: { schema } });
     expect(run(['--schema', 'none.json'], {}, dir)).toEqual({ kind: 'error', message: '--schema must name a JSON file that exists, got "none.json"' });
     expect(run(['--schema', 'bad.json'], {}, dir)).toMatchObject({ kind: 'error', message: expect.stringMatching(/^--schema bad\.json is not valid JSON: /) });
-    expect(run(['--schema', 'anyof.json'], {}, dir)).toMatchObject({ kind: 'error', message: expect.stringMatching(/^--schema anyof\.json: schema uses "anyOf", which pagehand does not check/) });
+    expect(run(['--schema', 'anyof.json'], {}, dir)).toMatchObject({
+      kind: 'error',
+      message: expect.stringMatching(/^--schema anyof\.json: schema uses "anyOf", which pagehand does not check/),
+    });
   });
 });
 
@@ -102,8 +117,14 @@ describe('flags, as run and test read them', () => {
   const run = (...argv: string[]) => parseArgs(['run', '--url', 'example.org', ...argv]);
 
   it('--flag=value is --flag value, for a value and a repeatable flag; the last of a value flag counts', () => {
-    expect(parseArgs(['run', '--url=example.org', '--max-steps=7', '--model', 'a', '--model=b', 'task'])).toMatchObject({ kind: 'run', args: { url: 'https://example.org/', maxSteps: 7, model: 'b' } });
-    expect(run('--secret=card=4111 1111', '--secret', 'pin=1234', 'task')).toMatchObject({ kind: 'run', args: { secrets: { card: '4111 1111', pin: '1234' } } });
+    expect(parseArgs(['run', '--url=example.org', '--max-steps=7', '--model', 'a', '--model=b', 'task'])).toMatchObject({
+      kind: 'run',
+      args: { url: 'https://example.org/', maxSteps: 7, model: 'b' },
+    });
+    expect(run('--secret=card=4111 1111', '--secret', 'pin=1234', 'task')).toMatchObject({
+      kind: 'run',
+      args: { secrets: { card: '4111 1111', pin: '1234' } },
+    });
     expect(run('--json', '--headed', '--yes', 'two', 'words')).toMatchObject({ kind: 'run', args: { task: 'two words', json: true, headed: true, yes: true } });
   });
 
@@ -141,7 +162,25 @@ describe('flags, as run and test read them', () => {
   it('pagehand test reads its flags in both forms', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'pagehand-test-args-'));
     await writeFile(join(dir, 'tasks.json'), JSON.stringify([{ name: 'one', url: 'https://example.org/', task: 'Say hi' }]));
-    const p = parseArgs(['test', 'tasks.json', '--mode=model', '--workers', '2', '--shard=1/1', '--junit=out.xml', '--output', 'shots', '--yes', '--headed', '--model=m'], {}, dir);
-    expect(p).toMatchObject({ kind: 'test', args: { file: join(dir, 'tasks.json'), mode: 'model', workers: 2, shard: { index: 1, total: 1 }, junit: join(dir, 'out.xml'), outputDir: join(dir, 'shots'), yes: true, headed: true, model: 'm', total: 1 } });
+    const p = parseArgs(
+      ['test', 'tasks.json', '--mode=model', '--workers', '2', '--shard=1/1', '--junit=out.xml', '--output', 'shots', '--yes', '--headed', '--model=m'],
+      {},
+      dir,
+    );
+    expect(p).toMatchObject({
+      kind: 'test',
+      args: {
+        file: join(dir, 'tasks.json'),
+        mode: 'model',
+        workers: 2,
+        shard: { index: 1, total: 1 },
+        junit: join(dir, 'out.xml'),
+        outputDir: join(dir, 'shots'),
+        yes: true,
+        headed: true,
+        model: 'm',
+        total: 1,
+      },
+    });
   });
 });

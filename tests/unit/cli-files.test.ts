@@ -23,7 +23,10 @@ describe('--file PATH', () => {
     const run = (...flags: string[]) => parseArgs(['run', '--url', 'example.org', ...flags, 'task'], {}, dir);
     expect(run('--file', 'missing.pdf')).toEqual({ kind: 'error', message: '--file must name a file that exists, got "missing.pdf"' });
     expect(run('--file', 'a')).toEqual({ kind: 'error', message: '--file must name a file that exists, got "a"' });
-    expect(run('--file', 'a/cv.pdf', '--file', 'b/cv.pdf')).toEqual({ kind: 'error', message: '--file: two files are named "cv.pdf" (the task names files by name)' });
+    expect(run('--file', 'a/cv.pdf', '--file', 'b/cv.pdf')).toEqual({
+      kind: 'error',
+      message: '--file: two files are named "cv.pdf" (the task names files by name)',
+    });
     expect(parseArgs(['run', '--url', 'example.org', '--file'], {}, dir)).toEqual({ kind: 'error', message: '--file needs a value' });
   });
 });

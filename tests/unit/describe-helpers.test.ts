@@ -26,7 +26,20 @@ describe('firstValidRole', () => {
     expect(firstValidRole('roletype structure fancy')).toBeNull();
   });
   it('knows no abstract role', () => {
-    for (const abstract of ['command', 'composite', 'input', 'landmark', 'range', 'roletype', 'section', 'sectionhead', 'select', 'structure', 'widget', 'window']) {
+    for (const abstract of [
+      'command',
+      'composite',
+      'input',
+      'landmark',
+      'range',
+      'roletype',
+      'section',
+      'sectionhead',
+      'select',
+      'structure',
+      'widget',
+      'window',
+    ]) {
       expect(VALID_ROLES.has(abstract)).toBe(false);
     }
   });

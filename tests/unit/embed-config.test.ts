@@ -16,10 +16,25 @@ describe('parseInit', () => {
     const handler = () => 'ok';
     const confirm = () => true;
     const p = parseInit({
-      instructions: 'Be brief.', tools: [{ name: 'addToCart', description: 'Add', handler }], allowedActions: ['click'], deny: ['header'], confirm,
-      theme: 'dark', launcherText: '  Ask the shop ', autoOpen: true, position: 'top-left', lang: 'es', model: 'gpt-test',
+      instructions: 'Be brief.',
+      tools: [{ name: 'addToCart', description: 'Add', handler }],
+      allowedActions: ['click'],
+      deny: ['header'],
+      confirm,
+      theme: 'dark',
+      launcherText: '  Ask the shop ',
+      autoOpen: true,
+      position: 'top-left',
+      lang: 'es',
+      model: 'gpt-test',
     });
-    expect(p.site).toEqual({ instructions: 'Be brief.', tools: [{ name: 'addToCart', description: 'Add', handler }], allowedActions: ['click'], deny: ['header'], confirm });
+    expect(p.site).toEqual({
+      instructions: 'Be brief.',
+      tools: [{ name: 'addToCart', description: 'Add', handler }],
+      allowedActions: ['click'],
+      deny: ['header'],
+      confirm,
+    });
     expect(p.ui).toEqual({ theme: 'dark', launcherText: 'Ask the shop', position: 'top-left', lang: 'es' });
     expect(p.autoOpen).toBe(true);
     expect(p.runDefaults).toEqual({ model: 'gpt-test', lang: 'es' });
@@ -83,7 +98,13 @@ describe('readScriptTag', () => {
   it('reads the embed snippet: proxy, token, lang, position, model', () => {
     const warn = vi.fn();
     const d = readScriptTag(
-      tag({ src: 'http://proxy.test:8787/pagehand.js', 'data-pagehand-token': 'tok', 'data-lang': 'es', 'data-position': 'bottom-left', 'data-model': 'gpt-test' }),
+      tag({
+        src: 'http://proxy.test:8787/pagehand.js',
+        'data-pagehand-token': 'tok',
+        'data-lang': 'es',
+        'data-position': 'bottom-left',
+        'data-model': 'gpt-test',
+      }),
       'http://site.test/',
       warn,
     );
@@ -92,7 +113,10 @@ describe('readScriptTag', () => {
   });
 
   it('takes data-pagehand-lang / -position / -model too; data-X wins when both are set', () => {
-    const aliases = readScriptTag(tag({ 'data-pagehand-proxy': 'http://p.test', 'data-pagehand-lang': 'es', 'data-pagehand-position': 'top-right', 'data-pagehand-model': 'm1' }), 'http://site.test/');
+    const aliases = readScriptTag(
+      tag({ 'data-pagehand-proxy': 'http://p.test', 'data-pagehand-lang': 'es', 'data-pagehand-position': 'top-right', 'data-pagehand-model': 'm1' }),
+      'http://site.test/',
+    );
     expect(aliases).toMatchObject({ proxy: 'http://p.test', lang: 'es', position: 'top-right', model: 'm1', embed: false });
     expect(readScriptTag(tag({ 'data-model': 'm2', 'data-pagehand-model': 'm1' }), 'http://site.test/').model).toBe('m2');
   });
@@ -114,7 +138,7 @@ describe('readScriptTag', () => {
 describe('corners', () => {
   const def = { width: 380, height: 540, collapsed: false };
 
-  it('the panel first sits in the site\'s corner; a place the user chose wins', () => {
+  it("the panel first sits in the site's corner; a place the user chose wins", () => {
     expect(placeIn(def, 1280, 800, 'bottom-left')).toMatchObject({ x: 12, y: 800 - 540 - 12 });
     expect(placeIn(def, 1280, 800, 'top-left')).toMatchObject({ x: 12, y: 12 });
     expect(placeIn(def, 1280, 800, 'top-right')).toMatchObject({ x: 1280 - 380 - 12, y: 12 });
@@ -122,18 +146,26 @@ describe('corners', () => {
     expect(placeIn({ ...def, x: 300, y: 100 }, 1280, 800, 'bottom-left')).toMatchObject({ x: 300, y: 100 });
   });
 
-  it('the launcher is anchored to that corner of the panel\'s box, from the nearer viewport edges', () => {
+  it("the launcher is anchored to that corner of the panel's box, from the nearer viewport edges", () => {
     const box = { x: 12, y: 248, width: 380, height: 540 };
     expect(launcherAnchor(box, 'bottom-left', 1280, 800)).toEqual({ left: '12px', right: undefined, top: undefined, bottom: '12px' });
     const br = { x: 888, y: 248, width: 380, height: 540 };
     expect(launcherAnchor(br, 'bottom-right', 1280, 800)).toEqual({ left: undefined, right: '12px', top: undefined, bottom: '12px' });
-    expect(launcherAnchor({ x: 888, y: 12, width: 380, height: 540 }, 'top-right', 1280, 800)).toEqual({ left: undefined, right: '12px', top: '12px', bottom: undefined });
+    expect(launcherAnchor({ x: 888, y: 12, width: 380, height: 540 }, 'top-right', 1280, 800)).toEqual({
+      left: undefined,
+      right: '12px',
+      top: '12px',
+      bottom: undefined,
+    });
   });
 });
 
 describe('init gives runs their proxy and token (a bundled site has no script tag to read them from)', () => {
   it('takes a proxy URL (trailing slash dropped) and a token as run defaults', () => {
-    expect(parseInit({ proxy: 'https://proxy.example/', token: 'tok-site-0123456789' }).runDefaults).toEqual({ proxy: 'https://proxy.example', token: 'tok-site-0123456789' });
+    expect(parseInit({ proxy: 'https://proxy.example/', token: 'tok-site-0123456789' }).runDefaults).toEqual({
+      proxy: 'https://proxy.example',
+      token: 'tok-site-0123456789',
+    });
     expect(parseInit({}).runDefaults).toEqual({});
   });
 

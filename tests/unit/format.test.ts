@@ -2,10 +2,26 @@ import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { cap, choose, sanitize, statesText, type Line } from '../../client/page/format';
 
-const el = (order: number, body: string, extra: Partial<Line> = {}): Line =>
-  ({ order, isElement: true, body: `[#]${body}`, groups: [], priority: 3, direction: 'view', block: null, ...extra });
-const text = (order: number, body: string, extra: Partial<Line> = {}): Line =>
-  ({ order, isElement: false, body, groups: [], priority: 4, direction: 'view', block: null, ...extra });
+const el = (order: number, body: string, extra: Partial<Line> = {}): Line => ({
+  order,
+  isElement: true,
+  body: `[#]${body}`,
+  groups: [],
+  priority: 3,
+  direction: 'view',
+  block: null,
+  ...extra,
+});
+const text = (order: number, body: string, extra: Partial<Line> = {}): Line => ({
+  order,
+  isElement: false,
+  body,
+  groups: [],
+  priority: 4,
+  direction: 'view',
+  block: null,
+  ...extra,
+});
 const noCounts = () => ({ above: 0, below: 0, left: 0, right: 0, budget: 0, covered: new Map<string, number>() });
 
 describe('format', () => {
@@ -18,7 +34,13 @@ describe('format', () => {
       el(4, 'link "Next"', { direction: 'below', priority: 5 }),
     ];
     const f = choose({ header: 'page "t"', lines, maxTokens: 3000, counts: noCounts() });
-    const out = f.render(new Map([[1, '1'], [3, '*2'], [4, '3']]));
+    const out = f.render(
+      new Map([
+        [1, '1'],
+        [3, '*2'],
+        [4, '3'],
+      ]),
+    );
     expect(out.split('\n')).toEqual([
       'page "t"',
       '⟪page content⟫',
@@ -33,8 +55,18 @@ describe('format', () => {
 
   it('joins trailing text of the same block onto its element line', () => {
     const row = {};
-    const f = choose({ header: 'h', lines: [el(1, 'link "Budget"', { block: row }), text(2, 'Tue 10:42', { block: row }), text(3, 'Next row')], maxTokens: 3000, counts: noCounts() });
-    expect(f.render(new Map([[1, '1']])).split('\n').slice(2, 4)).toEqual(['[1]link "Budget"  Tue 10:42', 'Next row']);
+    const f = choose({
+      header: 'h',
+      lines: [el(1, 'link "Budget"', { block: row }), text(2, 'Tue 10:42', { block: row }), text(3, 'Next row')],
+      maxTokens: 3000,
+      counts: noCounts(),
+    });
+    expect(
+      f
+        .render(new Map([[1, '1']]))
+        .split('\n')
+        .slice(2, 4),
+    ).toEqual(['[1]link "Budget"  Tue 10:42', 'Next row']);
   });
 
   it('fills the budget by priority, counts what is left out, and stays within it', () => {

@@ -11,7 +11,13 @@ import { createFrameCrypto, type FrameCrypto } from '../../client/page/frames/se
 const TOKEN = 'ph_test-installation-token-0123456789abcdef';
 const PROXY = 'http://127.0.0.1:8787';
 const mine = (): FrameCrypto => createFrameCrypto(TOKEN, PROXY)!;
-const binding = (c: FrameCrypto, over: Partial<Binding> = {}): Binding => ({ np: freshNonce(c), nc: freshNonce(c), parentOrigin: 'https://shop.example', childOrigin: 'https://pay.example', ...over });
+const binding = (c: FrameCrypto, over: Partial<Binding> = {}): Binding => ({
+  np: freshNonce(c),
+  nc: freshNonce(c),
+  parentOrigin: 'https://shop.example',
+  childOrigin: 'https://pay.example',
+  ...over,
+});
 
 describe('keys', () => {
   it('there is no key without a token', () => {
@@ -105,10 +111,18 @@ describe('message shapes', () => {
   const n = 'A'.repeat(22);
   const proof = 'B'.repeat(43);
   it('reads each message to its known fields only', () => {
-    expect(toChild({ channel: 'pagehand-frames', v: 2, type: 'hello', np: n, token: 'leak?' })).toEqual({ channel: 'pagehand-frames', v: 2, type: 'hello', np: n });
+    expect(toChild({ channel: 'pagehand-frames', v: 2, type: 'hello', np: n, token: 'leak?' })).toEqual({
+      channel: 'pagehand-frames',
+      v: 2,
+      type: 'hello',
+      np: n,
+    });
     expect(toChild({ channel: 'pagehand-frames', v: 2, type: 'confirm', np: n, nc: n, proof })).toMatchObject({ type: 'confirm' });
     expect(toParent({ channel: 'pagehand-frames', v: 2, type: 'challenge', np: n, nc: n, proof })).toMatchObject({ type: 'challenge' });
-    expect(toParent({ channel: 'pagehand-frames', v: 2, type: 'sealed', sid: n, seq: 3, iv: 'C'.repeat(16), ct: 'abc_-' })).toMatchObject({ type: 'sealed', seq: 3 });
+    expect(toParent({ channel: 'pagehand-frames', v: 2, type: 'sealed', sid: n, seq: 3, iv: 'C'.repeat(16), ct: 'abc_-' })).toMatchObject({
+      type: 'sealed',
+      seq: 3,
+    });
   });
 
   it('drops the site protocol, wrong directions and anything malformed', () => {

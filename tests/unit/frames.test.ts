@@ -4,14 +4,18 @@ import { mergeRemote } from '../../client/page/frames/merge';
 import { canonicalOrigin, childMessage, parentMessage } from '../../client/page/frames/protocol';
 import type { PageMap } from '../../client/page/types';
 
-const page = (text: string, refs: string[]): PageMap => ({
-  text,
-  elements: refs.map((ref) => ({ ref, role: 'button', name: ref, rect: { x: 10, y: 10, width: 5, height: 5 }, states: {}, tag: 'button', isNew: false })),
-  stats: { visited: 0, candidates: 0, listed: refs.length, more: { above: 0, below: 0, left: 0, right: 0, covered: 0 }, tokens: 0, ms: 0 },
-} as PageMap);
+const page = (text: string, refs: string[]): PageMap =>
+  ({
+    text,
+    elements: refs.map((ref) => ({ ref, role: 'button', name: ref, rect: { x: 10, y: 10, width: 5, height: 5 }, states: {}, tag: 'button', isNew: false })),
+    stats: { visited: 0, candidates: 0, listed: refs.length, more: { above: 0, below: 0, left: 0, right: 0, covered: 0 }, tokens: 0, ms: 0 },
+  }) as PageMap;
 
 describe('merging a frame map into the page map', () => {
-  const base = page('page "Shop" x\n⟪page content⟫\n*[1]button "Buy"\n  *[2]iframe "Pay" 400x200 cross-origin, opaque: use click_at\n# After\n⟪/page content⟫', ['1', '2']);
+  const base = page(
+    'page "Shop" x\n⟪page content⟫\n*[1]button "Buy"\n  *[2]iframe "Pay" 400x200 cross-origin, opaque: use click_at\n# After\n⟪/page content⟫',
+    ['1', '2'],
+  );
   const remote = {
     frameId: 'f3',
     frameRef: '2',

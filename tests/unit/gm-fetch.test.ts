@@ -20,7 +20,12 @@ function fakeGm() {
   return { gm, calls, aborted: () => aborted };
 }
 
-const base = { status: 200, statusText: 'OK', responseHeaders: 'Content-Type: text/event-stream\r\nX-Request-Id: abc', finalUrl: 'http://127.0.0.1:8787/v1/chat/completions' };
+const base = {
+  status: 200,
+  statusText: 'OK',
+  responseHeaders: 'Content-Type: text/event-stream\r\nX-Request-Id: abc',
+  finalUrl: 'http://127.0.0.1:8787/v1/chat/completions',
+};
 
 async function readAll(res: Response): Promise<string[]> {
   const reader = res.body!.getReader();
@@ -77,7 +82,13 @@ describe('gmFetch', () => {
   it('answers error statuses as responses, not rejections', async () => {
     const f = fakeGm();
     const p = createGmFetch(f.gm, { stream: false })('http://127.0.0.1:8787/v1/config');
-    f.calls[0]!.onload!({ status: 401, statusText: 'Unauthorized', responseHeaders: 'content-type: application/json', responseText: '{"error":{"code":"invalid_token"}}', readyState: 4 });
+    f.calls[0]!.onload!({
+      status: 401,
+      statusText: 'Unauthorized',
+      responseHeaders: 'content-type: application/json',
+      responseText: '{"error":{"code":"invalid_token"}}',
+      readyState: 4,
+    });
     const res = await p;
     expect(res.status).toBe(401);
     expect(await res.json()).toEqual({ error: { code: 'invalid_token' } });
@@ -155,7 +166,11 @@ describe('gmFetch', () => {
   });
 
   it('parses raw response headers', () => {
-    expect([...parseHeaders('A: 1\r\nb:2\r\n\r\nbad line\r\nC: x: y')]).toEqual([['a', '1'], ['b', '2'], ['c', 'x: y']]);
+    expect([...parseHeaders('A: 1\r\nb:2\r\n\r\nbad line\r\nC: x: y')]).toEqual([
+      ['a', '1'],
+      ['b', '2'],
+      ['c', 'x: y'],
+    ]);
   });
 });
 
@@ -163,7 +178,10 @@ describe('GM run storage', () => {
   it('resumes only a fresh run: one left by a closed tab long ago is ignored', () => {
     const values = new Map<string, string>();
     let now = 1_000_000;
-    const kv = gmKeyValue({ getValue: (k, d) => values.get(k) ?? d, setValue: (k, v) => void values.set(k, v), deleteValue: (k) => void values.delete(k) }, () => now);
+    const kv = gmKeyValue(
+      { getValue: (k, d) => values.get(k) ?? d, setValue: (k, v) => void values.set(k, v), deleteValue: (k) => void values.delete(k) },
+      () => now,
+    );
     kv.set('pagehand:run', '{"v":1}');
     now += 5_000;
     expect(kv.get('pagehand:run')).toBe('{"v":1}');
@@ -182,7 +200,10 @@ const managers = (globalThis as unknown as { __gmManagers: { modes: string[]; ma
 function transport(pieces: string[]) {
   let left = [...pieces];
   return {
-    start: async () => ((left = [...pieces]), { id: 1, status: 200, statusText: 'OK', responseHeaders: 'content-type: text/event-stream', finalUrl: 'http://127.0.0.1:8787/v1/chat/completions' }),
+    start: async () => (
+      (left = [...pieces]),
+      { id: 1, status: 200, statusText: 'OK', responseHeaders: 'content-type: text/event-stream', finalUrl: 'http://127.0.0.1:8787/v1/chat/completions' }
+    ),
     read: async () => {
       await new Promise((r) => setTimeout(r, 1));
       return { chunk: left.length ? left.shift()! : null };
@@ -212,7 +233,10 @@ describe('gmFetch under each manager', () => {
     const seen: Array<string | undefined> = [];
     let loaded: string | undefined;
     await new Promise<void>((done) =>
-      managers.makeXhr('Violentmonkey', transport(['0', '1', '2', '3', '4', '5']))({
+      managers.makeXhr(
+        'Violentmonkey',
+        transport(['0', '1', '2', '3', '4', '5']),
+      )({
         method: 'GET',
         url: 'http://127.0.0.1:8787/x',
         headers: {},

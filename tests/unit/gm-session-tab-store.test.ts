@@ -41,7 +41,21 @@ function world() {
 }
 
 function savedRun(id: string): SavedRun {
-  return { v: 1, id, task: 'Sign up', options: {}, step: 1, history: [], memory: '', usage: { promptTokens: 0, completionTokens: 0 }, startedAt: 1, guards: newGuardState(), notes: [], allowed: [], owner: 'page-1' };
+  return {
+    v: 1,
+    id,
+    task: 'Sign up',
+    options: {},
+    step: 1,
+    history: [],
+    memory: '',
+    usage: { promptTokens: 0, completionTokens: 0 },
+    startedAt: 1,
+    guards: newGuardState(),
+    notes: [],
+    allowed: [],
+    owner: 'page-1',
+  };
 }
 
 describe('the session-tab run store (managers without a tab API)', () => {

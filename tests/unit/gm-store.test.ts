@@ -33,7 +33,21 @@ function fakeManager() {
 }
 
 function savedRun(id: string, task = 'Sign up'): SavedRun {
-  return { v: 1, id, task, options: {}, step: 1, history: [], memory: '', usage: { promptTokens: 0, completionTokens: 0 }, startedAt: 1, guards: newGuardState(), notes: [], allowed: [], owner: 'page-1' };
+  return {
+    v: 1,
+    id,
+    task,
+    options: {},
+    step: 1,
+    history: [],
+    memory: '',
+    usage: { promptTokens: 0, completionTokens: 0 },
+    startedAt: 1,
+    guards: newGuardState(),
+    notes: [],
+    allowed: [],
+    owner: 'page-1',
+  };
 }
 
 /** A page load: a new store over the manager, ready before the entry resumes. */

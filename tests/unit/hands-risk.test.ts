@@ -21,7 +21,9 @@ describe('risks of double_click, drag and click {hold_ms}', () => {
   });
 
   it('a hold on "Hold to pay" is a payment, said as a hold; a plain click is said as a click', () => {
-    expect(classifyRisks({ name: 'click', args: { ref: '3', hold_ms: 1500 } }, button('Hold to pay'), here)[0]!.reason).toMatch(/^Pressing and holding button "Hold to pay" may pay/);
+    expect(classifyRisks({ name: 'click', args: { ref: '3', hold_ms: 1500 } }, button('Hold to pay'), here)[0]!.reason).toMatch(
+      /^Pressing and holding button "Hold to pay" may pay/,
+    );
     expect(classifyRisks({ name: 'click', args: { ref: '3' } }, button('Hold to pay'), here)[0]!.reason).toMatch(/^Clicking button "Hold to pay"/);
   });
 

@@ -44,7 +44,13 @@ describe('createModelClient', () => {
     expect(url).toBe('http://127.0.0.1:9/v1/chat/completions');
     expect(init.method).toBe('POST');
     expect(init.headers).toMatchObject({ Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' });
-    expect(JSON.parse(String(init.body))).toEqual({ ...req, tools: [{ type: 'function', function: { name: 'done' } }], tool_choice: 'auto', stream: true, stream_options: { include_usage: true } });
+    expect(JSON.parse(String(init.body))).toEqual({
+      ...req,
+      tools: [{ type: 'function', function: { name: 'done' } }],
+      tool_choice: 'auto',
+      stream: true,
+      stream_options: { include_usage: true },
+    });
   });
 
   it('uses globalThis.fetch when no transport is given', async () => {
@@ -55,10 +61,13 @@ describe('createModelClient', () => {
   });
 
   it('a non-JSON error body: a message with the status, retried as a 5xx', async () => {
-    const html = () => new Response('<html><body><h1>502 Bad Gateway</h1></body></html>', { status: 502, statusText: 'Bad Gateway', headers: { 'content-type': 'text/html' } });
+    const html = () =>
+      new Response('<html><body><h1>502 Bad Gateway</h1></body></html>', { status: 502, statusText: 'Bad Gateway', headers: { 'content-type': 'text/html' } });
     const t = scripted(html, html);
     const retries: RetryInfo[] = [];
-    const err = await client(t.fetch, { retries: 1 }).chat(req, { onRetry: (r) => retries.push(r) }).catch((e: unknown) => e);
+    const err = await client(t.fetch, { retries: 1 })
+      .chat(req, { onRetry: (r) => retries.push(r) })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ModelError);
     expect(err).toMatchObject({ code: 'http_502', status: 502 });
     expect((err as ModelError).message).toBe('The proxy answered HTTP 502 Bad Gateway without a JSON error: "502 Bad Gateway". (gave up after 2 tries)');
@@ -87,7 +96,12 @@ describe('createModelClient', () => {
 
   it('server misconfiguration (503 provider_not_configured) is not retried', async () => {
     const t = scripted(json(503, { error: { code: 'provider_not_configured', message: 'No Gemini key on the server.' } }));
-    await expect(client(t.fetch).chat(req)).rejects.toMatchObject({ code: 'provider_not_configured', status: 503, retryable: false, message: 'No Gemini key on the server.' });
+    await expect(client(t.fetch).chat(req)).rejects.toMatchObject({
+      code: 'provider_not_configured',
+      status: 503,
+      retryable: false,
+      message: 'No Gemini key on the server.',
+    });
     expect(t.calls).toHaveLength(1);
   });
 
@@ -98,7 +112,9 @@ describe('createModelClient', () => {
 
   it('never puts the token in a message, even when a server echoes it', async () => {
     const t = scripted(json(401, { error: { code: 'invalid_token', message: `Unknown token ${TOKEN}.` } }));
-    const err = (await client(t.fetch).chat(req).catch((e: unknown) => e)) as ModelError;
+    const err = (await client(t.fetch)
+      .chat(req)
+      .catch((e: unknown) => e)) as ModelError;
     expect(err.code).toBe('invalid_token');
     expect(err.message).toBe('Unknown token [token].');
   });
@@ -111,7 +127,12 @@ describe('createModelClient', () => {
       .catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'network', message: 'Could not reach the proxy at http://127.0.0.1:9: fetch failed. (gave up after 5 tries)' });
     expect(t.calls).toHaveLength(5);
-    expect(retries.map((r) => [r.attempt, r.code])).toEqual([[1, 'network'], [2, 'network'], [3, 'network'], [4, 'network']]);
+    expect(retries.map((r) => [r.attempt, r.code])).toEqual([
+      [1, 'network'],
+      [2, 'network'],
+      [3, 'network'],
+      [4, 'network'],
+    ]);
   });
 
   it('an already-aborted signal rejects without a request', async () => {
@@ -140,7 +161,9 @@ describe('createModelClient', () => {
 
   it('a web page where the stream should be is a bad response naming the proxy, not retried', async () => {
     const t = scripted(new Response('<!doctype html><title>Sign in</title>', { headers: { 'content-type': 'text/html; charset=utf-8' } }));
-    const err = (await client(t.fetch).chat(req).catch((e: unknown) => e)) as ModelError;
+    const err = (await client(t.fetch)
+      .chat(req)
+      .catch((e: unknown) => e)) as ModelError;
     expect(err).toMatchObject({ code: 'bad_response', retryable: false });
     expect(err.message).toContain('is http://127.0.0.1:9 the pagehand proxy?');
     expect(t.calls).toHaveLength(1);
@@ -161,7 +184,13 @@ describe('createModelClient', () => {
 });
 
 describe('config()', () => {
-  const info = { models: ['m'], defaultModel: 'm', providers: { openai: true, gemini: false }, features: { streaming: true, tools: true, images: true }, limits: { maxTokens: 1, maxN: 1, maxBodyBytes: 1, rpm: 1 } };
+  const info = {
+    models: ['m'],
+    defaultModel: 'm',
+    providers: { openai: true, gemini: false },
+    features: { streaming: true, tools: true, images: true },
+    limits: { maxTokens: 1, maxN: 1, maxBodyBytes: 1, rpm: 1 },
+  };
 
   it('GETs {proxy}/v1/config with the token', async () => {
     const t = scripted(json(200, info));

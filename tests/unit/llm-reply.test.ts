@@ -107,7 +107,12 @@ describe('assistantMessage', () => {
   it('turns a reply into the history entry, keeping extra_content', () => {
     const extra = { google: { thought_signature: 'c2ln' } };
     expect(
-      assistantMessage({ content: '', toolCalls: [{ id: 'c', name: 'click', arguments: '{"ref":"1"}', extra_content: extra }], finishReason: 'tool_calls', usage: null }),
+      assistantMessage({
+        content: '',
+        toolCalls: [{ id: 'c', name: 'click', arguments: '{"ref":"1"}', extra_content: extra }],
+        finishReason: 'tool_calls',
+        usage: null,
+      }),
     ).toEqual({
       role: 'assistant',
       content: null,

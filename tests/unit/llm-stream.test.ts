@@ -23,7 +23,13 @@ const DONE = 'data: [DONE]\n\n';
 
 describe('readReplyStream', () => {
   it('assembles content across arbitrary byte boundaries (multi-byte text too) and reports deltas', async () => {
-    const text = delta({ role: 'assistant', content: '' }) + delta({ content: 'Grüße ' }) + delta({ content: '→ 世界' }) + delta({}, 'stop') + ev({ choices: [], usage: { prompt_tokens: 3, completion_tokens: 2 } }) + DONE;
+    const text =
+      delta({ role: 'assistant', content: '' }) +
+      delta({ content: 'Grüße ' }) +
+      delta({ content: '→ 世界' }) +
+      delta({}, 'stop') +
+      ev({ choices: [], usage: { prompt_tokens: 3, completion_tokens: 2 } }) +
+      DONE;
     for (const slice of [1, 3, 7, 1000]) {
       const deltas: ChatDelta[] = [];
       const reply = await readReplyStream(body(text, slice), (d) => deltas.push(d));
@@ -69,7 +75,9 @@ describe('readReplyStream', () => {
   });
 
   it('accepts a finished reply without [DONE] (some compatible servers omit it), even without a final blank line', async () => {
-    const reply = await readReplyStream(body(delta({ content: 'x' }) + `data: ${JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: 'length' }] })}`));
+    const reply = await readReplyStream(
+      body(delta({ content: 'x' }) + `data: ${JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: 'length' }] })}`),
+    );
     expect(reply).toMatchObject({ content: 'x', finishReason: 'length' });
   });
 

@@ -78,7 +78,10 @@ describe('walk/text', () => {
     t.add('€120', p, ctx);
     t.leaveBlock(inP);
     const lines = items as TextItem[];
-    expect(lines.map((l) => [l.text, l.heading, l.order])).toEqual([['Billing address', 2, 0], ['May | €120', undefined, 1]]);
+    expect(lines.map((l) => [l.text, l.heading, l.order])).toEqual([
+      ['Billing address', 2, 0],
+      ['May | €120', undefined, 1],
+    ]);
     expect(lines[1]!.block).toBe(p);
     expect(t.lastHeading).toBe('Billing address');
   });

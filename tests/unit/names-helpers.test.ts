@@ -22,7 +22,8 @@ describe('spacingOf (how a box meets its neighbours in a name)', () => {
     expect(spacingOf('inline')).toBe('inline');
   });
   it('sets every other box apart, and display:contents too (as Chromium reads it)', () => {
-    for (const d of ['contents', 'block', 'inline-block', 'flex', 'inline-flex', 'grid', 'table-cell', 'list-item', 'flow-root']) expect(spacingOf(d)).toBe('apart');
+    for (const d of ['contents', 'block', 'inline-block', 'flex', 'inline-flex', 'grid', 'table-cell', 'list-item', 'flow-root'])
+      expect(spacingOf(d)).toBe('apart');
   });
 });
 
@@ -46,7 +47,8 @@ describe('UNREAD_CONTAINER_ROLES (containers a name from content does not read)'
     for (const r of ['menu', 'menubar', 'toolbar', 'tree', 'group', 'dialog', 'navigation', 'status']) expect(UNREAD_CONTAINER_ROLES.has(r)).toBe(true);
   });
   it('leaves out sectioning content and the roles that take their name from content', () => {
-    for (const r of ['article', 'figure', 'banner', 'region', 'list', 'table', 'row', 'cell', 'menuitem', 'treeitem', 'heading']) expect(UNREAD_CONTAINER_ROLES.has(r)).toBe(false);
+    for (const r of ['article', 'figure', 'banner', 'region', 'list', 'table', 'row', 'cell', 'menuitem', 'treeitem', 'heading'])
+      expect(UNREAD_CONTAINER_ROLES.has(r)).toBe(false);
   });
 });
 

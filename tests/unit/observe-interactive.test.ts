@@ -6,17 +6,54 @@
 import { describe, expect, it } from 'vitest';
 import { isInteractive } from '../../client/page/actions/observe';
 
-const ROLES = ['button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option',
-  'combobox', 'textbox', 'searchbox', 'slider', 'spinbutton', 'treeitem', 'gridcell'];
-const SELECTOR = ['a[href]', 'button', 'input:not([type=hidden])', 'select', 'textarea', 'summary',
-  '[contenteditable]:not([contenteditable=false])', ...ROLES.map((r) => `[role=${r}]`)].join(',');
+const ROLES = [
+  'button',
+  'link',
+  'checkbox',
+  'radio',
+  'switch',
+  'tab',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'option',
+  'combobox',
+  'textbox',
+  'searchbox',
+  'slider',
+  'spinbutton',
+  'treeitem',
+  'gridcell',
+];
+const SELECTOR = [
+  'a[href]',
+  'button',
+  'input:not([type=hidden])',
+  'select',
+  'textarea',
+  'summary',
+  '[contenteditable]:not([contenteditable=false])',
+  ...ROLES.map((r) => `[role=${r}]`),
+].join(',');
 
 const TAGS = ['a', 'button', 'input', 'select', 'textarea', 'summary', 'div', 'span', 'li', 'td'];
 const ATTRS: Array<Record<string, string>> = [
-  {}, { href: '/x' }, { type: 'hidden' }, { type: 'text' }, { type: 'checkbox' },
-  { contenteditable: '' }, { contenteditable: 'true' }, { contenteditable: 'false' }, { contenteditable: 'plaintext-only' },
-  { role: 'button' }, { role: 'none' }, { role: 'presentation', contenteditable: '' }, { role: 'gridcell' }, { role: 'button link' },
-  { role: 'none', href: '/y' }, { role: '' },
+  {},
+  { href: '/x' },
+  { type: 'hidden' },
+  { type: 'text' },
+  { type: 'checkbox' },
+  { contenteditable: '' },
+  { contenteditable: 'true' },
+  { contenteditable: 'false' },
+  { contenteditable: 'plaintext-only' },
+  { role: 'button' },
+  { role: 'none' },
+  { role: 'presentation', contenteditable: '' },
+  { role: 'gridcell' },
+  { role: 'button link' },
+  { role: 'none', href: '/y' },
+  { role: '' },
 ];
 
 describe('isInteractive', () => {

@@ -22,7 +22,17 @@ vi.hoisted(() => {
 function handle(task: string): RunHandle {
   const em = createEmitter<RunEvents>();
   return {
-    id: `id-${task}`, task, ui: true, on: em.on, stop() {}, pause() {}, resume() {}, paused: false, answer() {}, active: true, result: new Promise(() => {}),
+    id: `id-${task}`,
+    task,
+    ui: true,
+    on: em.on,
+    stop() {},
+    pause() {},
+    resume() {},
+    paused: false,
+    answer() {},
+    active: true,
+    result: new Promise(() => {}),
   };
 }
 
@@ -60,7 +70,7 @@ describe('ui.configure (pagehand.init)', () => {
     expect($('section.panel')!.style.left).toBe('12px');
   });
 
-  it('init\'s theme and lang replace those open() was given: the last call wins', () => {
+  it("init's theme and lang replace those open() was given: the last call wins", () => {
     ui.open({ theme: 'light', lang: 'en' });
     expect($('.ph.light')).not.toBeNull();
     ui.configure({ theme: 'dark', lang: 'es' });
@@ -68,7 +78,7 @@ describe('ui.configure (pagehand.init)', () => {
     expect($('[data-send]')!.textContent).toBe('Enviar');
   });
 
-  it('the script tag\'s language and corner are the defaults beneath init', () => {
+  it("the script tag's language and corner are the defaults beneath init", () => {
     setup({ lang: 'es', position: 'bottom-left' });
     ui.launcher();
     expect($('.launcher')!.getAttribute('aria-label')).toBe('Abrir pagehand');

@@ -105,7 +105,8 @@ function type(el: HTMLElement, value: string): void {
   (el as HTMLTextAreaElement).value = value;
   el.dispatchEvent(new Event('input', { bubbles: true }));
 }
-const key = (el: HTMLElement, k: string, shiftKey = false): boolean => el.dispatchEvent(new KeyboardEvent('keydown', { key: k, shiftKey, bubbles: true, cancelable: true }));
+const key = (el: HTMLElement, k: string, shiftKey = false): boolean =>
+  el.dispatchEvent(new KeyboardEvent('keydown', { key: k, shiftKey, bubbles: true, cancelable: true }));
 
 beforeEach(() => {
   input.user = true;
@@ -115,7 +116,8 @@ beforeEach(() => {
   setup();
 });
 afterEach(() => {
-  for (const h of made.splice(0)) if (h.active) h.emit('done', { result: { ok: false, summary: 'Test over.', steps: 0, usage: { promptTokens: 0, completionTokens: 0 } } });
+  for (const h of made.splice(0))
+    if (h.active) h.emit('done', { result: { ok: false, summary: 'Test over.', steps: 0, usage: { promptTokens: 0, completionTokens: 0 } } });
   ui.close();
 });
 
@@ -159,7 +161,15 @@ describe('overlay controller', () => {
     key(box, 'Enter');
     const h = handles[0]!;
     h.emit('step', { step: 1, maxSteps: 20, phase: 'start', usage, elapsedMs: 0, url: '' });
-    h.emit('step', { step: 1, maxSteps: 20, phase: 'planned', usage, elapsedMs: 0, url: '', reasoning: { evaluation: 'Page loaded', memory: 'nothing yet', nextGoal: 'Type into search' } });
+    h.emit('step', {
+      step: 1,
+      maxSteps: 20,
+      phase: 'planned',
+      usage,
+      elapsedMs: 0,
+      url: '',
+      reasoning: { evaluation: 'Page loaded', memory: 'nothing yet', nextGoal: 'Type into search' },
+    });
     const call = { name: 'type', args: { ref: '4', text: 'ernesto' } };
     h.emit('action', { step: 1, phase: 'start', call });
     h.emit('action', { step: 1, phase: 'end', call, result: { ok: true, message: 'Typed "ernesto".', changes: {} } });
@@ -179,7 +189,11 @@ describe('overlay controller', () => {
     ui.attach(h); // a run from code with ui: true opens the panel
     const respond = vi.fn();
     const target = { ref: ref('9'), role: 'button', name: 'Place order', rect: { x: 0, y: 0, width: 1, height: 1 } };
-    const ask = () => h.emit('confirm', { request: { kind: 'payment', call: { name: 'click', args: { ref: '9' } }, target, reason: 'It places an order.', goal: 'pay' }, respond });
+    const ask = () =>
+      h.emit('confirm', {
+        request: { kind: 'payment', call: { name: 'click', args: { ref: '9' } }, target, reason: 'It places an order.', goal: 'pay' },
+        respond,
+      });
     ask();
     const card = $('[role="alertdialog"]')!;
     expect(card.getAttribute('aria-labelledby')).toBe('ph-confirm-title');

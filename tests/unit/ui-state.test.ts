@@ -11,12 +11,28 @@ import { pickLang, strings } from '../../client/ui/i18n';
 import { callLabel } from '../../client/ui/labels';
 import { pointFor } from '../../client/ui/mask';
 import { reduce, type RunView, type UiEvent } from '../../client/ui/state';
-import { HISTORY_KEY, HISTORY_MAX, LAYOUT_KEY, loadHistory, loadLayout, loadLog, LOG_MAX, placeIn, recordTask, saveLayout, saveLog } from '../../client/ui/storage';
+import {
+  HISTORY_KEY,
+  HISTORY_MAX,
+  LAYOUT_KEY,
+  loadHistory,
+  loadLayout,
+  loadLog,
+  LOG_MAX,
+  placeIn,
+  recordTask,
+  saveLayout,
+  saveLog,
+} from '../../client/ui/storage';
 
 /** Refs are branded strings in the contract. */
 const ref = (r: string): Ref => r as Ref;
 const usage = { promptTokens: 100, completionTokens: 20 };
-const step = (p: Partial<RunEvents['step']>): UiEvent => ({ type: 'step', now: 10_000, p: { step: 1, maxSteps: 50, phase: 'start', usage, elapsedMs: 1500, url: 'https://x.test/', ...p } });
+const step = (p: Partial<RunEvents['step']>): UiEvent => ({
+  type: 'step',
+  now: 10_000,
+  p: { step: 1, maxSteps: 50, phase: 'start', usage, elapsedMs: 1500, url: 'https://x.test/', ...p },
+});
 const result = (r: Partial<RunResult>): RunResult => ({ ok: true, summary: 'ok', steps: 2, usage, ...r });
 
 function run(...events: UiEvent[]): RunView {
@@ -53,7 +69,10 @@ describe('reducer: run events → panel view', () => {
   });
 
   it('messages and non-fatal errors are log lines; a fatal error is kept for the end card', () => {
-    let v = run({ type: 'message', p: { text: 'Resumed on …', from: 'agent' } }, { type: 'error', p: { message: 'rate limited', code: 'http_429', fatal: false, retryInMs: 2000 } });
+    let v = run(
+      { type: 'message', p: { text: 'Resumed on …', from: 'agent' } },
+      { type: 'error', p: { message: 'rate limited', code: 'http_429', fatal: false, retryInMs: 2000 } },
+    );
     expect(v.entries).toEqual([
       { kind: 'message', text: 'Resumed on …', from: 'agent' },
       { kind: 'error', message: 'rate limited', code: 'http_429', retryInMs: 2000 },
@@ -107,7 +126,10 @@ describe('reducer: run events → panel view', () => {
 
   it('attaching the same run again keeps its log; a new run starts clean', () => {
     const v = run(step({}));
-    expect(reduce(v, { type: 'attach', id: 'r1', task: 'Buy a grinder', paused: true, resumed: false, now: 1 })).toMatchObject({ entries: v.entries, paused: true });
+    expect(reduce(v, { type: 'attach', id: 'r1', task: 'Buy a grinder', paused: true, resumed: false, now: 1 })).toMatchObject({
+      entries: v.entries,
+      paused: true,
+    });
     expect(reduce(v, { type: 'attach', id: 'r2', task: 'Other', paused: false, resumed: false, now: 1 })).toMatchObject({ entries: [], task: 'Other' });
   });
 });
@@ -119,7 +141,7 @@ describe('labels and the pointer', () => {
     expect(callLabel({ name: 'navigate', args: { url: '/inbox' } })).toBe('navigate — /inbox');
   });
 
-  it('the pointer goes to the middle of the target, or click_at\'s point', () => {
+  it("the pointer goes to the middle of the target, or click_at's point", () => {
     const rect = { x: 10, y: 20, width: 100, height: 40 };
     expect(pointFor({ call: { name: 'click', args: {} }, target: { ref: ref('1'), role: 'button', name: '', rect } })).toEqual({ x: 60, y: 40 });
     expect(pointFor({ call: { name: 'click_at', args: { x: 5, y: 7 } } })).toEqual({ x: 5, y: 7 });
@@ -175,7 +197,10 @@ describe('storage', () => {
     recordTask({ task: 'a', at: 1 });
     recordTask({ task: 'b', at: 2 });
     recordTask({ task: 'a', ok: true, at: 3 });
-    expect(loadHistory()).toEqual([{ task: 'a', ok: true, at: 3 }, { task: 'b', at: 2 }]);
+    expect(loadHistory()).toEqual([
+      { task: 'a', ok: true, at: 3 },
+      { task: 'b', at: 2 },
+    ]);
     for (let i = 0; i < 20; i++) recordTask({ task: `t${i}`, at: i });
     expect(loadHistory()).toHaveLength(HISTORY_MAX);
     expect(loadHistory()[0]!.task).toBe('t19');

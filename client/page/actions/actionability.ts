@@ -55,7 +55,12 @@ function candidatePoints(box: Box): Point[] {
   const h = box.bottom - box.top;
   const pts = [{ x: cx, y: cy }];
   if (w > 8 && h > 8) {
-    for (const [fx, fy] of [[0.25, 0.5], [0.75, 0.5], [0.5, 0.25], [0.5, 0.75]] as const) {
+    for (const [fx, fy] of [
+      [0.25, 0.5],
+      [0.75, 0.5],
+      [0.5, 0.25],
+      [0.5, 0.75],
+    ] as const) {
       pts.push({ x: box.left + w * fx, y: box.top + h * fy });
     }
   }

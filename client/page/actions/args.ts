@@ -38,7 +38,6 @@ export type ParsedCall = { [K in ToolName]: { name: K; args: ToolArgs[K] } }[Too
 export const MAX_WAIT_SECONDS = 30;
 export const MAX_SCROLL_PAGES = 20;
 
-
 /** A bad argument: the message says which and how to fix it. */
 export class ArgError extends Error {}
 
@@ -196,7 +195,8 @@ export const ACTION_TOOLS: { [K in ToolName]: ActionTool<ToolArgs[K]> } = {
         throw new ArgError(`scroll: "direction" must be up, down, left or right, got ${show(a.direction)}.`);
       }
       const pages = num('scroll', a, 'pages') ?? 1;
-      if (pages <= 0 || pages > MAX_SCROLL_PAGES) throw new ArgError(`scroll: "pages" must be between 0 and ${MAX_SCROLL_PAGES} (fractions like 0.5 are fine), got ${pages}.`);
+      if (pages <= 0 || pages > MAX_SCROLL_PAGES)
+        throw new ArgError(`scroll: "pages" must be between 0 and ${MAX_SCROLL_PAGES} (fractions like 0.5 are fine), got ${pages}.`);
       return { direction: d, ref: ref('scroll', a, false), pages };
     },
   },
@@ -208,7 +208,8 @@ export const ACTION_TOOLS: { [K in ToolName]: ActionTool<ToolArgs[K]> } = {
     parse: (a) => {
       const x = num('click_at', a, 'x');
       const y = num('click_at', a, 'y');
-      if (x === undefined || y === undefined) throw new ArgError('click_at needs "x" and "y": fractions of the viewport from 0 to 1, e.g. {"x": 0.5, "y": 0.25}.');
+      if (x === undefined || y === undefined)
+        throw new ArgError('click_at needs "x" and "y": fractions of the viewport from 0 to 1, e.g. {"x": 0.5, "y": 0.25}.');
       if (x < 0 || x > 1 || y < 0 || y > 1) {
         throw new ArgError(`click_at: "x" and "y" are fractions of the viewport from 0 (left/top) to 1 (right/bottom), got x=${x}, y=${y}.`);
       }

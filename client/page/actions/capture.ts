@@ -86,7 +86,8 @@ export function emulateCapture(win: Win): CaptureEmulation {
       stopped = true;
       try {
         // Only put back what is still ours (the page may have replaced a method meanwhile).
-        for (const k of Object.keys(patched) as Array<keyof CaptureMethods>) if (proto[k] === patched[k]) (proto as unknown as Record<string, unknown>)[k] = original[k];
+        for (const k of Object.keys(patched) as Array<keyof CaptureMethods>)
+          if (proto[k] === patched[k]) (proto as unknown as Record<string, unknown>)[k] = original[k];
       } catch {
         /* nothing to restore */
       }

@@ -10,7 +10,6 @@ import { ActionError, inputType, tag } from './dom';
 import type { HandsArgs } from './hands-args';
 import { clickAt, contextClickAt, doubleClickAt, hoverAt } from './pointer';
 
-
 /** The checked state a click may toggle: native checkbox/radio, or aria-checked/pressed. */
 function checkedState(el: Element): boolean | undefined {
   if (tag(el) === 'input' && (inputType(el) === 'checkbox' || inputType(el) === 'radio')) return (el as HTMLInputElement).checked;
@@ -70,7 +69,6 @@ export const hover: Handler<ToolArgs['hover']> = async ({ ref }, ctx) => {
   hoverAt(point!.target, { local: point!.local, root: point!.root });
   return { message: `Hovering over ${ctx.label(el)}.` };
 };
-
 
 export const doubleClick: Handler<HandsArgs['double_click']> = async ({ ref }, ctx) => {
   const { point, label } = await pressable(ref, ctx);

@@ -15,8 +15,16 @@ export function dataTransfer(win: Win, files: readonly File[] = []): DataTransfe
   let drop = 'none';
   let allowed = 'uninitialized';
   try {
-    Object.defineProperty(dt, 'dropEffect', { configurable: true, get: () => drop, set: (v: unknown) => void (DROP_EFFECTS.includes(String(v)) && (drop = String(v))) });
-    Object.defineProperty(dt, 'effectAllowed', { configurable: true, get: () => allowed, set: (v: unknown) => void (ALLOWED_EFFECTS.includes(String(v)) && (allowed = String(v))) });
+    Object.defineProperty(dt, 'dropEffect', {
+      configurable: true,
+      get: () => drop,
+      set: (v: unknown) => void (DROP_EFFECTS.includes(String(v)) && (drop = String(v))),
+    });
+    Object.defineProperty(dt, 'effectAllowed', {
+      configurable: true,
+      get: () => allowed,
+      set: (v: unknown) => void (ALLOWED_EFFECTS.includes(String(v)) && (allowed = String(v))),
+    });
   } catch {
     /* a browser that lets these be written already */
   }

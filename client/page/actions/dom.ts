@@ -44,7 +44,7 @@ export const tag = (el: Element): string => el.localName;
 export function frameOffset(win: Win): Point | undefined {
   let x = 0;
   let y = 0;
-  for (let w: Win = win; w !== window; ) {
+  for (let w: Win = win; w !== window;) {
     let fe: Element | null;
     try {
       fe = w.frameElement;
@@ -138,7 +138,9 @@ export function invisibilityReason(el: Element): string {
   if (cs.visibility === 'hidden' || cs.visibility === 'collapse') return 'hidden (visibility: hidden)';
   for (let p = flatParent(el); p && isElement(p); p = flatParent(p)) {
     if (winOf(p).getComputedStyle(p).display === 'none') {
-      return tag(p) === 'details' || p.closest?.('details:not([open])') ? 'inside a closed section (expand it first)' : 'inside a hidden container (open its menu or section first)';
+      return tag(p) === 'details' || p.closest?.('details:not([open])')
+        ? 'inside a closed section (expand it first)'
+        : 'inside a hidden container (open its menu or section first)';
     }
   }
   if (r.width <= 0 || r.height <= 0) return 'zero-sized';
@@ -187,7 +189,8 @@ export function isReadOnly(el: Element): boolean {
 export function isClickFocusable(el: Element): boolean {
   if (!isHTML(el) && tag(el) !== 'svg' && !('focus' in el)) return false;
   const t = tag(el);
-  if (DISABLEABLE.has(t) && t !== 'fieldset' && t !== 'optgroup' && t !== 'option') return !el.matches(':disabled') && !(t === 'input' && inputType(el) === 'hidden');
+  if (DISABLEABLE.has(t) && t !== 'fieldset' && t !== 'optgroup' && t !== 'option')
+    return !el.matches(':disabled') && !(t === 'input' && inputType(el) === 'hidden');
   if ((t === 'a' || t === 'area') && el.hasAttribute('href')) return true;
   if (el.hasAttribute('tabindex')) return true;
   if (t === 'iframe' || t === 'summary') return true;

@@ -41,7 +41,8 @@ export async function reportDownload(file: Promise<DownloadFile>): Promise<strin
   if (f.text === undefined) f = (await runnerCopyOf(f, RUNNER_COPY_WAIT_MS)) ?? f;
   const known = downloadNamed(f.name) ?? f;
   const about = facts(known);
-  if (known.text === undefined) return `It downloaded ${known.name}${about ? ` (${about})` : ''}; only its name is known (${WHY[known.unreadable ?? 'unavailable'] ?? known.unreadable}).`;
+  if (known.text === undefined)
+    return `It downloaded ${known.name}${about ? ` (${about})` : ''}; only its name is known (${WHY[known.unreadable ?? 'unavailable'] ?? known.unreadable}).`;
   return `It downloaded ${known.name}${about ? ` (${about})` : ''}. Its text:\n${downloadPage(known as DownloadFile & { text: string }, 1)}`;
 }
 
@@ -50,7 +51,11 @@ export function readDownload(name: string, page: number): string {
   const f = downloadNamed(name);
   if (!f) {
     const names = downloadNames();
-    throw new ActionError(names.length ? `No download named "${name}". Downloads on this page: ${names.join(', ')}.` : `No download named "${name}": nothing was downloaded on this page yet.`);
+    throw new ActionError(
+      names.length
+        ? `No download named "${name}". Downloads on this page: ${names.join(', ')}.`
+        : `No download named "${name}": nothing was downloaded on this page yet.`,
+    );
   }
   if (f.text === undefined) throw new ActionError(`${f.name} cannot be read: ${WHY[f.unreadable ?? 'unavailable'] ?? f.unreadable}; only its name is known.`);
   const pages = chunkText(f.text, CHUNK_CHARS).length;

@@ -69,7 +69,8 @@ function containerLabel(list: Element, d: Describer): string {
   return labelOf(list, d);
 }
 
-const ordinal = (n: number): string => `${n}${n % 10 === 1 && n % 100 !== 11 ? 'st' : n % 10 === 2 && n % 100 !== 12 ? 'nd' : n % 10 === 3 && n % 100 !== 13 ? 'rd' : 'th'}`;
+const ordinal = (n: number): string =>
+  `${n}${n % 10 === 1 && n % 100 !== 11 ? 'st' : n % 10 === 2 && n % 100 !== 12 ? 'nd' : n % 10 === 3 && n % 100 !== 13 ? 'rd' : 'th'}`;
 
 /**
  * Takes the element's place before the drag; `after()` says what changed. `d` names things;
@@ -87,7 +88,8 @@ export function watchPlace(el: Element, d: Describer, label: string): { after():
         if (before.list?.isConnected && before.items.length > 1) {
           const first = before.items.find((i) => i.isConnected);
           const order = first ? itemsLike(before.list, first).map(itemText) : [];
-          if (order.length && order.join('\n') !== beforeText.join('\n')) return `${containerLabel(before.list, d)} now reads: ${listing(order)} (before: ${listing(beforeText)}).`;
+          if (order.length && order.join('\n') !== beforeText.join('\n'))
+            return `${containerLabel(before.list, d)} now reads: ${listing(order)} (before: ${listing(beforeText)}).`;
         }
         return `The page replaced ${label} while it was dragged; the next map shows where things are now.`;
       }

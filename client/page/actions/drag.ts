@@ -43,7 +43,10 @@ export const drag: Handler<DragArgs> = async (args, ctx) => {
       centre = visibleCentre(toEl);
     }
     const again = centre && visibleCentre(el);
-    if (!centre || !again) throw new ActionError(`${subject} and ${ctx.subject(args.to_ref!, toEl)} cannot both be in view at once, so one drag cannot reach. Scroll so both show, or drag by dx/dy in steps.`);
+    if (!centre || !again)
+      throw new ActionError(
+        `${subject} and ${ctx.subject(args.to_ref!, toEl)} cannot both be in view at once, so one drag cannot reach. Scroll so both show, or drag by dx/dy in steps.`,
+      );
     to = centre;
     if (again.x !== from.root.x || again.y !== from.root.y) {
       // The page scrolled: press where the source is now.

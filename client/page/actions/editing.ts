@@ -169,4 +169,3 @@ export function deleteInEditable(host: HTMLElement, forward: boolean): void {
 export function editableText(host: HTMLElement): string {
   return (host.innerText ?? host.textContent ?? '').replace(/\u00a0/g, ' ');
 }
-

@@ -87,7 +87,17 @@ async function nativeDrag(source: HTMLElement, start: Init, points: Point[], pre
   // The browser hands the pointer to the drag: the page's pointer stream ends here.
   const cancel = { ...start };
   if (typeof win.PointerEvent === 'function') {
-    pressed.target.dispatchEvent(new win.PointerEvent('pointercancel', { bubbles: true, composed: true, pointerId: 1, pointerType: 'mouse', isPrimary: true, clientX: cancel.local.x, clientY: cancel.local.y }));
+    pressed.target.dispatchEvent(
+      new win.PointerEvent('pointercancel', {
+        bubbles: true,
+        composed: true,
+        pointerId: 1,
+        pointerType: 'mouse',
+        isPrimary: true,
+        clientX: cancel.local.x,
+        clientY: cancel.local.y,
+      }),
+    );
   }
   let current: Element | undefined;
   let accepted = false;

@@ -69,17 +69,21 @@ export const handsParsers: { [K in keyof HandsArgs]: (a: Args) => HandsArgs[K] }
     const dx = numArg('drag', a, 'dx');
     const dy = numArg('drag', a, 'dy');
     if (to !== undefined) {
-      if (dx !== undefined || dy !== undefined) throw new HandsArgError('drag takes either "to_ref" (drop on that element) or "dx"/"dy" (move by pixels), not both.');
+      if (dx !== undefined || dy !== undefined)
+        throw new HandsArgError('drag takes either "to_ref" (drop on that element) or "dx"/"dy" (move by pixels), not both.');
       if (to === ref) throw new HandsArgError(`drag: "to_ref" is the dragged element itself (${ref}); give the element to drop it on.`);
       return { ref, to_ref: to };
     }
     if (dx === undefined && dy === undefined) {
-      throw new HandsArgError('drag needs "to_ref" (the element to drop on, e.g. {"ref": "4", "to_ref": "9"}) or "dx"/"dy" (pixels to move, e.g. {"ref": "4", "dx": 120, "dy": 0}).');
+      throw new HandsArgError(
+        'drag needs "to_ref" (the element to drop on, e.g. {"ref": "4", "to_ref": "9"}) or "dx"/"dy" (pixels to move, e.g. {"ref": "4", "dx": 120, "dy": 0}).',
+      );
     }
     const x = dx ?? 0;
     const y = dy ?? 0;
     if (x === 0 && y === 0) throw new HandsArgError('drag: "dx" and "dy" are both 0, so nothing would move.');
-    if (Math.abs(x) > MAX_DRAG_PX || Math.abs(y) > MAX_DRAG_PX) throw new HandsArgError(`drag: "dx" and "dy" are pixels, at most ${MAX_DRAG_PX} each way; got dx=${x}, dy=${y}.`);
+    if (Math.abs(x) > MAX_DRAG_PX || Math.abs(y) > MAX_DRAG_PX)
+      throw new HandsArgError(`drag: "dx" and "dy" are pixels, at most ${MAX_DRAG_PX} each way; got dx=${x}, dy=${y}.`);
     return { ref, dx: x, dy: y };
   },
   double_click: (a) => ({ ref: refArg('double_click', a, 'ref', true)! }),
@@ -111,6 +115,7 @@ export function downloadArg(a: Args): string | undefined {
   const v = a.download;
   if (v === undefined || v === null || v === '') return undefined;
   if (typeof v !== 'string' || !v.trim()) throw new HandsArgError(`read: "download" must be the name of a downloaded file, got ${show(v)}.`);
-  if (a.ref !== undefined && a.ref !== null && a.ref !== '') throw new HandsArgError('read takes "download" (a downloaded file) or "ref" (a part of the page), not both.');
+  if (a.ref !== undefined && a.ref !== null && a.ref !== '')
+    throw new HandsArgError('read takes "download" (a downloaded file) or "ref" (a part of the page), not both.');
   return v.trim();
 }

@@ -12,7 +12,23 @@ const ROLELESS = new Set(['generic', 'none', 'presentation', '']);
 /** Elements whose content is not text a reader sees (canvas fallback, media, frames). */
 const OPAQUE_TAGS = new Set(['canvas', 'video', 'audio', 'iframe', 'embed', 'object', 'img', 'svg']);
 /** Containers whose whole text would not name them (a list, a form, a scroll pane). */
-const CONTAINER_ROLES = new Set(['list', 'listbox', 'menu', 'tree', 'grid', 'table', 'form', 'region', 'dialog', 'main', 'navigation', 'document', 'feed', 'tabpanel', 'group']);
+const CONTAINER_ROLES = new Set([
+  'list',
+  'listbox',
+  'menu',
+  'tree',
+  'grid',
+  'table',
+  'form',
+  'region',
+  'dialog',
+  'main',
+  'navigation',
+  'document',
+  'feed',
+  'tabpanel',
+  'group',
+]);
 const CONTENT_MAX = 60;
 
 /** The name the element would get from its content, when that is short enough to be a label. */
@@ -53,11 +69,35 @@ export function labelOf(el: Element, describer: Describer): string {
 /** `div#cookie-banner.banner.fixed` — for elements without a role or name worth naming. */
 export function selectorOf(el: Element): string {
   const id = el.id ? `#${el.id}` : '';
-  const cls = typeof el.className === 'string' ? el.className.trim().split(/\s+/).filter(Boolean).slice(0, 3).map((c) => `.${c}`).join('') : '';
+  const cls =
+    typeof el.className === 'string'
+      ? el.className
+          .trim()
+          .split(/\s+/)
+          .filter(Boolean)
+          .slice(0, 3)
+          .map((c) => `.${c}`)
+          .join('')
+      : '';
   return `${tag(el)}${id}${cls}`;
 }
 
-const LAYER_ROLES = new Set(['dialog', 'alertdialog', 'banner', 'contentinfo', 'navigation', 'region', 'complementary', 'alert', 'status', 'tooltip', 'menu', 'listbox', 'form', 'search']);
+const LAYER_ROLES = new Set([
+  'dialog',
+  'alertdialog',
+  'banner',
+  'contentinfo',
+  'navigation',
+  'region',
+  'complementary',
+  'alert',
+  'status',
+  'tooltip',
+  'menu',
+  'listbox',
+  'form',
+  'search',
+]);
 
 /**
  * Describes what covers `target` at a point, given the element actually hit there: the

@@ -85,11 +85,11 @@ function failure(message: string, t0: number, kind: ActionErrorKind): ActionResu
   return { ok: false, message, error: { kind }, changes: {}, timing: { totalMs: performance.now() - t0, settleMs: 0 } };
 }
 
-
 /** What kind of failure `e` is: by its class and the target's state, never by its words. */
 function errorKind(e: unknown, target: Element | undefined): ActionErrorKind {
   if (e instanceof ZoneRefusal) return 'in_deny_zone';
-  if (e instanceof RefError || (e && typeof e === 'object' && (e as Error).name === 'RefError')) return (e as RefError).code === 'unknown' ? 'unknown_ref' : 'stale_ref';
+  if (e instanceof RefError || (e && typeof e === 'object' && (e as Error).name === 'RefError'))
+    return (e as RefError).code === 'unknown' ? 'unknown_ref' : 'stale_ref';
   // The element went away (re-rendered, removed) while the action waited on it.
   if (target && !target.isConnected) return 'stale_ref';
   return 'failed';

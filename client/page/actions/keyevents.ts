@@ -29,7 +29,11 @@ export function fireKey(target: Element, type: 'keydown' | 'keypress' | 'keyup',
   };
   const e = new win.KeyboardEvent(type, init);
   // Engines that ignore the legacy fields in the init dictionary get them as own getters.
-  for (const [k, v] of [['keyCode', keyCode], ['which', keyCode], ['charCode', charCode]] as const) {
+  for (const [k, v] of [
+    ['keyCode', keyCode],
+    ['which', keyCode],
+    ['charCode', charCode],
+  ] as const) {
     if ((e as unknown as Record<string, number>)[k] !== v) Object.defineProperty(e, k, { get: () => v });
   }
   return target.dispatchEvent(e);

@@ -44,8 +44,22 @@ const named: Record<string, Named> = {
   numpadenter: ['Enter', 'NumpadEnter', 13, 3],
 };
 for (const [key, keyCode] of Object.entries({
-  Enter: 13, Tab: 9, Escape: 27, Backspace: 8, Delete: 46, Insert: 45, Home: 36, End: 35, PageUp: 33, PageDown: 34,
-  ArrowLeft: 37, ArrowUp: 38, ArrowRight: 39, ArrowDown: 40, CapsLock: 20, ContextMenu: 93,
+  Enter: 13,
+  Tab: 9,
+  Escape: 27,
+  Backspace: 8,
+  Delete: 46,
+  Insert: 45,
+  Home: 36,
+  End: 35,
+  PageUp: 33,
+  PageDown: 34,
+  ArrowLeft: 37,
+  ArrowUp: 38,
+  ArrowRight: 39,
+  ArrowDown: 40,
+  CapsLock: 20,
+  ContextMenu: 93,
 })) {
   named[key.toLowerCase()] = [key, key, keyCode];
 }
@@ -54,10 +68,26 @@ for (const [key, keyCode] of Object.entries({ Shift: 16, Control: 17, Alt: 18, M
 }
 
 const aliases: Record<string, string> = {
-  esc: 'escape', return: 'enter', del: 'delete', ins: 'insert', spacebar: 'space',
-  up: 'arrowup', down: 'arrowdown', left: 'arrowleft', right: 'arrowright',
-  pgup: 'pageup', pgdn: 'pagedown', ctrl: 'control', cmd: 'meta', command: 'meta',
-  win: 'meta', super: 'meta', os: 'meta', option: 'alt', opt: 'alt', bksp: 'backspace',
+  esc: 'escape',
+  return: 'enter',
+  del: 'delete',
+  ins: 'insert',
+  spacebar: 'space',
+  up: 'arrowup',
+  down: 'arrowdown',
+  left: 'arrowleft',
+  right: 'arrowright',
+  pgup: 'pageup',
+  pgdn: 'pagedown',
+  ctrl: 'control',
+  cmd: 'meta',
+  command: 'meta',
+  win: 'meta',
+  super: 'meta',
+  os: 'meta',
+  option: 'alt',
+  opt: 'alt',
+  bksp: 'backspace',
 };
 
 const modifierOf: Record<string, keyof Modifiers> = { control: 'ctrl', shift: 'shift', alt: 'alt', meta: 'meta' };
@@ -66,9 +96,17 @@ const modifierOf: Record<string, keyof Modifiers> = { control: 'ctrl', shift: 's
 const punctuation: Record<string, [string, number, boolean]> = {};
 // Each key: its character, its character with Shift, its code and keyCode.
 for (const [chars, code, keyCode] of [
-  ['-_', 'Minus', 189], ['=+', 'Equal', 187], ['[{', 'BracketLeft', 219], [']}', 'BracketRight', 221],
-  ['\\|', 'Backslash', 220], [';:', 'Semicolon', 186], ["'\"", 'Quote', 222], [',<', 'Comma', 188],
-  ['.>', 'Period', 190], ['/?', 'Slash', 191], ['`~', 'Backquote', 192],
+  ['-_', 'Minus', 189],
+  ['=+', 'Equal', 187],
+  ['[{', 'BracketLeft', 219],
+  [']}', 'BracketRight', 221],
+  ['\\|', 'Backslash', 220],
+  [';:', 'Semicolon', 186],
+  ['\'"', 'Quote', 222],
+  [',<', 'Comma', 188],
+  ['.>', 'Period', 190],
+  ['/?', 'Slash', 191],
+  ['`~', 'Backquote', 192],
 ] as const) {
   punctuation[chars[0]] = [code, keyCode, false];
   punctuation[chars[1]] = [code, keyCode, true];
@@ -119,7 +157,8 @@ export function parseKeyCombo(input: string): KeyCombo {
   else if (s.endsWith('++')) parts = [...s.slice(0, -2).split('+'), '+'];
   else parts = s.split('+');
   parts = parts.map((p) => (p === ' ' ? p : p.trim()));
-  if (parts.some((p) => p === '')) throw new Error(`"${input}" is not a key. Use names like "Enter", "Escape", "ArrowDown", "a" or combinations like "Control+a".`);
+  if (parts.some((p) => p === ''))
+    throw new Error(`"${input}" is not a key. Use names like "Enter", "Escape", "ArrowDown", "a" or combinations like "Control+a".`);
   const modifiers: Modifiers = { ctrl: false, shift: false, alt: false, meta: false };
   const held: Array<keyof Modifiers> = [];
   const last = parts.pop()!;
@@ -136,7 +175,7 @@ export function parseKeyCombo(input: string): KeyCombo {
       `Unknown key "${last}". Use a character or one of: Enter, NumpadEnter, Tab, Escape, Backspace, Delete, Home, End, PageUp, PageDown, ArrowUp/Down/Left/Right, Space, F1–F12 (with modifiers like "Control+a", "Shift+Tab").`,
     );
   }
-  const lastMod = modifierOf[(aliases[last.toLowerCase()] ?? last.toLowerCase())];
+  const lastMod = modifierOf[aliases[last.toLowerCase()] ?? last.toLowerCase()];
   if (lastMod) {
     modifiers[lastMod] = true;
     // "Shift+Shift" is one Shift key.

@@ -18,7 +18,12 @@ export interface NativeChoice {
 /** The options the model asked for, matched against the select's own options (throws with the list). */
 export function pickNativeOptions(sel: HTMLSelectElement, wanted: string[], subject: string): NativeChoice[] {
   const what = subject.replace(/^Element \[[^\]]+\] /, '');
-  const choices: NativeChoice[] = [...sel.options].map((o) => ({ label: (o.label || o.text).replace(/\s+/g, ' ').trim(), value: o.value, disabled: o.disabled || isDisabled(o), o }));
+  const choices: NativeChoice[] = [...sel.options].map((o) => ({
+    label: (o.label || o.text).replace(/\s+/g, ' ').trim(),
+    value: o.value,
+    disabled: o.disabled || isDisabled(o),
+    o,
+  }));
   if (wanted.length > 1 && !sel.multiple) throw new ActionError(`${subject} takes only one option; got ${wanted.length}.`);
   const picked: NativeChoice[] = [];
   for (const w of wanted) {
@@ -55,9 +60,7 @@ export async function selectNative(sel: HTMLSelectElement, wanted: string[], sub
   const options = [...sel.options];
   const picked = pickNativeOptions(sel, wanted, subject);
   const label = ctx.label(sel);
-  const already = sel.multiple
-    ? options.every((o) => o.selected === picked.some((p) => p.o === o))
-    : picked[0]!.o.selected;
+  const already = sel.multiple ? options.every((o) => o.selected === picked.some((p) => p.o === o)) : picked[0]!.o.selected;
   if (isHTML(sel) && sel.ownerDocument.activeElement !== sel) sel.focus({ preventScroll: true });
   if (already) return { message: `${quoteList(picked.map((p) => p.label))} was already selected in ${label}.` };
   if (sel.multiple) for (const o of options) o.selected = picked.some((p) => p.o === o);

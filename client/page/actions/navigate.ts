@@ -130,7 +130,12 @@ export function watchNavigation(onStart: () => void): NavigationWatch {
   // Without the Navigation API, a download is seen as a click on a link with `download` that
   // no handler cancelled (decided after the dispatch).
   const onClick = (e: Event): void => {
-    const a = e.composedPath().find((n): n is HTMLAnchorElement => n instanceof Element && (n.localName === 'a' || n.localName === 'area') && n.hasAttribute('download') && n.hasAttribute('href'));
+    const a = e
+      .composedPath()
+      .find(
+        (n): n is HTMLAnchorElement =>
+          n instanceof Element && (n.localName === 'a' || n.localName === 'area') && n.hasAttribute('download') && n.hasAttribute('href'),
+      );
     if (!a) return;
     const url = a.href;
     const name = a.getAttribute('download') ?? '';
@@ -202,7 +207,7 @@ export const goBack: Handler<ToolArgs['go_back']> = async (_args, ctx) => {
   const cur = nav?.currentEntry;
   if (nav && entries && cur) {
     const prev = entries[cur.index - 1];
-    if (!prev) throw new ActionError('There is no previous page in this tab\'s history.');
+    if (!prev) throw new ActionError("There is no previous page in this tab's history.");
     if (!prev.sameDocument) {
       await runBeforeNavigate({ url: prev.url ?? '', kind: 'back' });
       later(() => history.back());
@@ -212,7 +217,7 @@ export const goBack: Handler<ToolArgs['go_back']> = async (_args, ctx) => {
     history.back();
     return { message: 'Went back (within the same page).' };
   }
-  if (history.length <= 1) throw new ActionError('There is no previous page in this tab\'s history.');
+  if (history.length <= 1) throw new ActionError("There is no previous page in this tab's history.");
   // Without the Navigation API we cannot tell ahead whether "back" leaves the document.
   await runBeforeNavigate({ url: '', kind: 'back' });
   ctx.begin();

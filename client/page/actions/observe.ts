@@ -17,8 +17,25 @@ import type { ActionChanges } from './types';
  */
 const CANDIDATES = 'a[href],button,input,select,textarea,summary,[contenteditable],[role]';
 const NATIVE = new Set(['button', 'select', 'textarea', 'summary']);
-const ROLES = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option',
-  'combobox', 'textbox', 'searchbox', 'slider', 'spinbutton', 'treeitem', 'gridcell']);
+const ROLES = new Set([
+  'button',
+  'link',
+  'checkbox',
+  'radio',
+  'switch',
+  'tab',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'option',
+  'combobox',
+  'textbox',
+  'searchbox',
+  'slider',
+  'spinbutton',
+  'treeitem',
+  'gridcell',
+]);
 
 export function isInteractive(el: Element): boolean {
   const t = el.localName;

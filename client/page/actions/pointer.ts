@@ -220,7 +220,7 @@ export function contextClickAt(target: Element, i: Init): { menuByPage: boolean;
   hoverAt(target, i);
   const p = pressAt(target, i, 2);
   const init = baseInit(win, i, 2, 2, 1);
-  const menuTarget = target.isConnected ? target : deepHit(i.root.x, i.root.y)?.el ?? target;
+  const menuTarget = target.isConnected ? target : (deepHit(i.root.x, i.root.y)?.el ?? target);
   const shown = fireMouse(menuTarget, 'contextmenu', init);
   releaseAt(p, i);
   return { menuByPage: !shown, target: menuTarget };

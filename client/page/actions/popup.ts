@@ -139,7 +139,9 @@ export function rowsIn(containers: Element[], labelOf: (el: Element) => string, 
   const out = new Map<Element, Row>();
   const isTrigger = (e: Element) => !!trigger && e.contains(trigger);
   for (const c of outermost(containers)) {
-    const aria = [...(c.matches(OPTION_ROLES) ? [c] : []), ...c.querySelectorAll(OPTION_ROLES)].filter((o) => !isTrigger(o) && isShown(o) && !inExcludedZone(o));
+    const aria = [...(c.matches(OPTION_ROLES) ? [c] : []), ...c.querySelectorAll(OPTION_ROLES)].filter(
+      (o) => !isTrigger(o) && isShown(o) && !inExcludedZone(o),
+    );
     for (const o of aria) out.set(o, { el: o, label: labelOf(o) });
     // Role-less rows, unless this list has rendered ARIA options (then those are the rows).
     if (aria.length && !bothKinds) continue;
@@ -188,7 +190,17 @@ export async function wheelScroll(el: Element, deltaY: number, deltaX = 0): Prom
   const before = el.scrollTop + el.scrollLeft * 1e6;
   const firstChild = el.firstElementChild?.getBoundingClientRect();
   const taken = !el.dispatchEvent(
-    new win.WheelEvent('wheel', { bubbles: true, cancelable: true, composed: true, deltaX, deltaY, deltaMode: 0, clientX: r.left + r.width / 2, clientY: r.top + r.height / 2, view: win }),
+    new win.WheelEvent('wheel', {
+      bubbles: true,
+      cancelable: true,
+      composed: true,
+      deltaX,
+      deltaY,
+      deltaMode: 0,
+      clientX: r.left + r.width / 2,
+      clientY: r.top + r.height / 2,
+      view: win,
+    }),
   );
   if (!taken) el.scrollBy({ top: deltaY, left: deltaX, behavior: 'instant' as ScrollBehavior });
   // Wheel handlers commonly apply the offset on the next frame.

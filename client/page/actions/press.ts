@@ -90,7 +90,12 @@ export function keyEffect(target: Element, key: 'Enter' | ' '): KeyEffect {
     }
     return { does: 'none' };
   }
-  if (!isTextField(target) && !host && (t === 'button' || (t === 'input' && (BUTTON_TYPES.has(type) || type === 'checkbox' || type === 'radio')) || t === 'summary') && isHTML(target)) {
+  if (
+    !isTextField(target) &&
+    !host &&
+    (t === 'button' || (t === 'input' && (BUTTON_TYPES.has(type) || type === 'checkbox' || type === 'radio')) || t === 'summary') &&
+    isHTML(target)
+  ) {
     return { does: 'activate', el: target };
   }
   return { does: 'none' };
@@ -247,7 +252,11 @@ function stepSelect(sel: HTMLSelectElement, key: string): string {
   if (key === 'Home' || key === 'PageUp') next = enabled[0];
   else if (key === 'End' || key === 'PageDown') next = enabled[enabled.length - 1];
   else if (key === 'ArrowDown' || key === 'ArrowRight') next = opts.slice(cur + 1).find((o) => !o.disabled);
-  else next = opts.slice(0, Math.max(0, cur)).reverse().find((o) => !o.disabled);
+  else
+    next = opts
+      .slice(0, Math.max(0, cur))
+      .reverse()
+      .find((o) => !o.disabled);
   if (!next || next.index === cur) return '';
   sel.selectedIndex = next.index;
   fireInput(sel, 'insertReplacementText', null);
@@ -423,13 +432,13 @@ export function pressOn(target: Element, combo: KeyCombo, ctx: ActionContext): s
     if (press) effect = defaultAction(target, combo, ctx);
   }
   // keyup goes to whatever has focus now (Tab moved it, Enter may have re-rendered).
-  const upTarget = target.isConnected ? (combo.def.key === 'Tab' ? deepActiveElement(doc) ?? target : target) : deepActiveElement(doc) ?? doc.body;
+  const upTarget = target.isConnected ? (combo.def.key === 'Tab' ? (deepActiveElement(doc) ?? target) : target) : (deepActiveElement(doc) ?? doc.body);
   // A modifier key's own flag is off on its keyup.
   const self = selfModifier(combo.def);
   fireKey(upTarget, 'keyup', combo.def, self ? { ...combo.modifiers, [self]: false } : combo.modifiers);
   for (const m of [...combo.held].reverse()) {
     mods[m] = false;
-    fireKey(upTarget.isConnected ? upTarget : deepActiveElement(doc) ?? doc.body, 'keyup', modifierKey(m), { ...mods });
+    fireKey(upTarget.isConnected ? upTarget : (deepActiveElement(doc) ?? doc.body), 'keyup', modifierKey(m), { ...mods });
   }
   const where = target === doc.body || target === doc.documentElement ? 'on the page' : `in ${ctx.label(target)}`;
   return [`Pressed ${name} ${where}.`, down ? effect : 'The page handled the key itself.'].filter(Boolean).join(' ');

@@ -11,14 +11,19 @@ import { readableText } from './text';
 
 export const read: Handler<ToolArgs['read']> = async ({ ref, page, download }, ctx) => {
   if (download !== undefined) return { message: (await import('../../on-demand')).readDownload(download, page) };
-  const root = ref ? ctx.resolve(ref) : document.body ?? document.documentElement;
+  const root = ref ? ctx.resolve(ref) : (document.body ?? document.documentElement);
   const what = ref ? ctx.label(root) : 'the page';
   const chunks = chunkText(readableText(root), CHUNK_CHARS);
   if (!chunks.length) return { message: `${what[0]!.toUpperCase()}${what.slice(1)} has no readable text.`, changes: { chunk: { page: 1, pages: 0 } } };
   if (page > chunks.length) {
     throw new ActionError(`There is no page ${page}: the text of ${what} has ${chunks.length} page${chunks.length === 1 ? '' : 's'}.`);
   }
-  const more = page < chunks.length ? `\n[Page ${page} of ${chunks.length}. For more, read with page ${page + 1}.]` : chunks.length > 1 ? `\n[End of text: page ${page} of ${chunks.length}.]` : '';
+  const more =
+    page < chunks.length
+      ? `\n[Page ${page} of ${chunks.length}. For more, read with page ${page + 1}.]`
+      : chunks.length > 1
+        ? `\n[End of text: page ${page} of ${chunks.length}.]`
+        : '';
   return {
     message: `Text of ${what}${chunks.length > 1 ? ` (page ${page} of ${chunks.length})` : ''}:\n${chunks[page - 1]}${more}`,
     changes: { chunk: { page, pages: chunks.length } },

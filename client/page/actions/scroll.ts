@@ -124,9 +124,15 @@ async function wheelOver(el: Element, axis: Axis, direction: Direction, pages: n
   const before = [pos(), firstBox()];
   ctx.begin(el);
   const wheel = new win.WheelEvent('wheel', {
-    bubbles: true, cancelable: true, composed: true, view: win, deltaMode: 0,
-    deltaX: axis === 'x' ? delta : 0, deltaY: axis === 'y' ? delta : 0,
-    clientX: r.left + r.width / 2, clientY: r.top + r.height / 2,
+    bubbles: true,
+    cancelable: true,
+    composed: true,
+    view: win,
+    deltaMode: 0,
+    deltaX: axis === 'x' ? delta : 0,
+    deltaY: axis === 'y' ? delta : 0,
+    clientX: r.left + r.width / 2,
+    clientY: r.top + r.height / 2,
   });
   if (el.dispatchEvent(wheel)) return undefined; // not taken: scroll natively
   // Wheel handlers commonly apply the offset on the next frame.
@@ -173,7 +179,9 @@ export const scroll: Handler<ToolArgs['scroll']> = async ({ direction, ref, page
   const moved = (axis === 'y' ? se.scrollTop : se.scrollLeft) !== before;
   const amount = pages === 1 ? '1 page' : `${pages} pages`;
   return {
-    message: moved ? `Scrolled ${name} ${direction} by ${amount}.` : `${name[0]!.toUpperCase()}${name.slice(1)} did not move: it is already ${direction === 'down' ? 'at the bottom' : direction === 'up' ? 'at the top' : `at the ${direction} edge`}.`,
+    message: moved
+      ? `Scrolled ${name} ${direction} by ${amount}.`
+      : `${name[0]!.toUpperCase()}${name.slice(1)} did not move: it is already ${direction === 'down' ? 'at the bottom' : direction === 'up' ? 'at the top' : `at the ${direction} edge`}.`,
     after: () => {
       const r = scrollReport(el, target);
       return { message: moved ? `Now ${position(r, axis)}.` : undefined, changes: { scroll: r } };

@@ -63,7 +63,9 @@ function rowFor(rows: Row[], label: string, trigger: Element): Row | undefined {
  * rendered the row: type the label into its search field, as a user would, and look again.
  */
 async function typeToFilter(trigger: Element, label: string, ctx: ActionContext, own: () => Element[]): Promise<Row | undefined> {
-  const input = widgetParts(trigger).find((p): p is HTMLInputElement => tag(p) === 'input' && isValueField(p) && !(p as HTMLInputElement).readOnly && isShown(p));
+  const input = widgetParts(trigger).find(
+    (p): p is HTMLInputElement => tag(p) === 'input' && isValueField(p) && !(p as HTMLInputElement).readOnly && isShown(p),
+  );
   if (!input) return undefined;
   const changes = watchChanges(input.ownerDocument);
   input.focus({ preventScroll: true });
@@ -72,7 +74,11 @@ async function typeToFilter(trigger: Element, label: string, ctx: ActionContext,
   typeChars(input, label);
   await ctx.settle();
   const containers = [...own(), ...popupCandidates(changes(), trigger)];
-  const row = rowFor(rowsIn(containers, (o) => optionLabel(o, ctx), trigger), label, trigger);
+  const row = rowFor(
+    rowsIn(containers, (o) => optionLabel(o, ctx), trigger),
+    label,
+    trigger,
+  );
   if (!row) clearField(input);
   return row;
 }
@@ -93,12 +99,23 @@ export async function selectViaStandIn(s: StandIn, wanted: string[], subject: st
     let list: OpenList | undefined;
     for (const p of todo) {
       // A multi-select may keep its list open (re-rendered) after a pick: look there first.
-      const still = list ? rowsIn(list.containers.filter((c) => c.isConnected), (o) => optionLabel(o, ctx), trigger) : [];
+      const still = list
+        ? rowsIn(
+            list.containers.filter((c) => c.isConnected),
+            (o) => optionLabel(o, ctx),
+            trigger,
+          )
+        : [];
       list = still.length ? { rows: still, containers: list!.containers } : await openList(trigger, 'combobox', subject, ctx, own);
       let row = rowFor(list.rows, p.label, trigger);
       if (!row) row = await typeToFilter(trigger, p.label, ctx, own);
       if (row) {
-        const at = await waitActionable(row.el, { timeout: ctx.options.actionTimeout, describer: ctx.describer, subject: `The option "${p.label}"`, pointer: true });
+        const at = await waitActionable(row.el, {
+          timeout: ctx.options.actionTimeout,
+          describer: ctx.describer,
+          subject: `The option "${p.label}"`,
+          pointer: true,
+        });
         clickAt(at!.target, { local: at!.local, root: at!.root });
         await ctx.settle();
       }

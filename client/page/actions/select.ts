@@ -45,7 +45,7 @@ const toChoices = (rows: Row[]) => rows.map((r) => ({ label: r.label, value: r.e
  * itself and hides its overflow) until the option shows or the list stops moving.
  */
 async function scrollToOption(list: OpenList, el: Element, w: string, seen: Map<string, Row>, ctx: ActionContext, own: () => Element[]) {
-    for (let i = 0; i < MAX_WHEELS; i++) {
+  for (let i = 0; i < MAX_WHEELS; i++) {
     const scroller = listScroller(list.rows);
     if (!scroller) break;
     const changes = watchChanges(el.ownerDocument);
@@ -66,7 +66,7 @@ async function selectAria(el: Element, wanted: string[], subject: string, ctx: A
   const own = () => ownContainers(el, role);
   ctx.begin(el);
   const input = editableInput(el);
-    const chosen: string[] = [];
+  const chosen: string[] = [];
   let list: OpenList | undefined;
   for (const w of wanted) {
     // A multi-select re-renders (or closes) its menu after each pick: find it again.
@@ -94,7 +94,9 @@ async function selectAria(el: Element, wanted: string[], subject: string, ctx: A
       // Leave the field as it was: the model's text did not pick anything.
       if (typed && input) clearField(input);
       if (!seen.size) {
-        throw new ActionError(`${subject} showed no list of its own to choose from (after opening it${typed ? ` and typing "${w}"` : ''}); its options may be elsewhere on the page.`);
+        throw new ActionError(
+          `${subject} showed no list of its own to choose from (after opening it${typed ? ` and typing "${w}"` : ''}); its options may be elsewhere on the page.`,
+        );
       }
       const labels = m.reason === 'ambiguous' ? m.candidates.map((c) => c.label) : [...seen.keys()];
       throw new ActionError(
@@ -129,12 +131,17 @@ async function selectAria(el: Element, wanted: string[], subject: string, ctx: A
  * (react-select draws its chips beside an empty input), else its own text.
  */
 function shownValue(el: Element, input: HTMLInputElement | undefined): string {
-  const clean = (s: string) => s.split(/\n+/).map((x) => x.replace(/\s+/g, ' ').trim()).filter(Boolean).join(', ');
+  const clean = (s: string) =>
+    s
+      .split(/\n+/)
+      .map((x) => x.replace(/\s+/g, ' ').trim())
+      .filter(Boolean)
+      .join(', ');
   if (input?.value) return clean(input.value);
   const field = input ?? el;
   for (let n: Element | null = field, i = 0; n && i < 4; n = n.parentElement, i++) {
     // innerText keeps the chips' line breaks, but reads a deny zone's words too.
-    const text = clean(containsZone(n) ? textOutsideZones(n, 2000) : isHTML(n) ? n.innerText : n.textContent ?? '');
+    const text = clean(containsZone(n) ? textOutsideZones(n, 2000) : isHTML(n) ? n.innerText : (n.textContent ?? ''));
     if (text) return text;
   }
   return clean(fieldValue(el) ?? editingHost(el)?.innerText ?? el.textContent ?? '');

@@ -198,12 +198,20 @@ export function gridLines(container: Element, textOf: TextOf): string[] | null {
     if (header && labelled.filter((i) => columnOf(i, header!)).length < labelled.length * 0.8) header = null;
   }
   const lines: string[] = [];
-  if (header && body !== rows) lines.push(header.filter((i) => i.text).map((i) => i.text).join(' | '));
+  if (header && body !== rows)
+    lines.push(
+      header
+        .filter((i) => i.text)
+        .map((i) => i.text)
+        .join(' | '),
+    );
   for (const row of body) {
-    const parts = row.filter((i) => i.text).map((i) => {
-      const h = header ? columnOf(i, header) : '';
-      return h && h !== i.text ? `${h}: ${i.text}` : i.text;
-    });
+    const parts = row
+      .filter((i) => i.text)
+      .map((i) => {
+        const h = header ? columnOf(i, header) : '';
+        return h && h !== i.text ? `${h}: ${i.text}` : i.text;
+      });
     if (parts.length) lines.push(parts.join(' | '));
   }
   return lines;

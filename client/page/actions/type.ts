@@ -53,7 +53,8 @@ export function editableTarget(el: Element, subject: string): Element {
   }
   const scope: ParentNode[] = [el];
   if (el.shadowRoot) scope.push(el.shadowRoot);
-  const inner = scope.flatMap((s) => [...s.querySelectorAll('input,textarea,[contenteditable]:not([contenteditable=false])')])
+  const inner = scope
+    .flatMap((s) => [...s.querySelectorAll('input,textarea,[contenteditable]:not([contenteditable=false])')])
     .filter((c) => (isValueField(c) || editingHost(c) === c) && isVisible(c));
   if (inner.length === 1) return inner[0]!;
   throw new ActionError(`${subject} is not a text field; type works on inputs, text areas and editable areas.`);
@@ -177,7 +178,9 @@ async function typeIntoEditable(host: HTMLElement, text: string, replace: boolea
   // Editors that render from their model (Slate on React) show the text a render later.
   if (want && !landed().includes(want)) await ctx.settle();
   if (want && !landed().includes(want)) {
-    throw new ActionError(`Typed into ${subject.replace(/^Element \[[^\]]+\] /, '')}, but the text did not appear in it (the editor may need a click first). It now shows ${quote(landed().trim())}.`);
+    throw new ActionError(
+      `Typed into ${subject.replace(/^Element \[[^\]]+\] /, '')}, but the text did not appear in it (the editor may need a click first). It now shows ${quote(landed().trim())}.`,
+    );
   }
   return [];
 }

@@ -36,9 +36,7 @@ export function pickFiles<F extends FileFacts>(names: readonly string[], attache
   return names.map((name) => {
     const base = name.split(/[\\/]/).pop() ?? name;
     const hit =
-      attached.find((f) => f.name === name) ??
-      attached.find((f) => f.name === base) ??
-      attached.find((f) => f.name.toLowerCase() === base.toLowerCase());
+      attached.find((f) => f.name === name) ?? attached.find((f) => f.name === base) ?? attached.find((f) => f.name.toLowerCase() === base.toLowerCase());
     if (!hit) throw new Error(`"${name}" is not an attached file. Attached: ${list}. Only attached files can be uploaded.`);
     return hit;
   });
@@ -49,7 +47,10 @@ export function pickFiles<F extends FileFacts>(names: readonly string[], attache
  * (`image/*`) or an extension (`.pdf`), any of the comma-separated entries. No accept: anything.
  */
 export function accepts(accept: string, file: FileFacts): boolean {
-  const entries = accept.split(',').map((e) => e.trim().toLowerCase()).filter(Boolean);
+  const entries = accept
+    .split(',')
+    .map((e) => e.trim().toLowerCase())
+    .filter(Boolean);
   if (!entries.length) return true;
   const type = file.type.toLowerCase();
   const name = file.name.toLowerCase();

@@ -54,7 +54,13 @@ export const upload: Handler<HandsArgs['upload']> = async ({ ref, files: names }
     const accept = input.getAttribute('accept') ?? '';
     const refused = files.filter((f) => !accepts(accept, f));
     if (refused.length) {
-      throw new ActionError(`${subject} accepts only ${accept.split(',').map((s) => s.trim()).filter(Boolean).join(', ')}; ${refused.map(describeFile).join(', ')} ${refused.length === 1 ? 'is' : 'are'} not that. Attach another file or choose another field.`);
+      throw new ActionError(
+        `${subject} accepts only ${accept
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+          .join(', ')}; ${refused.map(describeFile).join(', ')} ${refused.length === 1 ? 'is' : 'are'} not that. Attach another file or choose another field.`,
+      );
     }
     if (files.length > 1 && !input.multiple) throw new ActionError(`${subject} takes one file; name one of: ${files.map((f) => f.name).join(', ')}.`);
     ctx.begin(input);
@@ -75,7 +81,16 @@ export const upload: Handler<HandsArgs['upload']> = async ({ ref, files: names }
   dt.effectAllowed = 'copy';
   dt.dropEffect = 'copy';
   const event = (type: string): DragEvent =>
-    new (winOf(target).DragEvent)(type, { bubbles: true, cancelable: type !== 'dragleave', composed: true, clientX: at.x, clientY: at.y, screenX: point.root.x, screenY: point.root.y, dataTransfer: dt });
+    new (winOf(target).DragEvent)(type, {
+      bubbles: true,
+      cancelable: type !== 'dragleave',
+      composed: true,
+      clientX: at.x,
+      clientY: at.y,
+      screenX: point.root.x,
+      screenY: point.root.y,
+      dataTransfer: dt,
+    });
   target.dispatchEvent(event('dragenter'));
   const accepted = !target.dispatchEvent(event('dragover'));
   if (!accepted) {

@@ -43,13 +43,17 @@ function validDate(y: number, m: number, d: number): boolean {
 
 /** Parses a calendar date; returns "YYYY-MM-DD" or an error sentence. */
 export function parseDate(text: string): Normalised {
-  const t = text.trim().replace(/\s+/g, ' ').replace(/(\d)(st|nd|rd|th)\b/gi, '$1');
+  const t = text
+    .trim()
+    .replace(/\s+/g, ' ')
+    .replace(/(\d)(st|nd|rd|th)\b/gi, '$1');
   let y: number | undefined, m: number | undefined, d: number | undefined;
   let r: RegExpExecArray | null;
   if ((r = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})$/.exec(t))) {
     [y, m, d] = [Number(r[1]), Number(r[2]), Number(r[3])];
   } else if ((r = /^(\d{1,2})[-/.](\d{1,2})[-/.](\d{4})$/.exec(t))) {
-    const a = Number(r[1]), b = Number(r[2]);
+    const a = Number(r[1]),
+      b = Number(r[2]);
     y = Number(r[3]);
     if (a > 12 && b <= 12) [d, m] = [a, b];
     else if (b > 12 && a <= 12) [m, d] = [a, b];
@@ -109,7 +113,8 @@ function parseMonth(text: string): Normalised {
   if ((r = /^(\d{4})[-/.](\d{1,2})$/.exec(t))) [y, m] = [Number(r[1]), Number(r[2])];
   else if ((r = /^(\d{1,2})[-/.](\d{4})$/.exec(t))) [m, y] = [Number(r[1]), Number(r[2])];
   else if ((r = /^([a-z]+\.?),? (\d{4})$/i.exec(t))) [m, y] = [monthIndex(r[1]!), Number(r[2])];
-  if (y === undefined || m === undefined || m < 1 || m > 12) return { ok: false, error: `"${text}" is not a month this field accepts. Use ${FORMAT_HINT.month}.` };
+  if (y === undefined || m === undefined || m < 1 || m > 12)
+    return { ok: false, error: `"${text}" is not a month this field accepts. Use ${FORMAT_HINT.month}.` };
   return { ok: true, value: `${pad(y, 4)}-${pad(m)}` };
 }
 
@@ -122,9 +127,14 @@ function parseWeek(text: string): Normalised {
 
 /** Accepts "1,234.5", "1 234", "3,5" (decimal comma), "+5", "42". Returns a valid floating-point string. */
 export function parseNumber(text: string): Normalised {
-  let t = text.trim().replace(/[\s\u00a0\u202f_']/g, '').replace(/^\+/, '');
-  if (/^-?\d{1,3}(,\d{3})+(\.\d+)?$/.test(t)) t = t.replace(/,/g, ''); // 1,234.5
-  else if (/^-?\d{1,3}(\.\d{3})+,\d+$/.test(t)) t = t.replace(/\./g, '').replace(',', '.'); // 1.234,5
+  let t = text
+    .trim()
+    .replace(/[\s\u00a0\u202f_']/g, '')
+    .replace(/^\+/, '');
+  if (/^-?\d{1,3}(,\d{3})+(\.\d+)?$/.test(t))
+    t = t.replace(/,/g, ''); // 1,234.5
+  else if (/^-?\d{1,3}(\.\d{3})+,\d+$/.test(t))
+    t = t.replace(/\./g, '').replace(',', '.'); // 1.234,5
   else if (/^-?\d*,\d+$/.test(t)) t = t.replace(',', '.'); // 3,5
   if (/^-?\.\d/.test(t)) t = t.replace('.', '0.');
   if (!/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(t) || !Number.isFinite(Number(t))) {
@@ -170,8 +180,10 @@ export function normaliseInputValue(type: string, text: string, bounds: RangeBou
     case 'range': {
       const pct = /^\s*(\d+(?:\.\d+)?)\s*%\s*$/.exec(text);
       if (pct) {
-        const min = Number(bounds.min || 0), max = Number(bounds.max || 100);
-        const lo = Number.isFinite(min) ? min : 0, hi = Number.isFinite(max) ? max : 100;
+        const min = Number(bounds.min || 0),
+          max = Number(bounds.max || 100);
+        const lo = Number.isFinite(min) ? min : 0,
+          hi = Number.isFinite(max) ? max : 100;
         return { ok: true, value: String(lo + ((hi - lo) * Math.min(100, Number(pct[1]))) / 100) };
       }
       const n = parseNumber(text);

@@ -48,7 +48,13 @@ export function coveredByZone(target: Element): boolean {
   if (!box) return false;
   const w = box.right - box.left;
   const h = box.bottom - box.top;
-  const points = [[0.5, 0.5], [0.25, 0.5], [0.75, 0.5], [0.5, 0.25], [0.5, 0.75]].map(([fx, fy]) => ({ x: box.left + w * fx!, y: box.top + h * fy! }));
+  const points = [
+    [0.5, 0.5],
+    [0.25, 0.5],
+    [0.75, 0.5],
+    [0.5, 0.25],
+    [0.5, 0.75],
+  ].map(([fx, fy]) => ({ x: box.left + w * fx!, y: box.top + h * fy! }));
   const zoned = createZoneCheck();
   for (const p of points) {
     const hit = deepHit(p.x, p.y);

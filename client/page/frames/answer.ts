@@ -30,7 +30,12 @@ export async function answerRequest(deps: ChildDeps, m: FrameRequest): Promise<F
   let result: ActionResult;
   const now = safeFacts(deps, m.call);
   if (m.judged !== undefined && JSON.stringify(now ?? null) !== JSON.stringify(m.judged ?? null)) {
-    result = { ok: false, message: 'The element in the frame changed since the map was taken; look at the new map and try again.', error: { kind: 'stale_ref' }, changes: {} };
+    result = {
+      ok: false,
+      message: 'The element in the frame changed since the map was taken; look at the new map and try again.',
+      error: { kind: 'stale_ref' },
+      changes: {},
+    };
   } else {
     try {
       result = await deps.act(m.call);

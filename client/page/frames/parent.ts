@@ -70,7 +70,8 @@ function discover(): void {
     window.addEventListener('message', onMessage);
   }
   for (const [iframe, s] of sessions) {
-    if (!iframe.isConnected || iframe.contentWindow !== s.win || (s.kind === 'site' && listedOrigin(iframe) !== s.origin) || keptOut(iframe)) sessions.delete(iframe);
+    if (!iframe.isConnected || iframe.contentWindow !== s.win || (s.kind === 'site' && listedOrigin(iframe) !== s.origin) || keptOut(iframe))
+      sessions.delete(iframe);
   }
   const { proxy, token } = frameConfig();
   if (!token) return;
@@ -230,6 +231,15 @@ export async function actInFrame(call: ActionCall): Promise<ActionResult | undef
     delete args.hold;
   }
   const judged = remoteFacts(call) ?? null;
-  const result = await ask(s, { type: 'act', call: { name: call.name, args }, judged }, ACT_TIMEOUT_MS, (r) => (r.type === 'act-result' ? r.result : undefined));
-  return result ?? { ok: false, message: `The frame ${s.frameId} did not answer; it may have changed page. Look at the new map.`, error: { kind: 'failed' }, changes: {} };
+  const result = await ask(s, { type: 'act', call: { name: call.name, args }, judged }, ACT_TIMEOUT_MS, (r) =>
+    r.type === 'act-result' ? r.result : undefined,
+  );
+  return (
+    result ?? {
+      ok: false,
+      message: `The frame ${s.frameId} did not answer; it may have changed page. Look at the new map.`,
+      error: { kind: 'failed' },
+      changes: {},
+    }
+  );
 }

@@ -40,24 +40,16 @@ export interface RemoteMap {
 }
 
 /** What a parent asks of a frame, in either protocol: its map, or one call on its elements. */
-export type FrameRequest =
-  | { type: 'map'; id: number; maxTokens: number }
-  | { type: 'act'; id: number; call: ActionCall; judged?: TargetFacts | null };
+export type FrameRequest = { type: 'map'; id: number; maxTokens: number } | { type: 'act'; id: number; call: ActionCall; judged?: TargetFacts | null };
 
 /** What a frame answers to a request, in either protocol. */
-export type FrameReply =
-  | { type: 'map-result'; id: number; map: RemoteMap }
-  | { type: 'act-result'; id: number; result: ActionResult };
+export type FrameReply = { type: 'map-result'; id: number; map: RemoteMap } | { type: 'act-result'; id: number; result: ActionResult };
 
 type Envelope = { channel: typeof CHANNEL; v: 1; nonce: string };
 
-export type ParentMessage =
-  | { channel: typeof CHANNEL; v: 1; type: 'hello'; nonce: string; proxy: string; token: string }
-  | (Envelope & FrameRequest);
+export type ParentMessage = { channel: typeof CHANNEL; v: 1; type: 'hello'; nonce: string; proxy: string; token: string } | (Envelope & FrameRequest);
 
-export type ChildMessage =
-  | { channel: typeof CHANNEL; v: 1; type: 'ready'; nonce: string }
-  | (Envelope & FrameReply);
+export type ChildMessage = { channel: typeof CHANNEL; v: 1; type: 'ready'; nonce: string } | (Envelope & FrameReply);
 
 /** `Omit` over each member of a union (the plain one merges them). */
 export type Without<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
@@ -69,7 +61,10 @@ const NONCE = /^[A-Za-z0-9_-]{16,64}$/;
 export function newNonce(): string {
   const b = new Uint8Array(16);
   crypto.getRandomValues(b);
-  return btoa(String.fromCharCode(...b)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return btoa(String.fromCharCode(...b))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 }
 
 function base(v: unknown): v is { channel: string; v: number; type: string; nonce: string } {
@@ -80,7 +75,8 @@ function base(v: unknown): v is { channel: string; v: number; type: string; nonc
 export function frameRequest(v: unknown): FrameRequest | undefined {
   if (!isObj(v) || !Number.isInteger(v.id)) return undefined;
   if (v.type === 'map') return typeof v.maxTokens === 'number' && v.maxTokens > 0 ? (v as FrameRequest) : undefined;
-  if (v.type === 'act') return isObj(v.call) && typeof v.call.name === 'string' && (v.call.args === undefined || isObj(v.call.args)) ? (v as FrameRequest) : undefined;
+  if (v.type === 'act')
+    return isObj(v.call) && typeof v.call.name === 'string' && (v.call.args === undefined || isObj(v.call.args)) ? (v as FrameRequest) : undefined;
   return undefined;
 }
 

@@ -54,7 +54,9 @@ const macKeys = new WeakMap<FrameCrypto, Promise<CryptoKey>>();
 function macKey(c: FrameCrypto): Promise<CryptoKey> {
   let k = macKeys.get(c);
   if (!k) {
-    k = c.base().then((base) => c.deriveKey(hkdf(c, INFO, `${INFO} handshake`), base, { name: 'HMAC', hash: 'SHA-256', length: 256 }, false, ['sign', 'verify']));
+    k = c
+      .base()
+      .then((base) => c.deriveKey(hkdf(c, INFO, `${INFO} handshake`), base, { name: 'HMAC', hash: 'SHA-256', length: 256 }, false, ['sign', 'verify']));
     macKeys.set(c, k);
   }
   return k;

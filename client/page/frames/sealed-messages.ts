@@ -41,7 +41,14 @@ function ours(v: unknown): v is Record<string, unknown> {
 const str = (v: unknown, re: RegExp): v is string => typeof v === 'string' && re.test(v);
 
 function sealed(m: Record<string, unknown>): Sealed | undefined {
-  const ok = str(m.sid, NONCE) && Number.isSafeInteger(m.seq) && (m.seq as number) >= 0 && str(m.iv, IV) && typeof m.ct === 'string' && m.ct.length <= MAX_SEALED_CHARS && CT.test(m.ct);
+  const ok =
+    str(m.sid, NONCE) &&
+    Number.isSafeInteger(m.seq) &&
+    (m.seq as number) >= 0 &&
+    str(m.iv, IV) &&
+    typeof m.ct === 'string' &&
+    m.ct.length <= MAX_SEALED_CHARS &&
+    CT.test(m.ct);
   return ok ? { channel: CHANNEL, v: 2, type: 'sealed', sid: m.sid as string, seq: m.seq as number, iv: m.iv as string, ct: m.ct as string } : undefined;
 }
 
@@ -49,7 +56,10 @@ function sealed(m: Record<string, unknown>): Sealed | undefined {
 export function toChild(v: unknown): ToChild | undefined {
   if (!ours(v)) return undefined;
   if (v.type === 'hello') return str(v.np, NONCE) ? { channel: CHANNEL, v: 2, type: 'hello', np: v.np } : undefined;
-  if (v.type === 'confirm') return str(v.np, NONCE) && str(v.nc, NONCE) && str(v.proof, PROOF) ? { channel: CHANNEL, v: 2, type: 'confirm', np: v.np, nc: v.nc, proof: v.proof } : undefined;
+  if (v.type === 'confirm')
+    return str(v.np, NONCE) && str(v.nc, NONCE) && str(v.proof, PROOF)
+      ? { channel: CHANNEL, v: 2, type: 'confirm', np: v.np, nc: v.nc, proof: v.proof }
+      : undefined;
   if (v.type === 'sealed') return sealed(v);
   return undefined;
 }
@@ -57,7 +67,10 @@ export function toChild(v: unknown): ToChild | undefined {
 /** A message to a parent, copied to its known fields, or undefined. */
 export function toParent(v: unknown): ToParent | undefined {
   if (!ours(v)) return undefined;
-  if (v.type === 'challenge') return str(v.np, NONCE) && str(v.nc, NONCE) && str(v.proof, PROOF) ? { channel: CHANNEL, v: 2, type: 'challenge', np: v.np, nc: v.nc, proof: v.proof } : undefined;
+  if (v.type === 'challenge')
+    return str(v.np, NONCE) && str(v.nc, NONCE) && str(v.proof, PROOF)
+      ? { channel: CHANNEL, v: 2, type: 'challenge', np: v.np, nc: v.nc, proof: v.proof }
+      : undefined;
   if (v.type === 'sealed') return sealed(v);
   return undefined;
 }

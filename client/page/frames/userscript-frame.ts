@@ -24,6 +24,9 @@ export function answerUserscriptParent(): void {
     if (!handler) installActivityHooks();
     handler ??= Promise.all([import('./sealed-child'), import('./child-deps')]).then(([{ sealedChild }, { childDeps }]) => sealedChild(c, childDeps));
     // Reactions run in the order they were added: messages are handled in the order they came.
-    void handler.then((h) => h(e), () => undefined);
+    void handler.then(
+      (h) => h(e),
+      () => undefined,
+    );
   });
 }

@@ -33,7 +33,13 @@ export interface Cloned {
   elements: number;
 }
 
-export async function cloneSliced(root: HTMLElement, options: Options, keep: (node: Node) => boolean, cancelled: () => boolean, denied: (el: Element) => boolean = () => false): Promise<Cloned> {
+export async function cloneSliced(
+  root: HTMLElement,
+  options: Options,
+  keep: (node: Node) => boolean,
+  cancelled: () => boolean,
+  denied: (el: Element) => boolean = () => false,
+): Promise<Cloned> {
   const single: Options = { ...options, filter: () => false };
   const whole: Options = { ...options, filter: keep };
   const props = options.includeStyleProperties ?? [];

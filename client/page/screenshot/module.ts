@@ -97,7 +97,13 @@ export async function capture(req: CaptureRequest): Promise<CaptureResult> {
 
 /** Each deny zone's box blanked with the page's own background, as if nothing were there
  *  (rounded outwards, so no edge of it shows). */
-function coverZones(ctx: CanvasRenderingContext2D, zones: ReadonlyArray<{ x: number; y: number; width: number; height: number }>, scale: number, image: { width: number; height: number }, background: string): void {
+function coverZones(
+  ctx: CanvasRenderingContext2D,
+  zones: ReadonlyArray<{ x: number; y: number; width: number; height: number }>,
+  scale: number,
+  image: { width: number; height: number },
+  background: string,
+): void {
   ctx.fillStyle = background;
   for (const z of zones) {
     const x0 = Math.max(0, Math.floor(z.x * scale) - 1);

@@ -31,7 +31,15 @@ export function childrenOf(parent: Node, ctx: Ctx, collect: boolean, outer: Bloc
   return { parent, next: parent.firstChild, prev: null, list: null, index: 0, ctx, collect, textHolder: null, outer, flushOnLeave: false };
 }
 
-export function listOf(parent: Node, list: readonly Node[], ctx: Ctx, collect: boolean, textHolder: Element | null, outer: BlockState | null, flushOnLeave: boolean): Frame {
+export function listOf(
+  parent: Node,
+  list: readonly Node[],
+  ctx: Ctx,
+  collect: boolean,
+  textHolder: Element | null,
+  outer: BlockState | null,
+  flushOnLeave: boolean,
+): Frame {
   return { parent, next: null, prev: null, list, index: 0, ctx, collect, textHolder, outer, flushOnLeave };
 }
 

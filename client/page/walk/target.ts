@@ -17,9 +17,25 @@ import type { Ctx, ElementItem, Reason } from './types';
 
 // ARIA widget roles that make an element a target for the model.
 const INTERACTIVE_ROLES = new Set([
-  'button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'menuitem', 'menuitemcheckbox',
-  'menuitemradio', 'option', 'combobox', 'textbox', 'searchbox', 'slider', 'spinbutton',
-  'listbox', 'treeitem', 'gridcell', 'scrollbar',
+  'button',
+  'link',
+  'checkbox',
+  'radio',
+  'switch',
+  'tab',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'option',
+  'combobox',
+  'textbox',
+  'searchbox',
+  'slider',
+  'spinbutton',
+  'listbox',
+  'treeitem',
+  'gridcell',
+  'scrollbar',
 ]);
 // Roles that give an element a cue of its own (for tabindex/handler-only elements).
 const NON_CUE_ROLES = new Set(['none', 'presentation', 'generic']);
@@ -28,7 +44,25 @@ const NATIVE_TAGS = new Set(['button', 'select', 'textarea']);
 const NATIVE_HOLDERS = new Set(['a', 'button', 'summary', 'label', 'select', 'textarea']);
 
 /** Words in a class or id that say "this small thing is a control"; the first found names it. */
-export const CONTROL_WORDS = ['expand', 'collapse', 'close', 'remove', 'delete', 'clear', 'dismiss', 'trash', 'kebab', 'more', 'menu', 'dots', 'ellipsis', 'edit', 'cancel', 'toggle', 'hitarea'];
+export const CONTROL_WORDS = [
+  'expand',
+  'collapse',
+  'close',
+  'remove',
+  'delete',
+  'clear',
+  'dismiss',
+  'trash',
+  'kebab',
+  'more',
+  'menu',
+  'dots',
+  'ellipsis',
+  'edit',
+  'cancel',
+  'toggle',
+  'hitarea',
+];
 const CONTROL_WORD = new RegExp(CONTROL_WORDS.join('|'), 'i');
 /** Glyphs that are controls when they stand alone: close/remove, more (vertical/horizontal dots). */
 const CONTROL_GLYPHS = /^[×✕✖✗⨯⋮⋯…︙⁝⠇]$/;
@@ -39,7 +73,8 @@ export const ICON_MAX = 48;
  *  avatars and thumbnails (decoration of the row). */
 export const BACKGROUND_ICON_MAX = 24;
 /** Targets of their own: an element holding one is a container, not a list item or label. */
-export const HOLDS_TARGET = 'a[href],button,input,select,textarea,[role=button],[role=link],[role=option],[role=menuitem],[role=checkbox],[tabindex]:not([tabindex="-1"])';
+export const HOLDS_TARGET =
+  'a[href],button,input,select,textarea,[role=button],[role=link],[role=option],[role=menuitem],[role=checkbox],[tabindex]:not([tabindex="-1"])';
 /** Text of its own at most this long makes an element a list item or listener-only target. */
 const SHORT_TEXT = 80;
 /** A listener-only target is at most this tall: taller ones are containers (delegation). */
@@ -61,7 +96,16 @@ export interface Target {
 }
 
 /** `attrs`: the element has any attribute (contenteditable, tabindex, aria-label are read only then). */
-export function classify(el: Element, tag: string, role: string, pointer: boolean, focused: boolean, cs: CSSStyleDeclaration, parent: Ctx, attrs = true): Target | null {
+export function classify(
+  el: Element,
+  tag: string,
+  role: string,
+  pointer: boolean,
+  focused: boolean,
+  cs: CSSStyleDeclaration,
+  parent: Ctx,
+  attrs = true,
+): Target | null {
   const native = nativeReason(el, tag);
   if (native) return { reason: native };
   if (role && INTERACTIVE_ROLES.has(role)) return { reason: 'role' };
@@ -102,7 +146,8 @@ export function classify(el: Element, tag: string, role: string, pointer: boolea
     // A listener added by the page (hooks at document start) on an element with a short text of
     // its own is a target; delegation on body, document or big containers is not.
     // So is one whose handler a framework keeps on the node (delegation: React, Vue, Svelte…).
-    if (!inClickable && listener && hasShortOwnText(el) && !el.querySelector(HOLDS_TARGET) && !isFrameworkRoot(el)) return { reason: 'handler', listenerOnly: true };
+    if (!inClickable && listener && hasShortOwnText(el) && !el.querySelector(HOLDS_TARGET) && !isFrameworkRoot(el))
+      return { reason: 'handler', listenerOnly: true };
   }
   if (focused && tag !== 'body' && tag !== 'html') return { reason: 'focus' };
   return null;

@@ -29,7 +29,15 @@ class TextLine implements TextItem {
   private raw: string | null;
   private normal = '';
 
-  constructor(raw: string, public order: number, public el: Element, ctx: Ctx, public block: Element | null, heading: number, clip: Rect | undefined) {
+  constructor(
+    raw: string,
+    public order: number,
+    public el: Element,
+    ctx: Ctx,
+    public block: Element | null,
+    heading: number,
+    clip: Rect | undefined,
+  ) {
     this.raw = raw;
     this.frame = ctx.frame;
     this.groups = ctx.groups;

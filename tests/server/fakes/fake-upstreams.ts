@@ -187,7 +187,11 @@ async function respond(
               ...(s.status === 429 ? { details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: `${retryAfter}s` }] } : {}),
             },
           };
-    res.writeHead(s.status, { 'content-type': 'application/json', ...(s.status === 429 && provider === 'openai' ? { 'retry-after': String(retryAfter) } : {}), ...extra });
+    res.writeHead(s.status, {
+      'content-type': 'application/json',
+      ...(s.status === 429 && provider === 'openai' ? { 'retry-after': String(retryAfter) } : {}),
+      ...extra,
+    });
     write(JSON.stringify(body));
     end();
     return;
@@ -199,14 +203,27 @@ async function respond(
   const usage = s.usage ?? { prompt: 11, completion: 7 };
 
   if (!streaming) {
-    res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'req_fake_1', 'set-cookie': 'upstream=secret', 'x-internal-org': 'org-fake', ...extra });
+    res.writeHead(200, {
+      'content-type': 'application/json',
+      'x-request-id': 'req_fake_1',
+      'set-cookie': 'upstream=secret',
+      'x-internal-org': 'org-fake',
+      ...extra,
+    });
     write(JSON.stringify(provider === 'openai' ? openaiCompletion(b?.model ?? '', text, s, usage) : geminiResponse(text, s, usage, true)));
     end();
     return;
   }
 
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'x-request-id': 'req_fake_1', 'set-cookie': 'upstream=secret', 'x-internal-org': 'org-fake', ...extra });
-  const events = provider === 'openai' ? openaiEvents(b?.model ?? '', pieces, s, usage, b?.stream_options?.include_usage === true) : geminiEvents(pieces, s, usage);
+  res.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'x-request-id': 'req_fake_1',
+    'set-cookie': 'upstream=secret',
+    'x-internal-org': 'org-fake',
+    ...extra,
+  });
+  const events =
+    provider === 'openai' ? openaiEvents(b?.model ?? '', pieces, s, usage, b?.stream_options?.include_usage === true) : geminiEvents(pieces, s, usage);
   for (let i = 0; i < events.length; i++) {
     if (res.destroyed) return;
     if (s.cutAfter !== undefined && i === s.cutAfter) {
@@ -243,7 +260,13 @@ function openaiCompletion(model: string, text: string, s: FakeScript, usage: U) 
           role: 'assistant',
           content: text || null,
           ...(s.toolCalls
-            ? { tool_calls: s.toolCalls.map((c, i) => ({ id: `call_fake_${i}`, type: 'function', function: { name: c.name, arguments: c.argumentsText ?? JSON.stringify(c.args) } })) }
+            ? {
+                tool_calls: s.toolCalls.map((c, i) => ({
+                  id: `call_fake_${i}`,
+                  type: 'function',
+                  function: { name: c.name, arguments: c.argumentsText ?? JSON.stringify(c.args) },
+                })),
+              }
             : {}),
         },
         finish_reason: s.finish ?? (s.toolCalls ? 'tool_calls' : 'stop'),
@@ -261,12 +284,25 @@ function openaiEvents(model: string, pieces: string[], s: FakeScript, usage: U, 
   (s.toolCalls ?? []).forEach((c, i) => {
     const args = c.argumentsText ?? JSON.stringify(c.args);
     const half = Math.floor(args.length / 2);
-    out.push(ev({ ...base, choices: [{ index: 0, delta: { tool_calls: [{ index: i, id: `call_fake_${i}`, type: 'function', function: { name: c.name, arguments: args.slice(0, half) } }] }, finish_reason: null }] }));
+    out.push(
+      ev({
+        ...base,
+        choices: [
+          {
+            index: 0,
+            delta: { tool_calls: [{ index: i, id: `call_fake_${i}`, type: 'function', function: { name: c.name, arguments: args.slice(0, half) } }] },
+            finish_reason: null,
+          },
+        ],
+      }),
+    );
     out.push(ev({ ...base, choices: [{ index: 0, delta: { tool_calls: [{ index: i, function: { arguments: args.slice(half) } }] }, finish_reason: null }] }));
   });
   out.push(ev({ ...base, choices: [{ index: 0, delta: {}, finish_reason: s.finish ?? (s.toolCalls ? 'tool_calls' : 'stop') }] }));
   if (includeUsage) {
-    out.push(ev({ ...base, choices: [], usage: { prompt_tokens: usage.prompt, completion_tokens: usage.completion, total_tokens: usage.prompt + usage.completion } }));
+    out.push(
+      ev({ ...base, choices: [], usage: { prompt_tokens: usage.prompt, completion_tokens: usage.completion, total_tokens: usage.prompt + usage.completion } }),
+    );
   }
   out.push('data: [DONE]\n\n');
   return out;
@@ -282,7 +318,10 @@ function geminiUsage(usage: U) {
 }
 
 function geminiCallParts(s: FakeScript) {
-  return (s.toolCalls ?? []).map((c) => ({ functionCall: { name: c.name, args: c.args }, ...(c.thoughtSignature ? { thoughtSignature: c.thoughtSignature } : {}) }));
+  return (s.toolCalls ?? []).map((c) => ({
+    functionCall: { name: c.name, args: c.args },
+    ...(c.thoughtSignature ? { thoughtSignature: c.thoughtSignature } : {}),
+  }));
 }
 
 function geminiResponse(text: string, s: FakeScript, usage: U, final: boolean) {

@@ -44,7 +44,13 @@ type OpenAIBody = {
   messages?: Array<{ role?: string; content?: unknown; tool_calls?: Array<{ function?: { name?: string; arguments?: string } }> }>;
   tools?: Array<{ function?: { name?: string } }>;
 };
-type GeminiPart = { text?: string; thought?: boolean; functionCall?: { name?: string; args?: Record<string, unknown> }; functionResponse?: { name?: string; response?: unknown }; inlineData?: unknown };
+type GeminiPart = {
+  text?: string;
+  thought?: boolean;
+  functionCall?: { name?: string; args?: Record<string, unknown> };
+  functionResponse?: { name?: string; response?: unknown };
+  inlineData?: unknown;
+};
 type GeminiBody = {
   contents?: Array<{ role?: string; parts?: GeminiPart[] }>;
   systemInstruction?: { parts?: GeminiPart[] } | string;
@@ -86,7 +92,13 @@ function fromGemini(path: string, b: GeminiBody, seq: number): ModelRequest {
     const parts = c.parts ?? [];
     if (c.role === 'model') {
       const calls = parts.filter((p) => p.functionCall).map((p) => ({ name: p.functionCall!.name ?? '', args: p.functionCall!.args ?? {} }));
-      const msg: ModelMessage = { role: 'assistant', text: parts.filter((p) => !p.thought).map((p) => p.text ?? '').join('') };
+      const msg: ModelMessage = {
+        role: 'assistant',
+        text: parts
+          .filter((p) => !p.thought)
+          .map((p) => p.text ?? '')
+          .join(''),
+      };
       if (calls.length) msg.toolCalls = calls;
       messages.push(msg);
       continue;
@@ -123,7 +135,7 @@ function fromGemini(path: string, b: GeminiBody, seq: number): ModelRequest {
 function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content.map((p: { type?: string; text?: string }) => (p?.type === 'text' || typeof p?.text === 'string' ? p.text ?? '' : '')).join('');
+  return content.map((p: { type?: string; text?: string }) => (p?.type === 'text' || typeof p?.text === 'string' ? (p.text ?? '') : '')).join('');
 }
 
 function parseArgs(text: string | undefined): Record<string, unknown> {

@@ -93,12 +93,7 @@ export async function recorded(origin: string, tag: string, fetchImpl: typeof fe
 }
 
 /** Polls until `pred` holds for the recorded requests of `tag` (bounded: at most `tries` × 50 ms). */
-export async function waitForRecord(
-  origin: string,
-  tag: string,
-  pred: (r: RecordedRequest[]) => boolean,
-  tries = 100,
-): Promise<RecordedRequest[]> {
+export async function waitForRecord(origin: string, tag: string, pred: (r: RecordedRequest[]) => boolean, tries = 100): Promise<RecordedRequest[]> {
   let last: RecordedRequest[] = [];
   for (let i = 0; i < tries; i++) {
     last = await recorded(origin, tag);

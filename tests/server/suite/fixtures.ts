@@ -56,7 +56,13 @@ export const newTag = (label: string): string => `${label}-${Date.now().toString
 export function sseEvents(text: string): unknown[] {
   return text
     .split(/\r?\n\r?\n/)
-    .map((block) => block.split(/\r?\n/).filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trimStart()).join('\n'))
+    .map((block) =>
+      block
+        .split(/\r?\n/)
+        .filter((l) => l.startsWith('data:'))
+        .map((l) => l.slice(5).trimStart())
+        .join('\n'),
+    )
     .filter((d) => d !== '')
     .map((d) => (d === '[DONE]' ? d : JSON.parse(d)));
 }
@@ -66,5 +72,4 @@ export function containsSecret(text: string): boolean {
 }
 
 /** A tiny valid PNG (1×1) as a data URL. */
-export const PNG_DATA_URL =
-  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+export const PNG_DATA_URL = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';

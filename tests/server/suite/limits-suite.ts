@@ -46,7 +46,15 @@ export function defineLimitsSuite(target: ProxyTarget): void {
           const tag = newTag('img-link');
           const res = await post({
             model,
-            messages: [{ role: 'user', content: [{ type: 'text', text: script({ tag }) }, { type: 'image_url', image_url: { url } }] }],
+            messages: [
+              {
+                role: 'user',
+                content: [
+                  { type: 'text', text: script({ tag }) },
+                  { type: 'image_url', image_url: { url } },
+                ],
+              },
+            ],
           });
           expect(res.status).toBe(400);
           const err = await errorOf(res);
@@ -123,7 +131,11 @@ export function defineLimitsSuite(target: ProxyTarget): void {
           model: MODELS.openai,
           messages: [
             { role: 'system', content: 'a'.repeat(1500) },
-            { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'click', arguments: JSON.stringify({ t: 'b'.repeat(1500) }) } }] },
+            {
+              role: 'assistant',
+              content: null,
+              tool_calls: [{ id: 'c1', type: 'function', function: { name: 'click', arguments: JSON.stringify({ t: 'b'.repeat(1500) }) } }],
+            },
             { role: 'tool', tool_call_id: 'c1', content: [{ type: 'text', text: 'c'.repeat(1500) }] },
             { role: 'user', content: script({}) },
           ],

@@ -7,19 +7,7 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recorded, script, waitForRecord, type FakeScript, type RecordedRequest } from '../fakes/script';
-import {
-  KEYS,
-  MODELS,
-  PNG_DATA_URL,
-  SHOP_ORIGIN,
-  TOKENS,
-  auth,
-  baseVars,
-  containsSecret,
-  jsonHeaders,
-  newTag,
-  sseEvents,
-} from './fixtures';
+import { KEYS, MODELS, PNG_DATA_URL, SHOP_ORIGIN, TOKENS, auth, baseVars, containsSecret, jsonHeaders, newTag, sseEvents } from './fixtures';
 import type { ProxyTarget, RunningProxy } from './target';
 
 type Provider = 'openai' | 'gemini';
@@ -117,7 +105,18 @@ export function defineProxySuite(target: ProxyTarget): void {
       const tag = newTag('oa-tools');
       const stream = await sdk().chat.completions.create({
         model: MODELS.openai,
-        messages: [{ role: 'user', content: script({ tag, toolCalls: [{ name: 'click', args: { ref: 12 } }, { name: 'click', args: { ref: 13 } }] }) }],
+        messages: [
+          {
+            role: 'user',
+            content: script({
+              tag,
+              toolCalls: [
+                { name: 'click', args: { ref: 12 } },
+                { name: 'click', args: { ref: 13 } },
+              ],
+            }),
+          },
+        ],
         tools: [CLICK_TOOL],
         tool_choice: 'auto',
         stream: true,
@@ -163,7 +162,9 @@ export function defineProxySuite(target: ProxyTarget): void {
           {
             role: 'assistant',
             content: null,
-            tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'click', arguments: '{"ref":1}' }, extra_content: { google: { thought_signature: 'sig' } } }],
+            tool_calls: [
+              { id: 'call_1', type: 'function', function: { name: 'click', arguments: '{"ref":1}' }, extra_content: { google: { thought_signature: 'sig' } } },
+            ],
           },
           { role: 'tool', tool_call_id: 'call_1', content: 'clicked' },
           { role: 'user', content: script({ tag }) },
@@ -240,7 +241,17 @@ export function defineProxySuite(target: ProxyTarget): void {
       const tag = newTag('gm-sse');
       const res = await post({
         model: MODELS.gemini,
-        messages: [{ role: 'user', content: script({ tag, chunks: ['Look', 'ing…'], toolCalls: [{ name: 'click', args: { ref: 7 }, thoughtSignature: 'c2lnLTE=' }], usage: { prompt: 5, completion: 3, thoughts: 2 } }) }],
+        messages: [
+          {
+            role: 'user',
+            content: script({
+              tag,
+              chunks: ['Look', 'ing…'],
+              toolCalls: [{ name: 'click', args: { ref: 7 }, thoughtSignature: 'c2lnLTE=' }],
+              usage: { prompt: 5, completion: 3, thoughts: 2 },
+            }),
+          },
+        ],
         tools: [CLICK_TOOL],
         stream: true,
         stream_options: { include_usage: true },
@@ -286,7 +297,13 @@ export function defineProxySuite(target: ProxyTarget): void {
         messages: [
           { role: 'system', content: 'Rule one.' },
           { role: 'developer', content: [{ type: 'text', text: 'Rule two.' }] },
-          { role: 'user', content: [{ type: 'text', text: 'What is on screen?' }, { type: 'image_url', image_url: { url: PNG_DATA_URL } }] },
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'What is on screen?' },
+              { type: 'image_url', image_url: { url: PNG_DATA_URL } },
+            ],
+          },
           {
             role: 'assistant',
             content: 'Clicking.',
@@ -341,7 +358,9 @@ export function defineProxySuite(target: ProxyTarget): void {
     });
 
     it('maps finish reasons and reasoning tokens', async () => {
-      const reply = await sdk().chat.completions.create(ask('gemini', { text: 'cut sh', finish: 'MAX_TOKENS', usage: { prompt: 3, completion: 4, thoughts: 6 } }) as never);
+      const reply = await sdk().chat.completions.create(
+        ask('gemini', { text: 'cut sh', finish: 'MAX_TOKENS', usage: { prompt: 3, completion: 4, thoughts: 6 } }) as never,
+      );
       const r = reply as OpenAI.ChatCompletion;
       expect(r.choices[0]!.finish_reason).toBe('length');
       expect(r.usage).toMatchObject({ prompt_tokens: 3, completion_tokens: 10, total_tokens: 13, completion_tokens_details: { reasoning_tokens: 6 } });
@@ -441,7 +460,9 @@ export function defineProxySuite(target: ProxyTarget): void {
       it(`${provider}: a page that disconnects mid-stream cancels the upstream call`, async () => {
         const tag = newTag(`${provider}-gone`);
         const ctrl = new AbortController();
-        const res = await post(ask(provider, { tag, chunks: Array.from({ length: 40 }, (_, i) => `c${i} `), chunkDelayMs: 150 }, { stream: true }), { signal: ctrl.signal });
+        const res = await post(ask(provider, { tag, chunks: Array.from({ length: 40 }, (_, i) => `c${i} `), chunkDelayMs: 150 }, { stream: true }), {
+          signal: ctrl.signal,
+        });
         expect(res.status).toBe(200);
         const reader = res.body!.getReader();
         const first = await reader.read();
@@ -454,9 +475,7 @@ export function defineProxySuite(target: ProxyTarget): void {
       });
 
       it(`${provider}: an unreachable upstream gives 502 upstream_unreachable`, async () => {
-        const p = await start(
-          baseVars(fake, provider === 'openai' ? { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' } : { GEMINI_BASE_URL: 'http://127.0.0.1:9' }),
-        );
+        const p = await start(baseVars(fake, provider === 'openai' ? { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' } : { GEMINI_BASE_URL: 'http://127.0.0.1:9' }));
         const res = await post(ask(provider, {}), {}, p);
         expect(res.status).toBe(502);
         expect((await res.json()).error.code).toMatch(/^upstream_(unreachable|error)$/);

@@ -137,8 +137,7 @@ export function defineSessionSuite(target: ProxyTarget): void {
     it('accepts a same-origin GET without Origin only from the bound origin itself (the demo pages), never a POST', async () => {
       const own = new URL(proxy.base).origin;
       const s = await session(TOKENS.personal, own);
-      const get = (headers: Record<string, string>) =>
-        proxy.fetch(`${proxy.base}/v1/config`, { headers: { Authorization: `Bearer ${s.token}`, ...headers } });
+      const get = (headers: Record<string, string>) => proxy.fetch(`${proxy.base}/v1/config`, { headers: { Authorization: `Bearer ${s.token}`, ...headers } });
       const same = await get({ 'Sec-Fetch-Site': 'same-origin' });
       expect(same.status).toBe(200);
       await same.text();
@@ -204,10 +203,7 @@ export function defineSessionSuite(target: ProxyTarget): void {
     });
 
     it('refuses a session made by another proxy for a token this one does not have', async () => {
-      const other = await start(
-        baseVars(fake, { PAGEHAND_SITES: JSON.stringify([{ token: 'tok-elsewhere-0123456789abcdef', origins: ['*'] }]) }),
-        { now },
-      );
+      const other = await start(baseVars(fake, { PAGEHAND_SITES: JSON.stringify([{ token: 'tok-elsewhere-0123456789abcdef', origins: ['*'] }]) }), { now });
       const s = await session('tok-elsewhere-0123456789abcdef', 'https://page.test', other);
       const res = await chat(s.token, { Origin: 'https://page.test' });
       expect(res.status).toBe(401);
@@ -220,10 +216,7 @@ export function defineSessionSuite(target: ProxyTarget): void {
       const ok = await chat(s.token, { Origin: SHOP_ORIGIN }, newTag('restart'), restarted);
       expect(ok.status).toBe(200);
       await ok.text();
-      const moved = await start(
-        baseVars(fake, { PAGEHAND_SITES: JSON.stringify([{ token: TOKENS.shop, origins: ['https://new-shop.test'] }]) }),
-        { now },
-      );
+      const moved = await start(baseVars(fake, { PAGEHAND_SITES: JSON.stringify([{ token: TOKENS.shop, origins: ['https://new-shop.test'] }]) }), { now });
       const res = await chat(s.token, { Origin: SHOP_ORIGIN }, newTag('moved'), moved);
       expect(res.status).toBe(403);
       expect((await errorOf(res)).code).toBe('origin_not_allowed');
@@ -279,7 +272,13 @@ export function defineSessionSuite(target: ProxyTarget): void {
       const a = await session(metered, 'https://a.test', p);
       const b = await session(metered, 'https://b.test', p);
       const statuses: number[] = [];
-      for (const [token, origin] of [[a.token, 'https://a.test'], [b.token, 'https://b.test'], [metered, 'https://c.test'], [b.token, 'https://b.test'], [a.token, 'https://a.test']]) {
+      for (const [token, origin] of [
+        [a.token, 'https://a.test'],
+        [b.token, 'https://b.test'],
+        [metered, 'https://c.test'],
+        [b.token, 'https://b.test'],
+        [a.token, 'https://a.test'],
+      ]) {
         const res = await chat(token!, { Origin: origin! }, newTag('metered'), p);
         statuses.push(res.status);
         await res.text();

@@ -16,9 +16,7 @@ export function workerdTarget(): ProxyTarget {
     fake: { origin, openaiBaseURL: `${origin}/openai/v1`, geminiBaseUrl: `${origin}/gemini` },
     async start(vars, options = {}) {
       const logs: LogEvent[] = [];
-      const rateLimiter = options.rateLimitBinding
-        ? bindingRateLimiter(env.TEST_RATE_LIMITER as RateLimitBinding)
-        : memoryRateLimiter();
+      const rateLimiter = options.rateLimitBinding ? bindingRateLimiter(env.TEST_RATE_LIMITER as RateLimitBinding) : memoryRateLimiter();
       const app = createApp(configFromEnv(vars, { rateLimiter, now: options.now, log: (e) => logs.push(e) }));
       const proxy: RunningProxy = {
         base: 'http://proxy.test',
