@@ -273,7 +273,7 @@ async function main(): Promise<void> {
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
   let results: Record<string, PagehandResult>;
   let peerResults: Record<string, PeerResult>;
-  let elements = 0;
+  let elements: number;
   try {
     // Each tool gets its own freshly loaded tab: neither sees the other's DOM side effects.
     const page = await browser.newPage({ viewport: VIEWPORT });

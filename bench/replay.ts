@@ -97,7 +97,6 @@ async function main(): Promise<void> {
         const p = (window as any).pagehand;
         if ('task' in start) p.run(start.task, options);
         else p.replay(start.recording, options);
-        // eslint-disable-next-line no-eval
         (0, eval)(recorder);
       },
       { start, options, confirm, recorder: RECORDER },

@@ -20,15 +20,12 @@ export interface CaseResult {
 
 /** Text as XML character data or attribute value (the characters XML 1.0 cannot hold dropped). */
 export function xmlText(s: string): string {
-  return (
-    s
-      // eslint-disable-next-line no-control-regex
-      .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '')
-      .replace(/&/g, '&amp;')
-      .replace(/</g, '&lt;')
-      .replace(/>/g, '&gt;')
-      .replace(/"/g, '&quot;')
-  );
+  return s
+    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
 }
 
 export function junitXml(suite: string, cases: readonly CaseResult[], timestamp = new Date()): string {

@@ -7,6 +7,14 @@ import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import { NO_PROVIDER_FIX } from '../client/llm/no-provider';
 
+/** GET /v1/config's answer, or its error, as the proxy sends them (read defensively). */
+interface ConfigBody {
+  error?: { code?: string; message?: string };
+  models?: unknown;
+  defaultModel?: string;
+  providers?: unknown;
+}
+
 export class CliError extends Error {
   override readonly name = 'CliError';
 }
@@ -50,9 +58,9 @@ export async function checkProxy(proxy: string, token: string | undefined, token
           : (cause?.code ?? cause?.message ?? String((e as Error)?.message ?? e));
     throw new CliError(`The pagehand proxy at ${proxy} is not reachable (${why}). Start it with \`npm start\`, or pass --proxy URL.`);
   }
-  let body: any;
+  let body: ConfigBody | undefined;
   try {
-    body = await res.json();
+    body = (await res.json()) as ConfigBody;
   } catch {
     body = undefined;
   }

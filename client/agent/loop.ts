@@ -140,7 +140,8 @@ export class Run implements DispatchHost {
   }
 
   handle(): RunHandle {
-    const self = this;
+    const paused = (): boolean => this.paused;
+    const active = (): boolean => !this.ended;
     return {
       id: this.state.id,
       task: this.state.task,
@@ -150,7 +151,7 @@ export class Run implements DispatchHost {
       pause: () => this.setPaused(true),
       resume: () => this.setPaused(false),
       get paused() {
-        return self.paused;
+        return paused();
       },
       answer: (text: string) => {
         const pending = this.pendingAnswer;
@@ -159,7 +160,7 @@ export class Run implements DispatchHost {
       },
       result: this.result,
       get active() {
-        return !self.ended;
+        return active();
       },
     };
   }

@@ -77,7 +77,7 @@ export function createSessionTabStore(gm: GmStorage, o: SessionTabStoreOptions):
   const fresh = (e: Entry): boolean => now() - e.at <= GM_RUN_MAX_AGE_MS;
 
   const sweep = (): void => {
-    let keys: string[] = [];
+    let keys: string[];
     try {
       keys = o.list?.() ?? [];
     } catch {

@@ -99,7 +99,7 @@ export function createGmStore(gm: GmStorage | undefined, tab: GmTab | undefined,
   let readying: Promise<void> | undefined;
   const ready = (): Promise<void> =>
     (readying ??= (async () => {
-      let got: TabObject = {};
+      let got: TabObject;
       try {
         got = await new Promise<TabObject>((resolve, reject) => {
           const t = setTimeout(() => reject(new Error('no tab object')), opts.tabWaitMs ?? TAB_WAIT_MS);

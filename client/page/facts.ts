@@ -170,7 +170,7 @@ function formFacts(form: HTMLFormElement, filled?: Element, submitter?: Element)
   const method = ((override as HTMLInputElement | undefined)?.value || submitter?.getAttribute('formmethod') || form.getAttribute('method') || 'get')
     .trim()
     .toLowerCase();
-  let frames = false;
+  let frames: boolean;
   try {
     frames = [...form.querySelectorAll('iframe')].some((f) => CARD_FRAME.test(`${f.getAttribute('title') ?? ''} ${f.getAttribute('name') ?? ''}`));
   } catch {
@@ -222,7 +222,7 @@ function iconWords(el: Element): string[] {
 }
 
 function nameOf(el: Element, role: string, describer: Describer): string {
-  let name = '';
+  let name: string;
   try {
     name = describer.name(el);
   } catch {

@@ -71,8 +71,8 @@ export function find(query: string): FindResult {
     // tell the model the zone's words are on the page.
     const cheap = `${around} ${attrs} ${textOutsideZones(it.el, 300)}`;
     if (matchScore(words, phrase, cheap) === 0 && !words.some((x) => it.el.localName.includes(x))) continue;
-    let role = 'generic';
-    let name = '';
+    let role: string;
+    let name: string;
     try {
       ({ role, name } = describer.describe(it.el));
       if (!name && (role === 'generic' || role === 'none')) name = describer.nameAs(it.el, 'button');

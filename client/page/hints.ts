@@ -32,7 +32,7 @@ export function hrefHint(href: string, base: string): string {
   }
   if (u.protocol === 'javascript:') return '';
   const b = new URL(base);
-  let path = decodeURIComponent(u.pathname).replace(/\/+$/, '');
+  const path = decodeURIComponent(u.pathname).replace(/\/+$/, '');
   if (u.origin !== b.origin) return u.hostname + path;
   if (path && path !== decodeURIComponent(b.pathname).replace(/\/+$/, '')) return path.length > HINT_MAX ? `…${path.slice(-HINT_MAX)}` : path;
   return u.hash.length > 1 ? u.hash : '';

@@ -108,15 +108,13 @@ function place(node: Text, r: DOMRect, box: DOMRect, checkable: boolean): Candid
 
 /** The text and its close inline kin ("First <b>name</b>"), without a trailing colon or star. */
 function labelText(node: Text, scope: Element, field: Element): string {
-  let holder: Element | null = node.parentElement;
   let text = (node.data ?? '').replace(/\s+/g, ' ').trim();
-  for (let n = holder; n && n !== scope; n = n.parentElement) {
+  for (let n = node.parentElement; n && n !== scope; n = n.parentElement) {
     if (n.contains(field) || n.querySelector(NOT_LABEL)) break;
     const t = textOutsideZones(n, MAX_TEXT + 1)
       .replace(/\s+/g, ' ')
       .trim();
     if (t.length > MAX_TEXT) break;
-    holder = n;
     text = t;
   }
   text = text.replace(/[\s:：*]+$/, '').trim();

@@ -73,7 +73,7 @@ export function instrumentNetwork(win: Window & typeof globalThis = window): voi
 }
 
 /** Gives a wrapper the original's `name` and `length` (minifiers rename function expressions). */
-export function mimic(wrapper: Function, original: Function): void {
+export function mimic(wrapper: object, original: { readonly name: string; readonly length: number }): void {
   try {
     Object.defineProperty(wrapper, 'name', { value: original.name, configurable: true });
     Object.defineProperty(wrapper, 'length', { value: original.length, configurable: true });

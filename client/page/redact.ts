@@ -126,7 +126,11 @@ function elementLiterals(): Literal[] {
     // By tag name, not instanceof: an element of a same-origin frame has that frame's classes.
     for (const f of fields) {
       if (f.localName === 'input' || f.localName === 'textarea') add((f as HTMLInputElement).value);
-      else if (f.localName === 'select') for (const o of Array.from((f as HTMLSelectElement).selectedOptions)) (add(o.value), add(o.text));
+      else if (f.localName === 'select')
+        for (const o of Array.from((f as HTMLSelectElement).selectedOptions)) {
+          add(o.value);
+          add(o.text);
+        }
     }
     const walker = (el.ownerDocument ?? document).createTreeWalker(el, 4 /* NodeFilter.SHOW_TEXT */);
     for (let n = walker.nextNode(); n; n = walker.nextNode()) add((n as Text).data);

@@ -96,13 +96,12 @@ export function watchActivity(docs: Document[] = [document]): ActivityWatch {
     const start = performance.now();
     return new Promise<SettleResult>((resolve) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
-      let deadline: ReturnType<typeof setTimeout> | undefined;
       let done = false;
       const finish = (settled: boolean, byStop: boolean): void => {
         if (done) return;
         done = true;
         if (timer !== undefined) nativeClearTimeout(timer);
-        if (deadline !== undefined) nativeClearTimeout(deadline);
+        nativeClearTimeout(deadline);
         poke = undefined;
         const now = performance.now();
         resolve({
@@ -133,7 +132,7 @@ export function watchActivity(docs: Document[] = [document]): ActivityWatch {
         timer = busy ? undefined : nativeSetTimeout(check, Math.max(1, quiet - quietFor));
       };
       poke = check;
-      deadline = nativeSetTimeout(() => {
+      const deadline = nativeSetTimeout(() => {
         if (options.stopWhen?.()) return finish(true, true);
         finish(false, false);
       }, timeout);

@@ -66,7 +66,6 @@ export function instrumentTimers(win: Window & typeof globalThis = window): void
       if (!watching || inTrackedCallback || typeof handler !== 'function' || delay > MAX_TRACKED_DELAY) {
         return (set as (...a: unknown[]) => number).apply(this, args);
       }
-      let id: number;
       args[0] = function (this: unknown): unknown {
         pendingTimers.delete(id);
         inTrackedCallback = true;
@@ -78,7 +77,7 @@ export function instrumentTimers(win: Window & typeof globalThis = window): void
           timerActivity();
         }
       };
-      id = (set as (...a: unknown[]) => number).apply(this, args);
+      const id = (set as (...a: unknown[]) => number).apply(this, args);
       pendingTimers.add(id);
       return id;
     };

@@ -92,7 +92,7 @@ export class ReplayDriver {
     const rs = this.rs;
     rs.started = true;
     const start = fill(rs.recording.url, rs.values);
-    let here = false;
+    let here: boolean;
     try {
       const u = new URL(start, location.href);
       here = u.origin === location.origin && urlMatches(`${u.pathname}`, location.href, location.origin);

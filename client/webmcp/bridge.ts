@@ -75,7 +75,7 @@ export function pageTools(registry: ToolRegistry | undefined, options: { untrust
     used.add(lower);
     out.push({ ...t, name, untrusted: options.untrusted });
   };
-  let registered: RegisteredTool[] = [];
+  let registered: RegisteredTool[];
   try {
     registered = registry?.tools() ?? [];
   } catch {

@@ -62,7 +62,7 @@ const attrNumber = (el: Element, name: string): number | undefined => {
 function propertyOf(list: Control[], describe: Describer): JsonSchema {
   const first = list[0]!;
   const said = list.map((c) => c.getAttribute('toolparamdescription')?.trim()).find(Boolean);
-  let label = '';
+  let label: string;
   try {
     label = describe.describe(first).name;
   } catch {

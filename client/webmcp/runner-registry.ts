@@ -155,7 +155,7 @@ export function answerToolRequests(win: Window & typeof globalThis = window): vo
       if (!isObject(req) || typeof req.id !== 'string' || !ID.test(req.id)) return;
       const id = req.id;
       if (req.op === 'list') {
-        let tools: ListedTool[] = [];
+        let tools: ListedTool[];
         try {
           tools = registry
             .tools()

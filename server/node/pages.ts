@@ -10,6 +10,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { every } from 'hono/combine';
+import type { AppEnv } from '../app';
 import type { ProxyConfig } from '../config';
 import { ProxyError } from '../errors';
 import { tokenPages } from '../middleware/token-pages';
@@ -40,7 +41,7 @@ const LOOPBACK_HOST = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost|\[::1\])(:\d+)
  * const app = createApp(config);
  * mountNodePages(app, { config, distDir: 'dist', demoDir: 'server/demo', personalToken });
  */
-export function mountNodePages(app: Hono<any>, opts: NodePagesOptions): void {
+export function mountNodePages(app: Hono<AppEnv>, opts: NodePagesOptions): void {
   const loopbackOnly: MiddlewareHandler = async (c, next) => {
     if (opts.personalToken && !LOOPBACK_HOST.test(c.req.header('host') ?? '')) {
       throw new ProxyError(403, 'origin_not_allowed', 'This page shows the personal token and is served to localhost only.');

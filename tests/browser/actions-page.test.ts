@@ -62,20 +62,20 @@ describe('click_at', () => {
     const vp = page.viewportSize()!;
     // Canvas content starts after its 4 px border; targets are at canvas px (100, 80) and (300, 80).
     const at = (cx: number, cy: number) => ({ x: (box.x + 4 + cx) / vp.width, y: (box.y + 4 + cy) / vp.height });
-    let r = await act(page, 'click_at', at(100, 80));
+    const r = await act(page, 'click_at', at(100, 80));
     expect(r.ok, r.message).toBe(true);
     expect(r.message).toMatch(/^Clicked canvas "Board" at \(0\.\d+, 0\.\d+\) of the viewport \(104, 84 px inside it\)\./);
     let [which, offs] = (await page.textContent('#hit'))!.split(' ');
     expect(which).toBe('red');
-    let [ox, oy] = offs!.split(',').map(Number);
+    const [ox, oy] = offs!.split(',').map(Number);
     expect(Math.abs(ox! - 100)).toBeLessThanOrEqual(1);
     expect(Math.abs(oy! - 80)).toBeLessThanOrEqual(1);
-    r = await act(page, 'click_at', at(300, 80));
+    await act(page, 'click_at', at(300, 80));
     [which, offs] = (await page.textContent('#hit'))!.split(' ');
     expect(which).toBe('blue');
-    [ox, oy] = offs!.split(',').map(Number);
-    expect(Math.abs(ox! - 300)).toBeLessThanOrEqual(1);
-    r = await act(page, 'click_at', at(200, 20));
+    const [ox2] = offs!.split(',').map(Number);
+    expect(Math.abs(ox2! - 300)).toBeLessThanOrEqual(1);
+    await act(page, 'click_at', at(200, 20));
     expect((await page.textContent('#hit'))!.startsWith('none')).toBe(true);
     await page.close();
   });

@@ -27,7 +27,7 @@ describe('type into editors and special fields', () => {
     r = await act(page, 'type', { ref: await refOf(page, 'textbox', 'Message'), text: 'Hi\nBob' });
     expect(r.ok, r.message).toBe(true);
     expect(await page.textContent('#model')).toBe('model:Hi\nBob');
-    r = await act(page, 'type', { ref: await refOf(page, 'textbox', 'Comment'), text: 'Replaced' });
+    await act(page, 'type', { ref: await refOf(page, 'textbox', 'Comment'), text: 'Replaced' });
     expect(await page.textContent('#plain-editor')).toBe('Replaced');
     r = await act(page, 'clear', { ref: await refOf(page, 'textbox', 'Comment') });
     expect(r.ok).toBe(true);

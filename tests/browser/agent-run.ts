@@ -72,7 +72,6 @@ export async function startRun(page: Page, task: string, options: Record<string,
       sessionStorage.setItem('agent-confirm', start.confirm ?? 'deny');
       if (start.answer !== undefined) sessionStorage.setItem('agent-answer', start.answer);
       (window as any).pagehand.run(task, { ui: false, ...options });
-      // eslint-disable-next-line no-eval
       (0, eval)(recorder);
     },
     { task, options, start, recorder: RECORDER },

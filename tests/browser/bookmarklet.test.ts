@@ -59,7 +59,7 @@ function tracesOf(page: Page, secret: string): Promise<string[]> {
       if (v === null || (typeof v !== 'object' && typeof v !== 'function') || depth > 4) return;
       if (seen.has(v as object) || v instanceof Node || v === window) return;
       seen.add(v as object);
-      let keys: string[] = [];
+      let keys: string[];
       try {
         keys = Object.getOwnPropertyNames(v);
       } catch {

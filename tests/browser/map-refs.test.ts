@@ -36,7 +36,8 @@ describe('refs', () => {
     // A framework re-renders the whole list with fresh nodes: same roles, names, positions.
     await page.evaluate(() => {
       const l = document.getElementById('l')!;
-      l.innerHTML = l.innerHTML;
+      const same = l.innerHTML; // re-rendered from the same markup: new nodes
+      l.innerHTML = same;
     });
     expect(await mapBody(page)).toEqual(['[1]button "Archive"', '[2]button "Delete"', '[3]button "Delete"']);
     // One row goes away and the rest re-render: which "Delete" is which is no longer unique.

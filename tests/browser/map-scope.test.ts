@@ -16,7 +16,7 @@ describe('scope and budget', () => {
   it('lists the viewport and one screen below, counts the rest, and reports the page position', async () => {
     const page = await open(s, LONG);
     const { header, body, notes } = splitMap(await mapText(page));
-    expect(header).toMatch(/^page "Long list" http:\/\/127\.0\.0\.1:\d+\/\S+  viewport 1280x800  scroll 0\.0↑ 9\.0↓ screens$/);
+    expect(header).toMatch(/^page "Long list" http:\/\/127\.0\.0\.1:\d+\/\S+ {2}viewport 1280x800 {2}scroll 0\.0↑ 9\.0↓ screens$/);
     expect(body).toHaveLength(40);
     expect(body[0]).toBe('*[1]button "Item 1"');
     expect(body[39]).toBe('*[40]button "Item 40"');

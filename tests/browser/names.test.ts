@@ -767,7 +767,7 @@ describe('nameAs and caching (describer API)', () => {
               ...desc,
               value(this: unknown, ...args: unknown[]) {
                 calls.push(prop);
-                return (desc.value as Function).apply(this, args);
+                return (desc.value as (...a: unknown[]) => unknown).apply(this, args);
               },
             };
         Object.defineProperty(proto, prop, patched);

@@ -225,7 +225,6 @@ export async function startReplay(page: Page, recording: Recording, options: Rec
       sessionStorage.removeItem('agent-result');
       sessionStorage.setItem('agent-confirm', confirm);
       (window as any).pagehand.replay(recording, { ui: false, ...options });
-      // eslint-disable-next-line no-eval
       (0, eval)(recorder);
     },
     { recording, options, confirm, recorder: RECORDER },

@@ -172,7 +172,7 @@ export async function waitIn(page: Page, sel: string, timeout = 15_000): Promise
     const file = `${SHOTS}failed-wait.png`;
     await page.screenshot({ path: file }).catch(() => {});
     const text = await page.evaluate(() => document.querySelector('pagehand-ui')?.shadowRoot?.textContent ?? '(no overlay)').catch(() => '?');
-    throw new Error(`${String(e)}\nurl: ${page.url()}\noverlay: ${text}\nscreenshot: ${file}`);
+    throw new Error(`${String(e)}\nurl: ${page.url()}\noverlay: ${text}\nscreenshot: ${file}`, { cause: e });
   }
   return loc;
 }

@@ -44,14 +44,16 @@ export function emulateCapture(win: Win): CaptureEmulation {
   let current: Element | undefined;
   let stopped = false;
   const ours = (id: number): boolean => !stopped && id === SYNTHETIC_POINTER_ID;
+  /** The element a synthetic pointer's capture was set on (the method's receiver). */
+  const hold = (el: Element | undefined): void => void (pending = el);
   const patched: CaptureMethods = {
     setPointerCapture(this: Element, id: number) {
       if (!ours(id)) return original.setPointerCapture.call(this, id);
-      if (this.isConnected) pending = this;
+      if (this.isConnected) hold(this);
     },
     releasePointerCapture(this: Element, id: number) {
       if (!ours(id)) return original.releasePointerCapture.call(this, id);
-      if (pending === this) pending = undefined;
+      if (pending === this) hold(undefined);
     },
     hasPointerCapture(this: Element, id: number) {
       if (!ours(id)) return original.hasPointerCapture.call(this, id);

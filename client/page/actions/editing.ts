@@ -126,7 +126,7 @@ export function insertIntoEditable(host: HTMLElement, text: string): void {
   const kind = text === '\n' ? 'insertParagraph' : 'insertText';
   const data = kind === 'insertText' ? text : null;
   if (!fireBeforeInput(host, kind, data)) return; // the editor handled it
-  let done = false;
+  let done: boolean;
   try {
     done = kind === 'insertParagraph' ? doc.execCommand('insertParagraph') : doc.execCommand('insertText', false, text);
   } catch {
@@ -151,7 +151,7 @@ export function deleteInEditable(host: HTMLElement, forward: boolean): void {
   const doc = host.ownerDocument;
   const kind = forward ? 'deleteContentForward' : 'deleteContentBackward';
   if (!fireBeforeInput(host, kind, null)) return;
-  let done = false;
+  let done: boolean;
   try {
     done = doc.execCommand(forward ? 'forwardDelete' : 'delete');
   } catch {

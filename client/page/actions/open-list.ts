@@ -39,7 +39,7 @@ export function ownContainers(el: Element, role: string): Element[] {
 }
 
 export function optionLabel(o: Element, ctx: ActionContext): string {
-  let name = '';
+  let name: string;
   try {
     name = ctx.describer.name(o);
   } catch {

@@ -215,7 +215,7 @@ function moveFocus(from: Element | null, back: boolean, ctx: ActionContext): str
 
 function closeTopLayer(target: Element): string {
   const doc = target.ownerDocument;
-  let modal: HTMLDialogElement | null = null;
+  let modal: HTMLDialogElement | null;
   try {
     modal = (target.closest('dialog:modal') ?? doc.querySelector('dialog:modal')) as HTMLDialogElement | null;
   } catch {
@@ -228,7 +228,7 @@ function closeTopLayer(target: Element): string {
     }
     return 'The dialog refused to close.';
   }
-  let popovers: Element[] = [];
+  let popovers: Element[];
   try {
     popovers = [...doc.querySelectorAll(':popover-open')].filter((p) => p.getAttribute('popover') !== 'manual');
   } catch {

@@ -60,7 +60,7 @@ export async function capture(req: CaptureRequest): Promise<CaptureResult> {
   // once it is drawn (the page may move meanwhile).
   const zones = [...req.zones()];
   let picture: HTMLImageElement;
-  let cloned = 0;
+  let cloned: number;
   try {
     const { root: clone, elements } = await cloneSliced(root, options, keep, req.cancelled, req.denied);
     cloned = elements;
