@@ -24,8 +24,6 @@ import { setSecretMasks } from '../page/redact';
 import type { CustomTool, RunHandle, RunOptions, SiteConfig } from './types';
 import type { Usage } from '../llm/types';
 
-export { DEFAULT_MAX_STEPS, DEFAULT_PROMPT_BUDGET } from './request';
-
 /** Where the bundle's script tag says the proxy is (read once at load by the entry). */
 export interface ScriptDefaults {
   proxy?: string;

@@ -78,8 +78,6 @@ export interface ExtraTool {
   parameters?: JsonSchema;
 }
 
-export { TOOL_RISKS } from './tool-problem';
-
 /** Why a site tool cannot be offered, or undefined when it can. */
 export function toolProblem(t: Parameters<typeof siteToolProblem>[0]): string | undefined {
   return siteToolProblem(t, (name) => Object.prototype.hasOwnProperty.call(TOOLS, name));

@@ -14,7 +14,7 @@ import { maskPageText } from './redact';
 import { assignRef, remember } from './refs';
 import type { FindResult, FoundElement, Ref } from './types';
 
-export type { FindResult, FoundElement } from './types';
+export type { FindResult } from './types';
 import { walk, type ElementItem } from './walk';
 
 const MAX_ELEMENTS = 12;

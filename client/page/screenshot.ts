@@ -12,7 +12,7 @@ import { buildMap } from './map';
 import { denyZoneBoxes, isDenied } from './own-ui';
 import { MODULE_FILE, type CaptureModule, type Screenshot, type ScreenshotFailure, type ScreenshotOptions } from './screenshot/types';
 
-export type { Mark, Screenshot, ScreenshotOptions } from './screenshot/types';
+export type { Screenshot, ScreenshotOptions } from './screenshot/types';
 
 const DEFAULT_TIMEOUT_MS = 3_000;
 const MAX_SIDE = 1_280;

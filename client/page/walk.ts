@@ -27,7 +27,7 @@ import { isChoiceList } from './walk/choices';
 import type { Ctx, ElementItem, FrameInfo, Group, Item, Reason, WalkOptions, WalkResult } from './walk/types';
 import { frameDocument } from './flat-tree';
 
-export type { ElementItem, FrameInfo, Group, Item, Reason, TextItem, WalkOptions, WalkResult } from './walk/types';
+export type { ElementItem, FrameInfo, Group, Item, TextItem, WalkOptions, WalkResult } from './walk/types';
 
 // Containers whose content never reaches the map as text or elements.
 const SKIP_TAGS = new Set(['script', 'style', 'noscript', 'template', 'head', 'title', 'meta', 'link', 'option', 'optgroup', 'datalist']);

@@ -31,7 +31,7 @@ import type { FakeScript, FakeToolCall } from '../server/fakes/script';
 import { afterAll, beforeAll } from 'vitest';
 import { open, type Session } from './harness';
 
-export type { ModelMessage, ModelRequest } from '../server/fakes/model-request';
+export type { ModelRequest } from '../server/fakes/model-request';
 
 /** What the scripted model answers: tool calls and/or text, or any fault the fake can play
  * (`status`, `retryAfterSeconds`, `cutAfter`, `delayMs`, … — see FakeScript). */

@@ -7,7 +7,7 @@
 import { contentOrigin, flatParent, type Point } from '../flat-tree';
 import { nativeSetTimeout } from '../settle';
 
-export { contentOrigin, deepActiveElement, flatContains, flatParent, type Point } from '../flat-tree';
+export { deepActiveElement, flatContains, flatParent, type Point } from '../flat-tree';
 
 export type Win = Window & typeof globalThis;
 

@@ -4,7 +4,7 @@
  */
 import type { Describer } from '../describe';
 import { hasClickListener } from '../hooks';
-import { flatContains, flatParent, inputType, isElement, tag, winOf } from './dom';
+import { flatContains, flatParent, inputType, isElement, tag } from './dom';
 
 export { deepHit, type Hit } from '../flat-tree';
 
@@ -144,9 +144,6 @@ export function hitReaches(hit: Element, target: Element): boolean {
   if (labels) for (const l of labels) if (flatContains(l, hit)) return true;
   return false;
 }
-
-/** The window an element's events carry as `view`. */
-export const viewOf = winOf;
 
 /** Roles whose element a click activates as a whole (the click on a child is a click on it). */
 const CONTROL_ROLES = new Set(['button', 'link', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'tab', 'checkbox', 'radio', 'switch', 'treeitem']);

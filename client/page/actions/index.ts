@@ -36,9 +36,8 @@ import type { ActionCall, ActionChanges, ActionErrorKind, ActionResult, ActOptio
 import { wait } from './wait';
 import { coveredByZone, focusInZone, labelsZone, tabEntersZone, ZONE_REFUSAL, ZoneRefusal } from './zones';
 
-export type { ActionCall, ActionChanges, ActionErrorKind, ActionResult, ActOptions, BeforeNavigate, ScrollReport } from './types';
+export type { ActionCall, ActionResult, ActOptions } from './types';
 export { setBeforeNavigate } from './navigate';
-export { ACTION_TOOLS, parseCall, TOOL_NAMES, type ParsedCall, type ToolName } from './args';
 
 export const DEFAULT_ACTION_TIMEOUT = 1000;
 

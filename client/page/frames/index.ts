@@ -9,8 +9,7 @@
 import { answerParent } from './child';
 import { childDeps } from './child-deps';
 
-export { setFrameConfig, framesProblem } from './config';
-export { contentLines } from './child-deps';
+export { setFrameConfig } from './config';
 
 export function installFrameBridge(): void {
   answerParent(childDeps);

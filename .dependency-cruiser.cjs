@@ -1,0 +1,81 @@
+/**
+ * The import layers, checked in `npm test` (npm run check). From the bottom: the page layer
+ * (client/page) knows the DOM and imports nothing above it; the model client (client/llm)
+ * knows no DOM; the agent (client/agent) uses those; replay and site tools (client/replay,
+ * client/webmcp) use the agent; the panel (client/ui) uses the agent's public types and run
+ * handle; entries (client/*.ts, loader, embed, gm) sit on top. server/ and cli/ import nothing
+ * from client/ but its built files (and type-only declarations); no browser file imports server
+ * or build code. No cycles, dynamic imports included.
+ *
+ * Violations that predate the check are listed in .dependency-cruiser-known-violations.json
+ * (npm run check:deps:baseline writes it): they are reported, not failed, until fixed; any new
+ * one fails.
+ */
+const ENTRIES = '^client/[^/]+\\.tsx?$|^client/(loader|embed|gm)/';
+const ABOVE_PAGE = '^client/(agent|llm|ui|replay|webmcp)/|' + ENTRIES;
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'A cycle ties modules so that none can be read, tested or loaded alone.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'page-imports-nothing-above',
+      severity: 'error',
+      comment: 'client/page knows the DOM: the agent, the model client, the panel and the entries build on it, never the other way.',
+      from: { path: '^client/page/' },
+      to: { path: ABOVE_PAGE },
+    },
+    {
+      name: 'llm-knows-no-dom',
+      severity: 'error',
+      comment: 'client/llm talks to the proxy: no page, agent or panel code.',
+      from: { path: '^client/llm/' },
+      to: { path: '^client/(page|agent|ui|replay|webmcp)/|' + ENTRIES },
+    },
+    {
+      name: 'agent-below-replay-panel-entries',
+      severity: 'error',
+      comment: 'The agent is used by replay, site tools, the panel and the entries; it imports none of them.',
+      from: { path: '^client/agent/' },
+      to: { path: '^client/(ui|replay|webmcp)/|' + ENTRIES },
+    },
+    {
+      name: 'replay-and-site-tools-below-panel-entries',
+      severity: 'error',
+      from: { path: '^client/(replay|webmcp)/' },
+      to: { path: '^client/ui/|' + ENTRIES },
+    },
+    {
+      name: 'panel-uses-agent-public-types',
+      severity: 'error',
+      comment: "The panel shows a run through its handle and the agent's public types; it reaches into no page, model or entry code.",
+      from: { path: '^client/ui/' },
+      to: { path: '^client/(page|llm|replay|webmcp)/|^client/agent/(?!types\\.ts$)|' + ENTRIES },
+    },
+    {
+      name: 'browser-code-imports-no-server-or-build-code',
+      severity: 'error',
+      from: { path: '^client/' },
+      to: { path: '^(server/|cli/|build\\.ts$|bench/)|^client/loader/build-options\\.ts$' },
+    },
+    {
+      name: 'server-and-cli-apart-from-client',
+      severity: 'error',
+      comment: 'The proxy and the CLI use the bundle as built files; type-only imports are declarations, not code.',
+      from: { path: '^(server|cli)/' },
+      to: { path: '^client/', dependencyTypesNot: ['type-only'] },
+    },
+  ],
+  options: {
+    tsConfig: { fileName: 'tsconfig.json' },
+    // Type-only imports are seen (and kept out of the cycle count only where marked type-only).
+    tsPreCompilationDeps: true,
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(node_modules|dist|tests/fixtures)/' },
+  },
+};
