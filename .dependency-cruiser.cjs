@@ -1,9 +1,11 @@
 /**
  * The import layers, checked in `npm test` (npm run check). From the bottom: the page layer
  * (client/page) knows the DOM and imports nothing above it; the model client (client/llm)
- * knows no DOM; the agent (client/agent) uses those; replay and site tools (client/replay,
- * client/webmcp) use the agent; the panel (client/ui) uses the agent's public types and run
- * handle; entries (client/*.ts, loader, embed, gm) sit on top. server/ and cli/ import nothing
+ * knows no DOM; the page's own tools (client/webmcp: WebMCP, tool forms) read the page as the
+ * map does; the agent (client/agent, with the recorder beside its loop in agent/recording) uses
+ * those; the replay driver (client/replay) uses the agent, which never imports it (the entry
+ * lends it); the panel (client/ui) uses the agent's public types and run handle; entries
+ * (client/*.ts, loader, embed, gm) sit on top. server/ and cli/ import nothing
  * from client/ but its built files (and type-only declarations); no browser file imports server
  * or build code. No cycles, dynamic imports included.
  *
@@ -13,6 +15,7 @@
  */
 const ENTRIES = '^client/[^/]+\\.tsx?$|^client/(loader|embed|gm)/';
 const ABOVE_PAGE = '^client/(agent|llm|ui|replay|webmcp)/|' + ENTRIES;
+const ABOVE_SITE_TOOLS = '^client/(agent|ui|replay)/|' + ENTRIES;
 
 module.exports = {
   forbidden: [
@@ -38,16 +41,23 @@ module.exports = {
       to: { path: '^client/(page|agent|ui|replay|webmcp)/|' + ENTRIES },
     },
     {
-      name: 'agent-below-replay-panel-entries',
+      name: 'site-tools-below-agent',
       severity: 'error',
-      comment: 'The agent is used by replay, site tools, the panel and the entries; it imports none of them.',
-      from: { path: '^client/agent/' },
-      to: { path: '^client/(ui|replay|webmcp)/|' + ENTRIES },
+      comment: "The page's own tools are read like the page: the agent offers them, they know nothing of it.",
+      from: { path: '^client/webmcp/' },
+      to: { path: ABOVE_SITE_TOOLS },
     },
     {
-      name: 'replay-and-site-tools-below-panel-entries',
+      name: 'agent-below-replay-panel-entries',
       severity: 'error',
-      from: { path: '^client/(replay|webmcp)/' },
+      comment: 'The agent is used by the replay driver, the panel and the entries; it imports none of them.',
+      from: { path: '^client/agent/' },
+      to: { path: '^client/(ui|replay)/|' + ENTRIES },
+    },
+    {
+      name: 'replay-below-panel-entries',
+      severity: 'error',
+      from: { path: '^client/replay/' },
       to: { path: '^client/ui/|' + ENTRIES },
     },
     {
@@ -55,7 +65,8 @@ module.exports = {
       severity: 'error',
       comment: "The panel shows a run through its handle and the agent's public types; it reaches into no page, model or entry code.",
       from: { path: '^client/ui/' },
-      to: { path: '^client/(page|llm|replay|webmcp)/|^client/agent/(?!types\\.ts$)|' + ENTRIES },
+      // The one page-layer name it shares: the attribute that marks the agent's own UI.
+      to: { path: '^client/(page|llm|replay|webmcp)/|^client/agent/(?!types\\.ts$)|' + ENTRIES, pathNot: '^client/page/ui-attr\\.ts$' },
     },
     {
       name: 'browser-code-imports-no-server-or-build-code',

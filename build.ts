@@ -53,6 +53,9 @@ export const bundleOptions: BuildOptions = {
   jsx: 'automatic',
   jsxImportSource: 'preact',
   logLevel: 'warning',
+  // One-file builds know their URL from their script tag; only the embed's agent, an ES module,
+  // reads import.meta.url (agentChunkOptions keeps it).
+  define: { 'import.meta.url': 'undefined' },
 };
 
 /** The lazily imported screenshot module (client/page/screenshot.ts loads it by this name). */

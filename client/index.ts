@@ -22,6 +22,8 @@ import { createUi } from './ui/index';
 import { loaderHandoff } from './loader/adopt';
 import { setPageToolsEnabled } from './webmcp/offer';
 import { installModelContext } from './webmcp/polyfill';
+import { lendAgentLazy } from './agent/lazy';
+import { lendPageLazy } from './page/lazy';
 
 declare global {
   interface Window {
@@ -35,6 +37,11 @@ declare global {
       };
   }
 }
+
+// What loads on first use (one file in the embed's split build): lent to the layers below, which never import it.
+const onDemand = () => import('./on-demand');
+lendPageLazy(onDemand);
+lendAgentLazy(onDemand);
 
 // The embed's agent chunk takes over from the loader's stub (client/loader); other bundles have no handoff.
 const handoff = loaderHandoff();
@@ -56,7 +63,8 @@ if (typeof window !== 'undefined' && (!window.pagehand || handoff)) {
   // Frames from other origins talk to this page's pagehand only once init lists them.
   setFrameConfig({ proxy: defaults.proxy, token: defaults.token });
   installFrameBridge();
-  const agent = createAgentApi(defaults);
+  // The replay driver sits on the agent: lent to it here, loaded when a replay starts.
+  const agent = createAgentApi(defaults, agentEnv(), { replay: async (run) => new (await onDemand()).ReplayDriver(run).loop() });
   /** init's model and lang: under a run's own options, over the script tag's. */
   let runDefaults: ParsedInit['runDefaults'] = {};
   /** A run's own options over init's model, lang, proxy and token. */
@@ -81,7 +89,7 @@ if (typeof window !== 'undefined' && (!window.pagehand || handoff)) {
     const out = agent.configure(c.site); // throws on a bad tool, before anything changed
     setRedaction(c.redaction);
     // Only a browser's own document.modelContext gets the site's tools (its agent reads them).
-    if (webmcp?.native) void import('./on-demand').then((m) => m.webmcp.publishSiteTools(webmcp, c.site.tools ?? []));
+    if (webmcp?.native) void onDemand().then((m) => m.webmcp.publishSiteTools(webmcp, c.site.tools ?? []));
     setPageToolsEnabled(c.site.webmcp !== false);
     runDefaults = c.runDefaults;
     // Only the site's own pagehand speaks across frames: a stranger's page lists nobody.

@@ -10,12 +10,15 @@
 import { restoreCurrentScript, userscriptConfig } from './userscript-env';
 import { holdFrameSecret } from './page/frames/secret';
 import { answerUserscriptParent } from './page/frames/userscript-frame';
+import { lendPageLazy } from './page/lazy';
 
 holdFrameSecret(userscriptConfig.token, userscriptConfig.proxy);
 
 // `self`, not `window`: a manager's sandbox may hand the script a wrapper as `window`.
 if (window.top !== window.self) {
   restoreCurrentScript();
+  // A frame acts for its parent with the same hands (a custom select in a payment frame).
+  lendPageLazy(() => import('./on-demand'));
   answerUserscriptParent();
 } else {
   // Inlined by the build (one file): the entry runs right after this script, before any page script.

@@ -11,8 +11,7 @@ import { describeCall } from './history';
 import type { RawCall } from './reply';
 import { AGENT_TOOL_TABLE, type AgentToolArgs } from './tools';
 import type { CustomTool, PlannedCall } from './types';
-import type { PageToolCall } from './dispatch-extras';
-import type { PageTool } from '../webmcp/bridge';
+import type { PageTool } from '../webmcp/page-tool';
 
 /** A page action, typed (`pagehand.act` runs it). */
 export interface PageCall {
@@ -49,6 +48,14 @@ export interface RejectedCall {
   kind: 'rejected';
   planned: PlannedCall;
   message: string;
+}
+
+/** A call of one of the page's WebMCP tools. */
+export interface PageToolCall {
+  kind: 'page_tool';
+  planned: { name: string; args: Record<string, unknown> };
+  tool: PageTool;
+  args: Record<string, unknown>;
 }
 
 export type Call = PageCall | AgentCall | SiteCall | PageToolCall | BadArgsCall | RejectedCall;

@@ -8,20 +8,19 @@
 import { act } from '../page/actions/index';
 import { parseCall } from '../page/actions/args';
 import type { ActionCall, ActionResult } from '../page/actions/types';
-import type { PageTool } from '../webmcp/bridge';
-import type { Call, PageCall } from './calls';
-import type { DispatchHost } from './dispatch';
+import type { Call, PageCall, PageToolCall } from './calls';
+import type { SavedRun } from './persist';
+import type { CallTarget } from './types';
 import { hasPlaceholder, maskResult, withSecrets, type RunSecrets } from './secrets';
+import { agentLazy } from './lazy';
 
-/** A call of one of the page's WebMCP tools (calls.ts puts it in this form). */
-export interface PageToolCall {
-  kind: 'page_tool';
-  planned: { name: string; args: Record<string, unknown> };
-  tool: PageTool;
-  args: Record<string, unknown>;
+/** What the extended calls need from their run (a part of dispatch.ts's DispatchHost). */
+interface Host {
+  readonly state: Pick<SavedRun, 'secrets'>;
+  readonly ended: boolean;
+  readonly signal?: AbortSignal;
+  confirm(call: Call, target: CallTarget | undefined, goal: string | undefined): Promise<true | string>;
 }
-
-type Host = DispatchHost & { readonly signal?: AbortSignal };
 
 const failure = (message: string, kind: 'bad_args' | 'failed' = 'failed'): ActionResult => ({ ok: false, message, error: { kind }, changes: {} });
 
@@ -52,9 +51,9 @@ function pageCall(c: ActionCall): PageCall | undefined {
 async function runPageTool(host: Host, call: PageToolCall, goal: string | undefined): Promise<ActionResult> {
   const t = call.tool;
   // Loaded on first use; by now the run has loaded the bridge that offered the tool.
-  if (t.registered) return (await import('../on-demand')).webmcp.executeRegistered(t, call.args, host.signal);
+  if (t.registered) return (await agentLazy()).webmcp.executeRegistered(t, call.args, host.signal);
   if (!t.form) return failure(`"${t.name}" cannot run here.`);
-  const { fillPlan, fillReport } = await import('../on-demand');
+  const { fillPlan, fillReport } = await agentLazy();
   const plan = fillPlan(t.form, call.args);
   if ('error' in plan) return failure(plan.error, 'bad_args');
   const results: ActionResult[] = [];

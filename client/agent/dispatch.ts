@@ -15,6 +15,7 @@ import type { ActionRecord, StepRecord } from './history';
 import type { SavedRun } from './persist';
 import type { CallTarget, CustomTool, PlannedCall, RunEvents, RunResult } from './types';
 import type { Emitter } from './events';
+import { agentLazy } from './lazy';
 
 export type StepOutcome = 'ok' | 'failed' | 'parked' | 'ended';
 
@@ -84,7 +85,7 @@ export async function runStep(host: DispatchHost, step: number, calls: Call[], g
       }
       if (call.kind === 'done' && host.state.options.schema) {
         // The answer's data against the run's schema: once back to the model with the errors.
-        const { judgeAnswer } = await import('../on-demand');
+        const { judgeAnswer } = await agentLazy();
         const v = judgeAnswer(host.state.options.schema, call.args, !!host.state.answerRetried);
         if (v.kind === 'retry') {
           host.state.answerRetried = true;

@@ -30,15 +30,16 @@ import { buildRequest, DEFAULT_MAX_STEPS, planPrompt, type StepPrompt } from './
 import { TOOL_LIST, toolSpecs, toolTokens } from './tools';
 import { priceOf, costOf, type Price } from '../llm/prices';
 import { masking } from '../page/redact';
-import type { PageTool } from '../webmcp/bridge';
+import type { PageTool } from '../webmcp/page-tool';
 import { pageOffersTools } from '../webmcp/offer';
 import { pageIsUntrusted } from './env';
 import { answerPrompt, answerTools } from './schema';
 import { maskRequest, secretsPrompt } from './secrets';
 import type { CallTarget, CustomTool, RecordedStep, RunEvents, RunHandle, RunOptions, RunResult } from './types';
-import { beginStep, endStep } from '../replay/recorder';
-import { newRecording, pathOn } from '../replay/recording';
-import { recordRepairStep, recordsActions, repairLines, replayedSoFar, replayResult } from '../replay/steps';
+import { beginStep, endStep } from './recording/recorder';
+import { newRecording, pathOn } from './recording/recording';
+import { recordRepairStep, recordsActions, repairLines, replayedSoFar, replayResult } from './recording/steps';
+import { agentLazy } from './lazy';
 
 /** How long a parked run waits for the page to unload before it assumes the navigation did not happen. */
 const NAVIGATION_GRACE_MS = 8000;
@@ -63,6 +64,11 @@ export interface RunDeps {
    * run on the page, one resumed after a navigation included (this page's init says them).
    */
   site?: () => { instructions?: string; allowedActions?: readonly string[] };
+  /**
+   * Drives a run that replays a recording: the recording takes the model's seat. Supplied by
+   * the entry (client/replay sits on the agent, so the agent never imports it).
+   */
+  replay?: (run: Run) => Promise<void>;
 }
 
 /** The site's instructions, then the run's own: both are the site owner's words, and both apply. */
@@ -355,7 +361,10 @@ export class Run implements DispatchHost {
 
   protected async loop(): Promise<void> {
     // A replay: the recording takes the model's seat; its code loads now (client/replay).
-    if (this.state.replay) return new (await import('../on-demand')).ReplayDriver(this).loop();
+    if (this.state.replay) {
+      if (this.deps.replay) return this.deps.replay(this);
+      return this.finish({ ok: false, summary: 'Replaying a recording is not available here.', reason: 'internal' });
+    }
     if (!(await this.setUp())) return;
     if (this.deps.resumed) {
       await this.resumeHere();
@@ -561,7 +570,7 @@ export class Run implements DispatchHost {
 
   /** Before a step's prompt: the bridge, when the page offers tools and it is not here yet. */
   protected async loadPageTools(): Promise<void> {
-    if (!this.webmcp && pageOffersTools()) this.webmcp = (await import('../on-demand')).webmcp;
+    if (!this.webmcp && pageOffersTools()) this.webmcp = (await agentLazy()).webmcp;
   }
 
   /** The page's WebMCP tools on offer now (never under a built-in's or a site tool's name). */

@@ -9,7 +9,7 @@ import type { GuardState } from './guards';
 import type { RunSecrets } from './secrets';
 import type { StepRecord } from './history';
 import type { Allowance, CallTarget, PlannedCall, RecordedStep, RunOptions } from './types';
-import type { ReplayState } from '../replay/state';
+import type { ReplayState } from './recording/state';
 
 export const STORAGE_KEY = 'pagehand:run';
 
@@ -133,3 +133,21 @@ export const sessionRunStore = (): RunStore =>
 
 /** The run saved in this tab's sessionStorage, if any. */
 export const loadRun = (): SavedRun | undefined => sessionRunStore().load();
+
+/**
+ * A run store that keeps the secrets out of what it saves: on a stranger's page the run's
+ * state goes to the page's own sessionStorage, where the page's scripts could read a value
+ * the agent was never asked to type. (The bookmarklet's run does not go on after a full
+ * navigation anyway; the userscript and the runner keep runs out of the page's reach.)
+ */
+export function withoutSecrets(store: RunStore): RunStore {
+  return {
+    ...store,
+    save(state, leaving) {
+      if (!state.secrets) return store.save(state, leaving);
+      const copy: SavedRun = { ...state };
+      delete copy.secrets;
+      return store.save(copy, leaving);
+    },
+  };
+}

@@ -10,7 +10,7 @@
  * control (thirteen languages, icon names), the structure (where the form or link goes, card
  * and password fields, `_method=delete`), and the site's own marks.
  */
-import type { TargetFacts } from '../page/facts';
+import type { TargetFacts } from '../page/facts-types';
 import { activatingKey, comboLabel, parseKeyCombo } from '../page/actions/keys';
 import { parseCall, type ParsedCall } from '../page/actions/args';
 import type { PlannedCall, RiskKind } from './types';

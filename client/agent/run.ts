@@ -11,15 +11,15 @@ import { agentEnv, pageIsUntrusted, type AgentEnv } from './env';
 import { filesFor, filesProblem, type RunFiles } from './files';
 import { dropFiles, factsOf, keepFiles, loadFiles } from './files-store';
 import { newGuardState } from './guards';
-import { Run } from './loop';
-import { fill, recordingProblem, valuesFor } from '../replay/recording';
-import type { ReplayState } from '../replay/state';
+import { Run, type RunDeps } from './loop';
+import { fill, recordingProblem, valuesFor } from './recording/recording';
+import type { ReplayState } from './recording/state';
 import type { Recording, ReplayOptions } from './types';
-import { sessionRunStore, type SavedRun, type StoredOptions } from './persist';
+import { sessionRunStore, withoutSecrets, type SavedRun, type StoredOptions } from './persist';
 import { DEFAULT_MAX_STEPS, DEFAULT_PROMPT_BUDGET } from './request';
 import { toolProblem } from './tools';
 import { answerSchema } from './schema';
-import { runSecrets, withoutSecrets } from './secrets';
+import { runSecrets } from './secrets';
 import { setSecretMasks } from '../page/redact';
 import type { CustomTool, RunHandle, RunOptions, SiteConfig } from './types';
 import type { Usage } from '../llm/types';
@@ -51,7 +51,12 @@ const zeroUsage = (): Usage => ({ promptTokens: 0, completionTokens: 0 });
 const newId = (): string => Math.random().toString(36).slice(2, 10) + Date.now().toString(36);
 
 /** The agent half of the `pagehand` API: run, current, and resuming a saved run. */
-export function createAgentApi(defaults: ScriptDefaults, env: AgentEnv = agentEnv()) {
+/** What the layers above the agent lend it: the replay driver (client/replay). */
+export interface AgentExtensions {
+  replay?: RunDeps['replay'];
+}
+
+export function createAgentApi(defaults: ScriptDefaults, env: AgentEnv = agentEnv(), extensions: AgentExtensions = {}) {
   // On a stranger's page the page's sessionStorage is the page's to read: no secret goes there.
   const store = env.store ?? (pageIsUntrusted() ? withoutSecrets(sessionRunStore()) : sessionRunStore());
   let site: SiteConfig = {};
@@ -163,6 +168,7 @@ export function createAgentApi(defaults: ScriptDefaults, env: AgentEnv = agentEn
       onEnd,
       store,
       transport: env.fetch,
+      replay: extensions.replay,
       siteTools: () => toolsFor(options.tools),
       site: () => site,
     });
@@ -199,7 +205,16 @@ export function createAgentApi(defaults: ScriptDefaults, env: AgentEnv = agentEn
       current.stepAside(); // a stale copy from the back/forward cache
     }
     if (!saved) return undefined;
-    const r = new Run(saved, { confirm: () => site.confirm, resumed: true, onEnd, store, transport: env.fetch, siteTools: () => toolsFor(), site: () => site });
+    const r = new Run(saved, {
+      confirm: () => site.confirm,
+      resumed: true,
+      onEnd,
+      store,
+      transport: env.fetch,
+      replay: extensions.replay,
+      siteTools: () => toolsFor(),
+      site: () => site,
+    });
     // Files kept for this run come back on pages of the origin they were attached on.
     const kept: RunFiles = { files: saved.files?.length ? loadFiles(saved.id, location.origin) : [], origin: location.origin };
     r.useFiles(() => filesFor(kept, location.origin));

@@ -10,7 +10,6 @@
 import type { ParsedCall } from '../page/actions/args';
 import type { ActionResult } from '../page/actions/types';
 import { secretPlaceholder } from '../page/redact';
-import type { RunStore, SavedRun } from './persist';
 
 /** What the run keeps: the values and the origin they may be typed on. */
 export interface RunSecrets {
@@ -148,22 +147,4 @@ export function runSecrets(secrets: unknown): RunSecrets | undefined {
   if (problem) throw runError('invalid_secrets', `pagehand.run: ${problem}.`);
   const values = { ...(secrets as Record<string, string> | undefined) };
   return Object.keys(values).length ? { values, origin: location.origin } : undefined;
-}
-
-/**
- * A run store that keeps the secrets out of what it saves: on a stranger's page the run's
- * state goes to the page's own sessionStorage, where the page's scripts could read a value
- * the agent was never asked to type. (The bookmarklet's run does not go on after a full
- * navigation anyway; the userscript and the runner keep runs out of the page's reach.)
- */
-export function withoutSecrets(store: RunStore): RunStore {
-  return {
-    ...store,
-    save(state, leaving) {
-      if (!state.secrets) return store.save(state, leaving);
-      const copy: SavedRun = { ...state };
-      delete copy.secrets;
-      return store.save(copy, leaving);
-    },
-  };
 }

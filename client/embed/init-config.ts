@@ -6,7 +6,7 @@
 import type { InitConfig, LauncherPosition, Recording, SiteConfig, Theme } from '../agent/types';
 import { patternProblem, redactionEntry, type Redaction } from '../page/redact';
 import { RISK_MARKS, type RiskyRule } from '../page/risk-marks';
-import { recordingProblem } from '../replay/format';
+import { recordingProblem } from '../agent/recording/format';
 import { framesProblem } from '../page/frames/config';
 
 export const THEMES: readonly Theme[] = ['auto', 'light', 'dark'];

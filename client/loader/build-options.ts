@@ -109,6 +109,8 @@ export function agentChunkOptions(base: BuildOptions, root: string): BuildOption
     splitting: true,
     entryNames: 'pagehand-agent.[hash]',
     chunkNames: 'pagehand-agent-[name].[hash]',
+    // ES modules: the screenshot module is found beside the module that asks for it.
+    define: Object.fromEntries(Object.entries(base.define ?? {}).filter(([k]) => k !== 'import.meta.url')),
     write: false,
     metafile: true,
     plugins: [...(base.plugins ?? []), loaderModulesPlugin(root)],

@@ -5,7 +5,7 @@
  */
 import type { LauncherPosition, Theme } from '../agent/types';
 import type { NativeSnapshot } from './handoff';
-import { UI_ATTR } from '../page/own-ui';
+import { UI_ATTR } from '../page/ui-attr';
 import { pickLang } from '../ui/i18n';
 import { loadLayout, placeIn } from '../ui/storage';
 

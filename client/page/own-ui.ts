@@ -6,8 +6,8 @@
  */
 import { contentOrigin, flatParent, frameDocument } from './flat-tree';
 import { shadowRootOf } from './hooks';
+import { UI_ATTR } from './ui-attr';
 
-export const UI_ATTR = 'data-pagehand-ui';
 export const OFF_ATTR = 'data-pagehand';
 
 let denySelector = '';

@@ -7,7 +7,6 @@
  * time budget and turns every failure into `{ dataUrl: null, reason }`: it never rejects and
  * never throws into the page, so the loop can go text-only and say why once.
  */
-import { loaderHandoff } from '../loader/adopt';
 import { buildMap } from './map';
 import { denyZoneBoxes, isDenied } from './own-ui';
 import { MODULE_FILE, type CaptureModule, type Screenshot, type ScreenshotFailure, type ScreenshotOptions } from './screenshot/types';
@@ -34,6 +33,19 @@ const bundleUrl: string | undefined = (() => {
   }
 })();
 
+/**
+ * This module's own URL where it runs as one of our ES modules: the embed's agent, a module
+ * script, has no currentScript. The one-file builds define it away (their script tag says).
+ */
+function moduleSelfUrl(): string | undefined {
+  try {
+    const u: unknown = import.meta.url;
+    return typeof u === 'string' && isOurFile(u) ? u : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** `…/pagehand.js`, `…/pagehand-agent.3f9a1c2b.js`, `…/pagehand.user.js`: files this project builds. */
 export function isOurFile(src: string): boolean {
   return /\/pagehand[\w.-]*\.js(?:[?#]|$)/.test(src);
@@ -57,8 +69,7 @@ function moduleUrl(explicit: string | undefined): string | null {
  */
 export function besideBundle(): string | null {
   try {
-    // The embed's agent is a module script (no currentScript): its loader knows where it is.
-    const base = bundleUrl ?? loaderHandoff()?.agentUrl;
+    const base = bundleUrl ?? moduleSelfUrl();
     return base && /^https?:$/.test(new URL(base).protocol) ? new URL(MODULE_FILE, base).href : null;
   } catch {
     return null;

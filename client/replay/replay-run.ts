@@ -19,10 +19,10 @@ import type { Call, PageCall, SiteCall } from '../agent/calls';
 import { runStep } from '../agent/dispatch';
 import { pageReady, safeMap, type Run } from '../agent/loop';
 import type { RecordedExpectation, RecordedStep, RecordedTarget, RunResult } from '../agent/types';
-import { expectationHolds, locate, pageCandidates, type Candidate, type Located } from './locate';
-import { fill, pathOn, stepText, urlMatches } from './recording';
-import { replayStepAt } from './steps';
-import type { ReplayState } from './state';
+import { expectationHolds, locate, pageCandidates, type Candidate, type Located } from '../agent/recording/locate';
+import { fill, pathOn, stepText, urlMatches } from '../agent/recording/recording';
+import { replayStepAt } from '../agent/recording/steps';
+import type { ReplayState } from '../agent/recording/state';
 
 /** How long a step waits for its target, or for what it expected, to show. */
 const SHOW_WAIT_MS = 3000;

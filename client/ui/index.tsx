@@ -11,7 +11,7 @@
 import { render } from 'preact';
 import type { LauncherPosition, Recording, RunHandle, RunOptions, Theme } from '../agent/types';
 import type { UiConfig } from '../embed/init-config';
-import { UI_ATTR } from '../page/own-ui';
+import { UI_ATTR } from '../page/ui-attr';
 import { pickLang, strings } from './i18n';
 import { Launcher, launcherAnchor } from './launcher';
 import { Mask } from './mask';

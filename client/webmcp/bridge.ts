@@ -12,32 +12,13 @@
  * user, whatever it claims (a hostile page marks its "transfer money" tool read-only).
  * A form tool is filled and submitted by pagehand's own actions, so it is judged as those are.
  */
-import type { CustomTool } from '../agent/types';
 import type { JsonSchema } from '../llm/types';
 import type { ActionResult } from '../page/actions/types';
 import { cap, sanitize } from '../page/format';
-import { formTools, type FormTool } from './forms';
+import { formTools } from './forms';
 import { pageToolRegistry, pageToolsEnabled } from './offer';
+import type { PageTool, SiteTool } from './page-tool';
 import type { ModelContextTool, RegisteredTool, ToolRegistry } from './types';
-
-export interface PageTool {
-  /** The name the model calls: the page's, with characters the tool format refuses as `_`. */
-  name: string;
-  /** The page's own name (WebMCP allows `.`). */
-  pageName: string;
-  /** What the page says the tool does (page text). */
-  description: string;
-  /** The input schema as the page gave it (or as the form's controls make it). */
-  inputSchema: JsonSchema;
-  /** `readOnlyHint: true` (never for forms: a form is judged by its actions). */
-  readOnly: boolean;
-  /** The page is a stranger's: ask on every call, describe it as page data. */
-  untrusted: boolean;
-  /** A tool registered with `document.modelContext`: runs the page's `execute`. */
-  registered?: RegisteredTool;
-  /** A declarative form tool: filled and submitted with pagehand's actions. */
-  form?: FormTool;
-}
 
 /** What the model is offered for a page tool. */
 export interface OfferedTool {
@@ -201,7 +182,7 @@ let published: AbortController | undefined;
  * pagehand's polyfill: no one else reads that), so the browser's agent can use the site's tools
  * as pagehand does. Each init replaces the previous set (their signals abort).
  */
-export function publishSiteTools(registry: ToolRegistry | undefined, tools: readonly CustomTool[]): void {
+export function publishSiteTools(registry: ToolRegistry | undefined, tools: readonly SiteTool[]): void {
   published?.abort();
   published = undefined;
   if (!registry?.native || !tools.length) return;

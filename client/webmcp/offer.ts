@@ -4,7 +4,7 @@
  * why a call of one needs the user's yes (asked when the call comes, after the bridge made it).
  */
 import { cap } from '../page/format';
-import type { PageTool } from './bridge';
+import type { PageTool } from './page-tool';
 import { installModelContext } from './polyfill';
 import type { ToolRegistry } from './types';
 

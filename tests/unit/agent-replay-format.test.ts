@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Recording } from '../../client/agent/types';
 import { setSecretMasks } from '../../client/page/redact';
-import { expectationOf, fill, keptArgs, keptTarget, recordingProblem, stepText, urlMatches, valuesFor } from '../../client/replay/recording';
+import { expectationOf, fill, keptArgs, keptTarget, recordingProblem, stepText, urlMatches, valuesFor } from '../../client/agent/recording/recording';
 import { junitXml, xmlText } from '../../cli/junit';
 import { shardOf } from '../../cli/test-tasks';
 import { workersOf } from '../../cli/test-args';

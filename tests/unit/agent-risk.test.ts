@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { classifyRisks, iconKind, siteToolRisk, urlKind, wordsKind, wordsKinds } from '../../client/agent/risk';
 import { toolProblem } from '../../client/agent/tools';
 import { InitError, parseInit } from '../../client/embed/init-config';
-import type { FormFacts, TargetFacts } from '../../client/page/facts';
+import type { FormFacts, TargetFacts } from '../../client/page/facts-types';
 
 const here = 'https://shop.example/cart';
 const button = (name: string, extra: Partial<TargetFacts> = {}): TargetFacts => ({ role: 'button', name, tag: 'button', ...extra });

@@ -2,7 +2,7 @@
 /** The risk check on the new hands: said as what they do, judged as a press of what they reach. */
 import { describe, expect, it } from 'vitest';
 import { classifyRisks } from '../../client/agent/risk';
-import type { TargetFacts } from '../../client/page/facts';
+import type { TargetFacts } from '../../client/page/facts-types';
 
 const here = 'https://shop.example/cart';
 const button = (name: string): TargetFacts => ({ role: 'button', name, tag: 'button', via: 'click' });

@@ -9,6 +9,7 @@ import type { ActionContext, Handler } from './context';
 import { ActionError, inputType, tag } from './dom';
 import type { HandsArgs } from './hands-args';
 import { clickAt, contextClickAt, doubleClickAt, hoverAt } from './pointer';
+import { pageLazy } from '../lazy';
 
 /** The checked state a click may toggle: native checkbox/radio, or aria-checked/pressed. */
 function checkedState(el: Element): boolean | undefined {
@@ -31,7 +32,7 @@ async function pressable(ref: Ref, ctx: ActionContext): Promise<{ el: Element; p
 
 export const click: Handler<ToolArgs['click']> = async ({ ref, hold }, ctx) => {
   // Press and hold is a rare gesture: its code loads on first use, before the element is measured.
-  const gesture = hold ? await import('../../on-demand') : undefined;
+  const gesture = hold ? await pageLazy() : undefined;
   const { el, point, label } = await pressable(ref, ctx);
   const hadState = checkedState(el);
   const at = { local: point.local, root: point.root };

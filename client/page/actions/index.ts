@@ -35,6 +35,7 @@ import { clear, typeText } from './type';
 import type { ActionCall, ActionChanges, ActionErrorKind, ActionResult, ActOptions } from './types';
 import { wait } from './wait';
 import { coveredByZone, focusInZone, labelsZone, tabEntersZone, ZONE_REFUSAL, ZoneRefusal } from './zones';
+import { pageLazy } from '../lazy';
 
 export type { ActionCall, ActionResult, ActOptions } from './types';
 export { setBeforeNavigate } from './navigate';
@@ -56,7 +57,7 @@ const handlers: { [K in ToolName]: Handler<ToolArgs[K]> } = {
   hover,
   type: typeText,
   clear,
-  select_option: onDemand(() => import('../../on-demand').then((m) => m.selectOption)),
+  select_option: onDemand(() => pageLazy().then((m) => m.selectOption)),
   press_key: pressKey,
   scroll,
   scroll_to: scrollTo,
@@ -65,10 +66,10 @@ const handlers: { [K in ToolName]: Handler<ToolArgs[K]> } = {
   navigate,
   go_back: goBack,
   wait,
-  drag: onDemand(() => import('../../on-demand').then((m) => m.drag)),
+  drag: onDemand(() => pageLazy().then((m) => m.drag)),
   double_click: doubleClick,
   right_click: rightClick,
-  upload: onDemand(() => import('../../on-demand').then((m) => m.upload)),
+  upload: onDemand(() => pageLazy().then((m) => m.upload)),
 };
 
 function options(o: ActOptions | undefined): Required<Omit<ActOptions, 'files'>> {
@@ -236,7 +237,7 @@ export async function act(call: ActionCall, opts?: ActOptions, scope?: FrameScop
         if (download) changes.download = download;
         const file = nav?.file();
         // Its text (if any) comes last, after the short sentences.
-        if (file) downloadNote = await (await import('../../on-demand')).reportDownload(file);
+        if (file) downloadNote = await (await pageLazy()).reportDownload(file);
         Object.assign(changes, diffSnapshots(before!, takeSnapshot(document), createDescriber()));
         const after = outcome.after?.();
         if (after?.message) messages.push(after.message);

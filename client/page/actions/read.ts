@@ -8,9 +8,10 @@ import { CHUNK_CHARS, chunkText } from './chunks';
 import type { Handler } from './context';
 import { ActionError } from './dom';
 import { readableText } from './text';
+import { pageLazy } from '../lazy';
 
 export const read: Handler<ToolArgs['read']> = async ({ ref, page, download }, ctx) => {
-  if (download !== undefined) return { message: (await import('../../on-demand')).readDownload(download, page) };
+  if (download !== undefined) return { message: (await pageLazy()).readDownload(download, page) };
   const root = ref ? ctx.resolve(ref) : (document.body ?? document.documentElement);
   const what = ref ? ctx.label(root) : 'the page';
   const chunks = chunkText(readableText(root), CHUNK_CHARS);

@@ -4,7 +4,7 @@
  * parent judged its risk (a page that changed the element since cannot slip a riskier one in).
  */
 import type { ActionCall, ActionResult } from '../actions/types';
-import type { TargetFacts } from '../facts';
+import type { TargetFacts } from '../facts-types';
 import type { FrameReply, FrameRequest, RemoteMap } from './protocol';
 
 export interface ChildDeps {

@@ -10,7 +10,7 @@
  * the opaque line it always was.
  */
 import type { ActionCall, ActionResult } from '../actions/types';
-import type { TargetFacts } from '../facts';
+import type { TargetFacts } from '../facts-types';
 import { contentOrigin } from '../flat-tree';
 import { activatingKey, parseKeyCombo } from '../actions/keys';
 import { parseRef, refOf } from '../refs';
@@ -21,6 +21,7 @@ import type { RemoteFrameMap } from './merge';
 import { CHANNEL, childMessage, newNonce, VERSION, type FrameReply, type FrameRequest, type ParentMessage, type Without } from './protocol';
 import { frameCrypto } from './secret';
 import { crossOrigin, keptOut, markReady, sessions, type FrameSession } from './sessions';
+import { pageLazy } from '../lazy';
 
 /** The site protocol's session nonce, per session. */
 const nonces = new WeakMap<FrameSession, string>();
@@ -103,7 +104,7 @@ function discover(): void {
 async function discoverUserscriptFrames(): Promise<void> {
   if (!frameCrypto() || window.top !== window.self) return;
   // Loaded on first use, with what else the agent loads then (one file in the embed's split build).
-  const { openUserscriptSessions } = await import('../../on-demand');
+  const { openUserscriptSessions } = await pageLazy();
   await openUserscriptSessions();
 }
 

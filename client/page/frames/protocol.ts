@@ -12,7 +12,7 @@
  * not here: here only the shape.
  */
 import type { ActionCall, ActionResult } from '../actions/types';
-import type { TargetFacts } from '../facts';
+import type { TargetFacts } from '../facts-types';
 import type { MappedElement } from '../types';
 
 /** Marks our messages among whatever else a page posts. */

@@ -15,7 +15,7 @@
  * and non-rendered tags never make it in.
 
  */
-import { UI_ATTR } from '../own-ui';
+import { UI_ATTR } from '../ui-attr';
 
 /** Tags that never paint, or paint only through what we copy (styles are inlined). */
 const SKIP = new Set(['head', 'script', 'style', 'link', 'meta', 'template', 'noscript', 'title']);

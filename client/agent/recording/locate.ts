@@ -12,14 +12,14 @@
  * only while the number of equals is what it was. Anything else is "missing" or "ambiguous",
  * never a guess.
  */
-import { createDescriber, type Describer } from '../page/describe';
-import { deepActiveElement } from '../page/flat-tree';
-import { dialogName, takeSnapshot } from '../page/actions/observe';
-import { maskPageText } from '../page/redact';
-import { assignRef, remember } from '../page/refs';
-import type { Ref } from '../page/types';
-import { walk, type ElementItem } from '../page/walk';
-import type { RecordedExpectation, RecordedTarget } from '../agent/types';
+import { createDescriber, type Describer } from '../../page/describe';
+import { deepActiveElement } from '../../page/flat-tree';
+import { dialogName, takeSnapshot } from '../../page/actions/observe';
+import { maskPageText } from '../../page/redact';
+import { assignRef, remember } from '../../page/refs';
+import type { Ref } from '../../page/types';
+import { walk, type ElementItem } from '../../page/walk';
+import type { RecordedExpectation, RecordedTarget } from '../types';
 import { urlMatches } from './recording';
 
 /** One element of the page, with what describes it. */

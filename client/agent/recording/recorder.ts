@@ -4,13 +4,13 @@
  * it ran, what it led to becomes the step's expectation. Failed actions are not steps; neither
  * are `read` and `find`, which change nothing.
  */
-import type { PageCall, SiteCall } from '../agent/calls';
-import type { RecordedStep, RecordedTarget } from '../agent/types';
-import type { CallTarget } from '../agent/types';
-import type { ActionResult } from '../page/actions/types';
-import { createDescriber } from '../page/describe';
-import { resolveRef } from '../page/refs';
-import type { Ref } from '../page/types';
+import type { PageCall, SiteCall } from '../calls';
+import type { RecordedStep, RecordedTarget } from '../types';
+import type { CallTarget } from '../types';
+import type { ActionResult } from '../../page/actions/types';
+import { createDescriber } from '../../page/describe';
+import { resolveRef } from '../../page/refs';
+import type { Ref } from '../../page/types';
 import { describeTarget } from './locate';
 import { expectationOf, keptArgs, keptTarget, typedValues } from './recording';
 

@@ -4,7 +4,7 @@
  * and filling its named values. Pure and import-free, so the embed's loader checks `init`'s
  * recordings with the same words as the agent.
  */
-import type { Recording } from '../agent/types';
+import type { Recording } from '../types';
 
 export const RECORDING_KIND = 'recording';
 export const RECORDING_VERSION = 1;

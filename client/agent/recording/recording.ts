@@ -9,9 +9,9 @@
  * never had its value), and page text that a secret's value shows in is masked like any text
  * that leaves the page.
  */
-import type { ActionChanges } from '../page/actions/types';
-import { maskPageText } from '../page/redact';
-import type { Recording, RecordedExpectation, RecordedStep, RecordedTarget } from '../agent/types';
+import type { ActionChanges } from '../../page/actions/types';
+import { maskPageText } from '../../page/redact';
+import type { Recording, RecordedExpectation, RecordedStep, RecordedTarget } from '../types';
 
 export { fill, recordingProblem, valuesFor } from './format';
 

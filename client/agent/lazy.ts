@@ -1,0 +1,26 @@
+/**
+ * The agent's code that loads on first use (the bridge to the page's own tools and their forms,
+ * the check of an answer against the run's schema). The entry lends the loader
+ * (client/on-demand.ts, one file in the embed's split build). Code, not configuration.
+ */
+import type * as bridge from '../webmcp/bridge';
+import type { fillPlan, fillReport } from '../webmcp/forms';
+import type { judgeAnswer } from './answer-check';
+
+export interface AgentLazy {
+  webmcp: typeof bridge;
+  fillPlan: typeof fillPlan;
+  fillReport: typeof fillReport;
+  judgeAnswer: typeof judgeAnswer;
+}
+
+let loader: (() => Promise<AgentLazy>) | undefined;
+
+/** Called once by each entry, before anything runs. */
+export function lendAgentLazy(load: () => Promise<AgentLazy>): void {
+  loader = load;
+}
+
+export function agentLazy(): Promise<AgentLazy> {
+  return loader ? loader() : Promise.reject(new Error('pagehand: this build has no on-demand code (the entry lends it).'));
+}

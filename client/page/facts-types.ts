@@ -1,0 +1,56 @@
+/**
+ * What the risk check knows of the element a call will press, as the page layer reads it
+ * (client/page/facts.ts) and as a frame reports it for its own elements (frames/protocol.ts).
+ */
+import type { RiskMark } from './risk-marks';
+
+export interface FormFacts {
+  /** Kinds of personal fields that hold a value and would be sent: `email`, `name`, `card`, … */
+  personal: string[];
+  /** A search form (role=search, a lone search field): never personal. */
+  search: boolean;
+  /** Where it is sent, when the page says (the submitter's `formaction`, else the form's `action`): absolute URL. */
+  action?: string;
+  /** `get` or `post`, or the method a `_method` field (Rails, Laravel) asks for: `delete`, `put`, … */
+  method?: string;
+  /** It has card fields (`autocomplete="cc-*"`, card number / CVC names) or a card-payment frame. */
+  payment?: boolean;
+  /** It sends a new password (`autocomplete="new-password"` with a value). */
+  newPassword?: boolean;
+}
+
+/**
+ * How the call presses the element: `click` (click, click_at), `key` (Enter or Space activates
+ * it), `submit` (Enter in a field submits its form), `newline` (Enter in a text area or editor:
+ * a new line, but pages often send on it).
+ */
+export type Via = 'click' | 'key' | 'submit' | 'newline';
+
+export interface TargetFacts {
+  role: string;
+  name: string;
+  tag: string;
+  /** How the call presses it; absent on facts made by hand (then the call says). */
+  via?: Via;
+  /** The button a submission goes through, for messages: `button "Delete my account"`. */
+  button?: string;
+  /** More texts that say what pressing it does: the default button's name, the form's name. */
+  words?: string[];
+  /** Words from the icon of a control with no name (class/id like `fa-trash`, `icon-send`). */
+  icon?: string[];
+  /** Absolute URL a link (or the link around the element) goes to. */
+  href?: string;
+  /** The link has a `download` attribute. */
+  download?: boolean;
+  /** The link asks for another HTTP method (`data-method="delete"`, `data-turbo-method`). */
+  linkMethod?: string;
+  /** The call would submit a form: what it holds and where it goes. */
+  submits?: FormFacts;
+  /** The site's mark on the element or an ancestor (`data-pagehand-risk`, `init({ risky })`). */
+  mark?: RiskMark;
+}
+
+export interface CallLike {
+  name: string;
+  args?: Record<string, unknown>;
+}

@@ -1,0 +1,33 @@
+/**
+ * The page layer's code that loads on first use (a custom select, drag, upload, press and hold,
+ * a download's text, the userscript's sealed frame sessions). The entry lends the loader
+ * (client/on-demand.ts, one file in the embed's split build): the page layer never imports what
+ * sits above it. Code, not configuration: every run and every page call shares it.
+ */
+import type { holdAt } from './actions/gesture';
+import type { drag } from './actions/drag';
+import type { readDownload, reportDownload } from './actions/download-report';
+import type { selectOption } from './actions/select';
+import type { upload } from './actions/upload';
+import type { openUserscriptSessions } from './frames/sealed-parent';
+
+export interface PageLazy {
+  selectOption: typeof selectOption;
+  drag: typeof drag;
+  upload: typeof upload;
+  holdAt: typeof holdAt;
+  readDownload: typeof readDownload;
+  reportDownload: typeof reportDownload;
+  openUserscriptSessions: typeof openUserscriptSessions;
+}
+
+let loader: (() => Promise<PageLazy>) | undefined;
+
+/** Called once by each entry, before anything runs. */
+export function lendPageLazy(load: () => Promise<PageLazy>): void {
+  loader = load;
+}
+
+export function pageLazy(): Promise<PageLazy> {
+  return loader ? loader() : Promise.reject(new Error('pagehand: this build has no on-demand code (the entry lends it).'));
+}
