@@ -5,13 +5,10 @@
  * map does; the agent (client/agent, with the recorder beside its loop in agent/recording) uses
  * those; the replay driver (client/replay) uses the agent, which never imports it (the entry
  * lends it); the panel (client/ui) uses the agent's public types and run handle; entries
- * (client/*.ts, loader, embed, gm) sit on top. server/ and cli/ import nothing
- * from client/ but its built files (and type-only declarations); no browser file imports server
- * or build code. No cycles, dynamic imports included.
- *
- * Violations that predate the check are listed in .dependency-cruiser-known-violations.json
- * (npm run check:deps:baseline writes it): they are reported, not failed, until fixed; any new
- * one fails.
+ * (client/*.ts, loader, embed, gm) sit on top. common/ holds the pure rules both the bundle and
+ * the CLI check (recordings, answer schemas, secrets) and imports nothing else. server/ and cli/
+ * import nothing from client/ but its built files (and type-only declarations); no browser file
+ * imports server or build code. No cycles, dynamic imports included.
  */
 const ENTRIES = '^client/[^/]+\\.tsx?$|^client/(loader|embed|gm)/';
 const ABOVE_PAGE = '^client/(agent|llm|ui|replay|webmcp)/|' + ENTRIES;
@@ -72,7 +69,14 @@ module.exports = {
       name: 'browser-code-imports-no-server-or-build-code',
       severity: 'error',
       from: { path: '^client/' },
-      to: { path: '^(server/|cli/|build\\.ts$|bench/)|^client/loader/build-options\\.ts$' },
+      to: { path: '^(server/|cli/|bench/)|^build(-embed)?\\.ts$' },
+    },
+    {
+      name: 'common-stands-alone',
+      severity: 'error',
+      comment: 'Pure rules shared by the bundle and the CLI: they import nothing but each other.',
+      from: { path: '^common/' },
+      to: { path: '^(client|server|cli|bench|tests)/|^build(-embed)?\\.ts$' },
     },
     {
       name: 'server-and-cli-apart-from-client',

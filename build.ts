@@ -21,7 +21,7 @@
  * dist/pagehand-loader.js + dist/pagehand-agent.HASH.js (+ pagehand-agent-NAME.HASH.js) — the site
  *   embed: a loader of a few KB every page view pays for (hooks, `pagehand` stub, launcher) and
  *   the agent it loads on demand as ES modules, split so that what not every run needs loads on
- *   first use, named by content hash (client/loader/build-options.ts).
+ *   first use, named by content hash (build-embed.ts).
  * dist/worker-assets/ — what a Worker serves as static assets (wrangler.toml `[assets]`): copies
  *   of pagehand.js, pagehand-screenshot.js, the loader and its agent chunk(s) and nothing else of
  *   dist/, plus a `_headers` file giving them the caching the Node server gives them
@@ -34,7 +34,7 @@ import { readFileSync } from 'node:fs';
 import { chmod, copyFile, mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildEmbed, watchEmbed, type EmbedFiles } from './client/loader/build-options';
+import { buildEmbed, watchEmbed, type EmbedFiles } from './build-embed';
 import { cacheControlFor } from './server/node/static-assets';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
@@ -140,7 +140,8 @@ async function buildDeclarations(): Promise<void> {
     declaration: true,
     emitDeclarationOnly: true,
     outDir: `${root}dist/esm/types`,
-    rootDir: `${root}client`,
+    // client/ and common/ (the types the bundle shares with the CLI).
+    rootDir: root,
     target: ts.ScriptTarget.ES2022,
     module: ts.ModuleKind.ESNext,
     moduleResolution: ts.ModuleResolutionKind.Bundler,
@@ -152,7 +153,7 @@ async function buildDeclarations(): Promise<void> {
   const { diagnostics } = program.emit();
   const errors = [...ts.getPreEmitDiagnostics(program), ...diagnostics].filter((d) => d.category === ts.DiagnosticCategory.Error);
   if (errors.length) throw new Error(ts.formatDiagnostics(errors, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => root, getNewLine: () => '\n' }));
-  await writeFile(`${root}dist/esm/index.d.ts`, "export * from './types/npm-types';\n");
+  await writeFile(`${root}dist/esm/index.d.ts`, "export * from './types/client/npm-types';\n");
 }
 
 /** The headless runner: `pagehand run …` (cli/pagehand.ts). */

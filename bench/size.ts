@@ -32,7 +32,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 import { bundleOptions, screenshotModuleOptions } from '../build';
-import { agentChunkOptions, loaderOptions } from '../client/loader/build-options';
+import { agentChunkOptions, loaderOptions } from '../build-embed';
 import { startNodeServer } from '../server/node';
 import { median } from './lib/stats';
 import { renderTable } from './lib/table';
@@ -53,7 +53,7 @@ const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
 ];
-/** The agent's files as the build listed them (client/loader/build-options.ts). */
+/** The agent's files as the build listed them (build-embed.ts). */
 interface AgentFiles {
   entry: string;
   eager: string[];

@@ -4,8 +4,8 @@
  * does not know is an error, not ignored.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { schemaProblem, type AnswerSchema } from '../client/agent/schema';
-import { secretsProblem } from '../client/agent/secrets';
+import { schemaProblem, type AnswerSchema } from '../common/answer-schema';
+import { secretsProblem } from '../common/secrets-check';
 import { basename, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Recording } from '../client/agent/types';

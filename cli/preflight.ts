@@ -5,7 +5,7 @@
  */
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
-import { NO_PROVIDER_FIX } from '../client/llm/no-provider';
+import { NO_PROVIDER_FIX } from '../common/no-provider';
 
 /** GET /v1/config's answer, or its error, as the proxy sends them (read defensively). */
 interface ConfigBody {

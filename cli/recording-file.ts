@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import type { Recording } from '../client/agent/types';
-import { recordingProblem } from '../client/agent/recording/format';
+import { recordingProblem } from '../common/recording';
 
 /** The recording in `path` (`given`: as the user wrote it, for messages), or the error. */
 export function readRecordingFile(path: string, given: string): Recording | string {

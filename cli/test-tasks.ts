@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Recording } from '../client/agent/types';
-import { recordingProblem } from '../client/agent/recording/format';
+import { recordingProblem } from '../common/recording';
 import { readRecordingFile } from './recording-file';
 
 /** What is checked in the page once a task's run ended. */

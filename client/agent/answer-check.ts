@@ -3,7 +3,7 @@
  * got here only after `schemaProblem` passed it): the validator, and what `done` leads to.
  * Loaded when a run with a schema ends (client/on-demand.ts). Pure.
  */
-import { MAX_DEPTH, type AnswerSchema, type SchemaType } from './schema';
+import { MAX_DEPTH, type AnswerSchema, type SchemaType } from '../../common/answer-schema';
 
 /** Errors reported at most: the model needs the first few, not a flood. */
 const MAX_ERRORS = 20;

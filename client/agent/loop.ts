@@ -8,7 +8,7 @@
  */
 import { createModelClient } from '../llm/client';
 import { readsImages } from '../llm/models';
-import { NO_PROVIDER_FIX } from '../llm/no-provider';
+import { NO_PROVIDER_FIX } from '../../common/no-provider';
 import { ModelError, type ChatReply, type ModelClient } from '../llm/types';
 import { besideBundle, screenshot } from '../page/screenshot';
 import { buildMapAsync } from '../page/map';
@@ -33,7 +33,7 @@ import { masking } from '../page/redact';
 import type { PageTool } from '../webmcp/page-tool';
 import { pageOffersTools } from '../webmcp/offer';
 import { pageIsUntrusted } from './env';
-import { answerPrompt, answerTools } from './schema';
+import { answerPrompt, answerTools } from '../../common/answer-schema';
 import { maskRequest, secretsPrompt } from './secrets';
 import type { CallTarget, CustomTool, RecordedStep, RunEvents, RunHandle, RunOptions, RunResult } from './types';
 import { beginStep, endStep } from './recording/recorder';

@@ -18,7 +18,7 @@ import type { Recording, ReplayOptions } from './types';
 import { sessionRunStore, withoutSecrets, type SavedRun, type StoredOptions } from './persist';
 import { DEFAULT_MAX_STEPS, DEFAULT_PROMPT_BUDGET } from './request';
 import { toolProblem } from './tools';
-import { answerSchema } from './schema';
+import { answerSchema } from '../../common/answer-schema';
 import { runSecrets } from './secrets';
 import { setSecretMasks } from '../page/redact';
 import type { CustomTool, RunHandle, RunOptions, SiteConfig } from './types';

@@ -10,6 +10,9 @@
 import type { ParsedCall } from '../page/actions/args';
 import type { ActionResult } from '../page/actions/types';
 import { secretPlaceholder } from '../page/redact';
+import { secretsProblem } from '../../common/secrets-check';
+
+export { secretsProblem };
 
 /** What the run keeps: the values and the origin they may be typed on. */
 export interface RunSecrets {
@@ -18,23 +21,7 @@ export interface RunSecrets {
   origin: string;
 }
 
-const NAME = /^[A-Za-z][A-Za-z0-9_-]{0,31}$/;
-/** Shorter values would blank too much page text and could not be told apart from it. */
-export const SECRET_MIN_LENGTH = 3;
 const PLACEHOLDER = /<secret:([A-Za-z][A-Za-z0-9_-]{0,31})>/g;
-
-/** Why `secrets` cannot be used, or undefined. */
-export function secretsProblem(secrets: unknown): string | undefined {
-  if (secrets === undefined) return undefined;
-  if (typeof secrets !== 'object' || secrets === null || Array.isArray(secrets)) return 'secrets must be an object of name → value';
-  for (const [name, value] of Object.entries(secrets)) {
-    if (!NAME.test(name)) return `a secret's name must be a letter then letters, digits, _ or - (got ${JSON.stringify(name)})`;
-    if (typeof value !== 'string') return `the secret "${name}" must be a string`;
-    if ([...value].length < SECRET_MIN_LENGTH)
-      return `the secret "${name}" must have at least ${SECRET_MIN_LENGTH} characters (a shorter value cannot be hidden in page text)`;
-  }
-  return undefined;
-}
 
 /** The `<secret:NAME>` placeholders the model may use, for the prompt. */
 export const secretNames = (s: RunSecrets | undefined): string[] => Object.keys(s?.values ?? {});

@@ -4,9 +4,17 @@
  * drive the agent through exactly this.
  */
 import type { ActionResult } from '../page/actions/types';
+
+/** A page action's result, as events and the page API carry it. */
+export type { ActionResult };
 import type { RiskyRule } from '../page/risk-marks';
 import type { Rect, Ref } from '../page/types';
 import type { JsonSchema, ToolChoice, Usage } from '../llm/types';
+import type { AnswerSchema, SchemaType } from '../../common/answer-schema';
+import type { RecordedExpectation, RecordedStep, RecordedTarget, Recording } from '../../common/recording';
+
+/** The answer's schema and recordings: written once in common/ (the CLI checks them too). */
+export type { AnswerSchema, SchemaType, RecordedExpectation, RecordedStep, RecordedTarget, Recording };
 
 /** What a risky action is. `site_tool`: a site's own tool that does not declare itself read-only. */
 export type RiskKind = 'payment' | 'deletion' | 'sending' | 'personal_data' | 'leaving_site' | 'download' | 'site_tool';
@@ -77,73 +85,6 @@ export interface RunResult {
   recording?: Recording;
   /** On a replay: steps replayed as recorded, steps repaired by the model, and model calls made. */
   replay?: { replayed: number; repaired: number; modelCalls: number };
-}
-
-/**
- * The element a recorded step acts on, described the way a person would find it again after a
- * re-render: never by a ref or a CSS path.
- */
-export interface RecordedTarget {
-  role: string;
-  name: string;
-  /** The landmark around it, as `role "name"` (`navigation "Primary"`, `form "Sign up"`, `main`). */
-  landmark?: string;
-  /** The nearest heading before it. */
-  heading?: string;
-  /** Text of the row, card or block it sits in (its own name left out), for controls named alike ("Open"). */
-  near?: string;
-  /** Its place (from 1) among the elements that match all of the above, and how many there were. */
-  nth?: number;
-  of?: number;
-}
-
-/** What a recorded step expected to see after it; any part may be missing (then the step's success is enough). */
-export interface RecordedExpectation {
-  /** The page it led to: path and query (`/shop/checkout.html`, `/mail/inbox.html?q={query}`). */
-  url?: string;
-  /** The title of a dialog that opened. */
-  dialog?: string;
-  /** An element that became visible. */
-  visible?: { role: string; name: string };
-}
-
-export interface RecordedStep {
-  /** A page action (`click`, `type`, `select_option`, …), or a site tool's name when `tool` is set. */
-  action: string;
-  /** The step calls the site's own tool `action` (init's or the run's `tools`). */
-  tool?: true;
-  /** The element it acts on, for actions that take a `ref`. */
-  target?: RecordedTarget;
-  /**
-   * The arguments without the ref: text as the model gave it (a secret as `<secret:NAME>`, never
-   * its value; a named value as `{name}`).
-   */
-  args: Record<string, unknown>;
-  expect?: RecordedExpectation;
-  /** The step was made anew by the model when this recording was last replayed. */
-  repaired?: true;
-}
-
-/** A solved task, to run again with no model call: `pagehand.replay(recording)`. JSON; docs/replay.md. */
-export interface Recording {
-  pagehand: 'recording';
-  v: 1;
-  /** The task, as the user gave it (named values as `{name}`). */
-  task: string;
-  /** The page the run started on. */
-  url: string;
-  /**
-   * Named values and the value each was recorded with: `{name}` in the task and in the steps'
-   * arguments and expectations is filled with `replay(…, { values })`'s value, else with this.
-   */
-  params?: Record<string, string>;
-  steps: RecordedStep[];
-  /** The run's summary when it was recorded. */
-  summary?: string;
-  /** When it was recorded or last repaired (ISO 8601). */
-  created?: string;
-  /** The steps (numbered from 1) the last replay repaired. */
-  repaired?: number[];
 }
 
 /** `pagehand.replay(recording, options)`: a run's options, and the values for the recording's `{name}`s. */
@@ -296,33 +237,6 @@ export interface CustomTool {
   risk?: RiskKind;
 }
 
-export type SchemaType = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'null';
-
-/**
- * A JSON Schema for a run's answer, in the subset pagehand checks (client/agent/schema.ts):
- * type, properties, required, additionalProperties, items, enum, const, minimum, maximum,
- * minLength, maxLength, minItems, maxItems, pattern; annotations allowed.
- */
-export interface AnswerSchema {
-  type?: SchemaType | SchemaType[];
-  properties?: Record<string, AnswerSchema>;
-  required?: string[];
-  additionalProperties?: boolean | AnswerSchema;
-  items?: AnswerSchema;
-  enum?: unknown[];
-  const?: unknown;
-  minimum?: number;
-  maximum?: number;
-  minLength?: number;
-  maxLength?: number;
-  minItems?: number;
-  maxItems?: number;
-  pattern?: string;
-  description?: string;
-  title?: string;
-  [annotation: string]: unknown;
-}
-
 /**
  * What a site owner configures once per page load (`pagehand.init`): it applies to every run,
  * including one resumed after a navigation, under the run's own options.
@@ -393,4 +307,14 @@ export interface InitConfig extends SiteConfig {
    * userscript). Default none.
    */
   frames?: string[];
+}
+
+/** What the overlay takes from init. */
+export interface UiConfig {
+  theme?: Theme;
+  /** The site's recordings, offered in the panel as one-click tasks. */
+  recordings?: Recording[];
+  launcherText?: string;
+  position?: LauncherPosition;
+  lang?: string;
 }

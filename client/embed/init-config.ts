@@ -3,24 +3,14 @@
  * mistake, told at once by a thrown error that names the field and what it accepts — never a
  * half-configured overlay. Pure (no DOM), so unit-tested directly.
  */
-import type { InitConfig, LauncherPosition, Recording, SiteConfig, Theme } from '../agent/types';
+import type { InitConfig, LauncherPosition, SiteConfig, Theme, UiConfig } from '../agent/types';
 import { patternProblem, redactionEntry, type Redaction } from '../page/redact';
 import { RISK_MARKS, type RiskyRule } from '../page/risk-marks';
-import { recordingProblem } from '../agent/recording/format';
+import { recordingProblem } from '../../common/recording';
 import { framesProblem } from '../page/frames/config';
 
 export const THEMES: readonly Theme[] = ['auto', 'light', 'dark'];
 export const POSITIONS: readonly LauncherPosition[] = ['bottom-right', 'bottom-left', 'top-right', 'top-left'];
-
-/** What the overlay takes from init. */
-export interface UiConfig {
-  theme?: Theme;
-  /** The site's recordings, offered in the panel as one-click tasks. */
-  recordings?: Recording[];
-  launcherText?: string;
-  position?: LauncherPosition;
-  lang?: string;
-}
 
 export interface ParsedInit {
   /** For the agent (`configure`): the run configuration. */

@@ -5,8 +5,8 @@
  * is queued and replayed on the agent's init when it arrives.
  */
 import { siteToolProblem } from '../agent/tool-problem';
-import type { InitConfig } from '../agent/types';
-import { INIT_KEYS, parseInit, type UiConfig } from '../embed/init-config';
+import type { InitConfig, UiConfig } from '../agent/types';
+import { INIT_KEYS, parseInit } from '../embed/init-config';
 import { setDenyZones } from '../page/own-ui';
 
 /** The built-in tool names, from the tool table at build time (the loader does not carry the table). */

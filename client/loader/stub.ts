@@ -14,8 +14,7 @@
  * Once the agent took over, a stub kept by the page forwards every call to the full API.
  */
 import type { EmbedDefaults } from '../embed/script-tag';
-import type { UiConfig } from '../embed/init-config';
-import type { InitConfig } from '../agent/types';
+import type { InitConfig, UiConfig } from '../agent/types';
 import type { OpenOptions, PagehandLoaderApi } from '../npm-types';
 import type { ChunkLoader } from './chunk';
 import { HANDOFF, type FullApi, type Handoff, type LoaderModules, type NativeSnapshot } from './handoff';

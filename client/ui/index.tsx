@@ -9,8 +9,7 @@
  * that hooks the DOM: the buttons that give the agent something also refuse scripted clicks.
  */
 import { render } from 'preact';
-import type { LauncherPosition, Recording, RunHandle, RunOptions, Theme } from '../agent/types';
-import type { UiConfig } from '../embed/init-config';
+import type { LauncherPosition, Recording, RunHandle, RunOptions, Theme, UiConfig } from '../agent/types';
 import { UI_ATTR } from '../page/ui-attr';
 import { pickLang, strings } from './i18n';
 import { Launcher, launcherAnchor } from './launcher';

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { validate } from '../../client/agent/answer-check';
-import { schemaProblem, type AnswerSchema } from '../../client/agent/schema';
+import { schemaProblem, type AnswerSchema } from '../../common/answer-schema';
 
 const product: AnswerSchema = {
   type: 'object',

@@ -13,7 +13,7 @@ import type { ActionChanges } from '../../page/actions/types';
 import { maskPageText } from '../../page/redact';
 import type { Recording, RecordedExpectation, RecordedStep, RecordedTarget } from '../types';
 
-export { fill, recordingProblem, valuesFor } from './format';
+export { fill, recordingProblem, valuesFor } from '../../../common/recording';
 
 /** A step's arguments as kept: the canonical ones without the ref, page text masked. */
 export function keptArgs(args: Record<string, unknown>): Record<string, unknown> {

@@ -13,9 +13,32 @@
  * left unchecked.
  */
 
-import type { AnswerSchema, SchemaType } from './types';
+export type SchemaType = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'null';
 
-export type { AnswerSchema, SchemaType };
+/**
+ * A JSON Schema for a run's answer, in the subset pagehand checks (client/agent/schema.ts):
+ * type, properties, required, additionalProperties, items, enum, const, minimum, maximum,
+ * minLength, maxLength, minItems, maxItems, pattern; annotations allowed.
+ */
+export interface AnswerSchema {
+  type?: SchemaType | SchemaType[];
+  properties?: Record<string, AnswerSchema>;
+  required?: string[];
+  additionalProperties?: boolean | AnswerSchema;
+  items?: AnswerSchema;
+  enum?: unknown[];
+  const?: unknown;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  minItems?: number;
+  maxItems?: number;
+  pattern?: string;
+  description?: string;
+  title?: string;
+  [annotation: string]: unknown;
+}
 
 const TYPES: readonly SchemaType[] = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'];
 const ANNOTATIONS = new Set(['description', 'title', 'examples', 'default', '$schema', '$comment', '$id', 'format', 'readOnly', 'writeOnly']);

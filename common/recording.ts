@@ -1,10 +1,76 @@
 /**
  * The recording format's rules (`{ "pagehand": "recording", "v": 1, … }`, docs/replay.md):
  * checking a recording that came from outside (a file, `init({ recordings })`, a replay call)
- * and filling its named values. Pure and import-free, so the embed's loader checks `init`'s
- * recordings with the same words as the agent.
+ * and filling its named values, and the recording's types. Pure and import-free, so the embed's
+ * loader checks `init`'s recordings with the same words as the agent, and the CLI with them too.
  */
-import type { Recording } from '../types';
+
+/**
+ * The element a recorded step acts on, described the way a person would find it again after a
+ * re-render: never by a ref or a CSS path.
+ */
+export interface RecordedTarget {
+  role: string;
+  name: string;
+  /** The landmark around it, as `role "name"` (`navigation "Primary"`, `form "Sign up"`, `main`). */
+  landmark?: string;
+  /** The nearest heading before it. */
+  heading?: string;
+  /** Text of the row, card or block it sits in (its own name left out), for controls named alike ("Open"). */
+  near?: string;
+  /** Its place (from 1) among the elements that match all of the above, and how many there were. */
+  nth?: number;
+  of?: number;
+}
+
+/** What a recorded step expected to see after it; any part may be missing (then the step's success is enough). */
+export interface RecordedExpectation {
+  /** The page it led to: path and query (`/shop/checkout.html`, `/mail/inbox.html?q={query}`). */
+  url?: string;
+  /** The title of a dialog that opened. */
+  dialog?: string;
+  /** An element that became visible. */
+  visible?: { role: string; name: string };
+}
+
+export interface RecordedStep {
+  /** A page action (`click`, `type`, `select_option`, …), or a site tool's name when `tool` is set. */
+  action: string;
+  /** The step calls the site's own tool `action` (init's or the run's `tools`). */
+  tool?: true;
+  /** The element it acts on, for actions that take a `ref`. */
+  target?: RecordedTarget;
+  /**
+   * The arguments without the ref: text as the model gave it (a secret as `<secret:NAME>`, never
+   * its value; a named value as `{name}`).
+   */
+  args: Record<string, unknown>;
+  expect?: RecordedExpectation;
+  /** The step was made anew by the model when this recording was last replayed. */
+  repaired?: true;
+}
+
+/** A solved task, to run again with no model call: `pagehand.replay(recording)`. JSON; docs/replay.md. */
+export interface Recording {
+  pagehand: 'recording';
+  v: 1;
+  /** The task, as the user gave it (named values as `{name}`). */
+  task: string;
+  /** The page the run started on. */
+  url: string;
+  /**
+   * Named values and the value each was recorded with: `{name}` in the task and in the steps'
+   * arguments and expectations is filled with `replay(…, { values })`'s value, else with this.
+   */
+  params?: Record<string, string>;
+  steps: RecordedStep[];
+  /** The run's summary when it was recorded. */
+  summary?: string;
+  /** When it was recorded or last repaired (ISO 8601). */
+  created?: string;
+  /** The steps (numbered from 1) the last replay repaired. */
+  repaired?: number[];
+}
 
 export const RECORDING_KIND = 'recording';
 export const RECORDING_VERSION = 1;

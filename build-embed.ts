@@ -19,10 +19,10 @@ import { build, context, type BuildOptions, type BuildResult, type Metafile, typ
 import { existsSync } from 'node:fs';
 import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { AGENT_CHUNK_NAME } from '../../server/node/static-assets';
-import { TOOL_LIST } from '../agent/tools';
-import { CSS } from '../ui/styles';
-import { launcherCss } from './launcher-css';
+import { AGENT_CHUNK_NAME } from './server/node/static-assets';
+import { TOOL_LIST } from './client/agent/tools';
+import { CSS } from './client/ui/styles';
+import { launcherCss } from './client/loader/launcher-css';
 
 export const LOADER_FILE = 'pagehand-loader.js';
 /** The modules whose state the loader installs at document start and hands to the chunk. */
@@ -58,9 +58,7 @@ async function exportNames(file: string): Promise<string[]> {
   for (const input of Object.values(r.metafile!.inputs)) {
     for (const { path } of input.imports) {
       if (!SHARED_FILES.some((f) => resolve(file, '..', `${path}.ts`).endsWith(f))) {
-        throw new Error(
-          `${file} imports ${path}: the loader and the agent chunk would each have their own copy of it. Add it to SHARED in client/loader/build-options.ts.`,
-        );
+        throw new Error(`${file} imports ${path}: the loader and the agent chunk would each have their own copy of it. Add it to SHARED in build-embed.ts.`);
       }
     }
   }
