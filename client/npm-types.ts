@@ -5,7 +5,7 @@
  */
 import type { ActionCall, ActionResult, ActOptions } from './page/actions/types';
 import type { FindResult, MapOptions, PageMap, Ref } from './page/types';
-import type { InitConfig, Recording, ReplayOptions, RunHandle, RunOptions, Theme } from './agent/types';
+import type { InitConfig, OpenOptions, Recording, ReplayOptions, RunHandle, RunOptions } from './agent/types';
 import type { Screenshot, ScreenshotOptions } from './page/screenshot/types';
 
 export type * from './agent/types';
@@ -15,14 +15,6 @@ export type { Mark, Screenshot, ScreenshotOptions } from './page/screenshot/type
 export type { Usage } from './llm/types';
 /** WebMCP as pagehand reads it (docs/webmcp.md): what a page registers with `document.modelContext`. */
 export type { ModelContext, ModelContextRegisterToolOptions, ModelContextTool, ToolAnnotations } from './webmcp/types';
-
-/** `pagehand.open(options)`: how runs started from the panel are made, and how it looks. */
-export interface OpenOptions extends Pick<RunOptions, 'proxy' | 'token' | 'model' | 'maxSteps' | 'instructions' | 'vision' | 'toolChoice'> {
-  /** `en` or `es`; default the browser's language. Also the language the agent replies in. */
-  lang?: string;
-  /** Default `auto` (prefers-color-scheme). */
-  theme?: Theme;
-}
 
 /** What `window.pagehand` offers (and `init()` returns). */
 export interface PagehandApi {

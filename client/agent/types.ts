@@ -318,3 +318,11 @@ export interface UiConfig {
   position?: LauncherPosition;
   lang?: string;
 }
+
+/** `pagehand.open(options)`: how runs started from the panel are made, and how it looks. */
+export interface OpenOptions extends Pick<RunOptions, 'proxy' | 'token' | 'model' | 'maxSteps' | 'instructions' | 'vision' | 'toolChoice'> {
+  /** `en` or `es`; default the browser's language. Also the language the agent replies in. */
+  lang?: string;
+  /** Default `auto` (prefers-color-scheme). */
+  theme?: Theme;
+}

@@ -7,7 +7,7 @@ import type { LauncherPosition, Theme } from '../agent/types';
 import type { NativeSnapshot } from './handoff';
 import { UI_ATTR } from '../page/ui-attr';
 import { pickLang } from '../ui/i18n';
-import { loadLayout, placeIn } from '../ui/storage';
+import { launcherAnchor, loadLayout, placeIn } from '../ui/storage';
 
 /** The overlay's stylesheet cut to the launcher's rules (./launcher-css.ts), put in at build time. */
 declare const __PAGEHAND_LAUNCHER_CSS__: string;
@@ -21,24 +21,6 @@ export interface LauncherLook {
   theme?: Theme;
   position?: LauncherPosition;
   lang?: string;
-}
-
-type Box = { x: number; y: number; width: number; height: number };
-
-/**
- * `launcherAnchor` of client/ui/launcher.tsx (a unit test keeps them equal): importing it from
- * there would bring Preact along.
- */
-export function anchorAt(box: Box, corner: LauncherPosition, vw: number, vh: number): Record<'left' | 'right' | 'top' | 'bottom', string | undefined> {
-  const px = (n: number): string => `${Math.max(0, Math.round(n))}px`;
-  const left = corner.endsWith('left');
-  const top = corner.startsWith('top');
-  return {
-    left: left ? px(box.x) : undefined,
-    right: left ? undefined : px(vw - box.x - box.width),
-    top: top ? px(box.y) : undefined,
-    bottom: top ? undefined : px(vh - box.y - box.height),
-  };
 }
 
 export interface LoaderLauncher {
@@ -115,7 +97,7 @@ export function createLauncher(natives: NativeSnapshot, onOpen: () => void, onIn
     if (!look.text) button.setAttribute('aria-label', OPEN_LABEL[lang]);
     button.title = OPEN_LABEL[lang];
     if (loading) button.setAttribute('aria-busy', 'true');
-    const anchor = anchorAt(placeIn(loadLayout(true), innerWidth, innerHeight, corner), corner, innerWidth, innerHeight);
+    const anchor = launcherAnchor(placeIn(loadLayout(true), innerWidth, innerHeight, corner), corner, innerWidth, innerHeight);
     for (const side of ['left', 'right', 'top', 'bottom'] as const) if (anchor[side] !== undefined) button.style[side] = anchor[side]!;
     const svg = document.createElementNS(SVG, 'svg');
     for (const [k, v] of [

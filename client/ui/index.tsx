@@ -9,24 +9,16 @@
  * that hooks the DOM: the buttons that give the agent something also refuse scripted clicks.
  */
 import { render } from 'preact';
-import type { LauncherPosition, Recording, RunHandle, RunOptions, Theme, UiConfig } from '../agent/types';
+import type { LauncherPosition, OpenOptions, Recording, RunHandle, RunOptions, UiConfig } from '../agent/types';
 import { UI_ATTR } from '../page/ui-attr';
 import { pickLang, strings } from './i18n';
-import { Launcher, launcherAnchor } from './launcher';
+import { Launcher } from './launcher';
 import { Mask } from './mask';
 import { topModal, watchDialogs } from './modal';
 import { Panel, type PanelActions } from './panel';
 import { reduce, type RunView, type UiEvent } from './state';
-import { loadHistory, loadLayout, loadLog, placeIn, recordTask, saveLayout, saveLog, type HistoryItem, type Layout } from './storage';
+import { launcherAnchor, loadHistory, loadLayout, loadLog, placeIn, recordTask, saveLayout, saveLog, type HistoryItem, type Layout } from './storage';
 import { adoptStyles } from './styles';
-
-/** `pagehand.open(options)`: how runs started from the panel are made, and how it looks. */
-export interface OpenOptions extends Pick<RunOptions, 'proxy' | 'token' | 'model' | 'maxSteps' | 'instructions' | 'vision' | 'toolChoice'> {
-  /** `en` or `es`; default the browser's language. Also the language the agent replies in. */
-  lang?: string;
-  /** Default `auto` (prefers-color-scheme). */
-  theme?: Theme;
-}
 
 /** Saves a recording as a JSON file (the browser's download). */
 function saveFile(recording: Recording): void {

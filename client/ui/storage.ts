@@ -117,3 +117,21 @@ export function loadLog<T>(id: string): T[] | undefined {
   const l = read<{ id?: string; entries?: T[] }>('sessionStorage', LOG_KEY);
   return l?.id === id && Array.isArray(l.entries) ? l.entries : undefined;
 }
+
+type Box = { x: number; y: number; width: number; height: number };
+
+/**
+ * CSS offsets from the viewport edges of `corner`: anchored there, a launcher whose width
+ * follows its text grows away from the edge and never off screen.
+ */
+export function launcherAnchor(box: Box, corner: LauncherPosition, vw: number, vh: number): Record<'left' | 'right' | 'top' | 'bottom', string | undefined> {
+  const px = (n: number): string => `${Math.max(0, Math.round(n))}px`;
+  const left = corner.endsWith('left');
+  const top = corner.startsWith('top');
+  return {
+    left: left ? px(box.x) : undefined,
+    right: left ? undefined : px(vw - box.x - box.width),
+    top: top ? px(box.y) : undefined,
+    bottom: top ? undefined : px(vh - box.y - box.height),
+  };
+}

@@ -14,10 +14,9 @@ import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launcherCss, topLevelRules } from '../../client/loader/launcher-css';
-import { anchorAt, OPEN_LABEL } from '../../client/loader/launcher';
+import { OPEN_LABEL } from '../../client/loader/launcher';
 import { CSS } from '../../client/ui/styles';
 import { strings } from '../../client/ui/i18n';
-import { launcherAnchor } from '../../client/ui/launcher';
 import { call, hasText, latestMap, refFor, useAgentStack } from './agent-harness';
 import { origin, useSession } from './harness';
 import { inUi, panel, sendTask, waitIn } from './ui-kit';
@@ -494,17 +493,8 @@ describe('what a page script can do with the loader', () => {
 });
 
 describe("the loader's copies of the overlay's launcher stay equal to it", () => {
-  it("the label, the anchoring and the stylesheet's launcher rules", () => {
+  it("the label and the stylesheet's launcher rules (the anchoring is one function, ui/storage.ts's)", () => {
     for (const lang of ['en', 'es'] as const) expect(OPEN_LABEL[lang]).toBe(strings(lang).expand);
-    for (const corner of ['bottom-right', 'bottom-left', 'top-right', 'top-left'] as const) {
-      for (const box of [
-        { x: 12, y: 248, width: 380, height: 540 },
-        { x: 900, y: 8, width: 240, height: 200 },
-        { x: 0.4, y: 1.6, width: 300.5, height: 410.2 },
-      ]) {
-        expect(anchorAt(box, corner, 1280, 800)).toEqual(launcherAnchor(box, corner, 1280, 800));
-      }
-    }
     const css = launcherCss(CSS);
     // Whole rules: as many opening braces as closing ones, the themes' multi-line rule included.
     expect(css.split('{').length).toBe(css.split('}').length);

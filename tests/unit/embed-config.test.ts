@@ -8,7 +8,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { InitError, parseInit, POSITIONS } from '../../client/embed/init-config';
 import { readScriptTag } from '../../client/embed/script-tag';
-import { launcherAnchor } from '../../client/ui/launcher';
+import { launcherAnchor } from '../../client/ui/storage';
 import { placeIn } from '../../client/ui/storage';
 
 describe('parseInit', () => {

@@ -7,9 +7,9 @@
  * harmless ones are accepted; anything that would change the meaning gets a clear error naming
  * the tool, the argument and the fix.
  */
-import { parseRef } from '../refs';
 import type { Ref } from '../types';
-import { downloadArg, HandsArgError, handsParsers, holdMs, type HandsArgs, type Hold } from './hands-args';
+import { ArgError, numArg, refArg, show, type Args } from './arg-check';
+import { downloadArg, handsParsers, holdMs, type HandsArgs, type Hold } from './hands-args';
 
 export type Direction = 'up' | 'down' | 'left' | 'right';
 
@@ -38,22 +38,12 @@ export type ParsedCall = { [K in ToolName]: { name: K; args: ToolArgs[K] } }[Too
 export const MAX_WAIT_SECONDS = 30;
 export const MAX_SCROLL_PAGES = 20;
 
-/** A bad argument: the message says which and how to fix it. */
-export class ArgError extends Error {}
-
-type Args = Record<string, unknown>;
+export { ArgError };
 
 function ref(tool: string, args: Args, required: true): Ref;
-function ref(tool: string, args: Args, required: false): Ref | undefined;
+function ref(tool: string, args: Args, required: boolean): Ref | undefined;
 function ref(tool: string, args: Args, required: boolean): Ref | undefined {
-  const v = args.ref;
-  if (v === undefined || v === null || v === '') {
-    if (required) throw new ArgError(`${tool} needs "ref": the number shown in brackets in the page map, e.g. {"ref": "12"}.`);
-    return undefined;
-  }
-  const r = parseRef(v);
-  if (!r) throw new ArgError(`${tool}: "ref" must be the number shown in brackets (like "12" or "f2:7"), got ${show(v)}.`);
-  return r;
+  return refArg(tool, args, 'ref', required);
 }
 
 function bool(tool: string, args: Args, key: string, dflt: boolean): boolean {
@@ -64,13 +54,7 @@ function bool(tool: string, args: Args, key: string, dflt: boolean): boolean {
   throw new ArgError(`${tool}: "${key}" must be true or false, got ${show(v)}.`);
 }
 
-function num(tool: string, args: Args, key: string): number | undefined {
-  const v = args[key];
-  if (v === undefined || v === null || v === '') return undefined;
-  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
-  if (!Number.isFinite(n)) throw new ArgError(`${tool}: "${key}" must be a number, got ${show(v)}.`);
-  return n;
-}
+const num = numArg;
 
 function str(tool: string, args: Args, key: string, required: boolean): string | undefined {
   const v = args[key];
@@ -81,15 +65,6 @@ function str(tool: string, args: Args, key: string, required: boolean): string |
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   if (typeof v !== 'string') throw new ArgError(`${tool}: "${key}" must be a string, got ${show(v)}.`);
   return v;
-}
-
-function show(v: unknown): string {
-  try {
-    const s = JSON.stringify(v);
-    return s === undefined ? String(v) : s.length > 40 ? `${s.slice(0, 40)}…` : s;
-  } catch {
-    return String(v);
-  }
 }
 
 /** One argument's JSON Schema, as the model is shown it (the subset the tools use). */
@@ -279,7 +254,7 @@ export function parseCall(call: unknown): { ok: true; call: ParsedCall } | { ok:
     canonical.add(typed);
     return { ok: true, call: typed };
   } catch (e) {
-    if (e instanceof ArgError || e instanceof HandsArgError) return { ok: false, message: e.message };
+    if (e instanceof ArgError) return { ok: false, message: e.message };
     throw e;
   }
 }

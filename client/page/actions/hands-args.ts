@@ -4,7 +4,7 @@
  * slips (a ref as a number, a number as a string, one file name instead of a list) pass;
  * anything that would change the meaning is a clear error naming the tool and the fix.
  */
-import { parseRef } from '../refs';
+import { ArgError, numArg, refArg, show, type Args } from './arg-check';
 import type { Ref } from '../types';
 
 export type DragArgs = { ref: Ref; to_ref: Ref; dx?: undefined; dy?: undefined } | { ref: Ref; to_ref?: undefined; dx: number; dy: number };
@@ -30,72 +30,40 @@ export const MAX_DRAG_PX = 10_000;
 /** Files per `upload` call. */
 export const MAX_UPLOAD_FILES = 20;
 
-export class HandsArgError extends Error {}
-
-type Args = Record<string, unknown>;
-
-export function show(v: unknown): string {
-  try {
-    const s = JSON.stringify(v);
-    return s === undefined ? String(v) : s.length > 40 ? `${s.slice(0, 40)}…` : s;
-  } catch {
-    return String(v);
-  }
-}
-
-function refArg(tool: string, args: Args, key: 'ref' | 'to_ref', required: boolean): Ref | undefined {
-  const v = args[key];
-  if (v === undefined || v === null || v === '') {
-    if (required) throw new HandsArgError(`${tool} needs "${key}": the number shown in brackets in the page map, e.g. {"${key}": "12"}.`);
-    return undefined;
-  }
-  const r = parseRef(v);
-  if (!r) throw new HandsArgError(`${tool}: "${key}" must be the number shown in brackets (like "12" or "f2:7"), got ${show(v)}.`);
-  return r;
-}
-
-function numArg(tool: string, args: Args, key: string): number | undefined {
-  const v = args[key];
-  if (v === undefined || v === null || v === '') return undefined;
-  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
-  if (!Number.isFinite(n)) throw new HandsArgError(`${tool}: "${key}" must be a number, got ${show(v)}.`);
-  return n;
-}
-
 export const handsParsers: { [K in keyof HandsArgs]: (a: Args) => HandsArgs[K] } = {
   drag: (a) => {
-    const ref = refArg('drag', a, 'ref', true)!;
+    const ref = refArg('drag', a, 'ref', true);
     const to = refArg('drag', a, 'to_ref', false);
     const dx = numArg('drag', a, 'dx');
     const dy = numArg('drag', a, 'dy');
     if (to !== undefined) {
       if (dx !== undefined || dy !== undefined)
-        throw new HandsArgError('drag takes either "to_ref" (drop on that element) or "dx"/"dy" (move by pixels), not both.');
-      if (to === ref) throw new HandsArgError(`drag: "to_ref" is the dragged element itself (${ref}); give the element to drop it on.`);
+        throw new ArgError('drag takes either "to_ref" (drop on that element) or "dx"/"dy" (move by pixels), not both.');
+      if (to === ref) throw new ArgError(`drag: "to_ref" is the dragged element itself (${ref}); give the element to drop it on.`);
       return { ref, to_ref: to };
     }
     if (dx === undefined && dy === undefined) {
-      throw new HandsArgError(
+      throw new ArgError(
         'drag needs "to_ref" (the element to drop on, e.g. {"ref": "4", "to_ref": "9"}) or "dx"/"dy" (pixels to move, e.g. {"ref": "4", "dx": 120, "dy": 0}).',
       );
     }
     const x = dx ?? 0;
     const y = dy ?? 0;
-    if (x === 0 && y === 0) throw new HandsArgError('drag: "dx" and "dy" are both 0, so nothing would move.');
+    if (x === 0 && y === 0) throw new ArgError('drag: "dx" and "dy" are both 0, so nothing would move.');
     if (Math.abs(x) > MAX_DRAG_PX || Math.abs(y) > MAX_DRAG_PX)
-      throw new HandsArgError(`drag: "dx" and "dy" are pixels, at most ${MAX_DRAG_PX} each way; got dx=${x}, dy=${y}.`);
+      throw new ArgError(`drag: "dx" and "dy" are pixels, at most ${MAX_DRAG_PX} each way; got dx=${x}, dy=${y}.`);
     return { ref, dx: x, dy: y };
   },
-  double_click: (a) => ({ ref: refArg('double_click', a, 'ref', true)! }),
-  right_click: (a) => ({ ref: refArg('right_click', a, 'ref', true)! }),
+  double_click: (a) => ({ ref: refArg('double_click', a, 'ref', true) }),
+  right_click: (a) => ({ ref: refArg('right_click', a, 'ref', true) }),
   upload: (a) => {
-    const ref = refArg('upload', a, 'ref', true)!;
+    const ref = refArg('upload', a, 'ref', true);
     const v = a.files ?? a.file;
     const list = Array.isArray(v) ? v : v === undefined || v === null ? [] : [v];
-    if (!list.length) throw new HandsArgError('upload needs "files": the names of attached files, e.g. {"ref": "7", "files": ["cv.pdf"]}.');
-    if (list.length > MAX_UPLOAD_FILES) throw new HandsArgError(`upload: at most ${MAX_UPLOAD_FILES} files at once, got ${list.length}.`);
+    if (!list.length) throw new ArgError('upload needs "files": the names of attached files, e.g. {"ref": "7", "files": ["cv.pdf"]}.');
+    if (list.length > MAX_UPLOAD_FILES) throw new ArgError(`upload: at most ${MAX_UPLOAD_FILES} files at once, got ${list.length}.`);
     const files = list.map((f) => {
-      if (typeof f !== 'string' || !f.trim()) throw new HandsArgError(`upload: "files" must be file names (strings), got ${show(f)}.`);
+      if (typeof f !== 'string' || !f.trim()) throw new ArgError(`upload: "files" must be file names (strings), got ${show(f)}.`);
       return f.trim();
     });
     return { ref, files: [...new Set(files)] };
@@ -106,7 +74,7 @@ export const handsParsers: { [K in keyof HandsArgs]: (a: Args) => HandsArgs[K] }
 export function holdMs(a: Args): Hold | undefined {
   const ms = numArg('click', a, 'hold_ms');
   if (ms === undefined || ms === 0) return undefined;
-  if (ms < 0) throw new HandsArgError(`click: "hold_ms" is how long to hold the button down, in milliseconds (up to ${MAX_HOLD_MS}); got ${ms}.`);
+  if (ms < 0) throw new ArgError(`click: "hold_ms" is how long to hold the button down, in milliseconds (up to ${MAX_HOLD_MS}); got ${ms}.`);
   return ms > MAX_HOLD_MS ? { ms: MAX_HOLD_MS, capped: true } : { ms: Math.round(ms), capped: false };
 }
 
@@ -114,8 +82,8 @@ export function holdMs(a: Args): Hold | undefined {
 export function downloadArg(a: Args): string | undefined {
   const v = a.download;
   if (v === undefined || v === null || v === '') return undefined;
-  if (typeof v !== 'string' || !v.trim()) throw new HandsArgError(`read: "download" must be the name of a downloaded file, got ${show(v)}.`);
+  if (typeof v !== 'string' || !v.trim()) throw new ArgError(`read: "download" must be the name of a downloaded file, got ${show(v)}.`);
   if (a.ref !== undefined && a.ref !== null && a.ref !== '')
-    throw new HandsArgError('read takes "download" (a downloaded file) or "ref" (a part of the page), not both.');
+    throw new ArgError('read takes "download" (a downloaded file) or "ref" (a part of the page), not both.');
   return v.trim();
 }
