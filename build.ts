@@ -7,7 +7,7 @@
  *   drawing), an ES module that `pagehand.screenshot()` imports on first use from next to
  *   pagehand.js: the first load stays within its size budget without it.
  *
- * dist/pagehand.user.js — the userscript: the same entry behind client/userscript-env.ts (model
+ * dist/pagehand.user.js — the userscript: the same entry behind client/userscript/env.ts (model
  *   calls through GM_xmlhttpRequest, the run in GM storage) and a metadata block. The proxy URL,
  *   its host and the token are placeholders (__PAGEHAND_PROXY__, __PAGEHAND_PROXY_HOST__,
  *   __PAGEHAND_TOKEN__) the Node server fills in when it serves /pagehand.user.js.
@@ -94,7 +94,7 @@ export const USERSCRIPT_HEADER = `// ==UserScript==
 
 export const userscriptOptions: BuildOptions = {
   ...bundleOptions,
-  entryPoints: ['client/userscript.ts'],
+  entryPoints: ['client/userscript/index.ts'],
   outfile: 'dist/pagehand.user.js',
   // The configuration sits in the script's own scope, where the user can also edit it.
   banner: { js: `${USERSCRIPT_HEADER}(() => {\n"use strict";\nconst PAGEHAND_USERSCRIPT = { proxy: "__PAGEHAND_PROXY__", token: "__PAGEHAND_TOKEN__" };` },

@@ -122,12 +122,12 @@ function group(input: string): string {
 const AREAS: ReadonlyArray<readonly [area: string, test: RegExp]> = [
   [
     'safety: risk check (13 languages), deny zones, masking, secrets, confirm, page-API guard',
-    /client\/(agent\/(risk|guards|confirm|secrets|schema)|page\/(redact|risk-marks|actions\/zones)|guarded-api|ui\/secrets)\b/,
+    /client\/(agent\/(risk|guards|confirm|secrets)|page\/(redact|risk-marks|actions\/zones)|guarded-api|ui\/secrets)\b|common\/(answer-schema|secrets-check)\b/,
   ],
   ['panel: overlay, mask, i18n, Preact', /client\/ui\/|node_modules\/preact\//],
   ['actions: click, type, keys, scroll, read, wait, navigate, downloads', /client\/page\/(actions\/|downloads)/],
-  ['loop: prompt, tools, history, model client', /client\/(agent|llm)\/|eventsource-parser/],
-  ['replay recording (every run records)', /client\/replay\//],
+  ['replay recording (every run records)', /client\/(agent\/recording|replay)\/|common\/recording\b/],
+  ['loop: prompt, tools, history, model client', /client\/(agent|llm)\/|common\/|eventsource-parser/],
   ['perception: the map (walk, names, roles, state, frames, settle)', /client\/page\//],
   ['entry: embed config, WebMCP offer, loader hand-off', /./],
 ];

@@ -8,7 +8,7 @@
  * API of guarded-api.ts, and only the user approves or answers, in the panel.
  */
 import { agentEnv, isUserSession, pageIsUntrusted, setAgentEnv } from './agent/env';
-import { createAgentApi, type StartedBy } from './agent/run';
+import { createAgentApi, type StartedBy } from './agent/api';
 import type { InitConfig, Recording, ReplayOptions, RunHandle, RunOptions } from './agent/types';
 import { parseInit, type ParsedInit } from './embed/init-config';
 import { readScriptTag } from './embed/script-tag';

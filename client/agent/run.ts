@@ -1,250 +1,667 @@
 /**
- * `pagehand.run(task, options)`: the agent half of the `pagehand` API — starting a run, the
- * current run, resuming one saved before a navigation, and the site's configuration (`init`).
- * The loop itself is loop.ts; its calls are normalised in calls.ts and run by dispatch.ts.
+ * The observe → think → act → verify loop of one run, behind its handle.
+ *
+ * One step: map the page → ask the model (streamed) → put its calls in canonical form
+ * (calls.ts) → run them in order (dispatch.ts; risky ones only after the user's yes,
+ * confirm.ts) → one history line → guards. The page is reached only through the page layer.
+ * A full navigation parks the run: its state is in sessionStorage and the next page resumes it.
  */
-import { setBeforeNavigate } from '../page/actions/index';
-import { setRunsReachFrames } from '../page/frames/config';
-import { setDenyZones } from '../page/own-ui';
-import { setRiskMarks } from '../page/risk-marks';
-import { agentEnv, pageIsUntrusted, type AgentEnv } from './env';
-import { filesFor, filesProblem, type RunFiles } from './files';
-import { dropFiles, factsOf, keepFiles, loadFiles } from './files-store';
-import { newGuardState } from './guards';
-import { Run, type RunDeps } from './loop';
-import { fill, recordingProblem, valuesFor } from './recording/recording';
-import type { ReplayState } from './recording/state';
-import type { Recording, ReplayOptions } from './types';
-import { sessionRunStore, withoutSecrets, type SavedRun, type StoredOptions } from './persist';
-import { DEFAULT_MAX_STEPS, DEFAULT_PROMPT_BUDGET } from './request';
-import { toolProblem } from './tools';
-import { answerSchema } from '../../common/answer-schema';
-import { runSecrets } from './secrets';
-import { setSecretMasks } from '../page/redact';
-import type { CustomTool, RunHandle, RunOptions, SiteConfig } from './types';
-import type { Usage } from '../llm/types';
+import { createModelClient } from '../llm/client';
+import { readsImages } from '../llm/models';
+import { NO_PROVIDER_FIX } from '../../common/no-provider';
+import { ModelError, type ChatReply, type ModelClient } from '../llm/types';
+import { besideBundle, screenshot } from '../page/screenshot';
+import { buildMapAsync } from '../page/map';
+import { nativeSetTimeout } from '../page/settle';
+import { watchActivity } from '../page/settle-watch';
+import { estimateTokens } from '../page/tokens';
+import type { PageMap } from '../page/types';
+import { callArgs, callLabel, normaliseCall, type Call, type PageCall, type SiteCall } from './calls';
+import { confirmCall } from './confirm';
+import { runStep, type DispatchHost, type StepOutcome } from './dispatch';
+import type { ActionResult } from '../page/actions/types';
+import { createEmitter } from './events';
+import { callsKey, pageKey, recordOutcome, recordStep, recordTextOnly, type Verdict } from './guards';
+import type { StepRecord } from './history';
+import type { RunStore, SavedRun, StoredOptions } from './persist';
+import { systemPrompt } from './prompt';
+import { parseReply, type ParsedReply } from './reply';
+import { buildRequest, DEFAULT_MAX_STEPS, planPrompt, type StepPrompt } from './request';
+import { TOOL_LIST, toolSpecs, toolTokens } from './tools';
+import { priceOf, costOf, type Price } from '../llm/prices';
+import { masking } from '../page/redact';
+import type { PageTool } from '../webmcp/page-tool';
+import { pageOffersTools } from '../webmcp/offer';
+import { pageIsUntrusted } from './env';
+import { answerPrompt, answerTools } from '../../common/answer-schema';
+import { maskRequest, secretsPrompt } from './secrets';
+import type { CallTarget, CustomTool, RecordedStep, RunEvents, RunHandle, RunOptions, RunResult } from './types';
+import { beginStep, endStep } from './recording/recorder';
+import { newRecording, pathOn } from './recording/recording';
+import { recordRepairStep, recordsActions, repairLines, replayedSoFar, replayResult } from './recording/steps';
+import { agentLazy } from './lazy';
 
-/** Where the bundle's script tag says the proxy is (read once at load by the entry). */
-export interface ScriptDefaults {
-  proxy?: string;
-  token?: string;
-  model?: string;
-  lang?: string;
-  /** Loaded by a site's own script tag (not the bookmarklet): show the launcher. */
-  embed?: boolean;
-}
+/** How long a parked run waits for the page to unload before it assumes the navigation did not happen. */
+const NAVIGATION_GRACE_MS = 8000;
+/** Map roles of things the map cannot see into. */
+const OPAQUE_ROLES = new Set(['canvas', 'video', 'iframe', 'embed']);
 
-export class RunError extends Error {
-  constructor(
-    readonly code: 'busy' | 'invalid_task' | 'invalid_tool' | 'invalid_files' | 'invalid_recording',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'PagehandRunError';
-  }
-}
-
-/** Who starts a run: the user (the panel, the site's own code) or a script of a stranger's page. */
-export type StartedBy = 'user' | 'page';
-
-const zeroUsage = (): Usage => ({ promptTokens: 0, completionTokens: 0 });
 const newId = (): string => Math.random().toString(36).slice(2, 10) + Date.now().toString(36);
 
-/** The agent half of the `pagehand` API: run, current, and resuming a saved run. */
-/** What the layers above the agent lend it: the replay driver (client/replay). */
-export interface AgentExtensions {
-  replay?: RunDeps['replay'];
+/** What a run is made with besides its state. */
+export interface RunDeps {
+  /** Read at each use: a site's `init` after a resume supplies it again. */
+  confirm: () => RunOptions['confirm'] | undefined;
+  /** The run was saved on an earlier page and goes on here. */
+  resumed: boolean;
+  onEnd: (run: Run) => void;
+  store: RunStore;
+  transport?: typeof fetch;
+  /** The site's own tools by name, read at each use (they cannot be saved across pages: the site supplies them again). */
+  siteTools: () => ReadonlyMap<string, CustomTool>;
+  /**
+   * The site's `init` instructions and allowed actions, read at each use: they hold for every
+   * run on the page, one resumed after a navigation included (this page's init says them).
+   */
+  site?: () => { instructions?: string; allowedActions?: readonly string[] };
+  /**
+   * Drives a run that replays a recording: the recording takes the model's seat. Supplied by
+   * the entry (client/replay sits on the agent, so the agent never imports it).
+   */
+  replay?: (run: Run) => Promise<void>;
 }
 
-export function createAgentApi(defaults: ScriptDefaults, env: AgentEnv = agentEnv(), extensions: AgentExtensions = {}) {
-  // On a stranger's page the page's sessionStorage is the page's to read: no secret goes there.
-  const store = env.store ?? (pageIsUntrusted() ? withoutSecrets(sessionRunStore()) : sessionRunStore());
-  let site: SiteConfig = {};
+/** The site's instructions, then the run's own: both are the site owner's words, and both apply. */
+export function joinInstructions(site: string | undefined, own: string | undefined): string | undefined {
+  const parts = [site, own].map((t) => t?.trim()).filter((t): t is string => !!t);
+  return parts.length ? [...new Set(parts)].join('\n\n') : undefined;
+}
 
-  /** The run's tools: the site's, overridden by the run's own of the same name. */
-  const toolsFor = (own: readonly CustomTool[] = []): Map<string, CustomTool> => {
-    const m = new Map<string, CustomTool>();
-    for (const t of [...(site.tools ?? []), ...own]) {
-      const problem = toolProblem(t);
-      if (problem) throw new RunError('invalid_tool', `pagehand: ${problem}.`);
-      m.set(t.name, t);
-    }
-    return m;
-  };
-  let current: Run | undefined;
-  const onEnd = (r: Run): void => {
-    if (current === r) {
-      current = undefined;
-      setBeforeNavigate(undefined);
-      setSecretMasks(undefined);
-      setRunsReachFrames(true);
-    }
-    // Ended (not stepped aside for the page the run went on in): its files are forgotten.
-    if (store.load()?.id !== r.state.id) dropFiles(r.state.id);
-  };
-  const adopt = (r: Run): RunHandle => {
-    current = r;
-    // The run's secrets are masked out of every page text while it runs.
-    setSecretMasks(r.state.secrets?.values);
-    // A run a stranger's page started reads and acts in that page only, never in another site's frame.
-    setRunsReachFrames(!r.state.byPage);
-    const h = r.handle();
-    setBeforeNavigate(() => r.save(true));
-    store.save(r.state);
-    void r.start();
-    return h;
-  };
-  let currentHandle: RunHandle | undefined;
+/** The actions both the site and the run allow (a run narrows the site's list, never widens it). */
+export function joinAllowed(site: readonly string[] | undefined, own: readonly string[] | undefined): string[] | undefined {
+  if (!site) return own ? [...own] : undefined;
+  return own ? site.filter((a) => own.includes(a)) : [...site];
+}
 
-  // The last chance to save a step in progress when the page goes away by other means.
-  addEventListener('pagehide', () => current?.save(true));
-  // A page restored from the back/forward cache may hold a stale copy of a run: resume the saved one.
-  addEventListener('pageshow', (e) => {
-    if ((e as PageTransitionEvent).persisted) resume();
-  });
+/** A step's plan: the model's reasoning and its calls, in canonical form. */
+export interface StepPlan {
+  reply: ParsedReply;
+  calls: Call[];
+}
 
-  /** `by`: who asked — a script of a stranger's page (`'page'`) gets a run that stays out of frames from other origins. */
-  function run(task: string, options: RunOptions = {}, by: StartedBy = 'user'): RunHandle {
-    return start(task, options, undefined, by);
+export class Run implements DispatchHost {
+  readonly emitter = createEmitter<RunEvents>();
+  readonly instance = newId();
+  readonly abort = new AbortController();
+  ended = false;
+  readonly result: Promise<RunResult>;
+  private resolveResult!: (r: RunResult) => void;
+  private pendingAnswer: ((text: string) => void) | undefined;
+  /** The step being executed, saved as-is if the page unloads mid-step. */
+  pending: StepRecord | undefined;
+  protected client!: ModelClient;
+  paused = false;
+  private fixed: number | undefined;
+  /** The model reads images (the proxy's /v1/config says so). */
+  private seesImages = false;
+  /** Screenshot failures in a row; after two the run stays text-only. */
+  private shotFailures = 0;
+  /** What changed visually since the last screenshot (navigation, dialog, scroll). */
+  private visualChange = true;
+  private unpause: (() => void) | undefined;
+  protected model = '';
+  /** The model's price, when the proxy's configuration gives one: the run's usage gets a cost. */
+  private price: Price | undefined;
+  lastMap: PageMap | undefined;
+
+  constructor(
+    readonly state: SavedRun,
+    readonly deps: RunDeps,
+  ) {
+    this.result = new Promise((r) => (this.resolveResult = r));
+    state.owner = this.instance;
+    // Every call that ran ends with this event: its recording step is complete then.
+    this.emitter.on('action', (e) => {
+      if (e.phase === 'end' && e.result) this.afterAction(e.result);
+    });
   }
 
-  /** A run of `task`, or with `replaying`, a replay of a recording of it. */
-  function start(task: string, options: RunOptions = {}, replaying?: ReplayState, by: StartedBy = 'user'): RunHandle {
-    if (typeof task !== 'string' || !task.trim()) throw new RunError('invalid_task', 'pagehand.run(task): the task must be a non-empty string.');
-    if (current && !current.ended) {
-      throw new RunError(
-        'busy',
-        `pagehand.run: a run is already active ("${current.state.task.slice(0, 60)}"). Stop it with pagehand.current().stop() or wait for its result.`,
-      );
-    }
-    const stored: StoredOptions = {
-      proxy: (options.proxy ?? defaults.proxy)?.replace(/\/+$/, ''),
-      token: options.token ?? defaults.token,
-      model: options.model ?? defaults.model,
-      maxSteps: positive(options.maxSteps) ?? DEFAULT_MAX_STEPS,
-      vision: options.vision ?? 'auto',
-      // The run's own; the site's (init) are read at each step, so a resumed run gets this page's.
-      instructions: options.instructions,
-      allowedActions: options.allowedActions,
-      ui: options.ui ?? true,
-      lang: options.lang ?? defaults.lang,
-      toolChoice: options.toolChoice === 'required' ? 'required' : 'auto',
-      maxPromptTokens: positive(options.maxPromptTokens) ?? DEFAULT_PROMPT_BUDGET,
+  get options(): StoredOptions {
+    return this.state.options;
+  }
+
+  /** The attached files `upload` may use on this page (none on another origin than the run's). */
+  private attached: () => readonly File[] = () => [];
+
+  files(): readonly File[] {
+    return this.attached();
+  }
+
+  useFiles(files: () => readonly File[]): void {
+    this.attached = files;
+  }
+
+  get signal(): AbortSignal {
+    return this.abort.signal;
+  }
+
+  handle(): RunHandle {
+    const paused = (): boolean => this.paused;
+    const active = (): boolean => !this.ended;
+    return {
+      id: this.state.id,
+      task: this.state.task,
+      ui: this.state.options.ui !== false,
+      on: (event, fn) => this.emitter.on(event, fn),
+      stop: () => this.finish({ ok: false, summary: 'Stopped by the user.', reason: 'stopped' }),
+      pause: () => this.setPaused(true),
+      resume: () => this.setPaused(false),
+      get paused() {
+        return paused();
+      },
+      answer: (text: string) => {
+        const pending = this.pendingAnswer;
+        this.pendingAnswer = undefined;
+        pending?.(String(text));
+      },
+      result: this.result,
+      get active() {
+        return active();
+      },
     };
-    const state: SavedRun = {
-      v: 1,
-      id: newId(),
-      task: task.trim(),
-      options: stored,
-      step: 0,
-      history: [],
-      memory: '',
-      usage: zeroUsage(),
-      startedAt: Date.now(),
-      guards: newGuardState(),
-      notes: [],
-      allowed: [],
-      owner: '',
-    };
-    toolsFor(options.tools); // a bad tool is the caller's error, thrown now
-    // Secrets and the answer's schema: the caller's mistakes are thrown now, too.
-    const secrets = runSecrets(options.secrets);
-    if (secrets) state.secrets = secrets;
-    const schema = answerSchema(options.schema);
-    if (schema) stored.schema = schema;
-    const filesIssue = filesProblem(options.files);
-    if (filesIssue) throw new RunError('invalid_files', `pagehand.run: ${filesIssue}.`);
-    const attached: RunFiles = { files: [...(options.files ?? [])], origin: location.origin };
-    if (attached.files.length) {
-      state.files = factsOf(attached.files);
-      void keepFiles(state.id, attached.origin, attached.files);
+  }
+
+  setPaused(paused: boolean): void {
+    if (this.ended || this.paused === paused) return;
+    this.paused = paused;
+    if (!paused) {
+      const go = this.unpause;
+      this.unpause = undefined;
+      go?.();
     }
-    state.startUrl = location.href;
-    if (replaying) state.replay = replaying;
-    if (by === 'page' && pageIsUntrusted()) state.byPage = true;
-    const r = new Run(state, {
-      confirm: () => options.confirm ?? site.confirm,
-      resumed: false,
-      onEnd,
-      store,
-      transport: env.fetch,
-      replay: extensions.replay,
-      siteTools: () => toolsFor(options.tools),
-      site: () => site,
+    this.emitter.emit('pause', { paused });
+  }
+
+  /** Holds while the user has taken over; resolves at once otherwise (or when the run ends). */
+  untilResumed(): Promise<void> {
+    if (!this.paused) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.unpause = resolve;
+      this.abort.signal.addEventListener('abort', () => resolve(), { once: true });
     });
-    r.useFiles(() => filesFor(attached, location.origin));
-    currentHandle = adopt(r);
-    if (options.signal) {
-      if (options.signal.aborted) r.finish({ ok: false, summary: 'Stopped by the user.', reason: 'stopped' });
-      else options.signal.addEventListener('abort', () => r.finish({ ok: false, summary: 'Stopped by the user.', reason: 'stopped' }), { once: true });
+  }
+
+  /** Saves the state (with the step in progress) for the next page; `leaving`: the page is going away. */
+  save(leaving = false): void {
+    if (this.ended) return;
+    const history = this.pending ? [...this.state.history, this.pending] : this.state.history;
+    this.deps.store.save({ ...this.state, history }, leaving);
+  }
+
+  private elapsed(): number {
+    return Date.now() - this.state.startedAt;
+  }
+
+  /** What the result carries besides the loop's own fields: the run as a recording. */
+  protected resultExtras(r: Omit<RunResult, 'steps' | 'usage'>): Partial<RunResult> {
+    if (this.state.replay) return replayResult(this.state.replay);
+    return { recording: newRecording(this.state.task, this.state.startUrl ?? location.href, this.state.recorded ?? [], r.ok ? r.summary : undefined) };
+  }
+
+  /** The origin a recording's paths are relative to. */
+  protected recordingOrigin(): string {
+    try {
+      return new URL(this.state.startUrl ?? location.href).origin;
+    } catch {
+      return location.origin;
     }
-    return currentHandle;
+  }
+
+  /** A page action or site tool is about to run: its recording step, kept with the state in case the page unloads. */
+  beforeAction(call: PageCall | SiteCall, target: CallTarget | undefined): void {
+    if (this.state.replay && !recordsActions(this.state.replay)) return;
+    try {
+      const step = beginStep(call, target);
+      if (step) this.state.recordPending = step;
+      else delete this.state.recordPending;
+    } catch {
+      delete this.state.recordPending; // recording never breaks a run
+    }
+  }
+
+  /** A call ran (its `action` end event): the step it was about to make, with what it led to. */
+  protected afterAction(result: ActionResult): void {
+    const pending = this.state.recordPending;
+    delete this.state.recordPending;
+    if (!pending) return;
+    try {
+      const step = endStep(pending, result, this.recordingOrigin(), this.recordedSoFar());
+      if (step) this.recordStep(step);
+    } catch {
+      /* recording never breaks a run */
+    }
+  }
+
+  /** The run's recording steps so far (with the values they typed). */
+  protected recordedSoFar(): readonly RecordedStep[] {
+    return this.state.replay ? replayedSoFar(this.state.replay) : (this.state.recorded ?? []);
+  }
+
+  /** Adds a step to the run's recording. */
+  protected recordStep(step: RecordedStep): void {
+    if (this.state.replay) recordRepairStep(this.state.replay, step);
+    else (this.state.recorded ??= []).push(step);
+  }
+
+  finish(r: Omit<RunResult, 'steps' | 'usage'>): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.abort.abort();
+    this.pendingAnswer = undefined;
+    this.deps.store.clear();
+    let extras: Partial<RunResult> = {};
+    try {
+      extras = this.resultExtras(r);
+    } catch {
+      /* the result goes out without them */
+    }
+    const result: RunResult = { ...r, steps: this.state.step, usage: { ...this.state.usage }, ...extras };
+    this.deps.onEnd(this);
+    this.resolveResult(result);
+    this.emitter.emit('done', { result });
+  }
+
+  sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.abort.signal.aborted) return resolve();
+      const t = nativeSetTimeout(resolve, ms);
+      this.abort.signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+    });
+  }
+
+  async start(): Promise<void> {
+    // Let the caller attach listeners first: even an immediate failure arrives as events.
+    await Promise.resolve();
+    try {
+      await this.loop();
+    } catch (e) {
+      // A bug of ours must still end the run cleanly, with a reason.
+      this.emitter.emit('error', { message: String((e as Error)?.message ?? e), code: 'internal', fatal: true });
+      this.finish({ ok: false, summary: `pagehand failed: ${String((e as Error)?.message ?? e)}`, reason: 'internal' });
+    }
+  }
+
+  /** Connects to the proxy and picks the model; false when the run cannot go on (it ended). */
+  async setUp(): Promise<boolean> {
+    const o = this.options;
+    if (!o.proxy) {
+      this.fatal(
+        'config',
+        'No proxy is configured: pass { proxy } to pagehand.run, or load the bundle from the proxy (or set data-pagehand-proxy on its script tag).',
+      );
+      return false;
+    }
+    this.client = createModelClient({ proxy: o.proxy, token: o.token, ...(this.deps.transport ? { fetch: this.deps.transport } : {}) });
+    this.model = o.model ?? '';
+    // The proxy's configuration names the default model and the models that read images.
+    if (!this.model || o.vision !== false) {
+      try {
+        const info = await this.client.config(this.abort.signal);
+        this.model ||= info.defaultModel ?? info.models[0] ?? '';
+        if (!this.model && !info.providers?.openai && !info.providers?.gemini) {
+          this.fatal('config', `The proxy has no model provider configured: ${NO_PROVIDER_FIX}`);
+          return false;
+        }
+        this.seesImages = readsImages(info.features?.images, this.model);
+        this.price = priceOf(info.prices, this.model);
+      } catch (e) {
+        if (this.ended) return false;
+        // Without a model there is nothing to run; with one, screenshots just stay off.
+        if (!this.model) {
+          this.fatal(e instanceof ModelError ? e.code : 'config', `Could not read the proxy's configuration: ${(e as Error).message}`);
+          return false;
+        }
+      }
+      if (o.vision === true && !this.seesImages && this.model) {
+        this.emitter.emit('message', { text: `Screenshots are off: the proxy does not list ${this.model} as a model that reads images.`, from: 'agent' });
+      }
+      if (!this.model) {
+        this.fatal('config', 'The proxy offers no model to this token: configure a provider and a model on the proxy.');
+        return false;
+      }
+    }
+    return true;
+  }
+
+  protected fatal(code: string, message: string, reason = code === 'config' ? 'config' : 'model_error'): void {
+    if (this.ended) return;
+    this.emitter.emit('error', { message, code, fatal: true });
+    this.finish({ ok: false, summary: message, reason });
+  }
+
+  /** On a page the run was resumed on: wait for it, and end the action the navigation interrupted. */
+  async resumeHere(): Promise<void> {
+    await pageReady();
+    if (this.ended) return;
+    this.emitter.emit('message', { text: `Resumed on ${location.href} after the page changed.`, from: 'agent' });
+    const acting = this.state.acting;
+    if (acting) {
+      delete this.state.acting;
+      this.emitter.emit('action', {
+        ...acting,
+        phase: 'end',
+        result: { ok: true, message: `The page navigated to ${location.href}.`, changes: { navigation: { url: location.href } } },
+      });
+    }
+    // The step whose action unloaded the page: it led here.
+    const pending = this.state.recordPending;
+    delete this.state.recordPending;
+    if (pending) this.recordStep({ ...pending, expect: { url: pathOn(location.href, this.recordingOrigin()) } });
+  }
+
+  protected async loop(): Promise<void> {
+    // A replay: the recording takes the model's seat; its code loads now (client/replay).
+    if (this.state.replay) {
+      if (this.deps.replay) return this.deps.replay(this);
+      return this.finish({ ok: false, summary: 'Replaying a recording is not available here.', reason: 'internal' });
+    }
+    if (!(await this.setUp())) return;
+    if (this.deps.resumed) {
+      await this.resumeHere();
+      if (this.ended) return;
+    }
+    let first = true;
+    while (!this.ended) {
+      const maxSteps = this.options.maxSteps ?? DEFAULT_MAX_STEPS;
+      if (this.state.step >= maxSteps) {
+        return this.finish({ ok: false, summary: `Stopped at the step limit (${maxSteps}) before the task was done.`, reason: 'max_steps' });
+      }
+      await this.untilResumed();
+      if (this.ended) return;
+      const step = this.state.step + 1;
+      const resumed = first && this.deps.resumed;
+      first = false;
+      this.emitStep({ step, phase: 'start', resumed: resumed || undefined });
+      if ((await this.modelStep(step)) === 'ended') return;
+    }
+  }
+
+  /** One step planned by the model: observe, think, act, check the guards. */
+  async modelStep(step: number): Promise<'ended' | 'next'> {
+    const t0 = performance.now();
+    await this.loadPageTools();
+    const prompt = this.planPrompt(step);
+    const map = await safeMap(prompt.mapTokens);
+    this.lastMap = map;
+    const image = await this.screenshotFor(map);
+    if (this.ended) return 'ended';
+    // No secret value leaves the page, whatever carried it into the request.
+    const request = maskRequest(buildRequest(prompt, this.state, this.model, map, image), this.state.secrets);
+    const t1 = performance.now();
+    let reply: ChatReply;
+    try {
+      reply = await this.client.chat(request, {
+        signal: this.abort.signal,
+        onDelta: (d) => this.emitStep({ step, phase: 'thinking', text: d.text }),
+        onRetry: (r) =>
+          this.emitter.emit('error', {
+            message: `${r.reason} — trying again in ${Math.round(r.delayMs / 100) / 10} s.`,
+            code: r.code,
+            fatal: false,
+            retryInMs: r.delayMs,
+          }),
+      });
+    } catch (e) {
+      if (this.ended) return 'ended';
+      const err = e instanceof ModelError ? e : new ModelError('network', String((e as Error)?.message ?? e));
+      this.fatal(err.code, `The model call failed: ${err.message}`);
+      return 'ended';
+    }
+    if (this.ended) return 'ended';
+    const timing = { observeMs: t1 - t0, modelMs: performance.now() - t1 };
+    this.state.step = step;
+    if (reply.usage) {
+      this.state.usage.promptTokens += reply.usage.promptTokens;
+      this.state.usage.completionTokens += reply.usage.completionTokens;
+      if (this.price) this.state.usage.cost = (this.state.usage.cost ?? 0) + costOf(reply.usage, this.price);
+    }
+    const plan = this.readReply(reply);
+    const parsed = plan.reply;
+    if (parsed.reasoning.memory) this.state.memory = parsed.reasoning.memory;
+    this.state.notes = [];
+    this.emitStep({ step, phase: 'planned', reasoning: parsed.reasoning, calls: parsed.calls.map(({ name, args }) => ({ name, args })), timing });
+
+    if (!plan.calls.length) {
+      const text = parsed.text || reply.content.trim() || '(empty reply)';
+      this.emitter.emit('message', { text, from: 'model' });
+      this.state.history.push({
+        step,
+        goal: parsed.reasoning.nextGoal,
+        actions: [{ call: 'reply', ok: false, result: `No tool call. Said: ${text}` }],
+        url: location.href,
+      });
+      if (this.verdict(recordTextOnly(this.state.guards, true), text)) return 'ended';
+      this.save();
+      return 'next';
+    }
+    recordTextOnly(this.state.guards, false);
+    return this.act(step, plan.calls, parsed.reasoning.nextGoal, map);
+  }
+
+  /** The reply's calls in canonical form. */
+  protected readReply(reply: ChatReply): StepPlan {
+    const siteTools = this.deps.siteTools();
+    const pageTools = this.pageTools();
+    const parsed = parseReply(reply, [...siteTools.keys(), ...pageTools.keys()]);
+    const offered = this.tools().map((t) => t.function.name);
+    const calls = parsed.calls.map((c) => normaliseCall(c, { siteTools, pageTools, allowedActions: this.allowedActions(), offered }));
+    return { reply: parsed, calls };
+  }
+
+  /** Runs a step's calls (unless the user took over meanwhile) and applies the guards. */
+  protected async act(step: number, calls: Call[], goal: string | undefined, map: PageMap): Promise<'ended' | 'next'> {
+    if (this.paused) {
+      // The user took over while the plan was made: it was made for a page the user may have
+      // changed, so it is dropped and the next step looks again.
+      await this.untilResumed();
+      if (this.ended) return 'ended';
+      this.state.history.push({
+        step,
+        goal,
+        actions: [{ call: callLabel(calls[0]!), ok: false, result: 'Not run: the user took over meanwhile. Look at the page again.' }],
+        url: location.href,
+      });
+      this.save();
+      return 'next';
+    }
+    const loop = recordStep(
+      this.state.guards,
+      callsKey(calls.map((c) => ({ name: c.planned.name, args: callArgs(c) }))),
+      pageKey(map.text),
+      calls.map(callLabel).join(', '),
+    );
+    if (this.verdict(loop)) return 'ended';
+
+    const outcome: StepOutcome = await runStep(this, step, calls, goal, map);
+    if (this.ended || outcome === 'parked') return 'ended';
+    const after = recordOutcome(this.state.guards, outcome === 'failed');
+    if (this.verdict(after)) return 'ended';
+    this.save();
+    if (after.kind === 'backoff') await this.sleep(after.ms);
+    return 'next';
   }
 
   /**
-   * Runs a recording again (docs/replay.md): no model call while every step matches; a step
-   * that broke goes to the model, which redoes that step only. Risky steps ask as in a run.
+   * A screenshot for this step, when the `vision` option and the model allow: `true` sends one
+   * on the first step and after visual changes (navigation, a dialog, a scroll); `'auto'` does
+   * so only while the view holds something the map cannot show (canvas, video, a frame from
+   * another site). A failure is said once; after two in a row the run stays text-only.
    */
-  function replay(recording: Recording, options: ReplayOptions = {}, by: StartedBy = 'user'): RunHandle {
-    const problem = recordingProblem(recording);
-    if (problem) throw new RunError('invalid_recording', `pagehand.replay: ${problem}.`);
-    const v = valuesFor(recording, options.values);
-    if ('error' in v) throw new RunError('invalid_recording', `pagehand.replay: ${v.error}.`);
-    // A copy: the caller's object is theirs to change, the replay's is its own.
-    const copy = JSON.parse(JSON.stringify(recording)) as Recording;
-    const { values: _values, repair, ...runOptions } = options;
-    const state: ReplayState = { recording: copy, values: v.values, next: 0, out: [], repaired: [], replayed: 0, modelCalls: 0, repair: repair !== false };
-    return start(fill(copy.task, v.values), { ...runOptions, maxSteps: options.maxSteps ?? copy.steps.length + 20 }, state, by);
+  private async screenshotFor(map: PageMap): Promise<string | undefined> {
+    const vision = this.options.vision ?? 'auto';
+    // Pixels cannot be masked: with secrets or redaction set, the model reads the map only.
+    if (vision === false || !this.seesImages || this.shotFailures >= 2 || masking()) return undefined;
+    const opaque = map.elements.some((e) => OPAQUE_ROLES.has(e.role));
+    if (!this.visualChange || (vision === 'auto' && !opaque)) return undefined;
+    const shot = await screenshot({ marks: true, elements: map.elements, moduleUrl: besideBundle() ?? `${this.options.proxy}/pagehand-screenshot.js` });
+    if (shot.dataUrl === null) {
+      if (this.shotFailures++ === 0)
+        this.emitter.emit('message', { text: `No screenshot this step (${shot.reason}); working from the page map.`, from: 'agent' });
+      return undefined;
+    }
+    this.visualChange = false;
+    this.shotFailures = 0;
+    return shot.dataUrl;
   }
 
-  /** Picks up a run saved before a navigation, once per page load. */
-  function resume(): RunHandle | undefined {
-    const saved = store.load();
-    if (current && !current.ended) {
-      if (!saved || saved.owner === current.instance) return currentHandle;
-      current.stepAside(); // a stale copy from the back/forward cache
+  visualChanged(): void {
+    this.visualChange = true;
+  }
+
+  /** Applies a guard's verdict; true when the run ended. */
+  protected verdict(v: Verdict, lastText?: string): boolean {
+    if (v.kind === 'warn') this.state.notes.push(v.note);
+    if (v.kind === 'backoff') {
+      this.state.notes.push(v.note);
+      return false;
     }
-    if (!saved) return undefined;
-    const r = new Run(saved, {
-      confirm: () => site.confirm,
-      resumed: true,
-      onEnd,
-      store,
-      transport: env.fetch,
-      replay: extensions.replay,
-      siteTools: () => toolsFor(),
-      site: () => site,
+    if (v.kind === 'stop') {
+      this.emitter.emit('error', { message: v.summary, code: v.reason, fatal: true });
+      this.finish({ ok: false, summary: lastText ? `${v.summary} Its last words: ${lastText}` : v.summary, reason: v.reason });
+      return true;
+    }
+    return false;
+  }
+
+  /** The step's prompt before the map; the system prompt and the tools are counted once per run. */
+  protected planPrompt(step: number): StepPrompt {
+    const system =
+      systemPrompt(joinInstructions(this.deps.site?.().instructions, this.options.instructions), this.options.lang) +
+      secretsPrompt(this.state.secrets) +
+      answerPrompt(this.options.schema);
+    const tools = this.tools();
+    this.fixed ??= estimateTokens(system) + toolTokens(tools, estimateTokens);
+    // What a stranger's page says its tools do goes in as page data, within the budget.
+    const pageToolLines = this.webmcp?.untrustedToolLines([...this.pageTools().values()]) ?? [];
+    const p = planPrompt(this.state, step, system, tools, this.fixed, this.recordingLines());
+    if (!pageToolLines.length) return p;
+    return { ...p, base: { ...p.base, pageTools: pageToolLines }, mapTokens: Math.max(800, p.mapTokens - estimateTokens(pageToolLines.join('\n'))) };
+  }
+
+  /** The recording shown to the model (while a replay's step is repaired), else nothing. */
+  protected recordingLines(): string[] | undefined {
+    return this.state.replay && repairLines(this.state.replay);
+  }
+
+  protected tools() {
+    const offered = this.webmcp?.offered;
+    return answerTools(
+      toolSpecs(this.allowedActions(), [...this.deps.siteTools().values(), ...(offered ? [...this.pageTools().values()].map(offered) : [])]),
+      this.options.schema,
+    );
+  }
+
+  protected allowedActions(): string[] | undefined {
+    return joinAllowed(this.deps.site?.().allowedActions, this.options.allowedActions);
+  }
+
+  /** The WebMCP bridge, once the page offered a tool (its code loads on first use). */
+  private webmcp: typeof import('../webmcp/bridge') | undefined;
+
+  /** Before a step's prompt: the bridge, when the page offers tools and it is not here yet. */
+  protected async loadPageTools(): Promise<void> {
+    if (!this.webmcp && pageOffersTools()) this.webmcp = (await agentLazy()).webmcp;
+  }
+
+  /** The page's WebMCP tools on offer now (never under a built-in's or a site tool's name). */
+  protected pageTools(): ReadonlyMap<string, PageTool> {
+    return this.webmcp?.pageToolsNow(new Set([...TOOL_LIST, ...this.deps.siteTools().keys()]), pageIsUntrusted()) ?? new Map();
+  }
+
+  emitStep(p: Pick<RunEvents['step'], 'step' | 'phase'> & Partial<RunEvents['step']>): void {
+    this.emitter.emit('step', {
+      maxSteps: this.options.maxSteps ?? DEFAULT_MAX_STEPS,
+      usage: { ...this.state.usage },
+      elapsedMs: this.elapsed(),
+      url: location.href,
+      ...p,
     });
-    // Files kept for this run come back on pages of the origin they were attached on.
-    const kept: RunFiles = { files: saved.files?.length ? loadFiles(saved.id, location.origin) : [], origin: location.origin };
-    r.useFiles(() => filesFor(kept, location.origin));
-    currentHandle = adopt(r);
-    return currentHandle;
   }
 
-  /** The site owner's configuration for every run on this page (the embed's `init`). */
-  function configure(config: SiteConfig): { ignoredDeny: string[] } {
-    const next: SiteConfig = { ...config };
-    const previous = site;
-    site = next;
-    try {
-      toolsFor(); // validate now, not at the first run
-    } catch (e) {
-      site = previous;
-      throw e;
+  /** The last call asked about was refused (by the user, or because no one could be asked). */
+  refused = false;
+
+  /** Asks about a risky call; an allowed page action or site tool is about to run (its recording step begins). */
+  async confirm(call: Call, target: CallTarget | undefined, goal: string | undefined): Promise<true | string> {
+    const answer = await confirmCall(this, call, target, goal);
+    this.refused = answer !== true;
+    if (answer === true && (call.kind === 'page' || call.kind === 'site')) this.beforeAction(call, target);
+    return answer;
+  }
+
+  confirmFn(): RunOptions['confirm'] | undefined {
+    return this.deps.confirm();
+  }
+
+  ask(question: string): Promise<string | undefined> {
+    if (this.emitter.count('ask') === 0) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      this.pendingAnswer = resolve;
+      this.abort.signal.addEventListener('abort', () => resolve(undefined), { once: true });
+      this.emitter.emit('ask', { question });
+    });
+  }
+
+  /**
+   * A full navigation started: the state is saved and the next page resumes the run. If the
+   * page is still here after a grace period (a download, a cancelled or 204 navigation), the
+   * run goes on here — unless another instance took it over meanwhile (back/forward cache).
+   */
+  async park(record: StepRecord): Promise<'parked' | 'ok'> {
+    this.state.history.push(record);
+    this.pending = undefined;
+    this.save(true);
+    await this.sleep(NAVIGATION_GRACE_MS);
+    if (this.ended) return 'parked';
+    const saved = this.deps.store.load();
+    if (!saved || saved.owner !== this.instance) {
+      this.stepAside();
+      return 'parked';
     }
-    setRiskMarks(config.risky ?? []);
-    return { ignoredDeny: setDenyZones(config.deny ?? []).ignored };
+    return 'ok';
   }
 
-  return {
-    run,
-    replay,
-    configure,
-    /** The running handle (also after a resume), or undefined. */
-    current: (): RunHandle | undefined => (current && !current.ended ? currentHandle : undefined),
-    resume,
-  };
+  /** Another page took the run over: this copy stops without ending the run. */
+  stepAside(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.abort.abort();
+    this.deps.onEnd(this);
+    this.resolveResult({ ok: false, summary: 'The run continued on another page.', reason: 'moved', steps: this.state.step, usage: { ...this.state.usage } });
+  }
 }
 
-const positive = (n: unknown): number | undefined => (typeof n === 'number' && Number.isFinite(n) && n >= 1 ? Math.floor(n) : undefined);
+/** The map in slices: a big page stays responsive while the step reads it. */
+export async function safeMap(maxTokens: number): Promise<PageMap> {
+  try {
+    return await buildMapAsync({ maxTokens });
+  } catch (e) {
+    // A page that breaks the map still gets a step: the model can scroll, navigate or fail.
+    return {
+      text: `page ${JSON.stringify(document.title)} ${location.href}\n(the page map failed: ${String((e as Error)?.message ?? e)})`,
+      elements: [],
+      stats: { visited: 0, candidates: 0, listed: 0, more: { above: 0, below: 0, left: 0, right: 0, covered: 0 }, tokens: 0, ms: 0 },
+    };
+  }
+}
+
+/** The page is parsed and quiet enough to read (bounded): a new page, or one a replay's repair looks at. */
+export async function pageReady(): Promise<void> {
+  if (document.readyState === 'loading') await new Promise((r) => document.addEventListener('DOMContentLoaded', r, { once: true }));
+  const watch = watchActivity([document]);
+  try {
+    await watch.settle({ timeout: 3000, quiet: 150 });
+  } finally {
+    watch.stop();
+  }
+}

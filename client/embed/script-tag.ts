@@ -8,7 +8,7 @@
  * both spellings; either works). A bad attribute cannot throw at the site's visitors: a
  * position we do not know falls back to the default with one console warning.
  */
-import type { ScriptDefaults } from '../agent/run';
+import type { ScriptDefaults } from '../agent/api';
 import type { LauncherPosition } from '../agent/types';
 import { POSITIONS } from './init-config';
 

@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { runInThisContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { createGmFetch, parseHeaders, type GmRequestDetails, type GmXmlHttpRequest } from '../../client/gm/fetch';
-import { gmKeyValue } from '../../client/gm/store';
+import { createGmFetch, parseHeaders, type GmRequestDetails, type GmXmlHttpRequest } from '../../client/userscript/fetch';
+import { gmKeyValue } from '../../client/userscript/store';
 
 /** A fake manager: records the request and lets the test drive its callbacks. */
 function fakeGm() {

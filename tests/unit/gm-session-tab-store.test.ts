@@ -7,8 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { newGuardState } from '../../client/agent/guards';
 import type { RunStore, SavedRun } from '../../client/agent/persist';
-import { createSessionTabStore, tabRunKey, TAB_ID_KEY } from '../../client/gm/session-tab-store';
-import type { GmStorage } from '../../client/gm/store';
+import { createSessionTabStore, tabRunKey, TAB_ID_KEY } from '../../client/userscript/session-tab-store';
+import type { GmStorage } from '../../client/userscript/store';
 
 const ORIGIN = 'https://shop.test';
 

@@ -7,8 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { newGuardState } from '../../client/agent/guards';
 import type { RunStore, SavedRun } from '../../client/agent/persist';
-import { createGmStore, gmRunKey, TAB_RUN_KEY, type GmStorage } from '../../client/gm/store';
-import { gmTab, type GmTab, type TabObject } from '../../client/gm/tab';
+import { createGmStore, gmRunKey, TAB_RUN_KEY, type GmStorage } from '../../client/userscript/store';
+import { gmTab, type GmTab, type TabObject } from '../../client/userscript/tab';
 
 /** The manager: one GM value store for all tabs, and a tab object per tab id. */
 function fakeManager() {

@@ -61,7 +61,7 @@ export function createFrameCrypto(token: string | undefined, proxy: string): Fra
 
 /**
  * Holds the userscript's token and proxy for the frame bridge (once, at document start). Only
- * client/userscript.ts calls this: an embed's pages use the site's protocol (`init({ frames })`).
+ * client/userscript/index.ts calls this: an embed's pages use the site's protocol (`init({ frames })`).
  */
 export function holdFrameSecret(token: string | undefined, proxy: string): void {
   held ??= createFrameCrypto(token, proxy);

@@ -4,7 +4,7 @@
  *
  * GM storage is also shared by every tab and outlives them, so two things keep a run where it
  * belongs:
- * - A run belongs to one tab. The manager's per-tab object (gm/tab.ts) names the run this tab
+ * - A run belongs to one tab. The manager's per-tab object (tab.ts) names the run this tab
  *   holds, and a page resumes only that run: a page opened in another tab finds no run of its
  *   own and starts none. Each run has its own key, so runs in two tabs do not overwrite each
  *   other. Where the manager has no per-tab object there is no way to tell this tab's next page

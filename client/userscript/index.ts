@@ -7,10 +7,10 @@
  * (client/page/frames/sealed-*.ts), so the agent up there can read and act in frames from other
  * origins. The token never leaves this script's scope.
  */
-import { restoreCurrentScript, userscriptConfig } from './userscript-env';
-import { holdFrameSecret } from './page/frames/secret';
-import { answerUserscriptParent } from './page/frames/userscript-frame';
-import { lendPageLazy } from './page/lazy';
+import { restoreCurrentScript, userscriptConfig } from './env';
+import { holdFrameSecret } from '../page/frames/secret';
+import { answerUserscriptParent } from '../page/frames/userscript-frame';
+import { lendPageLazy } from '../page/lazy';
 
 holdFrameSecret(userscriptConfig.token, userscriptConfig.proxy);
 
@@ -18,9 +18,9 @@ holdFrameSecret(userscriptConfig.token, userscriptConfig.proxy);
 if (window.top !== window.self) {
   restoreCurrentScript();
   // A frame acts for its parent with the same hands (a custom select in a payment frame).
-  lendPageLazy(() => import('./on-demand'));
+  lendPageLazy(() => import('../on-demand'));
   answerUserscriptParent();
 } else {
   // Inlined by the build (one file): the entry runs right after this script, before any page script.
-  void import('./index').finally(restoreCurrentScript);
+  void import('../index').finally(restoreCurrentScript);
 }

@@ -1,15 +1,15 @@
 /**
- * The userscript's environment, set before the bundle's entry runs (client/userscript.ts
+ * The userscript's environment, set before the bundle's entry runs (./index.ts
  * imports this first): model calls through GM_xmlhttpRequest (strict-CSP pages), the run's
  * state in GM storage bound to this tab (cross-origin navigations), and the proxy and token
  * the Node server filled into the script when it served /pagehand.user.js. The pages it runs
  * on are not the user's own: `installedBy: 'user'`.
  */
-import { setAgentEnv } from './agent/env';
-import { createGmFetch, type GmXmlHttpRequest } from './gm/fetch';
-import { createSessionTabStore } from './gm/session-tab-store';
-import { createGmStore, memoryRunStore } from './gm/store';
-import { gmTab, type GmTabGlobals } from './gm/tab';
+import { setAgentEnv } from '../agent/env';
+import { createGmFetch, type GmXmlHttpRequest } from './fetch';
+import { createSessionTabStore } from './session-tab-store';
+import { createGmStore, memoryRunStore } from './store';
+import { gmTab, type GmTabGlobals } from './tab';
 
 /** Filled in by the server (build.ts puts it in the banner with placeholders). */
 declare const PAGEHAND_USERSCRIPT: { proxy: string; token: string };
@@ -31,7 +31,7 @@ export const userscriptConfig = {
 };
 
 // Tampermonkey and ScriptCat hand out the body as a ReadableStream; the others report progress
-// as text (gm/fetch.ts takes it as each manager gives it).
+// as text (fetch.ts takes it as each manager gives it).
 const handler = typeof GM_info === 'object' ? GM_info?.scriptHandler : undefined;
 const stream = handler === 'Tampermonkey' || handler === 'ScriptCat';
 // Greasemonkey 4 has only the promise API's GM.xmlHttpRequest.
@@ -43,8 +43,8 @@ const xhr: GmXmlHttpRequest | undefined =
       : undefined;
 
 // The manager's per-tab object (Tampermonkey, ScriptCat) keeps a run in its tab on any site
-// (gm/store.ts); without it (Violentmonkey) an id in the page's sessionStorage does, on one
-// site (gm/session-tab-store.ts); without synchronous storage (Greasemonkey 4) a run stays on its page.
+// (store.ts); without it (Violentmonkey) an id in the page's sessionStorage does, on one
+// site (session-tab-store.ts); without synchronous storage (Greasemonkey 4) a run stays on its page.
 const tab = gmTab({
   GM_getTab: typeof GM_getTab === 'function' ? GM_getTab : undefined,
   GM_saveTab: typeof GM_saveTab === 'function' ? GM_saveTab : undefined,
@@ -75,7 +75,7 @@ setAgentEnv({
  * The entry reads its defaults (proxy, token) from the script tag that loaded it
  * (`document.currentScript` data attributes). A userscript has no such tag: while the entry
  * runs — synchronously, right after this module — it sees a detached one carrying the
- * configuration; client/userscript.ts removes it again. (A hook in the entry for these
+ * configuration; ./index.ts removes it again. (A hook in the entry for these
  * defaults would be cleaner; the entry is the overlay's to change.)
  */
 const tag = document.createElement('script');
