@@ -252,7 +252,8 @@ async function onTheWire(browser: Browser): Promise<WireFigures & { demo: string
     await page.locator('pagehand-ui [data-task]').waitFor();
     await page.waitForLoadState('networkidle');
     const firstView = wire.take();
-    await page.evaluate(() => localStorage.removeItem('pagehand:ui'));
+    // Back to the launcher: the panel left open in this tab would open at once on the next view.
+    await page.evaluate(() => sessionStorage.removeItem('pagehand:panel'));
     await page.goto(demo);
     await (await launcherOf(page)).click();
     await page.locator('pagehand-ui [data-task]').waitFor();
