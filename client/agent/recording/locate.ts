@@ -37,29 +37,37 @@ const clean = (s: string): string => s.replace(/\s+/g, ' ').trim();
 /** The landmark roles a target is placed by (a region or form only with a name). */
 const LANDMARKS = new Set(['banner', 'navigation', 'main', 'contentinfo', 'complementary', 'search', 'dialog', 'alertdialog', 'region', 'form']);
 
-/** Every interactive element on the page (the whole page, not the map's window), in document order. */
-export function pageCandidates(describer: Describer = createDescriber()): Candidate[] {
+/** The role a candidate is listed under: generic elements the map shows as `clickable`. */
+const shownRole = (role: string): string => (role === 'generic' || role === 'none' || role === 'presentation' ? 'clickable' : role);
+
+/**
+ * Every interactive element on the page (the whole page, not the map's window), in document
+ * order; with `role`, only those listed under that role (names are the costly part: a
+ * recorded step needs only its target's equals).
+ */
+export function pageCandidates(describer: Describer = createDescriber(), role?: string): Candidate[] {
   const w = walk(document, { focused: deepActiveElement(document), text: true });
   const blockText = new Map<Element | null, string>();
   for (const it of w.items) if (it.kind === 'text') blockText.set(it.block, `${blockText.get(it.block) ?? ''} ${it.text}`);
   const out: Candidate[] = [];
   for (const it of w.items) {
     if (it.kind !== 'el' || it.clippedBy === 'hidden') continue;
-    let role: string;
+    let own: string;
     let name: string;
     try {
-      ({ role, name } = describer.describe(it.el));
-      if (!name && (role === 'generic' || role === 'none')) name = describer.nameAs(it.el, 'button');
+      own = describer.role(it.el);
+      if (role !== undefined && shownRole(own) !== role) continue;
+      name = describer.name(it.el);
+      if (!name && (own === 'generic' || own === 'none')) name = describer.nameAs(it.el, 'button');
     } catch {
       continue;
     }
-    if (role === 'generic' || role === 'none' || role === 'presentation') role = 'clickable';
     // As the model reads them: a secret's value, or redacted text, never in a name or beside one.
     name = maskPageText(clean(name));
     let near = maskPageText(clean(blockText.get(it.block) ?? ''));
     if (name && near.startsWith(name)) near = near.slice(name.length).trim();
     else if (name && near.endsWith(name)) near = near.slice(0, -name.length).trim();
-    out.push({ item: it, role, name, heading: clean(it.context.split('|').slice(1).join('|')), near: near.slice(0, NEAR_MAX) });
+    out.push({ item: it, role: shownRole(own), name, heading: clean(it.context.split('|').slice(1).join('|')), near: near.slice(0, NEAR_MAX) });
   }
   return out;
 }
@@ -89,7 +97,17 @@ function landmarkOf(el: Element, describer: Describer): string | undefined {
 const same = (a: string | undefined, b: string | undefined): boolean => (a ?? '') === (b ?? '');
 
 /** The target description of `el`, or undefined when the walk does not list it (hidden, in a zone). */
-export function describeTarget(el: Element, cands: Candidate[] = pageCandidates(), describer: Describer = createDescriber()): RecordedTarget | undefined {
+export function describeTarget(el: Element, cands?: Candidate[], describer: Describer = createDescriber()): RecordedTarget | undefined {
+  if (!cands) {
+    // Its equals share its role: only those are named.
+    let role: string;
+    try {
+      role = shownRole(describer.role(el));
+    } catch {
+      return undefined;
+    }
+    cands = pageCandidates(describer, role);
+  }
   const c = cands.find((x) => x.item.el === el);
   if (!c) return undefined;
   const landmark = landmarkOf(el, describer);
