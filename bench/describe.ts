@@ -47,7 +47,13 @@ function pageHtml(candidates: number): string {
 const modules = (
   await build({
     absWorkingDir: root,
-    stdin: { contents: "import { createDescriber } from './client/page/describe';\n(window as any).__d = createDescriber;\n", resolveDir: root, loader: 'ts' },
+    stdin: {
+      contents:
+        "import { createDescriber } from './client/page/describe';\nimport { pageSettings } from './client/page/settings';\n" +
+        '(window as any).__d = () => createDescriber(pageSettings());\n',
+      resolveDir: root,
+      loader: 'ts',
+    },
     bundle: true,
     write: false,
     format: 'iife',

@@ -13,14 +13,13 @@ import type { InitConfig, Recording, ReplayOptions, RunHandle, RunOptions } from
 import { parseInit, type ParsedInit } from './embed/init-config';
 import { readScriptTag } from './embed/script-tag';
 import { createPageApi } from './page/api';
-import { installFrameBridge, setFrameConfig } from './page/frames/index';
+import { frameConfig } from './page/frames/config';
+import { installFrameBridge } from './page/frames/index';
 import { installHooks } from './page/hooks';
-import { setRedaction } from './page/redact';
 import { installActivityHooks } from './page/settle';
 import { pageHandle, pageInitConfig, pageOpenOptions, pageRunOptions } from './guarded-api';
 import { createUi } from './ui/index';
 import { loaderHandoff } from './loader/adopt';
-import { setPageToolsEnabled } from './webmcp/offer';
 import { installModelContext } from './webmcp/polyfill';
 import { lendAgentLazy } from './agent/lazy';
 import { lendPageLazy } from './page/lazy';
@@ -60,11 +59,10 @@ if (typeof window !== 'undefined' && (!window.pagehand || handoff)) {
   // Its mark on the tag, or (what the page cannot strip) the session token made for it.
   if (script?.hasAttribute('data-pagehand-loader') || isUserSession(defaults.token)) setAgentEnv({ installedBy: 'user' });
   const stranger = pageIsUntrusted();
-  // Frames from other origins talk to this page's pagehand only once init lists them.
-  setFrameConfig({ proxy: defaults.proxy, token: defaults.token });
-  installFrameBridge();
   // The replay driver sits on the agent: lent to it here, loaded when a replay starts.
   const agent = createAgentApi(defaults, agentEnv(), { replay: async (run) => new (await onDemand()).ReplayDriver(run).loop() });
+  // Frames from other origins talk to this page's pagehand only once init lists them.
+  installFrameBridge(() => agent.siteSettings().page);
   /** init's model and lang: under a run's own options, over the script tag's. */
   let runDefaults: ParsedInit['runDefaults'] = {};
   /** A run's own options over init's model, lang, proxy and token. */
@@ -86,14 +84,16 @@ if (typeof window !== 'undefined' && (!window.pagehand || handoff)) {
   const init = (config?: InitConfig): { ignoredDeny: string[] } => {
     const c = parseInit(config);
     if (c.unknown.length) console.warn(`pagehand.init: ignored unknown field${c.unknown.length > 1 ? 's' : ''} ${c.unknown.join(', ')}.`);
-    const out = agent.configure(c.site); // throws on a bad tool, before anything changed
-    setRedaction(c.redaction);
+    // Only the site's own pagehand speaks across frames: a stranger's page lists nobody.
+    const frames = frameConfig({
+      origins: stranger ? [] : c.frames,
+      proxy: c.runDefaults.proxy ?? defaults.proxy,
+      token: c.runDefaults.token ?? defaults.token,
+    });
+    const out = agent.configure(c.site, { redaction: c.redaction, frames }); // throws on a bad tool, before anything changed
     // Only a browser's own document.modelContext gets the site's tools (its agent reads them).
     if (webmcp?.native) void onDemand().then((m) => m.webmcp.publishSiteTools(webmcp, c.site.tools ?? []));
-    setPageToolsEnabled(c.site.webmcp !== false);
     runDefaults = c.runDefaults;
-    // Only the site's own pagehand speaks across frames: a stranger's page lists nobody.
-    setFrameConfig({ origins: stranger ? [] : c.frames, proxy: c.runDefaults.proxy ?? defaults.proxy, token: c.runDefaults.token ?? defaults.token });
     ui.configure(c.ui);
     if (c.autoOpen) ui.autoOpen();
     return out;
@@ -114,7 +114,7 @@ if (typeof window !== 'undefined' && (!window.pagehand || handoff)) {
   Object.defineProperty(window, 'pagehand', {
     value: Object.freeze({
       // On a stranger's page its scripts call this too: frames from other origins stay out of it.
-      ...createPageApi({ remoteFrames: !stranger }),
+      ...createPageApi(() => (stranger ? { ...agent.siteSettings().page, remoteFrames: false } : agent.siteSettings().page)),
       ...api,
       close: ui.close,
       toggle: ui.toggle,

@@ -3,10 +3,8 @@
  * current run, resuming one saved before a navigation, and the site's configuration (`init`).
  * The loop itself is run.ts (the `Run`); its calls are normalised in calls.ts and run by dispatch.ts.
  */
-import { setBeforeNavigate } from '../page/actions/index';
-import { setRunsReachFrames } from '../page/frames/config';
-import { setDenyZones } from '../page/own-ui';
-import { setRiskMarks } from '../page/risk-marks';
+import { frameConfig, type FrameConfig } from '../page/frames/config';
+import type { Redaction } from '../page/redact';
 import { agentEnv, pageIsUntrusted, type AgentEnv } from './env';
 import { filesFor, filesProblem, type RunFiles } from './files';
 import { dropFiles, factsOf, keepFiles, loadFiles } from './files-store';
@@ -20,7 +18,7 @@ import { DEFAULT_MAX_STEPS, DEFAULT_PROMPT_BUDGET } from './request';
 import { toolProblem } from './tools';
 import { answerSchema } from '../../common/answer-schema';
 import { runSecrets } from './secrets';
-import { setSecretMasks } from '../page/redact';
+import { siteSettings, type SiteSettings } from './site-settings';
 import type { CustomTool, RunHandle, RunOptions, SiteConfig } from './types';
 import type { Usage } from '../llm/types';
 
@@ -60,6 +58,8 @@ export function createAgentApi(defaults: ScriptDefaults, env: AgentEnv = agentEn
   // On a stranger's page the page's sessionStorage is the page's to read: no secret goes there.
   const store = env.store ?? (pageIsUntrusted() ? withoutSecrets(sessionRunStore()) : sessionRunStore());
   let site: SiteConfig = {};
+  // Before any init: only the script tag's proxy and token (frames from other origins need init to list them).
+  let settings: SiteSettings = siteSettings({}, { frames: frameConfig({ proxy: defaults.proxy, token: defaults.token }) }).site;
 
   /** The run's tools: the site's, overridden by the run's own of the same name. */
   const toolsFor = (own: readonly CustomTool[] = []): Map<string, CustomTool> => {
@@ -75,21 +75,13 @@ export function createAgentApi(defaults: ScriptDefaults, env: AgentEnv = agentEn
   const onEnd = (r: Run): void => {
     if (current === r) {
       current = undefined;
-      setBeforeNavigate(undefined);
-      setSecretMasks(undefined);
-      setRunsReachFrames(true);
     }
     // Ended (not stepped aside for the page the run went on in): its files are forgotten.
     if (store.load()?.id !== r.state.id) dropFiles(r.state.id);
   };
   const adopt = (r: Run): RunHandle => {
     current = r;
-    // The run's secrets are masked out of every page text while it runs.
-    setSecretMasks(r.state.secrets?.values);
-    // A run a stranger's page started reads and acts in that page only, never in another site's frame.
-    setRunsReachFrames(!r.state.byPage);
     const h = r.handle();
-    setBeforeNavigate(() => r.save(true));
     store.save(r.state);
     void r.start();
     return h;
@@ -171,6 +163,7 @@ export function createAgentApi(defaults: ScriptDefaults, env: AgentEnv = agentEn
       replay: extensions.replay,
       siteTools: () => toolsFor(options.tools),
       site: () => site,
+      siteSettings: () => settings,
     });
     r.useFiles(() => filesFor(attached, location.origin));
     currentHandle = adopt(r);
@@ -214,6 +207,7 @@ export function createAgentApi(defaults: ScriptDefaults, env: AgentEnv = agentEn
       replay: extensions.replay,
       siteTools: () => toolsFor(),
       site: () => site,
+      siteSettings: () => settings,
     });
     // Files kept for this run come back on pages of the origin they were attached on.
     const kept: RunFiles = { files: saved.files?.length ? loadFiles(saved.id, location.origin) : [], origin: location.origin };
@@ -222,8 +216,11 @@ export function createAgentApi(defaults: ScriptDefaults, env: AgentEnv = agentEn
     return currentHandle;
   }
 
-  /** The site owner's configuration for every run on this page (the embed's `init`). */
-  function configure(config: SiteConfig): { ignoredDeny: string[] } {
+  /**
+   * The site owner's configuration for every run on this page (the embed's `init`), with what
+   * init parsed for the page layer: its redaction and the frames it lists.
+   */
+  function configure(config: SiteConfig, page: { redaction?: Redaction; frames: FrameConfig }): { ignoredDeny: string[] } {
     const next: SiteConfig = { ...config };
     const previous = site;
     site = next;
@@ -233,14 +230,17 @@ export function createAgentApi(defaults: ScriptDefaults, env: AgentEnv = agentEn
       site = previous;
       throw e;
     }
-    setRiskMarks(config.risky ?? []);
-    return { ignoredDeny: setDenyZones(config.deny ?? []).ignored };
+    const parsed = siteSettings(config, page);
+    settings = parsed.site;
+    return { ignoredDeny: parsed.ignoredDeny };
   }
 
   return {
     run,
     replay,
     configure,
+    /** The site's settings for the page layer now (the page API's and the frame bridge's). */
+    siteSettings: (): SiteSettings => settings,
     /** The running handle (also after a resume), or undefined. */
     current: (): RunHandle | undefined => (current && !current.ended ? currentHandle : undefined),
     resume,

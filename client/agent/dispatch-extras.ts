@@ -6,9 +6,11 @@
  * normal risk check of that submit. Every result comes back with the secrets masked.
  */
 import { act } from '../page/actions/index';
+import { createDescriber } from '../page/describe';
 import { parseCall } from '../page/actions/args';
 import type { ActionCall, ActionResult } from '../page/actions/types';
 import type { Call, PageCall, PageToolCall } from './calls';
+import type { PageSettings } from '../page/settings';
 import type { SavedRun } from './persist';
 import type { CallTarget } from './types';
 import { hasPlaceholder, maskResult, withSecrets, type RunSecrets } from './secrets';
@@ -20,15 +22,16 @@ interface Host {
   readonly ended: boolean;
   readonly signal?: AbortSignal;
   confirm(call: Call, target: CallTarget | undefined, goal: string | undefined): Promise<true | string>;
+  pageSettings(): PageSettings;
 }
 
 const failure = (message: string, kind: 'bad_args' | 'failed' = 'failed'): ActionResult => ({ ok: false, message, error: { kind }, changes: {} });
 
 /** A page action with its secrets filled in, run by `act`. */
-async function actWithSecrets(action: PageCall['action'], secrets: RunSecrets | undefined): Promise<ActionResult> {
+async function actWithSecrets(action: PageCall['action'], secrets: RunSecrets | undefined, settings: PageSettings): Promise<ActionResult> {
   const filled = withSecrets(action, secrets, location.origin);
   if ('error' in filled) return failure(filled.error, 'bad_args');
-  return maskResult(await act(filled.action), secrets);
+  return maskResult(await act(filled.action, undefined, settings), secrets);
 }
 
 /**
@@ -37,7 +40,8 @@ async function actWithSecrets(action: PageCall['action'], secrets: RunSecrets | 
  */
 export async function runExtended(host: Host, call: Call, goal: string | undefined, otherwise: () => Promise<ActionResult>): Promise<ActionResult> {
   const secrets = host.state.secrets;
-  if (call.kind === 'page' && call.action.name === 'type' && hasPlaceholder(call.action.args.text)) return actWithSecrets(call.action, secrets);
+  if (call.kind === 'page' && call.action.name === 'type' && hasPlaceholder(call.action.args.text))
+    return actWithSecrets(call.action, secrets, host.pageSettings());
   if (call.kind === 'page_tool') return maskResult(await runPageTool(host, call, goal), secrets);
   return maskResult(await otherwise(), secrets);
 }
@@ -54,13 +58,13 @@ async function runPageTool(host: Host, call: PageToolCall, goal: string | undefi
   if (t.registered) return (await agentLazy()).webmcp.executeRegistered(t, call.args, host.signal);
   if (!t.form) return failure(`"${t.name}" cannot run here.`);
   const { fillPlan, fillReport } = await agentLazy();
-  const plan = fillPlan(t.form, call.args);
+  const plan = fillPlan(t.form, call.args, createDescriber(host.pageSettings()));
   if ('error' in plan) return failure(plan.error, 'bad_args');
   const results: ActionResult[] = [];
   for (const c of plan.calls) {
     const p = pageCall(c);
     if (!p) return failure(`The form "${t.name}" could not be filled.`);
-    const r = await actWithSecrets(p.action, host.state.secrets);
+    const r = await actWithSecrets(p.action, host.state.secrets, host.pageSettings());
     results.push(r);
     if (!r.ok || r.changes.navigation || host.ended) return { ...r, message: fillReport(t.form, results, false) };
   }
@@ -72,7 +76,7 @@ async function runPageTool(host: Host, call: PageToolCall, goal: string | undefi
   if (host.ended) return failure('The run ended.');
   if (allowed !== true)
     return { ok: false, message: `Filled the form "${t.name}", but it was not submitted: ${allowed}`, error: { kind: 'failed' }, changes: {} };
-  const r = await act(submit.action);
+  const r = await act(submit.action, undefined, host.pageSettings());
   results.push(r);
   return { ...r, message: fillReport(t.form, results, r.ok) };
 }

@@ -8,6 +8,7 @@
 import { act } from '../page/actions/index';
 import type { ActionChanges, ActionResult } from '../page/actions/types';
 import { find } from '../page/find';
+import type { PageSettings } from '../page/settings';
 import type { PageMap, Ref } from '../page/types';
 import { callLabel, callRef, type Call, type PageCall } from './calls';
 import { runExtended } from './dispatch-extras';
@@ -48,6 +49,8 @@ export interface DispatchHost {
   onAction?(done: ActionDone): void;
   /** The files `upload` may use here (the run's attached files, on the origin where it started). */
   files?(): readonly File[];
+  /** What the page layer acts with: the site's zones and masks, the run's secrets and frames. */
+  pageSettings(): PageSettings;
 }
 
 /** Changes after which the rest of a batch was planned on a page that no longer exists. */
@@ -172,12 +175,12 @@ export async function runStep(host: DispatchHost, step: number, calls: Call[], g
 }
 
 /** Runs a call of a kind that acts: a page action, find, a site tool, or one whose arguments did not parse. */
-function run(call: Call, host?: DispatchHost): Promise<ActionResult> {
+function run(call: Call, host: DispatchHost): Promise<ActionResult> {
   switch (call.kind) {
     case 'page':
-      return act(call.action, { files: host?.files?.() ?? [] });
+      return act(call.action, { files: host.files?.() ?? [] }, host.pageSettings());
     case 'find':
-      return Promise.resolve(findResult(call.args.query));
+      return Promise.resolve(findResult(call.args.query, host.pageSettings()));
     case 'site':
       return runCustomTool(call.tool, call.args);
     case 'bad_args':
@@ -217,9 +220,9 @@ async function runCustomTool(tool: CustomTool, args: Record<string, unknown>): P
 }
 
 /** `find {query}` on the whole page, as an action result. */
-function findResult(query: string): ActionResult {
+function findResult(query: string, settings: PageSettings): ActionResult {
   try {
-    return { ok: true, message: find(query).text, changes: {} };
+    return { ok: true, message: find(query, settings).text, changes: {} };
   } catch (e) {
     return { ok: false, message: `find failed: ${String((e as Error)?.message ?? e)}`, error: { kind: 'failed' }, changes: {} };
   }

@@ -12,6 +12,7 @@
  */
 import { describeFile, type FileFacts } from '../page/actions/upload-files';
 import { CONTENT_END, CONTENT_START, dataBlock, sanitize } from '../page/format';
+import type { Masks } from '../page/redact';
 
 export const SYSTEM_PROMPT = `You are pagehand, an agent that works inside the web page the user has open and carries out their task step by step with tools.
 
@@ -76,31 +77,32 @@ export interface StepMessageInput {
 
 /** The map as one data block: its header (the page's title and URL) and its count lines (they
  *  name covering layers) go inside with its lines, whatever markers it came with. */
-function mapBlock(map: string): string {
+function mapBlock(map: string, masks: Masks): string {
   return dataBlock(
     map
       .split('\n')
       .filter((l) => l !== CONTENT_START && l !== CONTENT_END)
       .join('\n'),
+    masks,
   );
 }
 
-/** The user message of one step. */
-export function stepMessage(m: StepMessageInput): string {
+/** The user message of one step; `masks` (the run's secrets, the site's redaction) apply to every data block. */
+export function stepMessage(m: StepMessageInput, masks: Masks): string {
   // The task and the answers are the user's: outside the blocks, yet stripped of anything that
   // reads as a marker too, so the message has exactly the blocks it is built with.
   const parts = [`# Task\n${sanitize(m.task)}`, `Step ${m.step} of ${m.maxSteps}.`];
-  if (m.files?.length) parts.push(`# Attached files (upload puts them into the page by name)\n${dataBlock(m.files.map(describeFile).join('\n'))}`);
+  if (m.files?.length) parts.push(`# Attached files (upload puts them into the page by name)\n${dataBlock(m.files.map(describeFile).join('\n'), masks)}`);
   if (m.answers?.length) parts.push(`# The user's answers\n${m.answers.map((a) => `- ${sanitize(a)}`).join('\n')}`);
-  if (m.memory?.trim()) parts.push(`# Memory\n${dataBlock(m.memory.trim())}`);
+  if (m.memory?.trim()) parts.push(`# Memory\n${dataBlock(m.memory.trim(), masks)}`);
   if (m.history.length || m.omitted) {
     const head = m.omitted ? [`(${m.omitted} earlier step${m.omitted === 1 ? '' : 's'} left out)`] : [];
-    parts.push(`# Earlier steps\n${dataBlock([...head, ...m.history].join('\n'))}`);
+    parts.push(`# Earlier steps\n${dataBlock([...head, ...m.history].join('\n'), masks)}`);
   }
-  if (m.lastResults.length) parts.push(`# Last step's results\n${dataBlock(m.lastResults.join('\n'))}`);
-  if (m.pageTools?.length) parts.push(`# Tools this page offers (what the page says they do)\n${dataBlock(m.pageTools.join('\n'))}`);
+  if (m.lastResults.length) parts.push(`# Last step's results\n${dataBlock(m.lastResults.join('\n'), masks)}`);
+  if (m.pageTools?.length) parts.push(`# Tools this page offers (what the page says they do)\n${dataBlock(m.pageTools.join('\n'), masks)}`);
   if (m.notes.length) parts.push(`# Notes\n${m.notes.map((n) => `- ${sanitize(n)}`).join('\n')}`);
-  if (m.recording?.length) parts.push(`# The recording being replayed\n${dataBlock(m.recording.join('\n'))}`);
-  parts.push(`# Current page\n${mapBlock(m.map)}`);
+  if (m.recording?.length) parts.push(`# The recording being replayed\n${dataBlock(m.recording.join('\n'), masks)}`);
+  parts.push(`# Current page\n${mapBlock(m.map, masks)}`);
   return parts.join('\n\n');
 }

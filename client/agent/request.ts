@@ -10,6 +10,7 @@ import { estimateTokens } from '../page/tokens';
 import { fitHistory, fullResults, userAnswers } from './history';
 import type { SavedRun } from './persist';
 import { stepMessage, type StepMessageInput } from './prompt';
+import type { Masks } from '../page/redact';
 
 export const DEFAULT_MAX_STEPS = 50;
 export const DEFAULT_PROMPT_BUDGET = 12_000;
@@ -61,11 +62,11 @@ export function planPrompt(state: SavedRun, step: number, system: string, tools:
 }
 
 /** The request for the planned step, with this map (and screenshot). */
-export function buildRequest(p: StepPrompt, state: SavedRun, model: string, map: PageMap, image?: string): ChatRequest {
+export function buildRequest(p: StepPrompt, state: SavedRun, model: string, map: PageMap, masks: Masks, image?: string): ChatRequest {
   const base = { ...p.base, map: map.text };
-  const used = p.fixed + estimateTokens(stepMessage({ ...base, history: [], omitted: 0 }));
+  const used = p.fixed + estimateTokens(stepMessage({ ...base, history: [], omitted: 0 }, masks));
   const { lines, omitted } = fitHistory(state.history, Math.max(0, p.budget - used));
-  const text = stepMessage({ ...base, history: lines, omitted });
+  const text = stepMessage({ ...base, history: lines, omitted }, masks);
   return {
     model,
     messages: [

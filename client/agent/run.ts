@@ -29,7 +29,9 @@ import { parseReply, type ParsedReply } from './reply';
 import { buildRequest, DEFAULT_MAX_STEPS, planPrompt, type StepPrompt } from './request';
 import { TOOL_LIST, toolSpecs, toolTokens } from './tools';
 import { priceOf, costOf, type Price } from '../llm/prices';
-import { masking } from '../page/redact';
+import { frameConfig } from '../page/frames/config';
+import type { PageSettings } from '../page/settings';
+import { runPageSettings, siteSettings, type SiteSettings } from './site-settings';
 import type { PageTool } from '../webmcp/page-tool';
 import { pageOffersTools } from '../webmcp/offer';
 import { pageIsUntrusted } from './env';
@@ -69,7 +71,12 @@ export interface RunDeps {
    * the entry (client/replay sits on the agent, so the agent never imports it).
    */
   replay?: (run: Run) => Promise<void>;
+  /** The site's settings for the page layer (its `init`), read at each step: a resumed run gets this page's. */
+  siteSettings?: () => SiteSettings;
 }
+
+/** No `init`: no deny selectors, marks, redaction or frames. */
+const NO_SITE: SiteSettings = siteSettings({}, { frames: frameConfig() }).site;
 
 /** The site's instructions, then the run's own: both are the site owner's words, and both apply. */
 export function joinInstructions(site: string | undefined, own: string | undefined): string | undefined {
@@ -113,6 +120,8 @@ export class Run implements DispatchHost {
   /** The model's price, when the proxy's configuration gives one: the run's usage gets a cost. */
   private price: Price | undefined;
   lastMap: PageMap | undefined;
+  /** The run's page settings, made again only when the site's change (a new `init`). */
+  private settings: { site: SiteSettings; value: PageSettings } | undefined;
 
   constructor(
     readonly state: SavedRun,
@@ -221,7 +230,7 @@ export class Run implements DispatchHost {
   beforeAction(call: PageCall | SiteCall, target: CallTarget | undefined): void {
     if (this.state.replay && !recordsActions(this.state.replay)) return;
     try {
-      const step = beginStep(call, target);
+      const step = beginStep(call, target, this.pageSettings());
       if (step) this.state.recordPending = step;
       else delete this.state.recordPending;
     } catch {
@@ -235,7 +244,7 @@ export class Run implements DispatchHost {
     delete this.state.recordPending;
     if (!pending) return;
     try {
-      const step = endStep(pending, result, this.recordingOrigin(), this.recordedSoFar());
+      const step = endStep(pending, result, this.recordingOrigin(), this.pageSettings().masks, this.recordedSoFar());
       if (step) this.recordStep(step);
     } catch {
       /* recording never breaks a run */
@@ -341,7 +350,7 @@ export class Run implements DispatchHost {
 
   /** On a page the run was resumed on: wait for it, and end the action the navigation interrupted. */
   async resumeHere(): Promise<void> {
-    await pageReady();
+    await pageReady(this.pageSettings());
     if (this.ended) return;
     this.emitter.emit('message', { text: `Resumed on ${location.href} after the page changed.`, from: 'agent' });
     const acting = this.state.acting;
@@ -391,12 +400,13 @@ export class Run implements DispatchHost {
     const t0 = performance.now();
     await this.loadPageTools();
     const prompt = this.planPrompt(step);
-    const map = await safeMap(prompt.mapTokens);
+    const settings = this.pageSettings();
+    const map = await safeMap(prompt.mapTokens, settings);
     this.lastMap = map;
     const image = await this.screenshotFor(map);
     if (this.ended) return 'ended';
     // No secret value leaves the page, whatever carried it into the request.
-    const request = maskRequest(buildRequest(prompt, this.state, this.model, map, image), this.state.secrets);
+    const request = maskRequest(buildRequest(prompt, this.state, this.model, map, settings.masks, image), this.state.secrets);
     const t1 = performance.now();
     let reply: ChatReply;
     try {
@@ -500,10 +510,14 @@ export class Run implements DispatchHost {
   private async screenshotFor(map: PageMap): Promise<string | undefined> {
     const vision = this.options.vision ?? 'auto';
     // Pixels cannot be masked: with secrets or redaction set, the model reads the map only.
-    if (vision === false || !this.seesImages || this.shotFailures >= 2 || masking()) return undefined;
+    const settings = this.pageSettings();
+    if (vision === false || !this.seesImages || this.shotFailures >= 2 || settings.masks.any) return undefined;
     const opaque = map.elements.some((e) => OPAQUE_ROLES.has(e.role));
     if (!this.visualChange || (vision === 'auto' && !opaque)) return undefined;
-    const shot = await screenshot({ marks: true, elements: map.elements, moduleUrl: besideBundle() ?? `${this.options.proxy}/pagehand-screenshot.js` });
+    const shot = await screenshot(
+      { marks: true, elements: map.elements, moduleUrl: besideBundle() ?? `${this.options.proxy}/pagehand-screenshot.js` },
+      settings,
+    );
     if (shot.dataUrl === null) {
       if (this.shotFailures++ === 0)
         this.emitter.emit('message', { text: `No screenshot this step (${shot.reason}); working from the page map.`, from: 'agent' });
@@ -542,7 +556,7 @@ export class Run implements DispatchHost {
     const tools = this.tools();
     this.fixed ??= estimateTokens(system) + toolTokens(tools, estimateTokens);
     // What a stranger's page says its tools do goes in as page data, within the budget.
-    const pageToolLines = this.webmcp?.untrustedToolLines([...this.pageTools().values()]) ?? [];
+    const pageToolLines = this.webmcp?.untrustedToolLines([...this.pageTools().values()], this.pageSettings().masks) ?? [];
     const p = planPrompt(this.state, step, system, tools, this.fixed, this.recordingLines());
     if (!pageToolLines.length) return p;
     return { ...p, base: { ...p.base, pageTools: pageToolLines }, mapTokens: Math.max(800, p.mapTokens - estimateTokens(pageToolLines.join('\n'))) };
@@ -555,8 +569,9 @@ export class Run implements DispatchHost {
 
   protected tools() {
     const offered = this.webmcp?.offered;
+    const { masks } = this.pageSettings();
     return answerTools(
-      toolSpecs(this.allowedActions(), [...this.deps.siteTools().values(), ...(offered ? [...this.pageTools().values()].map(offered) : [])]),
+      toolSpecs(this.allowedActions(), [...this.deps.siteTools().values(), ...(offered ? [...this.pageTools().values()].map((t) => offered(t, masks)) : [])]),
       this.options.schema,
     );
   }
@@ -570,12 +585,31 @@ export class Run implements DispatchHost {
 
   /** Before a step's prompt: the bridge, when the page offers tools and it is not here yet. */
   protected async loadPageTools(): Promise<void> {
-    if (!this.webmcp && pageOffersTools()) this.webmcp = (await agentLazy()).webmcp;
+    if (!this.webmcp && this.site().webmcp && pageOffersTools()) this.webmcp = (await agentLazy()).webmcp;
   }
 
   /** The page's WebMCP tools on offer now (never under a built-in's or a site tool's name). */
   protected pageTools(): ReadonlyMap<string, PageTool> {
-    return this.webmcp?.pageToolsNow(new Set([...TOOL_LIST, ...this.deps.siteTools().keys()]), pageIsUntrusted()) ?? new Map();
+    if (!this.webmcp || !this.site().webmcp) return new Map();
+    return this.webmcp.pageToolsNow(new Set([...TOOL_LIST, ...this.deps.siteTools().keys()]), pageIsUntrusted(), this.pageSettings());
+  }
+
+  private site(): SiteSettings {
+    return this.deps.siteSettings?.() ?? NO_SITE;
+  }
+
+  /**
+   * What this run's page operations work with: the site's deny zones, marks and frames, its
+   * redaction with the run's secrets, frames from other origins only for a run the user started,
+   * and a save before any navigation its actions start.
+   */
+  pageSettings(): PageSettings {
+    const site = this.site();
+    if (this.settings?.site !== site) {
+      const value = runPageSettings(site, { secrets: this.state.secrets?.values, byPage: !!this.state.byPage, beforeNavigate: () => this.save(true) });
+      this.settings = { site, value };
+    }
+    return this.settings.value;
   }
 
   emitStep(p: Pick<RunEvents['step'], 'step' | 'phase'> & Partial<RunEvents['step']>): void {
@@ -642,9 +676,9 @@ export class Run implements DispatchHost {
 }
 
 /** The map in slices: a big page stays responsive while the step reads it. */
-export async function safeMap(maxTokens: number): Promise<PageMap> {
+export async function safeMap(maxTokens: number, settings: PageSettings): Promise<PageMap> {
   try {
-    return await buildMapAsync({ maxTokens });
+    return await buildMapAsync({ maxTokens }, settings);
   } catch (e) {
     // A page that breaks the map still gets a step: the model can scroll, navigate or fail.
     return {
@@ -656,9 +690,9 @@ export async function safeMap(maxTokens: number): Promise<PageMap> {
 }
 
 /** The page is parsed and quiet enough to read (bounded): a new page, or one a replay's repair looks at. */
-export async function pageReady(): Promise<void> {
+export async function pageReady(settings: PageSettings): Promise<void> {
   if (document.readyState === 'loading') await new Promise((r) => document.addEventListener('DOMContentLoaded', r, { once: true }));
-  const watch = watchActivity([document]);
+  const watch = watchActivity(settings.zones, [document]);
   try {
     await watch.settle({ timeout: 3000, quiet: 150 });
   } finally {

@@ -7,7 +7,7 @@
 import { siteToolProblem } from '../agent/tool-problem';
 import type { InitConfig, UiConfig } from '../agent/types';
 import { INIT_KEYS, parseInit } from '../embed/init-config';
-import { setDenyZones } from '../page/own-ui';
+import { denyZones } from '../page/own-ui';
 
 /** The built-in tool names, from the tool table at build time (the loader does not carry the table). */
 declare const __PAGEHAND_BUILTIN_TOOLS__: readonly string[];
@@ -34,8 +34,8 @@ export function checkInit(config: unknown, warn: (message: string) => void = con
     const problem = siteToolProblem(t, (name) => BUILT_IN_TOOLS.includes(name));
     if (problem) throw toolError(`pagehand: ${problem}.`);
   }
-  // The agent's own parse check (in the loader's copy of the module, which applies nothing).
-  const { ignored } = setDenyZones(c.site.deny ?? []);
+  // The agent's own parse check: the same answer the agent's init gives.
+  const { ignored } = denyZones(c.site.deny ?? []);
   const source = (config ?? {}) as Record<string, unknown>;
   const queued: Record<string, unknown> = {};
   for (const k of INIT_KEYS) if (source[k] !== undefined) queued[k] = source[k];

@@ -2,13 +2,13 @@
  * How long until the page's running animations end: settle (./settle-watch.ts) waits for
  * motion that ends within its bound. Animations in a deny zone or our own UI do not count.
  */
-import { inExcludedZone } from './own-ui';
+import { inExcludedZone, type Zones } from './own-ui';
 
 /**
  * The time (ms) until the page's finite running animations and transitions end, counting only
  * those that end within `within` ms; 0 when there are none.
  */
-export function animationsEndIn(docs: readonly Document[], within: number): number {
+export function animationsEndIn(docs: readonly Document[], within: number, zones: Zones): number {
   let longest = 0;
   for (const doc of docs) {
     let list: Animation[];
@@ -28,7 +28,7 @@ export function animationsEndIn(docs: readonly Document[], within: number): numb
         const left = rate > 0 ? (end - local) / rate : local / -rate;
         if (!(left > 0) || left > within) continue;
         const target = (a.effect as KeyframeEffect).target;
-        if (target && inExcludedZone(target)) continue;
+        if (target && inExcludedZone(target, zones)) continue;
         longest = Math.max(longest, left);
       } catch {
         /* an animation that went away meanwhile */

@@ -1,38 +1,47 @@
 /** The public `pagehand` API of the bundle: map, describe, resolve, act. */
-import { act, setBeforeNavigate, type ActionCall, type ActionResult, type ActOptions } from './actions/index';
-import type { FrameScope } from './frames/config';
+import { act, type ActionCall, type ActionResult, type ActOptions } from './actions/index';
+import type { BeforeNavigate } from './actions/types';
 import { createDescriber } from './describe';
 import { find, type FindResult } from './find';
 import { buildMap, buildMapAsync } from './map';
 import { resolveRef } from './refs';
-import { screenshot } from './screenshot';
+import { screenshot, type Screenshot, type ScreenshotOptions } from './screenshot';
+import { pageSettings, type PageSettings } from './settings';
 import type { MapOptions, PageMap } from './types';
 
 export const VERSION = '0.1.0';
 
 /**
- * `scope`: on a stranger's page (bookmarklet, userscript) the page's scripts can call this API,
- * so it keeps frames from other origins out (`remoteFrames: false`): the page must not read or
- * act in another site's frame through pagehand.
+ * The page's own calls, each made with `settings()` at the time of the call (the entry's: the
+ * site's `init`; on a stranger's page, frames from other origins kept out — the page must not
+ * read or act in another site's frame through pagehand). The hook set with `setBeforeNavigate`
+ * is this API's own: a run has its own in its settings, so neither replaces the other.
  */
-export function createPageApi(scope?: FrameScope) {
+export function createPageApi(settings: () => PageSettings = () => pageSettings()) {
+  let beforeNavigate: BeforeNavigate | undefined;
+  const now = (): PageSettings => (beforeNavigate ? { ...settings(), beforeNavigate } : settings());
   return {
     version: VERSION,
     /** The page map the model reads: text plus structured elements. */
-    map: (options?: MapOptions): PageMap => buildMap(options, scope),
+    map: (options?: MapOptions): PageMap => buildMap(options ?? {}, now()),
     /** The same map built in slices, the page running in between (no long task on big pages). */
-    mapAsync: (options?: MapOptions): Promise<PageMap> => buildMapAsync(options, scope),
+    mapAsync: (options?: MapOptions): Promise<PageMap> => buildMapAsync(options ?? {}, now()),
     /** Role and accessible name of any element, mapped or not. */
-    describe: (el: Element): { role: string; name: string } => createDescriber().describe(el),
+    describe: (el: Element): { role: string; name: string } => createDescriber(now()).describe(el),
     /** The live element for a ref; throws RefError ('unknown' | 'stale') with a clear message. */
-    resolve: (ref: string | number): Element => resolveRef(ref, (el) => createDescriber().describe(el)),
+    resolve: (ref: string | number): Element => {
+      const d = createDescriber(now());
+      return resolveRef(ref, (el) => d.describe(el));
+    },
     /** Searches the whole page (beyond the map's budget) for elements and text; hands out refs. */
-    find: (query: string): FindResult => find(String(query ?? '')),
+    find: (query: string): FindResult => find(String(query ?? ''), now()),
     /** A JPEG of the viewport, with Set-of-Marks on request; `{ dataUrl: null, reason }` instead of failing. */
-    screenshot,
+    screenshot: (options?: ScreenshotOptions): Promise<Screenshot> => screenshot(options, now()),
     /** Runs one tool call (click, type, …) and reports what changed. */
-    act: (call: ActionCall, options?: ActOptions): Promise<ActionResult> => act(call, options, scope),
-    /** Sets the hook called before a full navigation (navigate, go_back, a link click). */
-    setBeforeNavigate,
+    act: (call: ActionCall, options?: ActOptions): Promise<ActionResult> => act(call, options, now()),
+    /** Sets (or clears, with undefined) the hook called before a full navigation an `act` starts. */
+    setBeforeNavigate: (fn: BeforeNavigate | undefined): void => {
+      beforeNavigate = typeof fn === 'function' ? fn : undefined;
+    },
   };
 }

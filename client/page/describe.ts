@@ -9,11 +9,12 @@
  * style. Create a fresh one per map call; cached answers go stale when the page changes.
  *
  * @example
- *   const d = createDescriber();
+ *   const d = createDescriber(settings);
  *   d.describe(document.querySelector('#email')!); // { role: 'textbox', name: 'Email address' }
  */
 import { accessibleName, cssContent, pseudoLayout, type GeneratedContent, type NameEnv } from './name';
 import { createZoneCheck, isExcluded } from './own-ui';
+import type { PageSettings } from './settings';
 import { getRole } from './role';
 
 export interface DescriberOptions {
@@ -23,6 +24,8 @@ export interface DescriberOptions {
 }
 
 export interface Describer {
+  /** The settings of the operation it serves: nothing in their deny zones names anything. */
+  readonly settings: PageSettings;
   /** ARIA role: first valid token of `role`, else implicit per html-aam. Never ''. */
   role(el: Element): string;
   /** Accessible name per accname 1.2 + html-aam, as its flat string: ASCII whitespace
@@ -38,7 +41,8 @@ export interface Describer {
 /** Elements that never have a layout box of their own; their parent decides their visibility. */
 const BOXLESS = new Set(['option', 'optgroup', 'area', 'map', 'slot', 'title', 'desc']);
 
-export function createDescriber(options: DescriberOptions = {}): Describer {
+export function createDescriber(settings: PageSettings, options: DescriberOptions = {}): Describer {
+  const { zones } = settings;
   const roles = new Map<Element, string>();
   const names = new Map<Element, string>();
   const styles = new Map<Element, CSSStyleDeclaration | null>();
@@ -143,9 +147,18 @@ export function createDescriber(options: DescriberOptions = {}): Describer {
 
   /** Deny zones (and our own UI), ancestors included across shadow roots and frames: nothing
    *  in them names anything (name.ts). */
-  const inExcluded = createZoneCheck();
+  const inExcluded = createZoneCheck(zones);
 
-  const env: NameEnv = { role, labels, style, pseudo: pseudoContent, hiddenDeep, shadowRoot: shadowRootOf, excluded: isExcluded, inExcluded };
+  const env: NameEnv = {
+    role,
+    labels,
+    style,
+    pseudo: pseudoContent,
+    hiddenDeep,
+    shadowRoot: shadowRootOf,
+    excluded: (el) => isExcluded(el, zones),
+    inExcluded,
+  };
 
   const name = (el: Element): string => {
     let n = names.get(el);
@@ -154,6 +167,7 @@ export function createDescriber(options: DescriberOptions = {}): Describer {
   };
 
   return {
+    settings,
     role,
     name,
     describe: (el) => ({ role: role(el), name: name(el) }),

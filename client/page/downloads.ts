@@ -16,7 +16,7 @@
  * the same rules (`textOf`, MAX_TEXT_BYTES, masked on read).
  */
 import { nativeFetch } from './network';
-import { maskPageText } from './redact';
+import type { Masks } from './redact';
 import { nativeClearTimeout, nativeSetTimeout } from './settle';
 
 /** The largest download whose text the agent reads. */
@@ -143,10 +143,10 @@ export function captureDownload(url: string, filename: string): Promise<Download
 }
 
 /** The remembered download with this name (exactly, else ignoring case), its text masked as page text is. */
-export function downloadNamed(name: string): DownloadFile | undefined {
+export function downloadNamed(name: string, masks: Masks): DownloadFile | undefined {
   const base = name.trim().split(/[\\/]/).pop() ?? '';
   const f = [...files].reverse().find((x) => x.name === base) ?? [...files].reverse().find((x) => x.name.toLowerCase() === base.toLowerCase());
-  return f && f.text !== undefined ? { ...f, text: maskPageText(f.text) } : f;
+  return f && f.text !== undefined ? { ...f, text: masks.text(f.text) } : f;
 }
 
 /** The names of the downloads this page remembers, newest last. */

@@ -20,6 +20,7 @@ import { editableTarget, typingPlan } from './actions/type';
 import { remoteFacts } from './frames/parent';
 import { resolveRef } from './refs';
 import { riskMarkOf } from './risk-marks';
+import type { PageSettings } from './settings';
 import type { CallLike, FormFacts, TargetFacts, Via } from './facts-types';
 
 // Field kinds by autocomplete token, input type or name/id words.
@@ -214,7 +215,7 @@ function activationFacts(control: Element, origin: Element, via: Via, describer:
     const formName = describer.name(form);
     if (formName) facts.words = [formName];
   }
-  const mark = riskMarkOf(origin);
+  const mark = riskMarkOf(origin, describer.settings.marks);
   if (mark) facts.mark = mark;
   return facts;
 }
@@ -246,7 +247,7 @@ function enterFacts(
   if (formName) words.push(formName);
   if (words.length) facts.words = words;
   facts.submits = formFacts(form, filled, button);
-  const mark = riskMarkOf(button ?? field);
+  const mark = riskMarkOf(button ?? field, describer.settings.marks);
   if (mark) facts.mark = mark;
   return facts;
 }
@@ -268,15 +269,15 @@ function keyFacts(target: Element, key: 'Enter' | ' ', filled: Element | undefin
  * What the call would do to which element, or undefined when it presses, submits or opens
  * nothing (or the action itself would refuse it: a bad argument, an unknown ref).
  */
-export function targetFacts(raw: CallLike): TargetFacts | undefined {
+export function targetFacts(raw: CallLike, settings: PageSettings): TargetFacts | undefined {
   const parsed = parseCall(raw); // a call already in its canonical form is taken as it is
   if (!parsed.ok) return undefined;
   const call = parsed.call;
   // In a frame from another origin: what that frame's pagehand said with its map (it refuses
   // the call if its element no longer matches).
-  const remote = remoteFacts(call as CallLike);
+  const remote = remoteFacts(call as CallLike, settings);
   if (remote !== undefined) return remote ?? undefined;
-  const describer = createDescriber();
+  const describer = createDescriber(settings);
   const resolve = (ref: unknown): Element => resolveRef(ref, (e) => describer.describe(e));
   try {
     switch (call.name) {

@@ -10,7 +10,8 @@ import { createDescriber, type Describer } from './describe';
 import { deepActiveElement } from './flat-tree';
 import { textOutsideZones } from './own-ui';
 import { cap, quote, sanitize } from './format';
-import { maskPageText } from './redact';
+import type { Masks } from './redact';
+import type { PageSettings } from './settings';
 import { assignRef, remember } from './refs';
 import type { FindResult, FoundElement, Ref } from './types';
 
@@ -40,22 +41,23 @@ const fold = (s: string): string =>
     .replace(/[\u0300-\u036f]/g, '');
 
 /** Share of the query's words found in `hay` (0–1), with a bonus for the exact phrase. */
-export function matchScore(words: string[], phrase: string, hay: string): number {
+export function matchScore(words: string[], phrase: string, hay: string, masks: Masks): number {
   if (!words.length) return 0;
   // Masked text does not match its own words: find must not tell whether a secret is there.
-  const h = fold(maskPageText(hay));
+  const h = fold(masks.text(hay));
   let hits = 0;
   for (const w of words) if (h.includes(w)) hits++;
   const score = hits / words.length;
   return score + (phrase.length > 2 && h.includes(phrase) ? 0.5 : 0);
 }
 
-export function find(query: string): FindResult {
+export function find(query: string, settings: PageSettings): FindResult {
+  const { zones, masks } = settings;
   const q = query.trim();
   const words = queryWords(q);
   const phrase = fold(q);
-  const w = walk(document, { focused: deepActiveElement(document), text: true });
-  const describer = createDescriber();
+  const w = walk(document, { focused: deepActiveElement(document), text: true, zones });
+  const describer = createDescriber(settings);
   const H = window.innerHeight;
 
   // Text per block, so a row's button is found by the row's words.
@@ -69,8 +71,8 @@ export function find(query: string): FindResult {
     const attrs = ['aria-label', 'title', 'placeholder', 'alt', 'value', 'name'].map((a) => it.el.getAttribute(a) ?? '').join(' ');
     // The element's own text, but never what a deny zone inside it holds: a match there would
     // tell the model the zone's words are on the page.
-    const cheap = `${around} ${attrs} ${textOutsideZones(it.el, 300)}`;
-    if (matchScore(words, phrase, cheap) === 0 && !words.some((x) => it.el.localName.includes(x))) continue;
+    const cheap = `${around} ${attrs} ${textOutsideZones(it.el, 300, zones)}`;
+    if (matchScore(words, phrase, cheap, masks) === 0 && !words.some((x) => it.el.localName.includes(x))) continue;
     let role: string;
     let name: string;
     try {
@@ -81,7 +83,7 @@ export function find(query: string): FindResult {
     }
     const shownRole = role === 'generic' || role === 'none' || role === 'presentation' ? 'clickable' : role;
     // The element's own name counts double: "Open" in a row about Quantum beats the row's text.
-    const score = matchScore(words, phrase, `${name} ${shownRole}`) * 2 + matchScore(words, phrase, `${around} ${attrs}`);
+    const score = matchScore(words, phrase, `${name} ${shownRole}`, masks) * 2 + matchScore(words, phrase, `${around} ${attrs}`, masks);
     if (score >= 1 || (words.length <= 2 && score > 0.5)) scored.push({ it, score, role: shownRole, name });
   }
   scored.sort((a, b) => b.score - a.score || a.it.order - b.it.order);
@@ -90,7 +92,13 @@ export function find(query: string): FindResult {
   for (const s of scored.slice(0, MAX_ELEMENTS)) {
     const ref = refFor(s.it, describer);
     const around = (blockText.get(s.it.block) ?? '').replace(/\s+/g, ' ').trim();
-    elements.push({ ref, role: s.role, name: s.name, context: around === s.name ? '' : cap(around, 120), where: whereOf(s.it.rect.y, s.it.rect.height, H) });
+    elements.push({
+      ref,
+      role: s.role,
+      name: s.name,
+      context: around === s.name ? '' : cap(around, 120, masks),
+      where: whereOf(s.it.rect.y, s.it.rect.height, H),
+    });
   }
 
   // Text lines that match, tied to the first element after them (the thing to click near it).
@@ -98,20 +106,22 @@ export function find(query: string): FindResult {
   let textMatches = 0;
   const elsInOrder = w.items.filter((it): it is ElementItem => it.kind === 'el' && it.clippedBy !== 'hidden');
   for (const it of w.items) {
-    if (it.kind !== 'text' || matchScore(words, phrase, it.text) < 1) continue;
+    if (it.kind !== 'text' || matchScore(words, phrase, it.text, masks) < 1) continue;
     textMatches++;
     if (texts.length >= MAX_TEXTS) continue;
     const next = elsInOrder.find((e) => e.order > it.order);
-    texts.push({ text: cap(it.text.replace(/\s+/g, ' ').trim(), 160), near: next ? refFor(next, describer) : undefined });
+    texts.push({ text: cap(it.text.replace(/\s+/g, ' ').trim(), 160, masks), near: next ? refFor(next, describer) : undefined });
   }
 
   const more = Math.max(0, scored.length - elements.length) + Math.max(0, textMatches - texts.length);
   const lines = [
-    `find ${quote(q)}: ${elements.length} element${elements.length === 1 ? '' : 's'}, ${texts.length} text match${texts.length === 1 ? '' : 'es'} on the whole page`,
+    `find ${quote(q, masks)}: ${elements.length} element${elements.length === 1 ? '' : 's'}, ${texts.length} text match${texts.length === 1 ? '' : 'es'} on the whole page`,
   ];
   for (const e of elements)
-    lines.push(`[${e.ref}]${e.role}${e.name ? ` ${quote(cap(e.name, 80))}` : ''}  (${e.where})${e.context ? `  in: ${sanitize(e.context)}` : ''}`);
-  for (const t of texts) lines.push(`text: ${quote(t.text)}${t.near ? ` (next element [${t.near}])` : ''}`);
+    lines.push(
+      `[${e.ref}]${e.role}${e.name ? ` ${quote(cap(e.name, 80, masks), masks)}` : ''}  (${e.where})${e.context ? `  in: ${sanitize(e.context)}` : ''}`,
+    );
+  for (const t of texts) lines.push(`text: ${quote(t.text, masks)}${t.near ? ` (next element [${t.near}])` : ''}`);
   if (more) lines.push(`… ${more} more matches; refine the query`);
   if (!elements.length && !texts.length) lines.push('Nothing matches. Content may not be loaded yet: scroll to load more, wait, or try other words.');
   return { query: q, elements, texts, more, text: lines.join('\n') };

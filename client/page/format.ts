@@ -1,12 +1,13 @@
 /**
- * Turns map lines into the text the model reads, within a token budget (pure; no DOM).
+ * Turns map lines into the text the model reads, within a token budget (pure but for the masks
+ * it is given, which may read the redacted elements).
  *
  * Lines are chosen by priority (modal dialog, focus, dialogs, viewport, then nearby), then
  * printed in document order: role first, indentation only inside dialogs, forms and frames.
  * What does not fit becomes counts per direction, never a line cut in the middle. Page
  * content sits between markers so the prompt can treat it as data, never as instructions.
  */
-import { maskPageText } from './redact';
+import type { Masks } from './redact';
 import { estimateTokens } from './tokens';
 import type { ElementStates } from './types';
 
@@ -153,20 +154,20 @@ function foldAll(s: string): string {
 
 /** Page-derived text as one data block: the markers on lines of their own around it, nothing
  *  inside that could close the block early, and no secret or redacted text (redact.ts). */
-export function dataBlock(text: string): string {
-  return `${CONTENT_START}\n${sanitize(maskPageText(text))}\n${CONTENT_END}`;
+export function dataBlock(text: string, masks: Masks): string {
+  return `${CONTENT_START}\n${sanitize(masks.text(text))}\n${CONTENT_END}`;
 }
 
 /** Caps a name at `max` characters on a word boundary (masked first: a cut value cannot be matched). */
-export function cap(text: string, max: number): string {
-  const s = maskPageText(text);
+export function cap(text: string, max: number, masks: Masks): string {
+  const s = masks.text(text);
   if (s.length <= max) return s;
   const cut = s.slice(0, max);
   const sp = cut.lastIndexOf(' ');
   return `${(sp > max * 0.5 ? cut.slice(0, sp) : cut).trimEnd()}…`;
 }
 
-export const quote = (s: string): string => JSON.stringify(sanitize(maskPageText(s)));
+export const quote = (s: string, masks: Masks): string => JSON.stringify(sanitize(masks.text(s)));
 
 const fmt1 = (n: number): string => (Math.round(n * 10) / 10).toFixed(1);
 
@@ -178,11 +179,11 @@ export function scrollText(s: { up: number; down: number; left: number; right: n
 }
 
 /** The states part of an element line, in a fixed order. */
-export function statesText(s: ElementStates): string {
+export function statesText(s: ElementStates, masks: Masks): string {
   const out: string[] = [];
   if (s.level) out.push(`level=${s.level}`);
   if (s.type) out.push(`type=${s.type}`);
-  if (s.value !== undefined) out.push(`value=${quote(cap(s.value, 60))}`);
+  if (s.value !== undefined) out.push(`value=${quote(cap(s.value, 60, masks), masks)}`);
   if (s.format) out.push(`format=${s.format}`);
   // Unchecked is the default a checkbox line implies; saying it costs a token per box.
   if (s.checked) out.push(s.checked === 'mixed' ? 'checked=mixed' : 'checked');
@@ -198,7 +199,7 @@ export function statesText(s: ElementStates): string {
   if (s.step !== undefined) out.push(`step=${s.step}`);
   if (s.options) {
     const rest = s.options.count - s.options.first.length;
-    out.push(`options=${s.options.first.map((o) => cap(sanitize(o), 30).replace(/\|/g, '/')).join('|')}${rest > 0 ? `|…${rest} more` : ''}`);
+    out.push(`options=${s.options.first.map((o) => cap(sanitize(o), 30, masks).replace(/\|/g, '/')).join('|')}${rest > 0 ? `|…${rest} more` : ''}`);
   }
   if (s.scroll) out.push(scrollText(s.scroll));
   if (s.focused) out.push('focused');

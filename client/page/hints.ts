@@ -9,7 +9,8 @@
 import { quote } from './format';
 import { isLabelableField, nearLabel } from './near-label';
 import { CONTROL_WORDS, classAndId } from './walk/target';
-import { containsZone, inExcludedZone } from './own-ui';
+import { containsZone, inExcludedZone, type Zones } from './own-ui';
+import type { PageSettings } from './settings';
 
 const HINT_MAX = 40;
 const ICON_CLASS = /^(?:(?:fa[srlbdt]?|bi|mdi|ion|ti|la[srb]?|glyphicon|icon|icons|ico|octicon|material-icons|svg-icon)[-_][\w-]+|[\w-]+[-_]icon)$/i;
@@ -67,31 +68,32 @@ export function tellingId(id: string): string {
  * several alike icons (one × per chip). A form field (`role` says which) is told by the text it
  * sits by (`after "Name"`, `before "Remember me"`, `over "Choose a file"`), else by its clue.
  */
-export function hintFor(el: Element, row?: Element, role = ''): string {
+export function hintFor(el: Element, settings: PageSettings, row?: Element, role = ''): string {
+  const { zones } = settings;
   if (!row && isLabelableField(el, role)) {
-    const near = nearLabel(el, role);
-    if (near) return `${near.where} ${quote(near.text)}`;
+    const near = nearLabel(el, role, zones);
+    if (near) return `${near.where} ${quote(near.text, settings.masks)}`;
   }
-  if (!row) return clueFor(el);
+  if (!row) return clueFor(el, zones);
   const word = controlWord(classAndId(el));
-  const clue = word || clueFor(el);
-  const pos = positionHint(el, row);
+  const clue = word || clueFor(el, zones);
+  const pos = positionHint(el, row, zones);
   return clue && pos ? `${clue} ${pos}` : clue || pos;
 }
 
-function clueFor(el: Element): string {
+function clueFor(el: Element, zones: Zones): string {
   // Elsewhere than in a row, an id is more specific than a control word.
   const word = controlWord(classAndId(el));
   const link = el.localName === 'a' && el.hasAttribute('href') ? hrefHint(el.getAttribute('href')!, el.ownerDocument.baseURI) : '';
   if (link) return link;
   // What a deny zone inside the element holds (an icon's class, an image's file name) is no clue.
   let zoned: boolean | undefined;
-  const hasZone = (): boolean => (zoned ??= containsZone(el));
+  const hasZone = (): boolean => (zoned ??= containsZone(el, zones));
   const inside = (selector: string): Element | null => {
     const first = el.querySelector(selector);
     return first && hasZone() ? (zoneFree([...el.querySelectorAll(selector)])[0] ?? null) : first;
   };
-  const zoneFree = (list: Element[]): Element[] => (list.length && hasZone() ? list.filter((n) => !inExcludedZone(n)) : list);
+  const zoneFree = (list: Element[]): Element[] => (list.length && hasZone() ? list.filter((n) => !inExcludedZone(n, zones)) : list);
   const use = el.localName === 'use' ? el : inside('use');
   const ref = use?.getAttribute('href') ?? use?.getAttribute('xlink:href');
   if (ref && ref.includes('#')) return ref.slice(ref.indexOf('#') + 1).slice(0, HINT_MAX);
@@ -131,9 +133,9 @@ function formHint(el: Element): string {
  * Where an icon sits by the nearest text in its row: `after "Rust"`, `before "Documents"`. The
  * text is looked for in the icon's closest ancestor (up to the row) that has any besides it.
  */
-function positionHint(el: Element, row: Element): string {
+function positionHint(el: Element, row: Element, zones: Zones): string {
   // The row's words beside the icon may be a deny zone's: then no position is given.
-  if (containsZone(row)) return '';
+  if (containsZone(row, zones)) return '';
   const own = (el.textContent ?? '').trim().length;
   let box: Element = row;
   for (let n = el.parentElement; n && n !== row; n = n.parentElement) {

@@ -11,7 +11,8 @@ import { createDescriber, type Describer } from './describe';
 import { cap, choose, quote, REF_SLOT, sanitize, scrollText, statesText, type Counts, type GroupHeader, type Line } from './format';
 import { deepActiveElement } from './flat-tree';
 import { hintFor } from './hints';
-import { isExcluded, textOutsideZones } from './own-ui';
+import { isExcluded, textOutsideZones, type Zones } from './own-ui';
+import type { Masks } from './redact';
 import { coverOf, layerOf } from './occlusion';
 import { createTextPlacer, placement, type Place } from './place';
 import { attachPopups } from './popups';
@@ -23,7 +24,7 @@ import type { ElementStates, MapOptions, MappedElement, PageMap, Rect, Ref } fro
 import { applyStandIn } from './widgets';
 import { startWalk, type ElementItem, type Group, type Item } from './walk';
 import { mergeRemote } from './frames/merge';
-import { reachesFrames, type FrameScope } from './frames/config';
+import type { PageSettings } from './settings';
 import { refreshRemoteMaps, remoteFrameCount, remoteFrameMaps } from './frames/parent';
 import { stateClass } from './walk/target';
 import { ownLine } from './walk/tree';
@@ -39,11 +40,11 @@ const IMPLIED_TYPE: Record<string, string> = { searchbox: 'search', spinbutton: 
 const SLICE_MS = 10;
 
 /** The map in one synchronous call. */
-export function buildMap(options: MapOptions = {}, scope?: FrameScope): PageMap {
-  if (!reachesFrames(scope)) return runNow(mapJob(options, UNLIMITED));
+export function buildMap(options: MapOptions, settings: PageSettings): PageMap {
+  if (!settings.remoteFrames) return runNow(mapJob(options, settings, UNLIMITED));
   // Frames from other origins that take part: their last maps (mapAsync asks them afresh).
-  const own = runNow(mapJob(withFrameShare(options, remoteFrameCount()), UNLIMITED));
-  return mergeRemote(own, remoteFrameMaps());
+  const own = runNow(mapJob(withFrameShare(options, remoteFrameCount(settings)), settings, UNLIMITED));
+  return mergeRemote(own, remoteFrameMaps(settings));
 }
 
 /** The page's own share of the budget when frames from other origins add their maps. */
@@ -61,16 +62,16 @@ const frameShare = (max: number): number => Math.min(1200, Math.floor(max / 3));
  * task however big the page. Equal to `buildMap`'s on a page that does not change meanwhile
  * (`stats.ms` is then the time from call to result).
  */
-export async function buildMapAsync(options: MapOptions = {}, scope?: FrameScope): Promise<PageMap> {
-  if (!reachesFrames(scope)) {
+export async function buildMapAsync(options: MapOptions, settings: PageSettings): Promise<PageMap> {
+  if (!settings.remoteFrames) {
     const budget = sliceBudget({ sliceMs: SLICE_MS });
-    return runSliced(mapJob(options, budget), budget);
+    return runSliced(mapJob(options, settings, budget), budget);
   }
   const max = options.maxTokens ?? 3000;
-  await refreshRemoteMaps(frameShare(max));
+  await refreshRemoteMaps(frameShare(max), settings);
   const budget = sliceBudget({ sliceMs: SLICE_MS });
-  const own = await runSliced(mapJob(withFrameShare(options, remoteFrameCount()), budget), budget);
-  return mergeRemote(own, remoteFrameMaps());
+  const own = await runSliced(mapJob(withFrameShare(options, remoteFrameCount(settings)), settings, budget), budget);
+  return mergeRemote(own, remoteFrameMaps(settings));
 }
 
 /**
@@ -79,21 +80,22 @@ export async function buildMapAsync(options: MapOptions = {}, scope?: FrameScope
  * agree, and the job starts over
  * (`retries` times, then the map is taken as it is).
  */
-function* mapJob(options: MapOptions, budget: Budget, t0 = performance.now(), retries = 1): Sliced<PageMap> {
+function* mapJob(options: MapOptions, settings: PageSettings, budget: Budget, t0 = performance.now(), retries = 1): Sliced<PageMap> {
+  const { zones, masks } = settings;
   const view = viewOf();
   const scrolls = scrollCount();
   sweep();
   const maxTokens = options.maxTokens ?? 3000;
   const near = options.nearScreens ?? 1;
   const focused = deepActiveElement(document);
-  const walker = startWalk(document, { focused, text: options.text !== false, exactScreens: near + 1 });
+  const walker = startWalk(document, { focused, text: options.text !== false, exactScreens: near + 1, zones });
   while (!walker.run(budget)) yield;
   // What follows the walk reads every item once (modal scope, suggestion lists): a fresh slice.
   yield;
   const w = walker.result();
   const W = window.innerWidth;
   const H = window.innerHeight;
-  const describer = createDescriber();
+  const describer = createDescriber(settings);
   const counts: Counts = { above: 0, below: 0, left: 0, right: 0, budget: 0, covered: new Map() };
 
   // A modal dialog makes everything behind it inert: only its content is offered (one the page
@@ -151,7 +153,7 @@ function* mapJob(options: MapOptions, budget: Budget, t0 = performance.now(), re
       scoped.delete(it);
       const layer = layerOf(cover);
       const d2 = describer.describe(layer);
-      const label = `${displayRole(d2.role, 'generic')}${d2.name ? ` ${quote(cap(d2.name, 40))}` : ''}`;
+      const label = `${displayRole(d2.role, 'generic')}${d2.name ? ` ${quote(cap(d2.name, 40, masks), masks)}` : ''}`;
       counts.covered.set(label, (counts.covered.get(label) ?? 0) + 1);
     }
   }
@@ -215,7 +217,7 @@ function* mapJob(options: MapOptions, budget: Budget, t0 = performance.now(), re
     if (names.has(it.text)) continue; // names are not repeated as text
     // Beyond the viewport only headings, to orient; the rest is read when scrolled to (or with read).
     if (d.direction !== 'view' && !it.heading) continue;
-    const body = (it.heading ? `${'#'.repeat(Math.min(it.heading, 6))} ` : '') + cap(sanitize(it.text), TEXT_MAX);
+    const body = (it.heading ? `${'#'.repeat(Math.min(it.heading, 6))} ` : '') + cap(sanitize(it.text), TEXT_MAX, masks);
     const line: Line = {
       order: it.order,
       isElement: false,
@@ -232,11 +234,11 @@ function* mapJob(options: MapOptions, budget: Budget, t0 = performance.now(), re
   // From here on, one fresh slice: what is listed is what is in the page now, and gets its refs.
   yield;
   // The window, or a scroller inside the page, moved: what was measured before no longer holds.
-  if (retries > 0 && (viewOf() !== view || scrollCount() !== scrolls)) return yield* mapJob(options, budget, t0, retries - 1);
+  if (retries > 0 && (viewOf() !== view || scrollCount() !== scrolls)) return yield* mapJob(options, settings, budget, t0, retries - 1);
   const present = lines.filter((l) => inPage(sources.get(l)!));
   present.sort((a, b) => a.order - b.order);
 
-  const header = pageHeader(W, H);
+  const header = pageHeader(W, H, masks);
   const formatted = choose({ header, lines: present, maxTokens, counts });
 
   // Refs for what is listed: its own, a re-matched one (replaced node), or a new one.
@@ -335,7 +337,8 @@ function describeItem(it: ElementItem, d: Describer, focused: Element | null, as
   // A label standing in for a hidden checkbox, radio or file input reads as that control.
   const control = it.standsFor;
   const controlRole = control ? d.role(control) : '';
-  const states = it.opaque ? {} : control ? readStates(control, controlRole, focused) : readStates(el, role, focused);
+  const { zones, masks } = d.settings;
+  const states = it.opaque ? {} : control ? readStates(control, controlRole, focused, zones) : readStates(el, role, focused, zones);
   // A custom select's visible stand-in reads as the hidden <select> it replaces (widgets.ts).
   const standIn = it.opaque ? undefined : applyStandIn(el, d, states);
   if (standIn) ({ role, name } = standIn);
@@ -354,17 +357,21 @@ function describeItem(it: ElementItem, d: Describer, focused: Element | null, as
   // Generic clickables have no name by the spec (not even from aria-label); the model still
   // needs to know what they say, so they are named as the button they act as.
   // A tree node is named by its own line, not by the rows nested in it.
-  let shown = control ? d.name(control) : it.tree?.ownLine ? ownLine(el, it.tree.group, (e) => (isExcluded(e) ? '' : textOutsideZones(e, 200))) : name;
+  let shown = control
+    ? d.name(control)
+    : it.tree?.ownLine
+      ? ownLine(el, it.tree.group, (e) => (isExcluded(e, zones) ? '' : textOutsideZones(e, 200, zones)))
+      : name;
   if (!shown && (it.reason === 'pointer' || it.reason === 'handler' || it.reason === 'focus')) shown = d.nameAs(el, 'button');
   // A dropdown's box is named by what it shows, not by the choices it holds (listed apart).
-  if (it.holdsChoices && !name) shown = textWithout(el, it.holdsChoices);
+  if (it.holdsChoices && !name) shown = textWithout(el, it.holdsChoices, zones);
   // An icon inside a row ("×", "⋮") is better told by its tooltip than by its glyph.
   if (it.iconIn && !LETTER_OR_DIGIT.test(shown)) shown = el.getAttribute('title')?.trim() || shown;
   // Nameless (or glyph-only icon) targets get a hint, printed apart from the name.
-  const hint = it.opaque || it.reason === 'scroll' || (shown && !(it.iconIn && !LETTER_OR_DIGIT.test(shown))) ? '' : hintFor(el, it.iconIn, role);
+  const hint = it.opaque || it.reason === 'scroll' || (shown && !(it.iconIn && !LETTER_OR_DIGIT.test(shown))) ? '' : hintFor(el, d.settings, it.iconIn, role);
   // An editor's content is its value (never what a deny zone inside it holds).
   if (it.reason === 'editable' && states.value === undefined) {
-    const text = textOutsideZones(el, 2000).replace(/\s+/g, ' ').trim();
+    const text = textOutsideZones(el, 2000, zones).replace(/\s+/g, ' ').trim();
     if (text) states.value = text;
   }
   const shownRole = control
@@ -373,26 +380,26 @@ function describeItem(it: ElementItem, d: Describer, focused: Element | null, as
       ? 'option'
       : displayRole(role, it.reason);
   const parts = [`${REF_SLOT}${shownRole}`];
-  if (shown) parts.push(quote(cap(shown, NAME_MAX)));
+  if (shown) parts.push(quote(cap(shown, NAME_MAX, masks), masks));
   if (hint) parts.push(`~${sanitize(hint)}`);
   if (it.opaque) {
     parts.push(`${Math.round(it.rect.width)}x${Math.round(it.rect.height)}`);
     parts.push(it.crossOrigin ? 'cross-origin, opaque: use click_at' : 'opaque: use click_at');
   }
-  const st = statesText(states);
+  const st = statesText(states, masks);
   if (st) parts.push(st);
   if (it.hiddenInside) parts.push(`(${it.hiddenInside} more inside, scroll it)`);
   return { item: it, role, name, shownRole, shown, ...(hint ? { hint } : {}), display: parts.join(' '), states };
 }
 
 /** The element's text outside one of its descendants (and outside deny zones), collapsed. */
-function textWithout(el: Element, skip: Element): string {
+function textWithout(el: Element, skip: Element, zones: Zones): string {
   let t = '';
   const add = (n: Node): void => {
     for (let c = n.firstChild; c && t.length < 500; c = c.nextSibling) {
       if (c === skip) continue;
       if (c.nodeType === 3) t += (c as Text).data;
-      else if (c.nodeType === 1 && !isExcluded(c as Element)) add(c);
+      else if (c.nodeType === 1 && !isExcluded(c as Element, zones)) add(c);
     }
   };
   add(el);
@@ -405,23 +412,24 @@ function displayRole(role: string, reason: string): string {
 }
 
 function groupLabel(g: Group, d: Describer): string {
+  const { masks } = d.settings;
   if (g.kind === 'frame') {
     const f = g.el as HTMLIFrameElement;
     const title = f.title || f.name;
-    return `frame ${g.frame!.id}${title ? ` ${quote(cap(title, 40))}` : ''}`;
+    return `frame ${g.frame!.id}${title ? ` ${quote(cap(title, 40, masks), masks)}` : ''}`;
   }
   const name = d.name(g.el);
-  return `${g.kind}${name ? ` ${quote(cap(name, NAME_MAX))}` : ''}${g.modal ? ' modal' : ''}`;
+  return `${g.kind}${name ? ` ${quote(cap(name, NAME_MAX, masks), masks)}` : ''}${g.modal ? ' modal' : ''}`;
 }
 
-function pageHeader(W: number, H: number): string {
+function pageHeader(W: number, H: number, masks: Masks): string {
   const se = document.scrollingElement ?? document.documentElement;
   const up = window.scrollY / H;
   const down = Math.max(0, se.scrollHeight - H - window.scrollY) / H;
   const left = window.scrollX / W;
   const right = Math.max(0, se.scrollWidth - W - window.scrollX) / W;
   const url = location.href.length > 200 ? `${location.href.slice(0, 200)}…` : location.href;
-  return `page ${quote(cap(document.title, NAME_MAX))} ${sanitize(url)}  viewport ${W}x${H}  ${scrollText({ up, down, left, right })} screens`;
+  return `page ${quote(cap(document.title, NAME_MAX, masks), masks)} ${sanitize(url)}  viewport ${W}x${H}  ${scrollText({ up, down, left, right })} screens`;
 }
 
 /**

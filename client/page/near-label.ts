@@ -10,7 +10,7 @@
  * left of the field on its line, just above it, over it, or (checkboxes, radios, switches)
  * right after it. The nearest wins; the first level with any candidate decides.
  */
-import { isExcluded, textOutsideZones } from './own-ui';
+import { isExcluded, textOutsideZones, type Zones } from './own-ui';
 
 const LEVELS = 3;
 const MAX_TEXT = 60;
@@ -40,15 +40,15 @@ export function isLabelableField(el: Element, role: string): boolean {
 }
 
 /** The nearest unlinked text that labels `el` by layout, or null. */
-export function nearLabel(el: Element, role: string): NearLabel | null {
+export function nearLabel(el: Element, role: string, zones: Zones): NearLabel | null {
   const box = el.getBoundingClientRect();
   if (box.width < 1 || box.height < 1) return null;
   const checkable =
     CHECKABLE.has(role) || (el.localName === 'input' && ((el as HTMLInputElement).type === 'checkbox' || (el as HTMLInputElement).type === 'radio'));
   let scope = el.parentElement;
   for (let level = 0; scope && level < LEVELS; level++, scope = scope.parentElement) {
-    if (isExcluded(scope) || scope.localName === 'body' || scope.localName === 'html') break;
-    const found = nearestIn(scope, el, box, checkable);
+    if (isExcluded(scope, zones) || scope.localName === 'body' || scope.localName === 'html') break;
+    const found = nearestIn(scope, el, box, checkable, zones);
     if (found) return found;
   }
   return null;
@@ -61,13 +61,13 @@ interface Candidate {
   score: number;
 }
 
-function nearestIn(scope: Element, field: Element, box: DOMRect, checkable: boolean): NearLabel | null {
+function nearestIn(scope: Element, field: Element, box: DOMRect, checkable: boolean, zones: Zones): NearLabel | null {
   const doc = scope.ownerDocument;
   const walker = doc.createTreeWalker(scope, 1 | 4, {
     acceptNode: (n) => {
       if (n.nodeType === 3) return (n as Text).data.trim() ? 1 : 3;
       const e = n as Element;
-      if (e === field || isExcluded(e) || e.matches(NOT_LABEL)) return 2;
+      if (e === field || isExcluded(e, zones) || e.matches(NOT_LABEL)) return 2;
       // A label of another control names that control.
       if (e.localName === 'label') {
         const c = (e as HTMLLabelElement).control;
@@ -88,7 +88,7 @@ function nearestIn(scope: Element, field: Element, box: DOMRect, checkable: bool
     if (c && (!best || c.score < best.score)) best = c;
   }
   if (!best) return null;
-  const text = labelText(best.node, scope, field);
+  const text = labelText(best.node, scope, field, zones);
   return text ? { text, where: best.where } : null;
 }
 
@@ -107,11 +107,11 @@ function place(node: Text, r: DOMRect, box: DOMRect, checkable: boolean): Candid
 }
 
 /** The text and its close inline kin ("First <b>name</b>"), without a trailing colon or star. */
-function labelText(node: Text, scope: Element, field: Element): string {
+function labelText(node: Text, scope: Element, field: Element, zones: Zones): string {
   let text = (node.data ?? '').replace(/\s+/g, ' ').trim();
   for (let n = node.parentElement; n && n !== scope; n = n.parentElement) {
     if (n.contains(field) || n.querySelector(NOT_LABEL)) break;
-    const t = textOutsideZones(n, MAX_TEXT + 1)
+    const t = textOutsideZones(n, MAX_TEXT + 1, zones)
       .replace(/\s+/g, ' ')
       .trim();
     if (t.length > MAX_TEXT) break;

@@ -2,7 +2,8 @@
  * Marks that keep elements out of the map and out of reach of actions: the agent's own UI
  * (overlay, mask, Set-of-Marks boxes) carries UI_ATTR on its host; site owners put
  * `data-pagehand="off"` on subtrees the agent must not see or touch, or name them with
- * selectors (`setDenyZones`, from the embed's configuration).
+ * selectors (`init({ deny })`, parsed once by `denyZones` into a `Zones` value that each
+ * page operation receives in its settings).
  */
 import { contentOrigin, flatParent, frameDocument } from './flat-tree';
 import { shadowRootOf } from './hooks';
@@ -10,10 +11,16 @@ import { UI_ATTR } from './ui-attr';
 
 export const OFF_ATTR = 'data-pagehand';
 
-let denySelector = '';
+/** The site's deny selectors, joined ('' for none): what `data-pagehand="off"` marks is always a zone. */
+export interface Zones {
+  readonly selector: string;
+}
+
+/** Only `data-pagehand="off"` (and our own UI): no deny selectors. */
+export const NO_ZONES: Zones = Object.freeze({ selector: '' });
 
 /** Selectors of subtrees the agent must not see or touch; invalid selectors are reported, not applied. */
-export function setDenyZones(selectors: readonly string[]): { ignored: string[] } {
+export function denyZones(selectors: readonly string[]): { zones: Zones; ignored: string[] } {
   const ok: string[] = [];
   const ignored: string[] = [];
   for (const s of selectors) {
@@ -24,29 +31,28 @@ export function setDenyZones(selectors: readonly string[]): { ignored: string[] 
       ignored.push(s);
     }
   }
-  denySelector = ok.join(',');
-  return { ignored };
+  return { zones: Object.freeze({ selector: ok.join(',') }), ignored };
 }
 
 /** A subtree the site keeps from the agent: `data-pagehand="off"` or a deny selector. */
-export function isDenied(el: Element): boolean {
-  return el.getAttribute(OFF_ATTR) === 'off' || (denySelector !== '' && el.matches(denySelector));
+export function isDenied(el: Element, zones: Zones): boolean {
+  return el.getAttribute(OFF_ATTR) === 'off' || (zones.selector !== '' && el.matches(zones.selector));
 }
 
-export function isExcluded(el: Element): boolean {
-  return el.hasAttribute(UI_ATTR) || isDenied(el);
+export function isExcluded(el: Element, zones: Zones): boolean {
+  return el.hasAttribute(UI_ATTR) || isDenied(el, zones);
 }
 
 /**
  * `inExcludedZone` for many elements at once (a map, a snapshot): each ancestor's answer is
  * kept, so a page is walked up once. Fresh per use: answers go stale when the page changes.
  */
-export function createZoneCheck(): (el: Element) => boolean {
+export function createZoneCheck(zones: Zones): (el: Element) => boolean {
   const known = new Map<Node, boolean>();
   const check = (n: Node): boolean => {
     let z = known.get(n);
     if (z === undefined) {
-      if (n.nodeType === 1 && isExcluded(n as Element)) z = true;
+      if (n.nodeType === 1 && isExcluded(n as Element, zones)) z = true;
       else {
         let up: Node | null = flatParent(n);
         if (!up && n.nodeType === 9) up = frameOf(n as Document);
@@ -68,9 +74,9 @@ function frameOf(doc: Document): Element | null {
 }
 
 /** The element or any ancestor (across shadow roots and frames) is excluded. */
-export function inExcludedZone(el: Element): boolean {
+export function inExcludedZone(el: Element, zones: Zones): boolean {
   for (let n: Node | null = el; n; n = flatParent(n) ?? (n as Document).defaultView?.frameElement ?? null) {
-    if (n.nodeType === 1 && isExcluded(n as Element)) return true;
+    if (n.nodeType === 1 && isExcluded(n as Element, zones)) return true;
   }
   return false;
 }
@@ -80,9 +86,9 @@ export function inExcludedZone(el: Element): boolean {
  * pixels: in the document, its open and hooked closed shadow roots and its same-origin frames.
  * For screenshots, which paint over them.
  */
-export function denyZoneBoxes(doc: Document = document, dx = 0, dy = 0): Array<{ x: number; y: number; width: number; height: number }> {
+export function denyZoneBoxes(zones: Zones, doc: Document = document, dx = 0, dy = 0): Array<{ x: number; y: number; width: number; height: number }> {
   const out: Array<{ x: number; y: number; width: number; height: number }> = [];
-  const selector = `[${OFF_ATTR}="off"]${denySelector ? `,${denySelector}` : ''}`;
+  const selector = `[${OFF_ATTR}="off"]${zones.selector ? `,${zones.selector}` : ''}`;
   const look = (root: Document | ShadowRoot): void => {
     for (const z of Array.from(root.querySelectorAll(selector))) {
       const r = z.getBoundingClientRect();
@@ -95,7 +101,7 @@ export function denyZoneBoxes(doc: Document = document, dx = 0, dy = 0): Array<{
         const inner = frameDocument(el);
         if (inner) {
           const o = contentOrigin(el);
-          out.push(...denyZoneBoxes(inner, o.x + dx, o.y + dy));
+          out.push(...denyZoneBoxes(zones, inner, o.x + dx, o.y + dy));
         }
       }
     }
@@ -105,14 +111,14 @@ export function denyZoneBoxes(doc: Document = document, dx = 0, dy = 0): Array<{
 }
 
 /** A selector for the elements that start a zone (or our UI) in one tree. */
-function zoneSelector(): string {
-  return `[${OFF_ATTR}="off"],[${UI_ATTR}]${denySelector ? `,${denySelector}` : ''}`;
+function zoneSelector(zones: Zones): string {
+  return `[${OFF_ATTR}="off"],[${UI_ATTR}]${zones.selector ? `,${zones.selector}` : ''}`;
 }
 
 /** The element is, or holds somewhere below it (through open shadow roots), a zone or our UI. */
-export function containsZone(el: Element): boolean {
-  if (isExcluded(el)) return true;
-  const selector = zoneSelector();
+export function containsZone(el: Element, zones: Zones): boolean {
+  if (isExcluded(el, zones)) return true;
+  const selector = zoneSelector(zones);
   const look = (root: Element | ShadowRoot): boolean => {
     if (root.querySelector(selector)) return true;
     for (const e of Array.from(root.querySelectorAll('*'))) if (e.shadowRoot && look(e.shadowRoot)) return true;
@@ -125,12 +131,12 @@ export function containsZone(el: Element): boolean {
  * `textContent` up to `max` characters, without what deny zones (and our own UI) hold: for
  * cheap text checks over an element that is itself outside any zone.
  */
-export function textOutsideZones(el: Element, max: number): string {
+export function textOutsideZones(el: Element, max: number, zones: Zones): string {
   let out = '';
   const add = (parent: Node): void => {
     for (let c = parent.firstChild; c && out.length < max; c = c.nextSibling) {
       if (c.nodeType === 3) out += (c as Text).data;
-      else if (c.nodeType === 1 && !isExcluded(c as Element)) add(c);
+      else if (c.nodeType === 1 && !isExcluded(c as Element, zones)) add(c);
     }
   };
   add(el);

@@ -33,12 +33,22 @@ export interface Redaction {
 /** A literal to mask and what replaces it. */
 type Literal = [text: string, replacement: string];
 
-let secretLiterals: Literal[] = [];
-let selector = '';
-let patterns: RegExp[] = [];
-/** The redacted elements' strings, gathered at most once per task (a map runs many `cap`s). */
-let gathered: { at: number; literals: Literal[] } | undefined;
-let matcher: { key: Literal[][]; long?: RegExp; short?: RegExp; table: Map<string, string> } | undefined;
+/**
+ * What a page operation masks: built once per site configuration and run (`createMasks`),
+ * passed down in its settings. Its caches are its own, so two configurations never share one.
+ */
+export interface Masks {
+  /** Anything is masked at all (secrets in a run, or redaction rules): screenshots stay off then. */
+  readonly any: boolean;
+  /**
+   * Page text as the model may read it: secrets as `<secret:NAME>`, redacted elements' strings
+   * and pattern matches as `[redacted]`. Identity when nothing is configured.
+   */
+  text(text: string): string;
+}
+
+/** Nothing configured: text stays as it is. */
+export const NO_MASKS: Masks = Object.freeze({ any: false, text: (t: string) => t });
 
 const SHORT = 4;
 const EDGE = '\\p{L}\\p{N}';
@@ -56,66 +66,68 @@ function forms(value: string): string[] {
   return [...out];
 }
 
-/** The run's secrets (name → value); none after the run. */
-export function setSecretMasks(secrets: Record<string, string> | undefined): void {
-  secretLiterals = [];
+/**
+ * The masks of the site's redaction rules (`init({ redact })`; selectors must parse: init checks)
+ * and a run's secrets (name → value).
+ */
+export function createMasks(rules: Redaction | undefined, secrets: Record<string, string> | undefined): Masks {
+  const secretLiterals: Literal[] = [];
   for (const [name, value] of Object.entries(secrets ?? {})) {
     if (typeof value !== 'string' || !value) continue;
     for (const f of forms(value)) secretLiterals.push([f, secretPlaceholder(name)]);
   }
-  matcher = undefined;
-}
+  const selector = (rules?.selectors ?? []).join(',');
+  const patterns = (rules?.patterns ?? []).map((re) => new RegExp(re.source, re.flags.replace(/[gy]/g, '') + 'g'));
+  if (!secretLiterals.length && !selector && !patterns.length) return NO_MASKS;
+  /** The redacted elements' strings, gathered at most once per task (a map runs many `cap`s). */
+  let gathered: { at: number; literals: Literal[] } | undefined;
+  let matcher: { key: Literal[]; long?: RegExp; short?: RegExp; table: Map<string, string> } | undefined;
 
-/** The site's redaction rules (each `init` sets them anew). Selectors must parse (init checks). */
-export function setRedaction(rules: Redaction | undefined): void {
-  selector = (rules?.selectors ?? []).join(',');
-  patterns = (rules?.patterns ?? []).map((re) => new RegExp(re.source, re.flags.replace(/[gy]/g, '') + 'g'));
-  gathered = undefined;
-  matcher = undefined;
-}
-
-/** Anything is masked at all (secrets in a run, or redaction rules): screenshots stay off then. */
-export const masking = (): boolean => secretLiterals.length > 0 || selector !== '' || patterns.length > 0;
-
-/**
- * Page text as the model may read it: secrets as `<secret:NAME>`, redacted elements' strings and
- * pattern matches as `[redacted]`. Identity when nothing is configured.
- */
-export function maskPageText(text: string): string {
-  if (!text || !masking()) return text;
-  const m = currentMatcher();
-  let out = text;
-  const swap = (found: string): string => m.table.get(found) ?? REDACTED;
-  if (m.long) out = out.replace(m.long, swap);
-  if (m.short) out = out.replace(m.short, (_all, before: string, found: string) => before + swap(found));
-  for (const re of patterns) out = out.replace(re, REDACTED);
-  return out;
-}
-
-function currentMatcher(): NonNullable<typeof matcher> {
-  const element = elementLiterals();
-  if (matcher && matcher.key[0] === secretLiterals && matcher.key[1] === element) return matcher;
-  const table = new Map<string, string>();
-  // Secrets first: a value that is both a secret and in a redacted element reads as the secret.
-  for (const [text, replacement] of [...secretLiterals, ...element]) if (!table.has(text)) table.set(text, replacement);
-  const all = [...table.keys()].sort((a, b) => b.length - a.length);
-  const long = all.filter((t) => [...t].length >= SHORT);
-  const short = all.filter((t) => [...t].length < SHORT);
-  matcher = {
-    key: [secretLiterals, element],
-    table,
-    long: long.length ? new RegExp(long.map(escapeRe).join('|'), 'gu') : undefined,
-    short: short.length ? new RegExp(`(^|[^${EDGE}])(${short.map(escapeRe).join('|')})(?![${EDGE}])`, 'gu') : undefined,
+  const none: Literal[] = [];
+  const elementLiterals = (): Literal[] => {
+    if (!selector) return none;
+    const now = Date.now();
+    // Fresh for each task: between two slices of a map the page may have changed.
+    if (gathered && now - gathered.at < 20) return gathered.literals;
+    gathered = { at: now, literals: redactedStrings(selector) };
+    return gathered.literals;
   };
-  return matcher;
+
+  const currentMatcher = (): NonNullable<typeof matcher> => {
+    const element = elementLiterals();
+    if (matcher && matcher.key === element) return matcher;
+    const table = new Map<string, string>();
+    // Secrets first: a value that is both a secret and in a redacted element reads as the secret.
+    for (const [text, replacement] of [...secretLiterals, ...element]) if (!table.has(text)) table.set(text, replacement);
+    const all = [...table.keys()].sort((a, b) => b.length - a.length);
+    const long = all.filter((t) => [...t].length >= SHORT);
+    const short = all.filter((t) => [...t].length < SHORT);
+    matcher = {
+      key: element,
+      table,
+      long: long.length ? new RegExp(long.map(escapeRe).join('|'), 'gu') : undefined,
+      short: short.length ? new RegExp(`(^|[^${EDGE}])(${short.map(escapeRe).join('|')})(?![${EDGE}])`, 'gu') : undefined,
+    };
+    return matcher;
+  };
+
+  return Object.freeze({
+    any: true,
+    text: (text: string): string => {
+      if (!text) return text;
+      const m = currentMatcher();
+      let out = text;
+      const swap = (found: string): string => m.table.get(found) ?? REDACTED;
+      if (m.long) out = out.replace(m.long, swap);
+      if (m.short) out = out.replace(m.short, (_all, before: string, found: string) => before + swap(found));
+      for (const re of patterns) out = out.replace(re, REDACTED);
+      return out;
+    },
+  });
 }
 
 /** The strings the redacted elements hold now: each text piece, their whole text, field values. */
-function elementLiterals(): Literal[] {
-  if (!selector) return [];
-  const now = Date.now();
-  // Fresh for each task: between two slices of a map the page may have changed.
-  if (gathered && now - gathered.at < 20) return gathered.literals;
+function redactedStrings(selector: string): Literal[] {
   const strings = new Set<string>();
   const add = (s: string | null | undefined): void => {
     if (s && s.trim()) for (const f of forms(s)) strings.add(f);
@@ -144,9 +156,7 @@ function elementLiterals(): Literal[] {
       /* a selector this root cannot run: init checked it parses */
     }
   });
-  const literals: Literal[] = [...strings].map((s) => [s, REDACTED]);
-  gathered = { at: now, literals };
-  return literals;
+  return [...strings].map((s) => [s, REDACTED]);
 }
 
 /** The document, its open and hooked closed shadow roots, and its same-origin frames. */

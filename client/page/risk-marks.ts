@@ -15,12 +15,10 @@ export interface RiskyRule {
   kind: RiskMark;
 }
 
-let rules: RiskyRule[] = [];
-
 const isMark = (v: string | null): v is RiskMark => v !== null && (RISK_MARKS as readonly string[]).includes(v);
 
-/** Sets `init`'s `risky` rules (replacing the previous ones); selectors that do not parse are skipped and returned. */
-export function setRiskMarks(list: readonly RiskyRule[]): { ignored: string[] } {
+/** `init`'s `risky` rules, checked: selectors that do not parse (or unknown kinds) are skipped and returned. */
+export function riskRules(list: readonly RiskyRule[]): { rules: readonly RiskyRule[]; ignored: string[] } {
   const ok: RiskyRule[] = [];
   const ignored: string[] = [];
   for (const r of list) {
@@ -32,11 +30,10 @@ export function setRiskMarks(list: readonly RiskyRule[]): { ignored: string[] } 
       ignored.push(r.selector);
     }
   }
-  rules = ok;
-  return { ignored };
+  return { rules: ok, ignored };
 }
 
-function markOn(el: Element): RiskMark | undefined {
+function markOn(el: Element, rules: readonly RiskyRule[]): RiskMark | undefined {
   const attr = el.getAttribute(RISK_ATTR);
   const v = attr === null ? null : attr.trim().toLowerCase();
   if (isMark(v)) return v;
@@ -51,10 +48,10 @@ function markOn(el: Element): RiskMark | undefined {
 }
 
 /** The nearest mark on `el` or its ancestors (across shadow roots and same-origin frames). */
-export function riskMarkOf(el: Element): RiskMark | undefined {
+export function riskMarkOf(el: Element, rules: readonly RiskyRule[]): RiskMark | undefined {
   for (let n: Node | null = el; n; n = flatParent(n) ?? (n as Document).defaultView?.frameElement ?? null) {
     if (n.nodeType !== 1) continue;
-    const mark = markOn(n as Element);
+    const mark = markOn(n as Element, rules);
     if (mark) return mark;
   }
   return undefined;

@@ -9,6 +9,7 @@
  */
 import { buildMap } from './map';
 import { denyZoneBoxes, isDenied } from './own-ui';
+import type { PageSettings } from './settings';
 import { MODULE_FILE, type CaptureModule, type Screenshot, type ScreenshotFailure, type ScreenshotOptions } from './screenshot/types';
 
 export type { Screenshot, ScreenshotOptions } from './screenshot/types';
@@ -99,7 +100,8 @@ const fail = (reason: string, t0: number): ScreenshotFailure => ({
 
 const message = (e: unknown): string => (e instanceof Error ? `${e.name}: ${e.message}` : String(e)).slice(0, 200);
 
-export function screenshot(options: ScreenshotOptions = {}): Promise<Screenshot> {
+/** A JPEG of the viewport; `settings`' deny zones are painted over. */
+export function screenshot(options: ScreenshotOptions | undefined, settings: PageSettings): Promise<Screenshot> {
   const t0 = performance.now();
   try {
     const o = options ?? {};
@@ -111,7 +113,7 @@ export function screenshot(options: ScreenshotOptions = {}): Promise<Screenshot>
       return Promise.resolve(
         fail('screenshots unavailable: the bundle was not loaded from a URL, so the screenshot module cannot be found (pass moduleUrl)', t0),
       );
-    const elements = o.marks ? (o.elements ?? buildMap().elements) : [];
+    const elements = o.marks ? (o.elements ?? buildMap({}, settings).elements) : [];
     const marks = elements.map((e) => ({ ref: e.ref, rect: { ...e.rect } }));
 
     let cancelled = false;
@@ -128,8 +130,8 @@ export function screenshot(options: ScreenshotOptions = {}): Promise<Screenshot>
           marks,
           cancelled: isCancelled,
           resourceDeadline: t0 + timeoutMs * RESOURCE_SHARE,
-          denied: isDenied,
-          zones: () => denyZoneBoxes(),
+          denied: (el: Element) => isDenied(el, settings.zones),
+          zones: () => denyZoneBoxes(settings.zones),
         });
       },
       (e: unknown) => {

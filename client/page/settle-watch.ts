@@ -4,6 +4,7 @@
  * action started, and what moves ends — bounded by a maximum. No fixed sleeps.
  */
 import { animationsEndIn } from './animations-end';
+import type { Zones } from './own-ui';
 import { learnLoopsBetweenActions, stopLearningLoops, styleChurn } from './animations';
 import { activitySource, DEFAULT_QUIET_WINDOW, DEFAULT_SETTLE_TIMEOUT, nativeClearTimeout, nativeSetTimeout } from './settle';
 
@@ -39,9 +40,10 @@ export interface ActivityWatch {
 
 /**
  * Starts watching the page for activity: DOM mutations in `docs`, requests and short timers
- * started from now on. Call right before an action dispatches its first event.
+ * started from now on. Call right before an action dispatches its first event. Animations in
+ * `zones` do not count.
  */
-export function watchActivity(docs: Document[] = [document]): ActivityWatch {
+export function watchActivity(zones: Zones, docs: Document[] = [document]): ActivityWatch {
   const since = performance.now();
   let lastActivity = since;
   let lastMutation = since;
@@ -122,7 +124,7 @@ export function watchActivity(docs: Document[] = [document]): ActivityWatch {
         if (timer !== undefined) nativeClearTimeout(timer);
         if (!busy && quietFor >= quiet) {
           // Quiet, but still moving: animations and transitions that end within the bound.
-          const moving = animationsEndIn(watched, start + timeout - now);
+          const moving = animationsEndIn(watched, start + timeout - now, zones);
           if (!moving) return finish(true, false);
           timer = nativeSetTimeout(check, moving + 16);
           return;

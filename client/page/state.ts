@@ -16,7 +16,7 @@
  * - value: passwords become "••••" whatever their length; long values are cut at
  *   VALUE_MAX characters with "…"; contenteditable content is not a value (it is the text).
  */
-import { textOutsideZones } from './own-ui';
+import { textOutsideZones, type Zones } from './own-ui';
 import { isHtml } from './role';
 import type { ElementStates } from './types';
 
@@ -65,13 +65,19 @@ export function clip(s: string, max = VALUE_MAX): string {
   return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 }
 
-const textOf = (el: Element): string => clip(el.getAttribute('aria-label') || textOutsideZones(el, 200), 80);
+const textOf = (el: Element, zones: Zones): string => clip(el.getAttribute('aria-label') || textOutsideZones(el, 200, zones), 80);
 
 /**
  * States of `el` shown with role `role`. `focused` is the deep active element (through shadow
- * roots and frames). `optionName` names ARIA options (default: aria-label or text).
+ * roots and frames). `optionName` names ARIA options (default: aria-label or text outside `zones`).
  */
-export function readStates(el: Element, role: string, focused: Element | null, optionName: (el: Element) => string = textOf): ElementStates {
+export function readStates(
+  el: Element,
+  role: string,
+  focused: Element | null,
+  zones: Zones,
+  optionName: (el: Element) => string = (o) => textOf(o, zones),
+): ElementStates {
   const s: ElementStates = {};
   const tag = isHtml(el) ? el.localName : '';
   const input = tag === 'input' ? (el as HTMLInputElement) : null;
@@ -131,7 +137,7 @@ export function readStates(el: Element, role: string, focused: Element | null, o
   if ((textField && (el as HTMLInputElement).readOnly) || el.getAttribute('aria-readonly') === 'true') s.readonly = true;
 
   // value, type, format, min/max/step
-  const value = currentValue(el, tag, type, role);
+  const value = currentValue(el, tag, type, role, zones);
   if (value) s.value = value;
   if (input && TELLING_TYPES.has(type)) s.type = type;
   if (input) {
@@ -228,7 +234,7 @@ function isInvalid(el: Element, tag: string, type: string): boolean {
   return holdsText && field.value !== '' && !field.validity.valid;
 }
 
-function currentValue(el: Element, tag: string, type: string, role: string): string | undefined {
+function currentValue(el: Element, tag: string, type: string, role: string, zones: Zones): string | undefined {
   if (tag === 'input') {
     const input = el as HTMLInputElement;
     switch (type) {
@@ -259,7 +265,7 @@ function currentValue(el: Element, tag: string, type: string, role: string): str
   if (tag === 'meter') return String((el as HTMLMeterElement).value);
   if (RANGE_ROLES.has(role)) return el.getAttribute('aria-valuetext') ?? el.getAttribute('aria-valuenow') ?? undefined;
   // A custom combobox (a <div role=combobox>) shows its chosen value as its text.
-  if (role === 'combobox' && !(el as HTMLElement).isContentEditable) return clip(textOutsideZones(el, 2000)) || undefined;
+  if (role === 'combobox' && !(el as HTMLElement).isContentEditable) return clip(textOutsideZones(el, 2000, zones)) || undefined;
   return undefined;
 }
 

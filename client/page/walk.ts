@@ -129,7 +129,7 @@ export function startWalk(doc: Document, opts: WalkOptions): Walk {
   const open = (el: Element, parentCtx: Ctx): Frame | null => {
     visited++;
     const tag = el.localName;
-    if (SKIP_TAGS.has(tag) || isExcluded(el)) return null;
+    if (SKIP_TAGS.has(tag) || isExcluded(el, opts.zones)) return null;
     // Most elements of an article carry no attribute at all: one check spares the reads below.
     const attrs = el.hasAttributes();
     // Hidden subtrees: aria-hidden and inert remove everything below.
@@ -189,7 +189,7 @@ export function startWalk(doc: Document, opts: WalkOptions): Walk {
       el.childElementCount >= 2 &&
       !LEAF_TAGS.has(tag) &&
       isChoiceList(el, parentCtx.clickable !== null && (position === 'absolute' || position === 'fixed'), lastClickable);
-    let target = visible ? classify(el, tag, role, pointer, focused, cs, parentCtx, attrs) : null;
+    let target = visible ? classify(el, tag, role, pointer, focused, cs, parentCtx, opts.zones, attrs) : null;
     if (choiceList) {
       if (target?.listenerOnly) target = null;
       const box = parentCtx.clickable && clickables.get(parentCtx.clickable);

@@ -149,7 +149,7 @@ export function standInName(s: StandIn, d: Describer): string {
   if (id) {
     const root = s.trigger.getRootNode() as ParentNode;
     const label = root.querySelector(`label[for="${CSS.escape(id)}"]`);
-    const text = label && !inExcludedZone(label) ? textOutsideZones(label, 500).replace(/\s+/g, ' ').trim() : '';
+    const text = label && !inExcludedZone(label, d.settings.zones) ? textOutsideZones(label, 500, d.settings.zones).replace(/\s+/g, ' ').trim() : '';
     if (text) return text;
   }
   const labelled = s.trigger.hasAttribute('aria-label') ? d.name(s.trigger) : '';

@@ -14,6 +14,7 @@
  * there (and what it expected is checked there).
  */
 import { parseCall } from '../page/actions/args';
+import { createDescriber } from '../page/describe';
 import type { PageMap, Ref } from '../page/types';
 import type { Call, PageCall, SiteCall } from '../agent/calls';
 import { runStep } from '../agent/dispatch';
@@ -105,7 +106,7 @@ export class ReplayDriver {
     this.run.state.step = step;
     const call = pageCall('navigate', { url: start });
     if (!call) return 'next';
-    const map = await safeMap(MAP_TOKENS);
+    const map = await safeMap(MAP_TOKENS, this.run.pageSettings());
     this.run.lastMap = map;
     this.run.emitStep({ step, phase: 'planned', reasoning: { nextGoal: 'Go to the page the recording starts on.' }, calls: [call.planned] });
     rs.check = { index: -1, expect: { url: pathOn(new URL(start, location.href).href, location.origin).split('?')[0]! } };
@@ -128,7 +129,7 @@ export class ReplayDriver {
     const step = this.run.state.step + 1;
     this.run.emitStep({ step, phase: 'start', resumed: resumed || undefined });
     this.run.state.step = step;
-    const map = await safeMap(MAP_TOKENS);
+    const map = await safeMap(MAP_TOKENS, this.run.pageSettings());
     this.run.lastMap = map;
     if (this.run.ended) return 'ended';
     const made = await this.callFor(rec);
@@ -207,7 +208,8 @@ export class ReplayDriver {
     for (;;) {
       let found: Located;
       try {
-        found = locate(rec.target!, pageCandidates());
+        const describer = createDescriber(this.run.pageSettings());
+        found = locate(rec.target!, pageCandidates(describer), describer);
       } catch (e) {
         found = { ok: false, problem: 'missing', why: `the page could not be read (${String((e as Error)?.message ?? e)})` };
       }
@@ -231,7 +233,8 @@ export class ReplayDriver {
   /** Whether a step's target is on the page now (no waiting). */
   private findsNow(rec: RecordedStep): boolean {
     try {
-      return locate(rec.target!, pageCandidates()).ok;
+      const describer = createDescriber(this.run.pageSettings());
+      return locate(rec.target!, pageCandidates(describer), describer).ok;
     } catch {
       return false;
     }
@@ -244,7 +247,7 @@ export class ReplayDriver {
     for (;;) {
       let seen: { ok: true } | { ok: false; why: string };
       try {
-        seen = expectationHolds(filled);
+        seen = expectationHolds(filled, this.run.pageSettings());
       } catch (err) {
         seen = { ok: false, why: `the page could not be read (${String((err as Error)?.message ?? err)})` };
       }
@@ -306,7 +309,7 @@ export class ReplayDriver {
     );
     // A step often breaks while the page is still loading (a lazy list, a dialog on its way): the
     // model looks at the page once it is quiet, or after the bound.
-    await pageReady();
+    await pageReady(this.run.pageSettings());
     if (this.run.ended) return 'ended';
     const r = await this.run.modelStep(step);
     if (r === 'ended' || this.run.ended) return 'ended';

@@ -16,7 +16,9 @@ import type { JsonSchema } from '../llm/types';
 import type { ActionResult } from '../page/actions/types';
 import { cap, sanitize } from '../page/format';
 import { formTools } from './forms';
-import { pageToolRegistry, pageToolsEnabled } from './offer';
+import { pageToolRegistry } from './offer';
+import type { Masks } from '../page/redact';
+import type { PageSettings } from '../page/settings';
 import type { PageTool, SiteTool } from './page-tool';
 import type { ModelContextTool, RegisteredTool, ToolRegistry } from './types';
 
@@ -46,7 +48,10 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * tools and the site's own, which win) and not used twice. Never throws: a registry the page
  * broke yields no tools.
  */
-export function pageTools(registry: ToolRegistry | undefined, options: { untrusted: boolean; taken: ReadonlySet<string>; forms?: boolean }): PageTool[] {
+export function pageTools(
+  registry: ToolRegistry | undefined,
+  options: { untrusted: boolean; taken: ReadonlySet<string>; forms?: boolean; settings: PageSettings },
+): PageTool[] {
   const out: PageTool[] = [];
   const used = new Set<string>();
   const add = (t: Omit<PageTool, 'name' | 'untrusted'>): void => {
@@ -69,7 +74,7 @@ export function pageTools(registry: ToolRegistry | undefined, options: { untrust
   }
   if (options.forms !== false) {
     try {
-      for (const f of formTools()) add({ pageName: f.name, description: f.description, inputSchema: f.inputSchema, readOnly: false, form: f });
+      for (const f of formTools(options.settings)) add({ pageName: f.name, description: f.description, inputSchema: f.inputSchema, readOnly: false, form: f });
     } catch {
       /* a page that breaks the scan offers no form tools */
     }
@@ -82,20 +87,20 @@ export function pageTools(registry: ToolRegistry | undefined, options: { untrust
  * examples or defaults; property names and enum values capped. Structure and types stay, so
  * the model can still call the tool.
  */
-export function strippedSchema(s: unknown, depth = 0): JsonSchema {
+export function strippedSchema(s: unknown, masks: Masks, depth = 0): JsonSchema {
   if (!isObject(s) || depth > 8) return {};
   const out: JsonSchema & Record<string, unknown> = {};
   if (typeof s.type === 'string' || (Array.isArray(s.type) && s.type.every((t) => typeof t === 'string'))) out.type = s.type as string | string[];
   if (isObject(s.properties)) {
     out.properties = {};
-    for (const [k, v] of Object.entries(s.properties).slice(0, 40)) out.properties[cap(sanitize(k), 40)] = strippedSchema(v, depth + 1);
+    for (const [k, v] of Object.entries(s.properties).slice(0, 40)) out.properties[cap(sanitize(k), 40, masks)] = strippedSchema(v, masks, depth + 1);
   }
-  if (Array.isArray(s.required)) out.required = s.required.filter((r): r is string => typeof r === 'string').map((r) => cap(sanitize(r), 40));
-  if (isObject(s.items)) out.items = strippedSchema(s.items, depth + 1);
+  if (Array.isArray(s.required)) out.required = s.required.filter((r): r is string => typeof r === 'string').map((r) => cap(sanitize(r), 40, masks));
+  if (isObject(s.items)) out.items = strippedSchema(s.items, masks, depth + 1);
   if (Array.isArray(s.enum))
     out.enum = s.enum
       .slice(0, 30)
-      .map((e) => (typeof e === 'string' ? cap(sanitize(e), 60) : e))
+      .map((e) => (typeof e === 'string' ? cap(sanitize(e), 60, masks) : e))
       .filter((e): e is string | number | boolean => ['string', 'number', 'boolean'].includes(typeof e));
   for (const k of ['minimum', 'maximum', 'minLength', 'maxLength'] as const) if (typeof s[k] === 'number') out[k] = s[k] as number;
   if (typeof s.additionalProperties === 'boolean') out.additionalProperties = s.additionalProperties;
@@ -103,17 +108,17 @@ export function strippedSchema(s: unknown, depth = 0): JsonSchema {
 }
 
 /** The tool as the model is offered it. */
-export function offered(t: PageTool): OfferedTool {
-  if (t.untrusted) return { name: t.name, description: UNTRUSTED_DESCRIPTION, parameters: { ...strippedSchema(t.inputSchema), type: 'object' } };
-  return { name: t.name, description: cap(t.description.trim() || t.pageName, DESCRIPTION_MAX), parameters: t.inputSchema };
+export function offered(t: PageTool, masks: Masks): OfferedTool {
+  if (t.untrusted) return { name: t.name, description: UNTRUSTED_DESCRIPTION, parameters: { ...strippedSchema(t.inputSchema, masks), type: 'object' } };
+  return { name: t.name, description: cap(t.description.trim() || t.pageName, DESCRIPTION_MAX, masks), parameters: t.inputSchema };
 }
 
 /** The property descriptions of a schema, one `name — description` each (page text). */
-function fieldNotes(s: JsonSchema): string[] {
+function fieldNotes(s: JsonSchema, masks: Masks): string[] {
   return Object.entries(s.properties ?? {})
     .slice(0, 20)
     .flatMap(([k, p]) =>
-      isObject(p) && typeof p.description === 'string' && p.description.trim() ? [`${cap(k, 40)} — ${cap(p.description.trim(), 160)}`] : [],
+      isObject(p) && typeof p.description === 'string' && p.description.trim() ? [`${cap(k, 40, masks)} — ${cap(p.description.trim(), 160, masks)}`] : [],
     );
 }
 
@@ -121,13 +126,13 @@ function fieldNotes(s: JsonSchema): string[] {
  * What the page says its untrusted tools do, one line each, for the prompt's data block (the
  * caller wraps it with `dataBlock`). Empty when there are none.
  */
-export function untrustedToolLines(tools: readonly PageTool[]): string[] {
+export function untrustedToolLines(tools: readonly PageTool[], masks: Masks): string[] {
   return tools
     .filter((t) => t.untrusted)
     .map((t) => {
-      const notes = fieldNotes(t.inputSchema);
+      const notes = fieldNotes(t.inputSchema, masks);
       const kind = t.form ? 'form' : 'tool';
-      return `${t.name} (${kind}): ${cap(t.description.replace(/\s+/g, ' ').trim(), DESCRIPTION_MAX)}${notes.length ? ` — fields: ${notes.join('; ')}` : ''}`;
+      return `${t.name} (${kind}): ${cap(t.description.replace(/\s+/g, ' ').trim(), DESCRIPTION_MAX, masks)}${notes.length ? ` — fields: ${notes.join('; ')}` : ''}`;
     });
 }
 
@@ -206,11 +211,10 @@ export function publishSiteTools(registry: ToolRegistry | undefined, tools: read
 
 /**
  * The page's tools on offer now, by the name the model calls: registered ones (from the
- * registry on `document.modelContext`, or the runner's page world's: ./offer.ts) and forms,
- * none when the site turned them off. Trust from who installed pagehand (`untrusted`: a
+ * registry on `document.modelContext`, or the runner's page world's: ./offer.ts) and forms
+ * (the run asks only when the site did not turn them off). Trust from who installed pagehand (`untrusted`: a
  * stranger's page).
  */
-export function pageToolsNow(taken: ReadonlySet<string>, untrusted: boolean): Map<string, PageTool> {
-  if (!pageToolsEnabled()) return new Map();
-  return new Map(pageTools(pageToolRegistry(), { untrusted, taken }).map((t) => [t.name, t]));
+export function pageToolsNow(taken: ReadonlySet<string>, untrusted: boolean, settings: PageSettings): Map<string, PageTool> {
+  return new Map(pageTools(pageToolRegistry(), { untrusted, taken, settings }).map((t) => [t.name, t]));
 }

@@ -17,7 +17,8 @@
 import type { JsonSchema } from '../llm/types';
 import type { ActionCall, ActionResult } from '../page/actions/types';
 import { createDescriber, type Describer } from '../page/describe';
-import { inExcludedZone } from '../page/own-ui';
+import { inExcludedZone, type Zones } from '../page/own-ui';
+import type { PageSettings } from '../page/settings';
 import { assignRef, remember } from '../page/refs';
 import type { Ref } from '../page/types';
 
@@ -37,14 +38,14 @@ const NUMBER_TYPES = new Set(['number', 'range']);
 const SUBMIT = 'button:not([type]), button[type="submit"], input[type="submit"], input[type="image"]';
 
 /** The form's controls that become parameters, grouped by name. */
-function controlsByName(form: HTMLFormElement): Map<string, Control[]> {
+function controlsByName(form: HTMLFormElement, zones: Zones): Map<string, Control[]> {
   const out = new Map<string, Control[]>();
   for (const el of Array.from(form.elements)) {
     const c = el as Control;
     const tag = c.localName;
     if (tag !== 'input' && tag !== 'select' && tag !== 'textarea') continue;
     if (!c.name || c.disabled || (tag === 'input' && SKIPPED_TYPES.has((c as HTMLInputElement).type))) continue;
-    if (inExcludedZone(c)) continue;
+    if (inExcludedZone(c, zones)) continue;
     const list = out.get(c.name);
     if (list) list.push(c);
     else out.set(c.name, [c]);
@@ -108,12 +109,13 @@ function textSchema(el: Control): JsonSchema {
 }
 
 /** The form's tool, or undefined when it is not one (no `toolname`, in a deny zone). */
-export function formTool(form: HTMLFormElement, describe: Describer = createDescriber()): FormTool | undefined {
+export function formTool(form: HTMLFormElement, describe: Describer): FormTool | undefined {
+  const { zones } = describe.settings;
   const name = form.getAttribute('toolname')?.trim();
-  if (!name || inExcludedZone(form)) return undefined;
+  if (!name || inExcludedZone(form, zones)) return undefined;
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
-  for (const [key, list] of controlsByName(form)) {
+  for (const [key, list] of controlsByName(form, zones)) {
     properties[key] = propertyOf(list, describe);
     if (list.some((c) => c.required)) required.push(key);
   }
@@ -127,8 +129,8 @@ export function formTool(form: HTMLFormElement, describe: Describer = createDesc
 }
 
 /** Every declarative tool in the document now. */
-export function formTools(doc: Document = document): FormTool[] {
-  const describe = createDescriber();
+export function formTools(settings: PageSettings, doc: Document = document): FormTool[] {
+  const describe = createDescriber(settings);
   const out: FormTool[] = [];
   for (const form of Array.from(doc.querySelectorAll('form[toolname]'))) {
     const t = formTool(form as HTMLFormElement, describe);
@@ -146,7 +148,7 @@ function refFor(el: Element, describe: Describer): Ref {
 }
 
 /** The call that submits the form: a click on its submit button, else Enter in its first text field. */
-export function submitCall(tool: FormTool, describe: Describer = createDescriber()): ActionCall | undefined {
+export function submitCall(tool: FormTool, describe: Describer): ActionCall | undefined {
   const button = Array.from(tool.form.elements).find((e) => e.matches(SUBMIT) && !(e as HTMLButtonElement).disabled);
   if (button) return { name: 'click', args: { ref: refFor(button, describe) } };
   const field = Array.from(tool.form.elements).find(
@@ -166,9 +168,9 @@ const truthy = (v: unknown): boolean => v === true || v === 'true' || v === 'on'
 export function fillPlan(
   tool: FormTool,
   input: Record<string, unknown>,
-  describe: Describer = createDescriber(),
+  describe: Describer,
 ): { calls: ActionCall[]; submit?: ActionCall } | { error: string } {
-  const controls = controlsByName(tool.form);
+  const controls = controlsByName(tool.form, describe.settings.zones);
   const unknown = Object.keys(input).filter((k) => !controls.has(k));
   if (unknown.length)
     return {

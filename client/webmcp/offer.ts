@@ -4,19 +4,12 @@
  * why a call of one needs the user's yes (asked when the call comes, after the bridge made it).
  */
 import { cap } from '../page/format';
+import type { Masks } from '../page/redact';
 import type { PageTool } from './page-tool';
 import { installModelContext } from './polyfill';
 import type { ToolRegistry } from './types';
 
-let enabled = true;
 let source: ToolRegistry | undefined;
-
-/** `init({ webmcp })`: false offers none of the page's tools (each init sets it anew). */
-export function setPageToolsEnabled(on: boolean): void {
-  enabled = on;
-}
-
-export const pageToolsEnabled = (): boolean => enabled;
 
 /**
  * Where the page's registered tools are read when not on this world's `document.modelContext`:
@@ -31,7 +24,6 @@ export const pageToolRegistry = (): ToolRegistry | undefined => source ?? instal
 
 /** True when the page may offer tools now: some registered, or a form declared as one. Never throws. */
 export function pageOffersTools(): boolean {
-  if (!enabled) return false;
   try {
     if ((pageToolRegistry()?.tools().length ?? 0) > 0) return true;
     return !!document.querySelector('form[toolname]');
@@ -45,7 +37,7 @@ export function pageOffersTools(): boolean {
  * (its `readOnlyHint` is the page's word). On the site's own page: unless it is read-only, as a
  * site tool. A form tool: none here — its submit is judged when it comes (runPageTool).
  */
-export function pageToolRisks(t: PageTool): Array<{ kind: 'site_tool'; reason: string; tool: string }> {
+export function pageToolRisks(t: PageTool, masks: Masks): Array<{ kind: 'site_tool'; reason: string; tool: string }> {
   if (t.form) return [];
   if (t.untrusted)
     return [
@@ -59,7 +51,7 @@ export function pageToolRisks(t: PageTool): Array<{ kind: 'site_tool'; reason: s
   return [
     {
       kind: 'site_tool',
-      reason: `The site's tool "${t.name}" (${cap(t.description.trim().replace(/\.$/, ''), 200)}) may change something: it is not marked read-only.`,
+      reason: `The site's tool "${t.name}" (${cap(t.description.trim().replace(/\.$/, ''), 200, masks)}) may change something: it is not marked read-only.`,
       tool: t.name,
     },
   ];

@@ -422,15 +422,17 @@ const PROBE = `
 import { buildMap } from './client/page/map';
 import { targetFacts } from './client/page/facts';
 import { classifyRisks } from './client/agent/risk';
+import { pageSettings } from './client/page/settings';
 const FIELDS = new Set(['textbox', 'searchbox', 'combobox']);
 window.__riskListing = () => {
-  const map = buildMap({ maxTokens: 200000 });
+  const settings = pageSettings();
+  const map = buildMap({ maxTokens: 200000 }, settings);
   const out = [];
   for (const e of map.elements) {
     const calls = [{ name: 'click', args: { ref: e.ref } }];
     if (FIELDS.has(e.role)) calls.push({ name: 'press_key', args: { key: 'Enter', ref: e.ref } });
     for (const c of calls) {
-      const risks = classifyRisks(c, targetFacts(c), location.href);
+      const risks = classifyRisks(c, targetFacts(c, settings), location.href);
       out.push({ call: c.name, role: e.role, name: e.name, asks: risks.map((r) => r.kind), reason: risks[0] ? risks[0].reason : '' });
     }
   }

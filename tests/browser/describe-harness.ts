@@ -15,8 +15,13 @@ export function describeModules(): Promise<string> {
     absWorkingDir: root,
     stdin: {
       contents:
-        "import { createDescriber } from './client/page/describe';\n" +
-        "import { readStates } from './client/page/state';\n" +
+        "import { createDescriber as make, type DescriberOptions } from './client/page/describe';\n" +
+        "import { readStates as read } from './client/page/state';\n" +
+        "import { pageSettings } from './client/page/settings';\n" +
+        '// As a page with nothing configured reads them (no deny selectors).\n' +
+        'const settings = pageSettings();\n' +
+        'const createDescriber = (o?: DescriberOptions) => make(settings, o);\n' +
+        'const readStates = (el: Element, role: string, focused: Element | null) => read(el, role, focused, settings.zones);\n' +
         '(window as any).__phDescribe = { createDescriber, readStates };\n',
       resolveDir: root,
       loader: 'ts',

@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Recording } from '../../client/agent/types';
-import { setSecretMasks } from '../../client/page/redact';
+import { createMasks, NO_MASKS } from '../../client/page/redact';
 import { expectationOf, fill, keptArgs, keptTarget, recordingProblem, stepText, urlMatches, valuesFor } from '../../client/agent/recording/recording';
 import { junitXml, xmlText } from '../../cli/junit';
 import { shardOf } from '../../cli/test-tasks';
@@ -15,8 +15,6 @@ const rec = (over: Partial<Recording> = {}): Recording => ({
   steps: [{ action: 'type', target: { role: 'searchbox', name: 'Search' }, args: { text: '{query}' } }],
   ...over,
 });
-
-afterEach(() => setSecretMasks(undefined));
 
 describe('the recording format', () => {
   it('accepts a recording and names what is wrong with anything else', () => {
@@ -43,9 +41,9 @@ describe('the recording format', () => {
   });
 
   it('keeps no ref and no secret value: typed text and page-named targets are masked', () => {
-    setSecretMasks({ card: '4111 1111 1111 1234' });
-    expect(keptArgs({ ref: '12', text: '4111 1111 1111 1234', submit: false })).toEqual({ text: '<secret:card>', submit: false });
-    expect(keptTarget({ role: 'button', name: 'Pay with 4111 1111 1111 1234', near: 'Card 4111 1111 1111 1234', nth: 1, of: 1 })).toEqual({
+    const masks = createMasks(undefined, { card: '4111 1111 1111 1234' });
+    expect(keptArgs({ ref: '12', text: '4111 1111 1111 1234', submit: false }, masks)).toEqual({ text: '<secret:card>', submit: false });
+    expect(keptTarget({ role: 'button', name: 'Pay with 4111 1111 1111 1234', near: 'Card 4111 1111 1111 1234', nth: 1, of: 1 }, masks)).toEqual({
       role: 'button',
       name: 'Pay with <secret:card>',
       near: 'Card <secret:card>',
@@ -54,15 +52,15 @@ describe('the recording format', () => {
 
   it('expects what a step led to, never what depends on what it typed, and nothing after a scroll', () => {
     const origin = 'https://mail.example';
-    expect(expectationOf({ url: { from: `${origin}/inbox`, to: `${origin}/inbox?q=ernesto` } }, origin, ['ernesto'])).toEqual({ url: '/inbox' });
-    expect(expectationOf({ navigation: { url: `${origin}/message?id=3` } }, origin, ['ernesto'])).toEqual({ url: '/message?id=3' });
-    expect(expectationOf({ navigation: { url: 'https://other.example/x' } }, origin)).toEqual({ url: 'https://other.example/x' });
-    expect(expectationOf({ dialogOpened: ['Confirm deletion'] }, origin)).toEqual({ dialog: 'Confirm deletion' });
-    expect(expectationOf({ newSample: ['link "Ernesto Ruiz — Budget"', 'button "Archive"'] }, origin, ['ernesto'])).toEqual({
+    expect(expectationOf({ url: { from: `${origin}/inbox`, to: `${origin}/inbox?q=ernesto` } }, origin, NO_MASKS, ['ernesto'])).toEqual({ url: '/inbox' });
+    expect(expectationOf({ navigation: { url: `${origin}/message?id=3` } }, origin, NO_MASKS, ['ernesto'])).toEqual({ url: '/message?id=3' });
+    expect(expectationOf({ navigation: { url: 'https://other.example/x' } }, origin, NO_MASKS)).toEqual({ url: 'https://other.example/x' });
+    expect(expectationOf({ dialogOpened: ['Confirm deletion'] }, origin, NO_MASKS)).toEqual({ dialog: 'Confirm deletion' });
+    expect(expectationOf({ newSample: ['link "Ernesto Ruiz — Budget"', 'button "Archive"'] }, origin, NO_MASKS, ['ernesto'])).toEqual({
       visible: { role: 'button', name: 'Archive' },
     });
-    expect(expectationOf({ newSample: ['button "Open"'] }, origin, [], 'scroll')).toBeUndefined();
-    expect(expectationOf({ newSample: ['button "A very long name cut short…"', 'div'] }, origin)).toBeUndefined();
+    expect(expectationOf({ newSample: ['button "Open"'] }, origin, NO_MASKS, [], 'scroll')).toBeUndefined();
+    expect(expectationOf({ newSample: ['button "A very long name cut short…"', 'div'] }, origin, NO_MASKS)).toBeUndefined();
   });
 
   it('a URL matches with its query when the expectation has one, by path when it has none', () => {

@@ -5,19 +5,14 @@
  * known name on the run's own origin, and the page layer's choke points (format.ts `cap`,
  * `quote`, `dataBlock`) mask before they cut or escape.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fillSecrets, hasPlaceholder, maskDeep, maskSecrets, secretsProblem, type RunSecrets } from '../../client/agent/secrets';
 import { InitError, parseInit } from '../../client/embed/init-config';
 import { cap, dataBlock, quote } from '../../client/page/format';
-import { maskPageText, patternProblem, redactionEntry, setRedaction, setSecretMasks } from '../../client/page/redact';
+import { createMasks, patternProblem, redactionEntry } from '../../client/page/redact';
 
 const CARD = '4111 1111 1111 1111';
 const secrets: RunSecrets = { values: { card: CARD, password: 'hunter2!', cvv: '737' }, origin: 'https://shop.test' };
-
-afterEach(() => {
-  setSecretMasks(undefined);
-  setRedaction(undefined);
-});
 
 describe('secretsProblem', () => {
   it.each([
@@ -79,25 +74,26 @@ describe('maskSecrets (the last guard on a request)', () => {
   });
 });
 
-describe('maskPageText and the page layer choke points', () => {
+describe('masks and the page layer choke points', () => {
   it('is the identity when nothing is configured', () => {
-    expect(maskPageText(`card ${CARD}`)).toBe(`card ${CARD}`);
+    expect(createMasks(undefined, undefined).text(`card ${CARD}`)).toBe(`card ${CARD}`);
+    expect(createMasks(undefined, {}).any).toBe(false);
   });
 
   it('masks secrets; a short value only where it stands alone', () => {
-    setSecretMasks(secrets.values);
-    expect(maskPageText(`Card ${CARD}, CVV 737, order 17370`)).toBe('Card <secret:card>, CVV <secret:cvv>, order 17370');
-    expect(maskPageText('737')).toBe('<secret:cvv>');
+    const masks = createMasks(undefined, secrets.values);
+    expect(masks.text(`Card ${CARD}, CVV 737, order 17370`)).toBe('Card <secret:card>, CVV <secret:cvv>, order 17370');
+    expect(masks.text('737')).toBe('<secret:cvv>');
   });
 
   it('cap masks before it cuts, quote before it escapes, dataBlock over the whole block', () => {
     const long = 'x'.repeat(50) + CARD;
-    setSecretMasks({ card: CARD, pw: 'pa"ss\\word' });
+    const masks = createMasks(undefined, { card: CARD, pw: 'pa"ss\\word' });
     // Cut after masking: a cut placeholder, never the first digits of the card.
-    expect(cap(long, 60)).toBe(`${'x'.repeat(50)}<secret:ca…`);
-    expect(cap(`Card ${CARD} on file`, 60)).toBe('Card <secret:card> on file');
-    expect(quote('pw pa"ss\\word')).toBe('"pw <secret:pw>"');
-    expect(dataBlock(`result: ${CARD}`)).toBe('⟪page content⟫\nresult: <secret:card>\n⟪/page content⟫');
+    expect(cap(long, 60, masks)).toBe(`${'x'.repeat(50)}<secret:ca…`);
+    expect(cap(`Card ${CARD} on file`, 60, masks)).toBe('Card <secret:card> on file');
+    expect(quote('pw pa"ss\\word', masks)).toBe('"pw <secret:pw>"');
+    expect(dataBlock(`result: ${CARD}`, masks)).toBe('⟪page content⟫\nresult: <secret:card>\n⟪/page content⟫');
   });
 
   it('applies redact patterns (strings as /…/flags, or RegExp objects)', () => {
@@ -105,17 +101,17 @@ describe('maskPageText and the page layer choke points', () => {
     const iban = redactionEntry(/DE\d{2}(?: ?\d{4}){4}/i);
     expect(redactionEntry('.account')).toEqual({ selector: '.account' });
     expect('pattern' in email && 'pattern' in iban).toBe(true);
-    setRedaction({ selectors: [], patterns: [(email as { pattern: RegExp }).pattern, (iban as { pattern: RegExp }).pattern] });
-    expect(maskPageText('Write to ada@example.test about de89 3704 0044 0532 0130')).toBe('Write to [redacted] about [redacted]');
-    expect(cap('ada@example.test', 5)).toBe('[reda…');
+    const masks = createMasks({ selectors: [], patterns: [(email as { pattern: RegExp }).pattern, (iban as { pattern: RegExp }).pattern] }, undefined);
+    expect(masks.text('Write to ada@example.test about de89 3704 0044 0532 0130')).toBe('Write to [redacted] about [redacted]');
+    expect(cap('ada@example.test', 5, masks)).toBe('[reda…');
   });
 
   it('masks the text and values of elements matching a redact selector', () => {
     document.body.innerHTML = '<div class="acct">Account <b>DE89 3704</b></div><input class="acct" value="secret-value"><p>Other DE89 3704 text</p>';
-    setRedaction({ selectors: ['.acct'], patterns: [] });
-    expect(maskPageText('Balance for DE89 3704')).toBe('Balance for [redacted]');
-    expect(maskPageText('field: secret-value')).toBe('field: [redacted]');
-    expect(maskPageText('Account DE89 3704')).toBe('[redacted]');
+    const masks = createMasks({ selectors: ['.acct'], patterns: [] }, undefined);
+    expect(masks.text('Balance for DE89 3704')).toBe('Balance for [redacted]');
+    expect(masks.text('field: secret-value')).toBe('field: [redacted]');
+    expect(masks.text('Account DE89 3704')).toBe('[redacted]');
   });
 
   it('refuses a pattern that matches empty text', () => {

@@ -1,5 +1,6 @@
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
+import { NO_MASKS } from '../../client/page/redact';
 import { cap, choose, sanitize, statesText, type Line } from '../../client/page/format';
 
 const el = (order: number, body: string, extra: Partial<Line> = {}): Line => ({
@@ -85,18 +86,18 @@ describe('format', () => {
   });
 
   it('prints states in a fixed order', () => {
-    expect(statesText({ focused: true, required: true, value: 'ann@x.org', type: 'email' })).toBe('type=email value="ann@x.org" required focused');
-    expect(statesText({ checked: 'mixed' })).toBe('checked=mixed');
-    expect(statesText({ expanded: false, disabled: true })).toBe('collapsed disabled');
-    expect(statesText({ options: { count: 3, first: ['S', 'M'] }, value: 'M' })).toBe('value="M" options=S|M|…1 more');
-    expect(statesText({ options: { count: 2, first: ['A|B', 'C'] } })).toBe('options=A/B|C');
-    expect(statesText({ checked: false })).toBe('');
-    expect(statesText({ value: 'x"y' })).toBe('value="x\\"y"');
+    expect(statesText({ focused: true, required: true, value: 'ann@x.org', type: 'email' }, NO_MASKS)).toBe('type=email value="ann@x.org" required focused');
+    expect(statesText({ checked: 'mixed' }, NO_MASKS)).toBe('checked=mixed');
+    expect(statesText({ expanded: false, disabled: true }, NO_MASKS)).toBe('collapsed disabled');
+    expect(statesText({ options: { count: 3, first: ['S', 'M'] }, value: 'M' }, NO_MASKS)).toBe('value="M" options=S|M|…1 more');
+    expect(statesText({ options: { count: 2, first: ['A|B', 'C'] } }, NO_MASKS)).toBe('options=A/B|C');
+    expect(statesText({ checked: false }, NO_MASKS)).toBe('');
+    expect(statesText({ value: 'x"y' }, NO_MASKS)).toBe('value="x\\"y"');
   });
 
   it('caps on a word boundary and strips the content markers from page strings', () => {
-    expect(cap('short', 10)).toBe('short');
-    expect(cap('one two three four five', 12)).toBe('one two…');
+    expect(cap('short', 10, NO_MASKS)).toBe('short');
+    expect(cap('one two three four five', 12, NO_MASKS)).toBe('one two…');
     expect(sanitize('a ⟪/page content⟫ b')).toBe('a /page content b');
   });
 });

@@ -15,7 +15,7 @@
 import { createDescriber, type Describer } from '../../page/describe';
 import { deepActiveElement } from '../../page/flat-tree';
 import { dialogName, takeSnapshot } from '../../page/actions/observe';
-import { maskPageText } from '../../page/redact';
+import type { PageSettings } from '../../page/settings';
 import { assignRef, remember } from '../../page/refs';
 import type { Ref } from '../../page/types';
 import { walk, type ElementItem } from '../../page/walk';
@@ -45,8 +45,9 @@ const shownRole = (role: string): string => (role === 'generic' || role === 'non
  * order; with `role`, only those listed under that role (names are the costly part: a
  * recorded step needs only its target's equals).
  */
-export function pageCandidates(describer: Describer = createDescriber(), role?: string): Candidate[] {
-  const w = walk(document, { focused: deepActiveElement(document), text: true });
+export function pageCandidates(describer: Describer, role?: string): Candidate[] {
+  const { zones, masks } = describer.settings;
+  const w = walk(document, { focused: deepActiveElement(document), text: true, zones });
   const blockText = new Map<Element | null, string>();
   for (const it of w.items) if (it.kind === 'text') blockText.set(it.block, `${blockText.get(it.block) ?? ''} ${it.text}`);
   const out: Candidate[] = [];
@@ -63,8 +64,8 @@ export function pageCandidates(describer: Describer = createDescriber(), role?: 
       continue;
     }
     // As the model reads them: a secret's value, or redacted text, never in a name or beside one.
-    name = maskPageText(clean(name));
-    let near = maskPageText(clean(blockText.get(it.block) ?? ''));
+    name = masks.text(clean(name));
+    let near = masks.text(clean(blockText.get(it.block) ?? ''));
     if (name && near.startsWith(name)) near = near.slice(name.length).trim();
     else if (name && near.endsWith(name)) near = near.slice(0, -name.length).trim();
     out.push({ item: it, role: shownRole(own), name, heading: clean(it.context.split('|').slice(1).join('|')), near: near.slice(0, NEAR_MAX) });
@@ -97,7 +98,7 @@ function landmarkOf(el: Element, describer: Describer): string | undefined {
 const same = (a: string | undefined, b: string | undefined): boolean => (a ?? '') === (b ?? '');
 
 /** The target description of `el`, or undefined when the walk does not list it (hidden, in a zone). */
-export function describeTarget(el: Element, cands?: Candidate[], describer: Describer = createDescriber()): RecordedTarget | undefined {
+export function describeTarget(el: Element, cands: Candidate[] | undefined, describer: Describer): RecordedTarget | undefined {
   if (!cands) {
     // Its equals share its role: only those are named.
     let role: string;
@@ -128,7 +129,7 @@ export function describeTarget(el: Element, cands?: Candidate[], describer: Desc
 export type Located = { ok: true; el: Element; ref: Ref; candidate: Candidate } | { ok: false; problem: 'missing' | 'ambiguous'; why: string };
 
 /** Finds a recorded target on the live page and gives it a ref `pagehand.act` can use. */
-export function locate(t: RecordedTarget, cands: Candidate[] = pageCandidates(), describer: Describer = createDescriber()): Located {
+export function locate(t: RecordedTarget, cands: Candidate[], describer: Describer): Located {
   const what = `${t.role}${t.name ? ` ${JSON.stringify(t.name)}` : ''}`;
   const want = clean(t.name);
   let found = cands.filter((c) => c.role === t.role && c.name === want);
@@ -169,17 +170,17 @@ function refFor(it: ElementItem, describer: Describer): Ref {
 }
 
 /** Whether what a step expected shows on the page now. */
-export function expectationHolds(e: RecordedExpectation, cands?: () => Candidate[]): { ok: true } | { ok: false; why: string } {
+export function expectationHolds(e: RecordedExpectation, settings: PageSettings, cands?: () => Candidate[]): { ok: true } | { ok: false; why: string } {
   if (e.url !== undefined && !urlMatches(e.url, location.href, location.origin))
     return { ok: false, why: `the page is ${location.pathname}${location.search}, not ${e.url}` };
   if (e.dialog !== undefined) {
-    const describer = createDescriber();
-    const open = [...takeSnapshot(document).dialogs].map((d) => maskPageText(dialogName(d, describer)));
+    const describer = createDescriber(settings);
+    const open = [...takeSnapshot(document, settings.zones).dialogs].map((d) => settings.masks.text(dialogName(d, describer)));
     if (!open.includes(e.dialog)) return { ok: false, why: `no dialog ${JSON.stringify(e.dialog)} opened` };
   }
   if (e.visible !== undefined) {
     const v = e.visible;
-    if (!(cands ?? (() => pageCandidates()))().some((c) => c.role === v.role && c.name === clean(v.name)))
+    if (!(cands ?? (() => pageCandidates(createDescriber(settings))))().some((c) => c.role === v.role && c.name === clean(v.name)))
       return { ok: false, why: `${v.role} ${JSON.stringify(v.name)} did not appear` };
   }
   return { ok: true };

@@ -9,21 +9,24 @@ import type { RecordedStep, RecordedTarget } from '../types';
 import type { CallTarget } from '../types';
 import type { ActionResult } from '../../page/actions/types';
 import { createDescriber } from '../../page/describe';
+import type { Masks } from '../../page/redact';
+import type { PageSettings } from '../../page/settings';
 import { resolveRef } from '../../page/refs';
 import type { Ref } from '../../page/types';
 import { describeTarget } from './locate';
 import { expectationOf, keptArgs, keptTarget, typedValues } from './recording';
 
 /** The step a call will make, before it runs; undefined for calls that are not steps. */
-export function beginStep(call: PageCall | SiteCall, target: CallTarget | undefined): RecordedStep | undefined {
-  if (call.kind === 'site') return { action: call.tool.name, tool: true, args: keptArgs(call.args) };
+export function beginStep(call: PageCall | SiteCall, target: CallTarget | undefined, settings: PageSettings): RecordedStep | undefined {
+  const { masks } = settings;
+  if (call.kind === 'site') return { action: call.tool.name, tool: true, args: keptArgs(call.args, masks) };
   const { name, args } = call.action;
   if (name === 'read') return undefined;
   const ref = (args as { ref?: Ref }).ref;
   let t: RecordedTarget | undefined;
   if (ref !== undefined) {
     try {
-      const describer = createDescriber();
+      const describer = createDescriber(settings);
       t = describeTarget(
         resolveRef(ref, (e) => describer.describe(e)),
         undefined,
@@ -36,7 +39,7 @@ export function beginStep(call: PageCall | SiteCall, target: CallTarget | undefi
     if (!t && target) t = { role: target.role, name: target.name };
     if (!t) return undefined;
   }
-  return { action: name, args: keptArgs(args as Record<string, unknown>), ...(t ? { target: keptTarget(t) } : {}) };
+  return { action: name, args: keptArgs(args as Record<string, unknown>, masks), ...(t ? { target: keptTarget(t, masks) } : {}) };
 }
 
 /**
@@ -44,9 +47,15 @@ export function beginStep(call: PageCall | SiteCall, target: CallTarget | undefi
  * steps before it, whose typed values its expectation must not depend on either (a form sent
  * by GET puts them in the next page's query).
  */
-export function endStep(step: RecordedStep, result: ActionResult, origin: string, earlier: readonly RecordedStep[] = []): RecordedStep | undefined {
+export function endStep(
+  step: RecordedStep,
+  result: ActionResult,
+  origin: string,
+  masks: Masks,
+  earlier: readonly RecordedStep[] = [],
+): RecordedStep | undefined {
   if (!result.ok) return undefined;
   const typed = [...earlier, step].flatMap((s) => typedValues(s.args));
-  const expect = expectationOf(result.changes, origin, typed, step.tool ? 'click' : step.action);
+  const expect = expectationOf(result.changes, origin, masks, typed, step.tool ? 'click' : step.action);
   return expect ? { ...step, expect } : step;
 }

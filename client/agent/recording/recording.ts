@@ -10,33 +10,33 @@
  * that leaves the page.
  */
 import type { ActionChanges } from '../../page/actions/types';
-import { maskPageText } from '../../page/redact';
+import type { Masks } from '../../page/redact';
 import type { Recording, RecordedExpectation, RecordedStep, RecordedTarget } from '../types';
 
 export { fill, recordingProblem, valuesFor } from '../../../common/recording';
 
 /** A step's arguments as kept: the canonical ones without the ref, page text masked. */
-export function keptArgs(args: Record<string, unknown>): Record<string, unknown> {
+export function keptArgs(args: Record<string, unknown>, masks: Masks): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(args)) {
     if (k === 'ref' || v === undefined) continue;
-    out[k] = mask(v);
+    out[k] = mask(v, masks);
   }
   return out;
 }
 
-function mask<T>(v: T): T {
-  if (typeof v === 'string') return maskPageText(v) as T;
-  if (Array.isArray(v)) return v.map(mask) as T;
+function mask<T>(v: T, masks: Masks): T {
+  if (typeof v === 'string') return masks.text(v) as T;
+  if (Array.isArray(v)) return v.map((x: unknown) => mask(x, masks)) as T;
   return v;
 }
 
 /** A target as kept: its strings masked (a secret's value may show in page text). */
-export function keptTarget(t: RecordedTarget): RecordedTarget {
-  const out: RecordedTarget = { role: t.role, name: maskPageText(t.name) };
-  if (t.landmark) out.landmark = maskPageText(t.landmark);
-  if (t.heading) out.heading = maskPageText(t.heading);
-  if (t.near) out.near = maskPageText(t.near);
+export function keptTarget(t: RecordedTarget, masks: Masks): RecordedTarget {
+  const out: RecordedTarget = { role: t.role, name: masks.text(t.name) };
+  if (t.landmark) out.landmark = masks.text(t.landmark);
+  if (t.heading) out.heading = masks.text(t.heading);
+  if (t.near) out.near = masks.text(t.near);
   if (t.of && t.of > 1) {
     out.nth = t.nth;
     out.of = t.of;
@@ -90,10 +90,16 @@ function sampleOf(label: string): { role: string; name: string } | undefined {
  * opened, an element that appeared. Nothing that shows a value the step typed (the next replay
  * may type another), nothing masked.
  */
-export function expectationOf(changes: ActionChanges, origin: string, typed: readonly string[] = [], action = 'click'): RecordedExpectation | undefined {
+export function expectationOf(
+  changes: ActionChanges,
+  origin: string,
+  masks: Masks,
+  typed: readonly string[] = [],
+  action = 'click',
+): RecordedExpectation | undefined {
   const fresh = (s: string): boolean => {
     const low = s.toLowerCase();
-    return !typed.some((t) => t.trim().length >= 2 && low.includes(t.trim().toLowerCase())) && maskPageText(s) === s;
+    return !typed.some((t) => t.trim().length >= 2 && low.includes(t.trim().toLowerCase())) && masks.text(s) === s;
   };
   const to = changes.navigation?.url ?? changes.url?.to;
   if (to) {

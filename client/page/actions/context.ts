@@ -1,10 +1,13 @@
 /** What every action handler receives, and what it returns to the dispatcher. */
 import type { Describer } from '../describe';
+import type { PageSettings } from '../settings';
 import type { SettleResult } from '../settle-watch';
 import type { Ref } from '../types';
 import type { ActionChanges, ActOptions } from './types';
 
 export interface ActionContext {
+  /** What `init` and the run decided (deny zones, masks, frames, the navigation hook). */
+  settings: PageSettings;
   describer: Describer;
   options: Required<Omit<ActOptions, 'files'>>;
   /** The files the user (or the site, or the runner) attached: all that `upload` may use. */

@@ -7,6 +7,7 @@ import { nativeSetTimeout } from '../settle';
 import { chunkText, CHUNK_CHARS } from './chunks';
 import { ActionError } from './dom';
 import { formatSize } from './upload-files';
+import type { Masks } from '../redact';
 
 const WHY: Record<string, string> = {
   binary: 'not a text file',
@@ -35,11 +36,11 @@ const RUNNER_COPY_WAIT_MS = 5000;
  * The sentence (and text) a download adds to the action's result; waits a little for its
  * bytes — in the runner, for its copy too when the page could not read the file itself.
  */
-export async function reportDownload(file: Promise<DownloadFile>): Promise<string> {
+export async function reportDownload(file: Promise<DownloadFile>, masks: Masks): Promise<string> {
   let f = await Promise.race([file, new Promise<undefined>((r) => nativeSetTimeout(() => r(undefined), DOWNLOAD_WAIT_MS))]);
   if (!f) return 'It started a download; its content is not known yet.';
   if (f.text === undefined) f = (await runnerCopyOf(f, RUNNER_COPY_WAIT_MS)) ?? f;
-  const known = downloadNamed(f.name) ?? f;
+  const known = downloadNamed(f.name, masks) ?? f;
   const about = facts(known);
   if (known.text === undefined)
     return `It downloaded ${known.name}${about ? ` (${about})` : ''}; only its name is known (${WHY[known.unreadable ?? 'unavailable'] ?? known.unreadable}).`;
@@ -47,8 +48,8 @@ export async function reportDownload(file: Promise<DownloadFile>): Promise<strin
 }
 
 /** `read {download, page}`: a remembered download's text. */
-export function readDownload(name: string, page: number): string {
-  const f = downloadNamed(name);
+export function readDownload(name: string, page: number, masks: Masks): string {
+  const f = downloadNamed(name, masks);
   if (!f) {
     const names = downloadNames();
     throw new ActionError(

@@ -20,7 +20,7 @@ import { clickAtPoint } from './click-at';
 import { click, doubleClick, hover, rightClick } from './click';
 import type { ActionContext, Handler, Outcome } from './context';
 import { ActionError, deepActiveElement, viewportSize } from './dom';
-import { reachesFrames, type FrameScope } from '../frames/config';
+import type { PageSettings } from '../settings';
 import { actInFrame } from '../frames/parent';
 import { deepHit, labelOf } from './hit';
 import { parseKeyCombo } from './keys';
@@ -38,7 +38,6 @@ import { coveredByZone, focusInZone, labelsZone, tabEntersZone, ZONE_REFUSAL, Zo
 import { pageLazy } from '../lazy';
 
 export type { ActionCall, ActionResult, ActOptions } from './types';
-export { setBeforeNavigate } from './navigate';
 
 export const DEFAULT_ACTION_TIMEOUT = 1000;
 
@@ -122,7 +121,7 @@ function zoneRefusal(call: ParsedCall, ctx: ActionContext): string | undefined {
     let from: Element | null;
     if (call.args.ref !== undefined) from = ctx.resolve(call.args.ref);
     else {
-      if (focusInZone()) return `The focused element ${ZONE_REFUSAL}, so no key is pressed there. Act on an element of the map instead.`;
+      if (focusInZone(ctx.settings.zones)) return `The focused element ${ZONE_REFUSAL}, so no key is pressed there. Act on an element of the map instead.`;
       from = deepActiveElement(document);
     }
     let combo;
@@ -132,7 +131,7 @@ function zoneRefusal(call: ParsedCall, ctx: ActionContext): string | undefined {
       return undefined; // the handler reports the bad key
     }
     const m = combo.modifiers;
-    if (combo.def.key === 'Tab' && !m.ctrl && !m.meta && !m.alt && tabEntersZone(from, m.shift)) {
+    if (combo.def.key === 'Tab' && !m.ctrl && !m.meta && !m.alt && tabEntersZone(from, m.shift, ctx.settings.zones)) {
       return `${m.shift ? 'Shift+Tab' : 'Tab'} would move focus into a part of the page the site keeps pagehand out of, so the key was not pressed. Act on an element of the map instead.`;
     }
   }
@@ -140,17 +139,18 @@ function zoneRefusal(call: ParsedCall, ctx: ActionContext): string | undefined {
     // The element under the point, found as click_at finds it.
     const vp = viewportSize();
     const hit = deepHit(Math.min(call.args.x * vp.width, vp.width - 1), Math.min(call.args.y * vp.height, vp.height - 1));
-    if (hit && inExcludedZone(hit.el)) return `The point (${call.args.x}, ${call.args.y}) ${ZONE_REFUSAL}.`;
+    if (hit && inExcludedZone(hit.el, ctx.settings.zones)) return `The point (${call.args.x}, ${call.args.y}) ${ZONE_REFUSAL}.`;
   }
   if (call.name === 'click' || call.name === 'hover' || call.name === 'double_click' || call.name === 'right_click') {
     const el = ctx.resolve(call.args.ref);
-    if (labelsZone(el)) return `${ctx.subject(call.args.ref, el)} is the label of a control that ${ZONE_REFUSAL}.`;
+    if (labelsZone(el, ctx.settings.zones)) return `${ctx.subject(call.args.ref, el)} is the label of a control that ${ZONE_REFUSAL}.`;
   }
   return undefined;
 }
 
-/** Runs one tool call. Never throws; never rejects. */
-export async function act(call: ActionCall, opts?: ActOptions, scope?: FrameScope): Promise<ActionResult> {
+/** Runs one tool call, as `settings` say (deny zones, masks, frames, the navigation hook). Never throws; never rejects. */
+export async function act(call: ActionCall, opts: ActOptions | undefined, settings: PageSettings): Promise<ActionResult> {
+  const { zones } = settings;
   const t0 = performance.now();
   let watch: ActivityWatch | undefined;
   let nav: NavigationWatch | undefined;
@@ -164,14 +164,15 @@ export async function act(call: ActionCall, opts?: ActOptions, scope?: FrameScop
     const { name: tool, args } = parsed.call as ParsedCall;
     name = tool;
     // An element of a frame from another origin that takes part: the frame's pagehand acts on it.
-    const inFrame = reachesFrames(scope) ? await actInFrame(parsed.call) : undefined;
+    const inFrame = settings.remoteFrames ? await actInFrame(parsed.call, settings) : undefined;
     if (inFrame) return { ...inFrame, timing: { totalMs: performance.now() - t0, settleMs: inFrame.timing?.settleMs ?? 0 } };
     const o = options(opts);
     // Stand-ins of hidden selects read as those selects here too, as the map showed them.
-    const describer = withStandIns(createDescriber());
+    const describer = withStandIns(createDescriber(settings));
     let before: Snapshot | undefined;
     let settleMs = 0;
     const ctx: ActionContext = {
+      settings,
       describer,
       options: o,
       files: attachedFiles(opts?.files),
@@ -179,22 +180,22 @@ export async function act(call: ActionCall, opts?: ActOptions, scope?: FrameScop
         // A ref the model guessed (or kept from before the zone was marked) never reaches in:
         // refused before anything about the element is compared or said.
         const el = resolveRef(ref, (e) => {
-          if (inExcludedZone(e)) throw new ZoneRefusal(`Element [${String(ref)}] ${ZONE_REFUSAL}.`);
+          if (inExcludedZone(e, zones)) throw new ZoneRefusal(`Element [${String(ref)}] ${ZONE_REFUSAL}.`);
           return describer.describe(e);
         });
         lastTarget = el;
         return el;
       },
       // Whatever a message names (where focus went, what scrolled) is never named from a zone.
-      label: (el) => (inExcludedZone(el) ? ZONE_PLACE : labelOf(el, describer)),
-      subject: (ref, el) => (inExcludedZone(el) ? `Element [${String(ref)}]` : subjectOf(ref, el, describer)),
+      label: (el) => (inExcludedZone(el, zones) ? ZONE_PLACE : labelOf(el, describer)),
+      subject: (ref, el) => (inExcludedZone(el, zones) ? `Element [${String(ref)}]` : subjectOf(ref, el, describer)),
       begin: (el) => {
         if (watch) return;
-        before = takeSnapshot(document);
+        before = takeSnapshot(document, zones);
         const docs = [document];
         if (el && el.ownerDocument !== document) docs.push(el.ownerDocument);
-        watch = watchActivity(docs);
-        nav = watchNavigation(() => watch?.touch());
+        watch = watchActivity(zones, docs);
+        nav = watchNavigation(() => watch?.touch(), settings.beforeNavigate);
         tabs = keepInThisTab(docs.flatMap((d) => d.defaultView ?? []));
       },
       settle: async (timeout) => {
@@ -213,7 +214,7 @@ export async function act(call: ActionCall, opts?: ActOptions, scope?: FrameScop
     } catch (e) {
       // "Covered by …" describes the covering layer: never one that is or holds a zone.
       const ref = (args as { ref?: Ref }).ref;
-      if (e instanceof ActionError && / is covered by /.test(e.message) && ref !== undefined && lastTarget && coveredByZone(lastTarget)) {
+      if (e instanceof ActionError && / is covered by /.test(e.message) && ref !== undefined && lastTarget && coveredByZone(lastTarget, zones)) {
         throw new ZoneRefusal(`${ctx.subject(ref, lastTarget)} is covered by a part of the page the site keeps pagehand out of, so it cannot be reached now.`);
       }
       throw e;
@@ -237,8 +238,8 @@ export async function act(call: ActionCall, opts?: ActOptions, scope?: FrameScop
         if (download) changes.download = download;
         const file = nav?.file();
         // Its text (if any) comes last, after the short sentences.
-        if (file) downloadNote = await (await pageLazy()).reportDownload(file);
-        Object.assign(changes, diffSnapshots(before!, takeSnapshot(document), createDescriber()));
+        if (file) downloadNote = await (await pageLazy()).reportDownload(file, settings.masks);
+        Object.assign(changes, diffSnapshots(before!, takeSnapshot(document, zones), createDescriber(settings)));
         const after = outcome.after?.();
         if (after?.message) messages.push(after.message);
         Object.assign(changes, after?.changes);

@@ -2,7 +2,7 @@
  * `navigate {url}` and `go_back {}`, the before-navigation hook, and detection of
  * navigations that other actions start (a link click, a form submission).
  *
- * Before a full (cross-document) navigation the hook set with `setBeforeNavigate` is called so
+ * Before a full (cross-document) navigation the settings' `beforeNavigate` hook is called so
  * the agent loop can save its run state; for `navigate`/`go_back` it is awaited (bounded),
  * for navigations a click starts it is called at once (the page may unload any moment).
  */
@@ -18,16 +18,9 @@ const HOOK_TIMEOUT = 2000;
 /** In the runner: how long a navigation an action started may take to turn out a download. */
 const BECOMES_DOWNLOAD_MS = 3000;
 
-let beforeNavigate: BeforeNavigate | undefined;
-
-/** Sets (or clears, with undefined) the hook called before a full navigation. */
-export function setBeforeNavigate(fn: BeforeNavigate | undefined): void {
-  beforeNavigate = typeof fn === 'function' ? fn : undefined;
-}
-
-/** Calls the hook; never throws, waits at most HOOK_TIMEOUT. */
-export async function runBeforeNavigate(info: Parameters<BeforeNavigate>[0]): Promise<void> {
-  if (!beforeNavigate) return;
+/** Calls the hook (if any); never throws, waits at most HOOK_TIMEOUT. */
+export async function runBeforeNavigate(beforeNavigate: BeforeNavigate | undefined, info: Parameters<BeforeNavigate>[0]): Promise<void> {
+  if (typeof beforeNavigate !== 'function') return;
   try {
     const r = beforeNavigate(info);
     if (r && typeof (r as Promise<void>).then === 'function') {
@@ -75,7 +68,7 @@ export interface NavigationWatch {
  * Navigation API: a `navigate` event to another document that nobody cancelled or
  * intercepted. Elsewhere: `beforeunload`.
  */
-export function watchNavigation(onStart: () => void): NavigationWatch {
+export function watchNavigation(onStart: () => void, beforeNavigate: BeforeNavigate | undefined): NavigationWatch {
   const nav = navigationApi();
   let event: NavigateEventLike | undefined;
   let download: { url: string; filename: string } | undefined;
@@ -117,7 +110,7 @@ export function watchNavigation(onStart: () => void): NavigationWatch {
       queueMicrotask(() => {
         if (started() !== undefined && !notified) {
           notified = true;
-          void runBeforeNavigate({ url: ne.destination!.url, kind: 'link' });
+          void runBeforeNavigate(beforeNavigate, { url: ne.destination!.url, kind: 'link' });
         }
         onStart();
       });
@@ -196,7 +189,7 @@ export const navigate: Handler<ToolArgs['navigate']> = async ({ url }, ctx) => {
     location.assign(target.href);
     return { message: `Went to ${target.href} (same page, another section).` };
   }
-  await runBeforeNavigate({ url: target.href, kind: 'navigate' });
+  await runBeforeNavigate(ctx.settings.beforeNavigate, { url: target.href, kind: 'navigate' });
   later(() => location.assign(target.href));
   return { message: '', changes: { navigation: { url: target.href } }, settle: false };
 };
@@ -209,7 +202,7 @@ export const goBack: Handler<ToolArgs['go_back']> = async (_args, ctx) => {
     const prev = entries[cur.index - 1];
     if (!prev) throw new ActionError("There is no previous page in this tab's history.");
     if (!prev.sameDocument) {
-      await runBeforeNavigate({ url: prev.url ?? '', kind: 'back' });
+      await runBeforeNavigate(ctx.settings.beforeNavigate, { url: prev.url ?? '', kind: 'back' });
       later(() => history.back());
       return { message: 'Going back.', changes: { navigation: { url: prev.url ?? '' } }, settle: false };
     }
@@ -219,7 +212,7 @@ export const goBack: Handler<ToolArgs['go_back']> = async (_args, ctx) => {
   }
   if (history.length <= 1) throw new ActionError("There is no previous page in this tab's history.");
   // Without the Navigation API we cannot tell ahead whether "back" leaves the document.
-  await runBeforeNavigate({ url: '', kind: 'back' });
+  await runBeforeNavigate(ctx.settings.beforeNavigate, { url: '', kind: 'back' });
   ctx.begin();
   history.back();
   return { message: 'Went back.' };

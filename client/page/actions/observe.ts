@@ -5,7 +5,7 @@
  * map: that is rebuilt by the next observation anyway.
  */
 import type { Describer } from '../describe';
-import { createZoneCheck, inExcludedZone, textOutsideZones } from '../own-ui';
+import { createZoneCheck, inExcludedZone, textOutsideZones, type Zones } from '../own-ui';
 import { isVisible } from './dom';
 import { labelOf } from './hit';
 import type { ActionChanges } from './types';
@@ -60,19 +60,19 @@ const shown = (el: Element): boolean =>
 
 /** Visible matches outside deny zones (and our own UI): what appears or goes in a zone is not
  *  the agent's to hear of — not its elements, not a dialog's title. */
-function visibleSet(doc: Document, selector: string, keep: (el: Element) => boolean = () => true): Set<Element> {
+function visibleSet(doc: Document, selector: string, zones: Zones, keep: (el: Element) => boolean = () => true): Set<Element> {
   const out = new Set<Element>();
-  const zoned = createZoneCheck();
+  const zoned = createZoneCheck(zones);
   for (const el of doc.querySelectorAll(selector)) if (keep(el) && shown(el) && !zoned(el)) out.add(el);
   return out;
 }
 
-export function takeSnapshot(doc: Document = document): Snapshot {
+export function takeSnapshot(doc: Document, zones: Zones): Snapshot {
   return {
     url: doc.location?.href ?? '',
     title: doc.title,
-    interactive: visibleSet(doc, CANDIDATES, isInteractive),
-    dialogs: visibleSet(doc, DIALOGS),
+    interactive: visibleSet(doc, CANDIDATES, zones, isInteractive),
+    dialogs: visibleSet(doc, DIALOGS, zones),
   };
 }
 
@@ -86,8 +86,8 @@ export function dialogName(el: Element, describer: Describer): string {
   }
   // A name computed from the whole content (placeholder describers) is no name for a dialog.
   if (!name || name.length > 80) {
-    const heading = [...el.querySelectorAll('h1,h2,h3,h4,h5,h6,[role=heading]')].find((h) => !inExcludedZone(h));
-    name = heading ? textOutsideZones(heading, 200) : '';
+    const heading = [...el.querySelectorAll('h1,h2,h3,h4,h5,h6,[role=heading]')].find((h) => !inExcludedZone(h, describer.settings.zones));
+    name = heading ? textOutsideZones(heading, 200, describer.settings.zones) : '';
   }
   name = name.replace(/\s+/g, ' ').trim();
   return name.length > 60 ? `${name.slice(0, 57)}…` : name;

@@ -45,7 +45,7 @@ export function optionLabel(o: Element, ctx: ActionContext): string {
   } catch {
     name = '';
   }
-  return (name || textOutsideZones(o, 2000)).replace(/\s+/g, ' ').trim();
+  return (name || textOutsideZones(o, 2000, ctx.settings.zones)).replace(/\s+/g, ' ').trim();
 }
 
 export interface OpenList {
@@ -60,21 +60,21 @@ export interface OpenList {
 export async function openList(el: Element, role: string, subject: string, ctx: ActionContext, own: () => Element[]): Promise<OpenList> {
   const label = (o: Element) => optionLabel(o, ctx);
   let containers = own();
-  let rows = rowsIn(containers, label, el);
+  let rows = rowsIn(containers, ctx.settings.zones, label, el);
   if (rows.length) return { rows, containers };
   // A second click covers a list that was already open without saying so: the first closed it.
   for (let attempt = 0; attempt < 2; attempt++) {
     const point = await waitActionable(el, { timeout: ctx.options.actionTimeout, describer: ctx.describer, subject, pointer: true });
-    const before = shownAround(el);
+    const before = shownAround(el, ctx.settings.zones);
     const changes = watchChanges(el.ownerDocument);
     clickAt(point!.target, { local: point!.local, root: point!.root });
     await ctx.settle();
     const changed = changes();
     containers = own();
-    rows = rowsIn(containers, label, el);
+    rows = rowsIn(containers, ctx.settings.zones, label, el);
     if (rows.length) return { rows, containers };
     for (const c of popupCandidates(changed, el)) {
-      rows = rowsIn([c], label, el).filter((r) => !before.has(r.el));
+      rows = rowsIn([c], ctx.settings.zones, label, el).filter((r) => !before.has(r.el));
       if (rows.length) return { rows, containers: [c] };
     }
     if (!changed.length) break; // the click changed nothing: no list to find
@@ -86,7 +86,7 @@ export async function openList(el: Element, role: string, subject: string, ctx: 
 export function refind(list: OpenList, el: Element, changed: Element[], ctx: ActionContext, own: () => Element[]): OpenList {
   const label = (o: Element) => optionLabel(o, ctx);
   for (const cs of [own(), list.containers.filter((c) => c.isConnected), ...popupCandidates(changed, el).map((c) => [c])]) {
-    const rows = rowsIn(cs, label, el);
+    const rows = rowsIn(cs, ctx.settings.zones, label, el);
     if (rows.length) return { rows, containers: cs };
   }
   return { rows: [], containers: [] };

@@ -9,7 +9,7 @@
  * with short text of their own.
  */
 import { pageElementAt } from '../flat-tree';
-import { inExcludedZone, textOutsideZones } from '../own-ui';
+import { inExcludedZone, textOutsideZones, type Zones } from '../own-ui';
 import { likeItems } from '../walk/choices';
 import { clipByScrollers, isElement, isVisible, nextFrame, tag, winOf } from './dom';
 
@@ -107,14 +107,14 @@ export function popupCandidates(changed: Element[], target: Element): Element[] 
  * body): a list that the widget shows by a class flip on its wrapper is told apart from what
  * was already there (the current value, chips, arrows).
  */
-export function shownAround(target: Element): Set<Element> {
+export function shownAround(target: Element, zones: Zones): Set<Element> {
   let scope: Element = target;
   for (let a = target.parentElement, i = 0; a && i < WRAPPER_LEVELS; a = a.parentElement, i++) {
     if (tag(a) === 'body' || tag(a) === 'html' || a.getElementsByTagName('*').length > SCOPE_MAX) break;
     scope = a;
   }
   // Only what could be a row matters, and rowsIn checks just those for being shown.
-  return new Set(rowsIn([scope], () => '', undefined, true).map((r) => r.el));
+  return new Set(rowsIn([scope], zones, () => '', undefined, true).map((r) => r.el));
 }
 
 function outermost(els: Element[]): Element[] {
@@ -135,12 +135,12 @@ export function renderedContainer(c: Element): Element {
 }
 
 /** Pickable rows inside the containers, in document order, deduplicated. */
-export function rowsIn(containers: Element[], labelOf: (el: Element) => string, trigger?: Element, bothKinds = false): Row[] {
+export function rowsIn(containers: Element[], zones: Zones, labelOf: (el: Element) => string, trigger?: Element, bothKinds = false): Row[] {
   const out = new Map<Element, Row>();
   const isTrigger = (e: Element) => !!trigger && e.contains(trigger);
   for (const c of outermost(containers)) {
     const aria = [...(c.matches(OPTION_ROLES) ? [c] : []), ...c.querySelectorAll(OPTION_ROLES)].filter(
-      (o) => !isTrigger(o) && isShown(o) && !inExcludedZone(o),
+      (o) => !isTrigger(o) && isShown(o) && !inExcludedZone(o, zones),
     );
     for (const o of aria) out.set(o, { el: o, label: labelOf(o) });
     // Role-less rows, unless this list has rendered ARIA options (then those are the rows).
@@ -149,9 +149,9 @@ export function rowsIn(containers: Element[], labelOf: (el: Element) => string, 
     const pointer = (e: Element) => win.getComputedStyle(e).cursor === 'pointer';
     for (const e of c.querySelectorAll('*')) {
       const isRow = tag(e) === 'li' || (pointer(e) && !(e.parentElement && pointer(e.parentElement) && c.contains(e.parentElement)));
-      if (!isRow || isTrigger(e) || [...out.keys()].some((k) => k.contains(e)) || inExcludedZone(e)) continue;
+      if (!isRow || isTrigger(e) || [...out.keys()].some((k) => k.contains(e)) || inExcludedZone(e, zones)) continue;
       // A deny zone's words are never a row's label (nor is a row inside one a choice).
-      const text = norm(textOutsideZones(e, ROW_TEXT_MAX * 4));
+      const text = norm(textOutsideZones(e, ROW_TEXT_MAX * 4, zones));
       if (!text || text.length > ROW_TEXT_MAX || !isShown(e)) continue;
       if (tag(e) === 'li' && e.querySelector('li')) continue; // a nested list's parent item
       out.set(e, { el: e, label: text });
@@ -159,10 +159,10 @@ export function rowsIn(containers: Element[], labelOf: (el: Element) => string, 
     // A list of like items with no cursor of their own (classless divs under one delegated
     // listener, or inheriting the box's pointer): each item is a row, as the map lists it.
     for (const list of [c, ...c.querySelectorAll('*')]) {
-      if (list.childElementCount < 2 || inExcludedZone(list) || !likeItems(list)) continue;
+      if (list.childElementCount < 2 || inExcludedZone(list, zones) || !likeItems(list)) continue;
       for (const e of Array.from(list.children)) {
-        if (out.has(e) || isTrigger(e) || [...out.keys()].some((k) => k.contains(e) || e.contains(k)) || inExcludedZone(e)) continue;
-        const text = norm(textOutsideZones(e, ROW_TEXT_MAX * 4));
+        if (out.has(e) || isTrigger(e) || [...out.keys()].some((k) => k.contains(e) || e.contains(k)) || inExcludedZone(e, zones)) continue;
+        const text = norm(textOutsideZones(e, ROW_TEXT_MAX * 4, zones));
         if (text && text.length <= ROW_TEXT_MAX && isShown(e)) out.set(e, { el: e, label: text });
       }
     }

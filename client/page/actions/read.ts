@@ -11,10 +11,10 @@ import { readableText } from './text';
 import { pageLazy } from '../lazy';
 
 export const read: Handler<ToolArgs['read']> = async ({ ref, page, download }, ctx) => {
-  if (download !== undefined) return { message: (await pageLazy()).readDownload(download, page) };
+  if (download !== undefined) return { message: (await pageLazy()).readDownload(download, page, ctx.settings.masks) };
   const root = ref ? ctx.resolve(ref) : (document.body ?? document.documentElement);
   const what = ref ? ctx.label(root) : 'the page';
-  const chunks = chunkText(readableText(root), CHUNK_CHARS);
+  const chunks = chunkText(readableText(root, ctx.settings), CHUNK_CHARS);
   if (!chunks.length) return { message: `${what[0]!.toUpperCase()}${what.slice(1)} has no readable text.`, changes: { chunk: { page: 1, pages: 0 } } };
   if (page > chunks.length) {
     throw new ActionError(`There is no page ${page}: the text of ${what} has ${chunks.length} page${chunks.length === 1 ? '' : 's'}.`);

@@ -11,7 +11,7 @@
 import type { Direction, ToolArgs } from './args';
 import type { Handler } from './context';
 import { ActionError, flatParent, isElement, nextFrame, viewportSize, winOf } from './dom';
-import { inExcludedZone } from '../own-ui';
+import { inExcludedZone, type Zones } from '../own-ui';
 import { deepHit } from './hit';
 import { describeScroll } from './messages';
 import type { ScrollReport } from './types';
@@ -50,22 +50,22 @@ function rootScroller(doc: Document): Element {
 /** The element that scrolls for `from` along `axis` (itself, an ancestor, or the page) — never
  *  one in a deny zone: a scroll there would move what the site keeps from the agent (the
  *  middle of the viewport may well lie in a zone). */
-function scrollerFor(from: Element, axis: Axis): Element | undefined {
+function scrollerFor(from: Element, axis: Axis, zones: Zones): Element | undefined {
   for (let n: Node | null = from; n && isElement(n); n = flatParent(n)) {
     const el = n as Element;
     if (isRoot(el)) break;
-    if (canScroll(el, axis) && !inExcludedZone(el)) return el;
+    if (canScroll(el, axis) && !inExcludedZone(el, zones)) return el;
   }
   const root = rootScroller(from.ownerDocument);
   return canScroll(root, axis) ? root : undefined;
 }
 
-function pageScroller(axis: Axis): Element | undefined {
+function pageScroller(axis: Axis, zones: Zones): Element | undefined {
   const root = rootScroller(document);
   if (canScroll(root, axis)) return root;
   const vp = viewportSize();
   const hit = deepHit(vp.width / 2, vp.height / 2);
-  return hit ? scrollerFor(hit.el, axis) : undefined;
+  return hit ? scrollerFor(hit.el, axis, zones) : undefined;
 }
 
 /** Where a scroller is, in px and %, and whether it is at either end. */
@@ -147,7 +147,7 @@ export const scroll: Handler<ToolArgs['scroll']> = async ({ direction, ref, page
   let scroller: Element | undefined;
   if (ref) {
     const el = ctx.resolve(ref);
-    scroller = scrollerFor(el, axis);
+    scroller = scrollerFor(el, axis, ctx.settings.zones);
     const wheeled = await wheelOver(el, axis, direction, pages, scroller, ctx);
     if (wheeled) {
       // A role-less list is named by the row the model pointed at.
@@ -163,7 +163,7 @@ export const scroll: Handler<ToolArgs['scroll']> = async ({ direction, ref, page
     }
     if (!scroller) throw new ActionError(`Neither ${ctx.subject(ref, el).replace(/^Element /, 'element ')} nor the page around it can scroll ${direction}.`);
   } else {
-    scroller = pageScroller(axis);
+    scroller = pageScroller(axis, ctx.settings.zones);
     if (!scroller) throw new ActionError(`The page does not scroll ${axis === 'y' ? 'vertically' : 'horizontally'}; everything is already in view.`);
   }
   const el = scroller;

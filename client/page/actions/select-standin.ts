@@ -75,7 +75,7 @@ async function typeToFilter(trigger: Element, label: string, ctx: ActionContext,
   await ctx.settle();
   const containers = [...own(), ...popupCandidates(changes(), trigger)];
   const row = rowFor(
-    rowsIn(containers, (o) => optionLabel(o, ctx), trigger),
+    rowsIn(containers, ctx.settings.zones, (o) => optionLabel(o, ctx), trigger),
     label,
     trigger,
   );
@@ -102,6 +102,7 @@ export async function selectViaStandIn(s: StandIn, wanted: string[], subject: st
       const still = list
         ? rowsIn(
             list.containers.filter((c) => c.isConnected),
+            ctx.settings.zones,
             (o) => optionLabel(o, ctx),
             trigger,
           )

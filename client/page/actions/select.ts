@@ -24,7 +24,7 @@ import { openList, ownContainers, refind, widgetParts, type OpenList } from './o
 import { isShown, listScroller, wheelScroll, watchChanges, type Row } from './popup';
 import { selectViaStandIn } from './select-standin';
 import { standInFor } from '../widgets';
-import { containsZone, textOutsideZones } from '../own-ui';
+import { containsZone, textOutsideZones, type Zones } from '../own-ui';
 
 /** A text input of the widget that accepts typing (never a read-only one: it only looks like a field). */
 function editableInput(el: Element): HTMLInputElement | undefined {
@@ -116,7 +116,7 @@ async function selectAria(el: Element, wanted: string[], subject: string, ctx: A
   return {
     message: `Selected ${quoteList(chosen)} in ${label}.`,
     after: () => {
-      const shown = shownValue(el, input);
+      const shown = shownValue(el, input, ctx.settings.zones);
       const ok = chosen.every((c) => shown.toLowerCase().includes(c.toLowerCase()));
       return {
         changes: { value: shown.length > 100 ? `${shown.slice(0, 97)}…` : shown },
@@ -130,7 +130,7 @@ async function selectAria(el: Element, wanted: string[], subject: string, ctx: A
  * What the widget shows as its value: the field's text, else the text of the control around it
  * (react-select draws its chips beside an empty input), else its own text.
  */
-function shownValue(el: Element, input: HTMLInputElement | undefined): string {
+function shownValue(el: Element, input: HTMLInputElement | undefined, zones: Zones): string {
   const clean = (s: string) =>
     s
       .split(/\n+/)
@@ -141,7 +141,7 @@ function shownValue(el: Element, input: HTMLInputElement | undefined): string {
   const field = input ?? el;
   for (let n: Element | null = field, i = 0; n && i < 4; n = n.parentElement, i++) {
     // innerText keeps the chips' line breaks, but reads a deny zone's words too.
-    const text = clean(containsZone(n) ? textOutsideZones(n, 2000) : isHTML(n) ? n.innerText : (n.textContent ?? ''));
+    const text = clean(containsZone(n, zones) ? textOutsideZones(n, 2000, zones) : isHTML(n) ? n.innerText : (n.textContent ?? ''));
     if (text) return text;
   }
   return clean(fieldValue(el) ?? editingHost(el)?.innerText ?? el.textContent ?? '');

@@ -9,7 +9,7 @@
  *
  * Tables without any header and grids of long items read as before (text.ts).
  */
-import { isExcluded } from '../own-ui';
+import { isExcluded, type Zones } from '../own-ui';
 import { winOf } from './dom';
 
 export const TABLE_ROLES = new Set(['table', 'grid', 'treegrid']);
@@ -41,7 +41,7 @@ interface Row {
  * A table's lines (`<table>` or role table/grid/treegrid), or null when it has no column
  * header (then it reads as plain rows of cells).
  */
-export function tableLines(table: Element, textOf: TextOf): string[] | null {
+export function tableLines(table: Element, textOf: TextOf, zones: Zones): string[] | null {
   const rows = table.localName === 'table' ? htmlRows(table as HTMLTableElement) : ariaRows(table);
   const known = new Map<Element, string>();
   const text = (el: Element): string => {
@@ -49,7 +49,7 @@ export function tableLines(table: Element, textOf: TextOf): string[] | null {
     if (t === undefined) known.set(el, (t = textOf(el).replace(/\n+/g, ' ').trim()));
     return t;
   };
-  const shownRows = rows.filter((r) => shown(r.el, table));
+  const shownRows = rows.filter((r) => shown(r.el, table, zones));
   const heads = new Map<number, string>();
   for (const row of shownRows) {
     if (!row.head) continue;
@@ -155,8 +155,8 @@ function clampSpan(n: number): number {
 }
 
 /** A row is rendered and lies in no deny zone between it and its table. */
-function shown(row: Element, table: Element): boolean {
-  for (let n: Element | null = row; n && n !== table; n = n.parentElement) if (isExcluded(n)) return false;
+function shown(row: Element, table: Element, zones: Zones): boolean {
+  for (let n: Element | null = row; n && n !== table; n = n.parentElement) if (isExcluded(n, zones)) return false;
   const h = row as HTMLElement & { checkVisibility?: () => boolean };
   return typeof h.checkVisibility === 'function' ? h.checkVisibility() : row.getClientRects().length > 0;
 }
@@ -179,8 +179,8 @@ interface Item {
  * is found by markup or layout. Null when an item is long, on several lines, or the items do
  * not form rows of two or more (a layout grid, a stack).
  */
-export function gridLines(container: Element, textOf: TextOf): string[] | null {
-  const items = gridItems(container, textOf, ITEM_MAX);
+export function gridLines(container: Element, textOf: TextOf, zones: Zones): string[] | null {
+  const items = gridItems(container, textOf, ITEM_MAX, zones);
   if (!items) return null;
   const rows = visualRows(items);
   if (!rows.some((r) => r.length > 1)) return null;
@@ -188,11 +188,11 @@ export function gridLines(container: Element, textOf: TextOf): string[] | null {
   if (rows.length === 1 && !winOf(container).getComputedStyle(container).display.endsWith('grid')) return null;
   let header: Item[] | null = null;
   let body = rows;
-  if (rows.length > 1 && isHeaderRow(rows[0]!, rows.slice(1))) {
+  if (rows.length > 1 && isHeaderRow(rows[0]!, rows.slice(1), zones)) {
     header = rows[0]!;
     body = rows.slice(1);
   } else {
-    header = labelsAbove(container, textOf, Math.max(...rows.map((r) => r.length)));
+    header = labelsAbove(container, textOf, Math.max(...rows.map((r) => r.length)), zones);
     // Labels that do not line up with the columns are not their headers.
     const labelled = rows.flat().filter((i) => i.text);
     if (header && labelled.filter((i) => columnOf(i, header!)).length < labelled.length * 0.8) header = null;
@@ -218,11 +218,11 @@ export function gridLines(container: Element, textOf: TextOf): string[] | null {
 }
 
 /** The container's items (through display:contents) with box and text; null past `max` chars. */
-function gridItems(container: Element, textOf: TextOf, max: number): Item[] | null {
+function gridItems(container: Element, textOf: TextOf, max: number, zones: Zones): Item[] | null {
   const out: Item[] = [];
   const add = (parent: Element, depth: number): boolean => {
     for (let c = parent.firstElementChild; c; c = c.nextElementSibling) {
-      if (isExcluded(c)) continue;
+      if (isExcluded(c, zones)) continue;
       const cs = winOf(c).getComputedStyle(c);
       if (cs.display === 'none' || cs.position === 'absolute' || cs.position === 'fixed') continue;
       if (cs.display === 'contents') {
@@ -265,21 +265,21 @@ function visualRows(items: Item[]): Item[][] {
  * The first row heads the others: its items are header cells by markup, or its labels share a
  * style (weight, size, colour, case) that no item below has.
  */
-function isHeaderRow(first: Item[], rest: Item[][]): boolean {
+function isHeaderRow(first: Item[], rest: Item[][], zones: Zones): boolean {
   const labelled = first.filter((i) => i.text);
   if (labelled.length < 2 || labelled.some((i) => i.text.length > HEADER_MAX)) return false;
   if (labelled.every((i) => i.el.localName === 'th' || i.el.getAttribute('role') === 'columnheader')) return true;
-  const sig = styleOf(labelled[0]!.el);
-  if (!sig || labelled.some((i) => styleOf(i.el) !== sig)) return false;
+  const sig = styleOf(labelled[0]!.el, zones);
+  if (!sig || labelled.some((i) => styleOf(i.el, zones) !== sig)) return false;
   const below = rest.flat().filter((i) => i.text);
-  return below.length > 1 && below.every((i) => styleOf(i.el) !== sig);
+  return below.length > 1 && below.every((i) => styleOf(i.el, zones) !== sig);
 }
 
 /** The look of an item's first text: weight, size, colour and case. */
-function styleOf(el: Element): string {
+function styleOf(el: Element, zones: Zones): string {
   const doc = el.ownerDocument;
   // Text in a deny zone says nothing, not even by its look.
-  const walker = doc.createTreeWalker(el, 1 | 4, { acceptNode: (n) => (n.nodeType === 1 && isExcluded(n as Element) ? 2 : 1) });
+  const walker = doc.createTreeWalker(el, 1 | 4, { acceptNode: (n) => (n.nodeType === 1 && isExcluded(n as Element, zones) ? 2 : 1) });
   let holder: Element | null = null;
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
     if (n.nodeType === 3 && (n as Text).data.trim()) {
@@ -297,18 +297,18 @@ function styleOf(el: Element): string {
  * grid is an only child), at least as many as the grid's widest row, all on one line: a weekday strip
  * drawn apart from the days.
  */
-function labelsAbove(container: Element, textOf: TextOf, columns: number): Item[] | null {
+function labelsAbove(container: Element, textOf: TextOf, columns: number, zones: Zones): Item[] | null {
   let n: Element = container;
   let prev: Element | null = null;
   for (let i = 0; i < 3 && n; i++) {
     prev = n.previousElementSibling;
-    while (prev && isExcluded(prev)) prev = prev.previousElementSibling;
+    while (prev && isExcluded(prev, zones)) prev = prev.previousElementSibling;
     if (prev || !n.parentElement || n.parentElement.childElementCount !== 1) break;
     n = n.parentElement;
   }
   for (let i = 0; prev && prev.childElementCount === 1 && i < 3; i++) prev = prev.firstElementChild;
-  if (!prev || isExcluded(prev)) return null;
-  const items = gridItems(prev, textOf, HEADER_MAX);
+  if (!prev || isExcluded(prev, zones)) return null;
+  const items = gridItems(prev, textOf, HEADER_MAX, zones);
   if (!items || items.length < columns) return null;
   const rows = visualRows(items);
   return rows.length === 1 && items.every((i) => i.text) ? rows[0]! : null;

@@ -7,7 +7,7 @@
  * shadow roots, slots and same-origin iframes. Deny zones and the agent's own UI are left out.
  */
 import { isExcluded } from '../own-ui';
-import { maskPageText } from '../redact';
+import type { PageSettings } from '../settings';
 import { isElement, tag, winOf } from './dom';
 import { gridLines, isGridLike, tableLines, TABLE_ROLES } from './text-grid';
 import { frameDocument } from '../flat-tree';
@@ -18,7 +18,7 @@ const CELL = '\u0001';
 /** Boxes laid out side by side inside a line: apart, even with no space between them in the source. */
 const SIDE_BY_SIDE = new Set(['inline-block', 'inline-flex', 'inline-grid', 'inline-table']);
 
-export function readableText(root: Element): string {
+export function readableText(root: Element, { zones, masks }: PageSettings): string {
   let out: string[] = [];
 
   /** At least `n` line breaks end the text so far (1: a new line; 2: a blank line). */
@@ -64,7 +64,7 @@ export function readableText(root: Element): string {
     const el = node;
     const t = tag(el);
     // The site's deny zones and our own UI are not the agent's to read.
-    if (SKIP.has(t) || isExcluded(el)) return;
+    if (SKIP.has(t) || isExcluded(el, zones)) return;
     const cs = winOf(el).getComputedStyle(el);
     const d = cs.display;
     if (d === 'none') return;
@@ -92,7 +92,7 @@ export function readableText(root: Element): string {
     }
     // Tables with headers, and grids of short items laid out in rows: one line per row.
     const role = el.getAttribute('role') ?? '';
-    const rows = vis && (t === 'table' || TABLE_ROLES.has(role)) ? tableLines(el, textOf) : vis && isGridLike(cs) ? gridLines(el, textOf) : null;
+    const rows = vis && (t === 'table' || TABLE_ROLES.has(role)) ? tableLines(el, textOf, zones) : vis && isGridLike(cs) ? gridLines(el, textOf, zones) : null;
     if (rows) {
       breaks(1);
       out.push(rows.join('\n'));
@@ -115,7 +115,7 @@ export function readableText(root: Element): string {
 
   walk(root, true, false);
   // Masked whole, before `read` cuts it into pages: a secret split at a page's end would not match.
-  return maskPageText(finish(out));
+  return masks.text(finish(out));
 }
 
 /** Lines trimmed, cells joined with " | ", at most one blank line in a row, none at the ends. */

@@ -48,7 +48,7 @@ export const upload: Handler<HandsArgs['upload']> = async ({ ref, files: names }
   const input = fileInputFor(el);
   const win = winOf(el);
   if (input) {
-    if (input !== el && inExcludedZone(input)) throw new ZoneRefusal(`The file input of ${subject} ${ZONE_REFUSAL}.`);
+    if (input !== el && inExcludedZone(input, ctx.settings.zones)) throw new ZoneRefusal(`The file input of ${subject} ${ZONE_REFUSAL}.`);
     const target = ctx.label(input === el ? el : input);
     if (isDisabled(input)) throw new ActionError(`${subject} is disabled: its file input takes no files now.`);
     const accept = input.getAttribute('accept') ?? '';

@@ -4,7 +4,7 @@
  * focus, a label whose control is in a zone — and how a failure that would describe a zone is
  * told instead. No action lands inside a zone, and no message names what one holds.
  */
-import { containsZone, createZoneCheck, inExcludedZone } from '../own-ui';
+import { containsZone, createZoneCheck, inExcludedZone, type Zones } from '../own-ui';
 import { ActionError, deepActiveElement, flatContains, flatParent, isElement, isHTML, tag, visibleBox } from './dom';
 import { deepHit, hitReaches } from './hit';
 import { nextTabStop } from './press';
@@ -16,23 +16,23 @@ export const ZONE_REFUSAL = 'is in a part of the page the site keeps pagehand ou
 export class ZoneRefusal extends ActionError {}
 
 /** The element keys go to now (the deepest focused one), when it sits in a zone. */
-export function focusInZone(): Element | undefined {
+export function focusInZone(zones: Zones): Element | undefined {
   const focused = deepActiveElement(document);
-  return focused && inExcludedZone(focused) ? focused : undefined;
+  return focused && inExcludedZone(focused, zones) ? focused : undefined;
 }
 
 /** Tab from `from` would put focus inside a zone. */
-export function tabEntersZone(from: Element | null, back: boolean): boolean {
+export function tabEntersZone(from: Element | null, back: boolean, zones: Zones): boolean {
   const next = nextTabStop(from, back);
-  return !!next && inExcludedZone(next);
+  return !!next && inExcludedZone(next, zones);
 }
 
 /** A click on `el` would activate a control in a zone through a <label> (its `for`, or the control it wraps). */
-export function labelsZone(el: Element): boolean {
+export function labelsZone(el: Element, zones: Zones): boolean {
   for (let n: Node | null = el; n && isElement(n); n = flatParent(n)) {
     if (isHTML(n) && tag(n) === 'label') {
       const control = (n as HTMLLabelElement).control;
-      return !!control && inExcludedZone(control);
+      return !!control && inExcludedZone(control, zones);
     }
   }
   return false;
@@ -43,7 +43,7 @@ export function labelsZone(el: Element): boolean {
  * describe that layer (its heading, its text), so the dispatcher says it differently. Looks at
  * the points actionability tries (centre and inner points of the visible box).
  */
-export function coveredByZone(target: Element): boolean {
+export function coveredByZone(target: Element, zones: Zones): boolean {
   const { box } = visibleBox(target);
   if (!box) return false;
   const w = box.right - box.left;
@@ -55,7 +55,7 @@ export function coveredByZone(target: Element): boolean {
     [0.5, 0.25],
     [0.5, 0.75],
   ].map(([fx, fy]) => ({ x: box.left + w * fx!, y: box.top + h * fy! }));
-  const zoned = createZoneCheck();
+  const zoned = createZoneCheck(zones);
   for (const p of points) {
     const hit = deepHit(p.x, p.y);
     if (!hit || hit.crossOriginFrame || hitReaches(hit.el, target)) continue;
@@ -67,7 +67,7 @@ export function coveredByZone(target: Element): boolean {
       if (tag(n) === 'body' || tag(n) === 'html') break;
       layer = n;
     }
-    if (containsZone(layer)) return true;
+    if (containsZone(layer, zones)) return true;
   }
   return false;
 }

@@ -7,6 +7,7 @@ import { act } from '../actions/index';
 import { targetFacts } from '../facts';
 import { CONTENT_END, CONTENT_START } from '../format';
 import { buildMapAsync } from '../map';
+import type { PageSettings } from '../settings';
 import type { PageMap } from '../types';
 import type { ChildDeps } from './answer';
 import type { RemoteFacts, RemoteMap } from './protocol';
@@ -20,11 +21,11 @@ export function contentLines(text: string): string[] {
 }
 
 /** What pressing each listed element would do, in each way the parent's risk check asks about. */
-function factsOf(map: PageMap): Record<string, RemoteFacts> {
+function factsOf(map: PageMap, settings: PageSettings): Record<string, RemoteFacts> {
   const out: Record<string, RemoteFacts> = {};
   const get = (name: string, args: Record<string, unknown>) => {
     try {
-      return targetFacts({ name, args });
+      return targetFacts({ name, args }, settings);
     } catch {
       return undefined;
     }
@@ -43,12 +44,14 @@ function factsOf(map: PageMap): Record<string, RemoteFacts> {
   return out;
 }
 
-export const childDeps: ChildDeps = {
+/** Answers with the page's own settings at the time of each request (`init` may change them). */
+export const childDeps = (settings: () => PageSettings): ChildDeps => ({
   map: async (maxTokens): Promise<RemoteMap> => {
-    const map = await buildMapAsync({ maxTokens });
+    const s = settings();
+    const map = await buildMapAsync({ maxTokens }, s);
     const elements = map.elements.filter((e) => /^\d+$/.test(e.ref));
-    return JSON.parse(JSON.stringify({ lines: contentLines(map.text), elements, facts: factsOf(map) })) as RemoteMap;
+    return JSON.parse(JSON.stringify({ lines: contentLines(map.text), elements, facts: factsOf(map, s) })) as RemoteMap;
   },
-  act: (call) => act(call),
-  facts: (call) => targetFacts(call),
-};
+  act: (call) => act(call, undefined, settings()),
+  facts: (call) => targetFacts(call, settings()),
+});

@@ -10,15 +10,15 @@
  * it did when the parent judged its risk.
  */
 import { answerRequest, type ChildDeps } from './answer';
-import { frameAllowed, sameInstallation } from './config';
+import { frameAllowed, sameInstallation, type FrameConfig } from './config';
 import { CHANNEL, parentMessage, VERSION, type ChildMessage, type Without } from './protocol';
 
 export type { ChildDeps } from './answer';
 
 let installed = false;
 
-/** Answers the parent window from now on (once per page; nothing happens when not in a frame). */
-export function answerParent(deps: ChildDeps): void {
+/** Answers the parent window from now on (once per page; nothing happens when not in a frame), as `frames` allows at each message. */
+export function answerParent(deps: ChildDeps, frames: () => FrameConfig): void {
   if (installed || typeof window === 'undefined' || window.parent === window) return;
   installed = true;
   let session: { nonce: string; origin: string } | undefined;
@@ -32,14 +32,14 @@ export function answerParent(deps: ChildDeps): void {
   window.addEventListener('message', (e: MessageEvent) => {
     if (e.source !== window.parent) return;
     const origin = e.origin;
-    if (!frameAllowed(origin)) return;
+    if (!frameAllowed(frames(), origin)) return;
     // Where the browser says who the parent is, it must agree.
     const ancestors = (location as Location & { ancestorOrigins?: DOMStringList }).ancestorOrigins;
     if (ancestors && ancestors.length && ancestors[0] !== origin) return;
     const m = parentMessage(e.data);
     if (!m) return;
     if (m.type === 'hello') {
-      if (!sameInstallation(m.proxy, m.token)) return;
+      if (!sameInstallation(frames(), m.proxy, m.token)) return;
       session = { nonce: m.nonce, origin };
       reply({ type: 'ready', nonce: m.nonce }, origin);
       return;

@@ -13,8 +13,6 @@ export interface FrameConfig {
   token: string;
 }
 
-let config: FrameConfig = { origins: [], proxy: '', token: '' };
-
 /** Why `frames` cannot be used (for init's message), or undefined. */
 export function framesProblem(frames: unknown): string | undefined {
   if (frames === undefined) return undefined;
@@ -23,40 +21,21 @@ export function framesProblem(frames: unknown): string | undefined {
   return undefined;
 }
 
-export function setFrameConfig(c: Partial<FrameConfig>): void {
-  config = {
+/** `init({ frames })` with the proxy and token, normalised (no frame talked to without a token). */
+export function frameConfig(c: Partial<FrameConfig> = {}): FrameConfig {
+  return {
     origins: (c.origins ?? []).map((o) => canonicalOrigin(o)).filter((o): o is string => !!o),
     proxy: (c.proxy ?? '').replace(/\/+$/, ''),
     token: c.token ?? '',
   };
 }
 
-export const frameConfig = (): Readonly<FrameConfig> => config;
-
 /** Whether `origin` may take part, and this page has a proxy and token to match against. */
-export function frameAllowed(origin: string): boolean {
+export function frameAllowed(config: FrameConfig, origin: string): boolean {
   return !!config.token && config.origins.includes(origin);
 }
 
 /** The same pagehand: the same proxy and the same token. */
-export function sameInstallation(proxy: string, token: string): boolean {
+export function sameInstallation(config: FrameConfig, proxy: string, token: string): boolean {
   return !!config.token && token === config.token && proxy.replace(/\/+$/, '') === config.proxy;
 }
-
-/**
- * Whether what runs now may reach frames from other origins: off while a run a stranger's page
- * started is active (the page's own task must not read or act in another site's frame). The
- * page's own calls on a stranger's page say so per call (`FrameScope`).
- */
-let runsReachFrames = true;
-
-export function setRunsReachFrames(on: boolean): void {
-  runsReachFrames = on;
-}
-
-/** Per call: `remoteFrames: false` keeps frames from other origins out of a map or an action. */
-export interface FrameScope {
-  remoteFrames?: boolean;
-}
-
-export const reachesFrames = (scope: FrameScope | undefined): boolean => scope?.remoteFrames ?? runsReachFrames;

@@ -9,8 +9,9 @@
 import { answerParent } from './child';
 import { childDeps } from './child-deps';
 
-export { setFrameConfig } from './config';
+import type { PageSettings } from '../settings';
 
-export function installFrameBridge(): void {
-  answerParent(childDeps);
+/** `settings`: the page's own (its `init`), read at each request. */
+export function installFrameBridge(settings: () => PageSettings): void {
+  answerParent(childDeps(settings), () => settings().frames);
 }

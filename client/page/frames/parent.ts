@@ -16,7 +16,9 @@ import { activatingKey, parseKeyCombo } from '../actions/keys';
 import { parseRef, refOf } from '../refs';
 import { nativeSetTimeout } from '../settle';
 import { frameIdOf } from '../walk';
-import { frameAllowed, frameConfig, reachesFrames } from './config';
+import { frameAllowed, type FrameConfig } from './config';
+import type { Zones } from '../own-ui';
+import type { PageSettings } from '../settings';
 import type { RemoteFrameMap } from './merge';
 import { CHANNEL, childMessage, newNonce, VERSION, type FrameReply, type FrameRequest, type ParentMessage, type Without } from './protocol';
 import { frameCrypto } from './secret';
@@ -55,30 +57,30 @@ function post(s: FrameSession, m: Without<ParentMessage, 'channel' | 'v'>): void
 }
 
 /** The origin an iframe's document is at, as far as the page can tell (its src), if it is one the site listed. */
-function listedOrigin(iframe: HTMLIFrameElement): string | undefined {
+function listedOrigin(iframe: HTMLIFrameElement, frames: FrameConfig): string | undefined {
   try {
     const o = new URL(iframe.src, location.href).origin;
-    return frameAllowed(o) && o !== location.origin ? o : undefined;
+    return frameAllowed(frames, o) && o !== location.origin ? o : undefined;
   } catch {
     return undefined;
   }
 }
 
 /** Opens sessions with the listed cross-origin frames of this document (and drops gone ones). */
-function discover(): void {
+function discover({ zones, frames }: PageSettings): void {
   if (!listening) {
     listening = true;
     window.addEventListener('message', onMessage);
   }
   for (const [iframe, s] of sessions) {
-    if (!iframe.isConnected || iframe.contentWindow !== s.win || (s.kind === 'site' && listedOrigin(iframe) !== s.origin) || keptOut(iframe))
+    if (!iframe.isConnected || iframe.contentWindow !== s.win || (s.kind === 'site' && listedOrigin(iframe, frames) !== s.origin) || keptOut(iframe, zones))
       sessions.delete(iframe);
   }
-  const { proxy, token } = frameConfig();
+  const { proxy, token } = frames;
   if (!token) return;
   for (const iframe of document.querySelectorAll('iframe')) {
-    if (sessions.has(iframe) || !iframe.contentWindow || !crossOrigin(iframe) || keptOut(iframe)) continue;
-    const origin = listedOrigin(iframe);
+    if (sessions.has(iframe) || !iframe.contentWindow || !crossOrigin(iframe) || keptOut(iframe, zones)) continue;
+    const origin = listedOrigin(iframe, frames);
     if (!origin) continue;
     const nonce = newNonce();
     const s: FrameSession = {
@@ -101,11 +103,11 @@ function discover(): void {
 }
 
 /** The userscript's frames: every frame from another origin is asked (top page only: a frame's own frames stay its own). */
-async function discoverUserscriptFrames(): Promise<void> {
+async function discoverUserscriptFrames(zones: Zones): Promise<void> {
   if (!frameCrypto() || window.top !== window.self) return;
   // Loaded on first use, with what else the agent loads then (one file in the embed's split build).
   const { openUserscriptSessions } = await pageLazy();
-  await openUserscriptSessions();
+  await openUserscriptSessions(zones);
 }
 
 function ask<T>(s: FrameSession, m: Without<FrameRequest, 'id'>, timeoutMs: number, pick: (m: FrameReply) => T | undefined): Promise<T | undefined> {
@@ -130,9 +132,9 @@ function whenReady(s: FrameSession, timeoutMs: number): Promise<boolean> {
 }
 
 /** Asks every taking-part frame for its map (bounded); what does not come in time keeps the last one. */
-export async function refreshRemoteMaps(maxTokens: number, timeoutMs = 400): Promise<void> {
-  discover();
-  await discoverUserscriptFrames();
+export async function refreshRemoteMaps(maxTokens: number, settings: PageSettings, timeoutMs = 400): Promise<void> {
+  discover(settings);
+  await discoverUserscriptFrames(settings.zones);
   // The frames share the budget (the userscript may find several: a widget, a player, an ad).
   const perFrame = Math.max(200, Math.floor(maxTokens / Math.max(1, [...sessions.values()].filter((s) => !s.quiet).length)));
   await Promise.all(
@@ -149,14 +151,14 @@ export async function refreshRemoteMaps(maxTokens: number, timeoutMs = 400): Pro
 }
 
 /** How many frames have a map to add (before the page's map gives them refs). */
-export function remoteFrameCount(): number {
-  discover();
+export function remoteFrameCount(settings: PageSettings): number {
+  discover(settings);
   return [...sessions.values()].filter((s) => s.ready && s.map).length;
 }
 
 /** The frames' last maps, for merging into the page's map (after it: the frame elements' own refs are needed). */
-export function remoteFrameMaps(): RemoteFrameMap[] {
-  discover();
+export function remoteFrameMaps(settings: PageSettings): RemoteFrameMap[] {
+  discover(settings);
   const out: RemoteFrameMap[] = [];
   for (const s of sessions.values()) {
     const frameRef = refOf(s.iframe);
@@ -166,10 +168,10 @@ export function remoteFrameMaps(): RemoteFrameMap[] {
   return out;
 }
 
-function sessionFor(ref: unknown): { s: FrameSession; local: string } | undefined {
+function sessionAt(ref: unknown, zones: Zones): { s: FrameSession; local: string } | undefined {
   const m = /^(f\d+):(\d+)$/.exec(parseRef(ref) ?? '');
   if (!m) return undefined;
-  for (const s of sessions.values()) if (s.frameId === m[1] && s.ready && s.iframe.isConnected && !keptOut(s.iframe)) return { s, local: m[2]! };
+  for (const s of sessions.values()) if (s.frameId === m[1] && s.ready && s.iframe.isConnected && !keptOut(s.iframe, zones)) return { s, local: m[2]! };
   return undefined;
 }
 
@@ -178,10 +180,11 @@ function sessionFor(ref: unknown): { s: FrameSession; local: string } | undefine
  * risk check reads), `null` when the call presses nothing the frame named; undefined when the
  * call is not on a remote element.
  */
-export function remoteFacts(call: { name: string; args?: Record<string, unknown> }): TargetFacts | null | undefined {
+export function remoteFacts(call: { name: string; args?: Record<string, unknown> }, settings: PageSettings): TargetFacts | null | undefined {
   // A run that stays out of frames (one a stranger's page started) learns nothing of theirs,
   // not even through the question its risk check would ask.
-  if (!reachesFrames(undefined)) return undefined;
+  if (!settings.remoteFrames) return undefined;
+  const sessionFor = (ref: unknown) => sessionAt(ref, settings.zones);
   const a = call.args ?? {};
   const on = (ref: unknown, kind: 'click' | 'enter' | 'space' | 'submit'): TargetFacts | null | undefined => {
     const hit = sessionFor(ref);
@@ -215,9 +218,9 @@ export function remoteFacts(call: { name: string; args?: Record<string, unknown>
  * Runs a call on a frame's elements there: its refs without the frame's prefix, with the facts
  * the risk check judged (the frame refuses if its element no longer matches them).
  */
-export async function actInFrame(call: ActionCall): Promise<ActionResult | undefined> {
+export async function actInFrame(call: ActionCall, settings: PageSettings): Promise<ActionResult | undefined> {
   const args = { ...(call.args ?? {}) };
-  const hits = (['ref', 'to_ref'] as const).filter((k) => args[k] !== undefined).map((k) => [k, sessionFor(args[k])] as const);
+  const hits = (['ref', 'to_ref'] as const).filter((k) => args[k] !== undefined).map((k) => [k, sessionAt(args[k], settings.zones)] as const);
   const remote = hits.filter(([, h]) => h);
   if (!remote.length) return undefined;
   const s = remote[0]![1]!.s;
@@ -231,7 +234,7 @@ export async function actInFrame(call: ActionCall): Promise<ActionResult | undef
     args.hold_ms = hold.ms;
     delete args.hold;
   }
-  const judged = remoteFacts(call) ?? null;
+  const judged = remoteFacts(call, settings) ?? null;
   const result = await ask(s, { type: 'act', call: { name: call.name, args }, judged }, ACT_TIMEOUT_MS, (r) =>
     r.type === 'act-result' ? r.result : undefined,
   );

@@ -13,6 +13,7 @@ import { openInOrder, sealedEnd, sendInOrder, type SealedEnd } from './sealed-ch
 import { freshNonce, proofHolds, proofOf, sessionKey, type Binding } from './sealed-crypto';
 import { toParent, targetOf, type Challenge, type Sealed, type ToChild } from './sealed-messages';
 import { crossOrigin, keptOut, markReady, sessions, type FrameSession } from './sessions';
+import type { Zones } from '../own-ui';
 
 interface Link {
   np: string;
@@ -81,7 +82,7 @@ function shown(iframe: HTMLIFrameElement): boolean {
 }
 
 /** Asks this document's frames from other origins that have no session yet (again, those that have not answered). */
-export async function openUserscriptSessions(): Promise<void> {
+export async function openUserscriptSessions(zones: Zones): Promise<void> {
   const c = frameCrypto();
   if (!c) return;
   listen(c);
@@ -93,7 +94,7 @@ export async function openUserscriptSessions(): Promise<void> {
       if (link && !known.ready) hello(known, link);
       continue;
     }
-    if (!iframe.contentWindow || !crossOrigin(iframe) || keptOut(iframe) || !shown(iframe)) continue;
+    if (!iframe.contentWindow || !crossOrigin(iframe) || keptOut(iframe, zones) || !shown(iframe)) continue;
     const link: Link = { np: freshNonce(c), inbox: Promise.resolve() };
     const s: FrameSession = {
       kind: 'userscript',

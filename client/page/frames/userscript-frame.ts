@@ -10,6 +10,10 @@ import { installActivityHooks } from '../settle';
 import { CHANNEL } from './protocol';
 import { SEALED_VERSION } from './sealed-messages';
 import { frameCrypto } from './secret';
+import { pageSettings } from '../settings';
+
+/** A stranger's frame configures nothing: no deny selectors, marks or masks of a site. */
+const FRAME_SETTINGS = pageSettings();
 
 export function answerUserscriptParent(): void {
   const c = frameCrypto();
@@ -22,7 +26,12 @@ export function answerUserscriptParent(): void {
     const d = e.data as { channel?: unknown; v?: unknown } | null;
     if (!d || typeof d !== 'object' || d.channel !== CHANNEL || d.v !== SEALED_VERSION) return;
     if (!handler) installActivityHooks();
-    handler ??= Promise.all([import('./sealed-child'), import('./child-deps')]).then(([{ sealedChild }, { childDeps }]) => sealedChild(c, childDeps));
+    handler ??= Promise.all([import('./sealed-child'), import('./child-deps')]).then(([{ sealedChild }, { childDeps }]) =>
+      sealedChild(
+        c,
+        childDeps(() => FRAME_SETTINGS),
+      ),
+    );
     // Reactions run in the order they were added: messages are handled in the order they came.
     void handler.then(
       (h) => h(e),

@@ -9,7 +9,7 @@
  * toggle, chip "×", kebab menu), or one item of a list of like items (a custom select's open list).
  */
 import { hasClickListener } from '../hooks';
-import { inExcludedZone } from '../own-ui';
+import { inExcludedZone, type Zones } from '../own-ui';
 import { clippedAway } from './clip';
 import { frameworkClickHandler, isFrameworkRoot } from './framework-handlers';
 import { treeRow, type TreeRow } from './tree';
@@ -104,6 +104,7 @@ export function classify(
   focused: boolean,
   cs: CSSStyleDeclaration,
   parent: Ctx,
+  zones: Zones,
   attrs = true,
 ): Target | null {
   const native = nativeReason(el, tag);
@@ -117,7 +118,7 @@ export function classify(
   // control shows nothing (display:none, a 1px or clipped box) and the label is the way to it.
   const control = tag === 'label' ? (el as HTMLLabelElement).control : null;
   if (control) {
-    const standsFor = standInControl(control);
+    const standsFor = standInControl(control, zones);
     if (standsFor) return { reason: 'pointer', standsFor };
   }
   if (tag !== 'html' && tag !== 'body' && !control) {
@@ -161,8 +162,8 @@ const STAND_IN_TYPES = new Set(['checkbox', 'radio', 'file']);
  * that shows nothing itself — never one in a deny zone (its label stays a plain label). A
  * transparent control with a box is listed itself, at its label's place (walk.ts).
  */
-export function standInControl(control: Element): HTMLInputElement | null {
-  if (control.localName !== 'input' || !STAND_IN_TYPES.has((control as HTMLInputElement).type) || inExcludedZone(control)) return null;
+export function standInControl(control: Element, zones: Zones): HTMLInputElement | null {
+  if (control.localName !== 'input' || !STAND_IN_TYPES.has((control as HTMLInputElement).type) || inExcludedZone(control, zones)) return null;
   const r = control.getBoundingClientRect();
   if (r.width > 1 && r.height > 1) {
     const cs = control.ownerDocument.defaultView?.getComputedStyle(control);

@@ -1,4 +1,5 @@
 /** What the walk produces (items in document order) and the context it carries down the tree. */
+import type { Zones } from '../own-ui';
 import type { Rect } from '../types';
 
 /** A dialog, form or frame that encloses items; printed as a header with indented lines. */
@@ -87,6 +88,8 @@ export interface WalkOptions {
    * inline run inside a long paragraph is costly). Default: every box is exact.
    */
   exactScreens?: number;
+  /** Deny zones: not walked into. */
+  zones: Zones;
 }
 
 /** What a parent hands down to its children. */

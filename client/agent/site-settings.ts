@@ -1,0 +1,50 @@
+/**
+ * What the site's `init` decided for the page layer, parsed once per `init` (deny zones and
+ * risk marks checked, the redaction kept for each run's masks), and the settings a run's page
+ * operations get from it: the site's, plus the run's own secrets, frames and navigation hook.
+ * Values only: a run builds its settings from the site's and its own state, never from what
+ * another run left behind.
+ *
+ * @example
+ *   const { site } = siteSettings({ deny: ['#billing'] }, { redaction: undefined, frames: frameConfig() });
+ *   runPageSettings(site, { secrets: { pin: '4921' }, byPage: false, beforeNavigate: save });
+ */
+import type { BeforeNavigate } from '../page/actions/types';
+import type { FrameConfig } from '../page/frames/config';
+import { denyZones } from '../page/own-ui';
+import { createMasks, type Redaction } from '../page/redact';
+import { riskRules } from '../page/risk-marks';
+import { pageSettings, type PageSettings } from '../page/settings';
+import type { SiteConfig } from './types';
+
+export interface SiteSettings {
+  /** The page's own settings (the page API, the frame bridge): the site's zones, marks, frames and redaction. */
+  readonly page: PageSettings;
+  readonly redaction?: Redaction;
+  /** `init({ webmcp })`: the page's WebMCP tools are offered (default true). */
+  readonly webmcp: boolean;
+}
+
+/** The site's settings from its `init` (and from the script tag's proxy and token, for frames). */
+export function siteSettings(config: SiteConfig, extra: { redaction?: Redaction; frames: FrameConfig }): { site: SiteSettings; ignoredDeny: string[] } {
+  const { zones, ignored } = denyZones(config.deny ?? []);
+  const { rules } = riskRules(config.risky ?? []);
+  const page = pageSettings({ zones, marks: rules, masks: createMasks(extra.redaction, undefined), frames: extra.frames });
+  return { site: { page, redaction: extra.redaction, webmcp: config.webmcp !== false }, ignoredDeny: ignored };
+}
+
+/** A run's own part: its secrets are masked, a run a stranger's page started stays out of other sites' frames. */
+export interface RunSide {
+  secrets: Record<string, string> | undefined;
+  byPage: boolean;
+  beforeNavigate: BeforeNavigate;
+}
+
+export function runPageSettings(site: SiteSettings, run: RunSide): PageSettings {
+  return pageSettings({
+    ...site.page,
+    masks: run.secrets ? createMasks(site.redaction, run.secrets) : site.page.masks,
+    remoteFrames: !run.byPage,
+    beforeNavigate: run.beforeNavigate,
+  });
+}
