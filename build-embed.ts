@@ -2,14 +2,17 @@
  * How build.ts makes the embed's two files (build-time code for Node, in no bundle):
  *
  * dist/pagehand-agent.HASH.js (+ pagehand-agent-NAME.HASH.js) — the agent, as ES modules: the
- *   entry is client/loader/agent.ts, i.e. the entry of pagehand.js, with
- *   client/page/{hooks,network,settle}.ts replaced by stand-ins that re-export the loader's
+ *   entry is client/loader/agent.ts — the panel (client/ui, Preact), which imports the engine
+ *   (client/engine.ts: map, actions, loop, safety; pagehand-agent-engine.HASH.js) at once —
+ *   with client/page/{hooks,network,settle}.ts replaced by stand-ins that re-export the loader's
  *   instances of them (what the loader's document-start hooks saw is what the agent reads;
- *   nothing is wrapped twice). Split by esbuild: the entry and what it imports load when the
- *   agent is needed; each feature the code `import()`s loads on its first use. Names carry
- *   esbuild's content hash, so they can be cached as immutable.
+ *   nothing is wrapped twice). Split by esbuild: the entry and what it imports (the panel) and
+ *   the engine and what it imports load when the agent is needed, requested together; each
+ *   feature the code `import()`s loads on its first use. Names carry esbuild's content hash, so
+ *   they can be cached as immutable.
  * dist/pagehand-loader.js — the loader: client/loader/index.ts, given the entry's name, the
- *   launcher's share of the overlay's stylesheet and the version.
+ *   panel's and the engine's other files, the launcher's share of the overlay's stylesheet and
+ *   the version.
  *
  * The files of the build before the current one are kept in dist/ (a loader cached up to five
  * minutes may still ask for them; dist/pagehand-agent.files.json lists both); older ones are
@@ -93,9 +96,9 @@ function loaderModulesPlugin(root: string): Plugin {
 }
 
 /**
- * The agent as ES modules with code splitting: its entry (map, actions, loop, panel) and what
- * it imports, plus one chunk per feature not every run needs, which the agent `import()`s on
- * first use (replay, WebMCP, uploads, drag, schema answers, …). The other bundles build the same
+ * The agent as ES modules with code splitting: its entry (the panel), the engine it imports at
+ * once (map, actions, loop, safety), what each imports, plus one chunk per feature not every
+ * run needs, which the agent `import()`s on first use (replay, WebMCP, uploads, drag, schema answers, …). The other bundles build the same
  * sources without splitting: there esbuild inlines those imports, one request, no waterfall.
  * Names carry esbuild's content hash, so each file can be cached as immutable.
  */
