@@ -2,14 +2,17 @@
  * How build.ts makes the embed's two files (build-time code for Node, in no bundle):
  *
  * dist/pagehand-agent.HASH.js (+ pagehand-agent-NAME.HASH.js) — the agent, as ES modules: the
- *   entry is client/loader/agent.ts, i.e. the entry of pagehand.js, with
- *   client/page/{hooks,network,settle}.ts replaced by stand-ins that re-export the loader's
+ *   entry is client/loader/agent.ts — the panel (client/ui, Preact), which imports the engine
+ *   (client/engine.ts: map, actions, loop, safety; pagehand-agent-engine.HASH.js) at once —
+ *   with client/page/{hooks,network,settle}.ts replaced by stand-ins that re-export the loader's
  *   instances of them (what the loader's document-start hooks saw is what the agent reads;
- *   nothing is wrapped twice). Split by esbuild: the entry and what it imports load when the
- *   agent is needed; each feature the code `import()`s loads on its first use. Names carry
- *   esbuild's content hash, so they can be cached as immutable.
+ *   nothing is wrapped twice). Split by esbuild: the entry and what it imports (the panel) and
+ *   the engine and what it imports load when the agent is needed, requested together; each
+ *   feature the code `import()`s loads on its first use. Names carry esbuild's content hash, so
+ *   they can be cached as immutable.
  * dist/pagehand-loader.js — the loader: client/loader/index.ts, given the entry's name, the
- *   launcher's share of the overlay's stylesheet and the version.
+ *   panel's and the engine's other files, the launcher's share of the overlay's stylesheet and
+ *   the version.
  *
  * The files of the build before the current one are kept in dist/ (a loader cached up to five
  * minutes may still ask for them; dist/pagehand-agent.files.json lists both); older ones are
@@ -42,6 +45,8 @@ export interface EmbedFiles {
   agent: string;
   /** The files the entry imports (loaded with it). */
   eager: string[];
+  /** The engine's files, fetched with the entry and imported by it at once. */
+  engine: string[];
   /** Every file of the current agent build, the entry among them. */
   files: string[];
   /** The previous build's files, still in dist/ (a loader cached up to five minutes may still ask for them). */
@@ -91,9 +96,9 @@ function loaderModulesPlugin(root: string): Plugin {
 }
 
 /**
- * The agent as ES modules with code splitting: its entry (map, actions, loop, panel) and what
- * it imports, plus one chunk per feature not every run needs, which the agent `import()`s on
- * first use (replay, WebMCP, uploads, drag, schema answers, …). The other bundles build the same
+ * The agent as ES modules with code splitting: its entry (the panel), the engine it imports at
+ * once (map, actions, loop, safety), what each imports, plus one chunk per feature not every
+ * run needs, which the agent `import()`s on first use (replay, WebMCP, uploads, drag, schema answers, …). The other bundles build the same
  * sources without splitting: there esbuild inlines those imports, one request, no waterfall.
  * Names carry esbuild's content hash, so each file can be cached as immutable.
  */
@@ -115,8 +120,17 @@ export function agentChunkOptions(base: BuildOptions, root: string): BuildOption
   };
 }
 
-/** `preload`: the files the entry imports, fetched ahead with it when the launcher is pointed at. */
-export function loaderOptions(base: BuildOptions, agentFile: string, version: string, preload: readonly string[] = []): BuildOptions {
+/**
+ * `preload`: the files the entry imports; `engine`: the engine's files. All are fetched ahead with
+ * the entry when the launcher is pointed at, and requested with it when it is opened.
+ */
+export function loaderOptions(
+  base: BuildOptions,
+  agentFile: string,
+  version: string,
+  preload: readonly string[] = [],
+  engine: readonly string[] = [],
+): BuildOptions {
   return {
     ...base,
     entryPoints: ['client/loader/index.ts'],
@@ -124,7 +138,7 @@ export function loaderOptions(base: BuildOptions, agentFile: string, version: st
     define: {
       ...base.define,
       __PAGEHAND_AGENT_FILE__: JSON.stringify(agentFile),
-      __PAGEHAND_AGENT_IMPORTS__: JSON.stringify(preload),
+      __PAGEHAND_AGENT_IMPORTS__: JSON.stringify([...preload, ...engine]),
       __PAGEHAND_LAUNCHER_CSS__: JSON.stringify(launcherCss(CSS)),
       __PAGEHAND_VERSION__: JSON.stringify(version),
       __PAGEHAND_BUILTIN_TOOLS__: JSON.stringify(TOOL_LIST),
@@ -135,8 +149,10 @@ export function loaderOptions(base: BuildOptions, agentFile: string, version: st
 /** The files of one agent build: its entry first, then what the entry imports, then the on-demand chunks. */
 export interface AgentBuild {
   entry: string;
-  /** Loaded with the entry (its static imports, transitively). */
+  /** Loaded with the entry (its static imports, transitively): with it, the panel. */
   eager: string[];
+  /** The engine (client/engine.ts, first, and what it imports that the panel does not): imported by the entry at once. */
+  engine: string[];
   /** Loaded on first use of a feature (dynamic imports). */
   lazy: string[];
   /** Per file, the source files in it (for the bench and the build's checks). */
@@ -150,31 +166,32 @@ export interface AgentBuild {
  */
 const IN_ENTRY = ['client/loader/take-handoff.ts', 'client/ui/index.tsx', 'client/ui/trusted.ts'];
 
-/** Which output is the entry, which load with it and which on demand; checks IN_ENTRY. */
+/** The engine's module (map, actions, loop, safety): the entry imports it at once, beside the panel. */
+const ENGINE = 'client/engine.ts';
+
+/** Which output is the entry (the panel), which load with it, which make the engine and which load on demand; checks IN_ENTRY. */
 export function agentBuildOf(meta: Metafile): AgentBuild {
   const outputs = meta.outputs;
   const name = (path: string): string => path.replace(/^.*\//, '');
-  const entryPath = Object.keys(outputs).find((p) => outputs[p]!.entryPoint === 'client/loader/agent.ts');
-  if (!entryPath) throw new Error('agent build: no output for client/loader/agent.ts');
-  const eager = new Set<string>();
-  const lazy = new Set<string>();
-  const visit = (path: string, set: Set<string>): void => {
-    for (const i of outputs[path]?.imports ?? []) {
-      if (i.external) continue;
-      const target = Object.keys(outputs).find((p) => p === i.path || p.endsWith(`/${name(i.path)}`));
-      if (!target) continue;
-      if (i.kind === 'dynamic-import') {
-        if (!eager.has(target)) lazy.add(target);
-      } else if (!set.has(target)) {
-        set.add(target);
-        visit(target, set);
-      }
-    }
+  const outputOf = (entryPoint: string): string => {
+    const path = Object.keys(outputs).find((p) => outputs[p]!.entryPoint === entryPoint);
+    if (!path) throw new Error(`agent build: no output for ${entryPoint}`);
+    return path;
   };
-  visit(entryPath, eager);
-  // Lazy chunks' own imports: on demand too, unless the entry already loads them.
-  for (const l of [...lazy]) visit(l, lazy);
-  for (const e of eager) lazy.delete(e);
+  /** `path` and the outputs it imports statically, transitively. */
+  const closure = (path: string, set = new Set<string>()): Set<string> => {
+    set.add(path);
+    for (const i of outputs[path]?.imports ?? []) {
+      if (i.external || i.kind === 'dynamic-import') continue;
+      const target = Object.keys(outputs).find((p) => p === i.path || p.endsWith(`/${name(i.path)}`));
+      if (target && !set.has(target)) closure(target, set);
+    }
+    return set;
+  };
+  const entryPath = outputOf('client/loader/agent.ts');
+  const panel = closure(entryPath);
+  const engine = [...closure(outputOf(ENGINE))].filter((p) => !panel.has(p));
+  const lazy = Object.keys(outputs).filter((p) => p.endsWith('.js') && !panel.has(p) && !engine.includes(p));
   const inputs: Record<string, string[]> = {};
   for (const [p, o] of Object.entries(outputs)) if (p.endsWith('.js')) inputs[name(p)] = Object.keys(o.inputs);
   const entry = name(entryPath);
@@ -184,7 +201,12 @@ export function agentBuildOf(meta: Metafile): AgentBuild {
         `agent build: ${m} must be in the entry chunk (it keeps built-ins as it finds them): something a lazy chunk imports pulled it into a shared chunk.`,
       );
   }
-  return { entry, eager: [...eager].map(name), lazy: [...lazy].map(name), inputs };
+  // The panel loads first and alone: the engine's own modules must not be among its files.
+  for (const p of panel) {
+    if (inputs[name(p)]?.includes(ENGINE) || inputs[name(p)]?.includes('client/agent/api.ts'))
+      throw new Error(`agent build: ${name(p)}, loaded with the panel, holds the engine: the panel (client/ui) imported something of it.`);
+  }
+  return { entry, eager: [...panel].filter((p) => p !== entryPath).map(name), engine: engine.map(name), lazy: lazy.map(name), inputs };
 }
 
 /** The current build's agent files (entry, what it imports, what loads on demand) and the build before's, for pruning, the Worker's assets and the bench. */
@@ -202,8 +224,8 @@ async function pruneChunks(dir: string, current: readonly string[], agent: Agent
   const keep = new Set([...current, ...previous]);
   for (const n of await readdir(dir)) if (AGENT_CHUNK_NAME.test(n) && !keep.has(n)) await rm(`${dir}/${n}`, { force: true });
   previous = previous.filter((n) => existsSync(`${dir}/${n}`));
-  const { entry, eager, lazy } = agent;
-  await writeFile(`${dir}/${MANIFEST}`, `${JSON.stringify({ entry, eager, lazy, current, previous }, null, 2)}\n`);
+  const { entry, eager, engine, lazy } = agent;
+  await writeFile(`${dir}/${MANIFEST}`, `${JSON.stringify({ entry, eager, engine, lazy, current, previous }, null, 2)}\n`);
   return previous;
 }
 
@@ -216,8 +238,8 @@ async function writeEmbed(result: BuildResult, base: BuildOptions, root: string,
     await writeFile(`${root}dist/${n}`, f.contents);
     files.push(n);
   }
-  await build(loaderOptions(base, agent.entry, version, agent.eager));
-  return { loader: LOADER_FILE, agent: agent.entry, eager: agent.eager, files, previous: await pruneChunks(`${root}dist`, files, agent) };
+  await build(loaderOptions(base, agent.entry, version, agent.eager, agent.engine));
+  return { loader: LOADER_FILE, agent: agent.entry, eager: agent.eager, engine: agent.engine, files, previous: await pruneChunks(`${root}dist`, files, agent) };
 }
 
 /** Builds the agent's files and the loader that names its entry. */
@@ -243,7 +265,7 @@ export async function watchEmbed(base: BuildOptions, root: string, version: stri
     name: 'pagehand-write-loader',
     setup(b) {
       b.onEnd(async (r) => {
-        if (!r.errors.length && agent) await build(loaderOptions(base, agent.agent, version, agent.eager));
+        if (!r.errors.length && agent) await build(loaderOptions(base, agent.agent, version, agent.eager, agent.engine));
       });
     },
   };

@@ -1,8 +1,8 @@
 /**
- * The agent chunk's side of the handoff (./handoff.ts). Every bundle's entry asks
- * `loaderHandoff()`; only the agent chunk, whose entry imports ./take-handoff.ts first, has
- * one — so the bookmarklet's bundle, the userscript, the runner and the npm entry never adopt
- * anything a page put on `window.pagehand`.
+ * The agent chunk's side of the handoff (./handoff.ts). Only the agent chunk, whose entry
+ * imports ./take-handoff.ts first, adopts one (./panel-first.ts passes it to the engine) — the
+ * bookmarklet's bundle, the userscript, the runner and the npm entry (client/index.ts) never
+ * adopt anything a page put on `window.pagehand`.
  */
 import { HANDOFF, type Handoff, type LoaderModules } from './handoff';
 
@@ -20,9 +20,6 @@ export function adoptHandoff(): Handoff {
   delete stub[HANDOFF];
   return h;
 }
-
-/** The loader's handoff, in the agent chunk; undefined in every other bundle. */
-export const loaderHandoff = (): Handoff | undefined => taken;
 
 /**
  * The loader's hooks, network, settle and WebMCP modules (the agent chunk's stand-ins read these:

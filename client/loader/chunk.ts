@@ -1,7 +1,8 @@
 /**
  * Fetching the agent: warmed on intent (a modulepreload: fetched and parsed, not run), loaded on
  * demand (a module script element next to the loader's own, with its nonce, which the modules it
- * imports inherit). A module script from another origin needs CORS: the proxy sends
+ * imports inherit). Its imports — the panel's and the engine's files — are requested with it, not
+ * after it: the engine arrives while the panel renders. A module script from another origin needs CORS: the proxy sends
  * `Access-Control-Allow-Origin: *` for these files. A failed load is forgotten, so the next
  * click tries again.
  */
@@ -42,25 +43,29 @@ function setSrc(s: HTMLScriptElement, url: string): void {
   }
 }
 
-/** `imports`: the URLs of the modules the agent's entry imports, preloaded with it on intent. */
+/** `imports`: the URLs of the modules the agent's entry imports (the engine's among them), preloaded with it on intent or load. */
 export function chunkLoader(url: string, nonce: string | undefined, imports: readonly string[] = []): ChunkLoader {
   let warmed = false;
   let loading: Promise<void> | undefined;
   const parent = (): Element => document.head ?? document.documentElement;
+  const preload = (): void => {
+    if (warmed) return;
+    warmed = true;
+    for (const href of [url, ...imports]) {
+      const link = document.createElement('link');
+      link.rel = 'modulepreload';
+      link.href = href;
+      if (nonce) link.nonce = nonce;
+      parent().appendChild(link);
+    }
+  };
   return {
     url,
     warm() {
-      if (warmed || loading) return;
-      warmed = true;
-      for (const href of [url, ...imports]) {
-        const link = document.createElement('link');
-        link.rel = 'modulepreload';
-        link.href = href;
-        if (nonce) link.nonce = nonce;
-        parent().appendChild(link);
-      }
+      if (!loading) preload();
     },
     load() {
+      preload();
       loading ??= new Promise<void>((resolve, reject) => {
         const s = document.createElement('script');
         const fail = (why: string): void => {

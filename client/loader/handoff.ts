@@ -6,6 +6,7 @@
  * no new global — which the chunk deletes as it takes it.
  */
 import type { EmbedDefaults } from '../embed/script-tag';
+import type { OpenOptions, UiConfig } from '../agent/types';
 import type * as Hooks from '../page/hooks';
 import type * as Network from '../page/network';
 import type * as Settle from '../page/settle';
@@ -75,6 +76,14 @@ export function applyNatives(natives: NativeSnapshot): NativeSnapshot {
   return before;
 }
 
+/** The overlay, before the engine: what the stub forwards to it once it shows (client/ui). */
+export interface PanelHandle {
+  open(options?: OpenOptions): void;
+  close(): void;
+  toggle(): void;
+  configure(c: UiConfig): void;
+}
+
 /** The full API, as the agent's entry defines it on `window`. */
 export type FullApi = NonNullable<Window['pagehand']>;
 
@@ -92,4 +101,12 @@ export interface Handoff {
    * loader's launcher for the real one and resolves `pagehand.ready`.
    */
   takeover(api: FullApi): void;
+  /**
+   * Called by the agent's entry as soon as its overlay exists, before the engine: the stub's
+   * open, close and toggle (and init's overlay settings) go to the overlay from then on, which
+   * replaces the loader's launcher (and opens the panel if the visitor asked for it).
+   */
+  showPanel(panel: PanelHandle): void;
+  /** The engine could not be loaded: `pagehand.ready` rejects with it (for good: the panel says to reload). */
+  engineFailed(e: unknown): void;
 }

@@ -3,7 +3,7 @@
  * embed downloads: it reads the script tag, installs the document-start hooks (closed shadow
  * roots, listener-only targets, the page's requests and timers) so nothing is lost by loading
  * the agent late, defines the `pagehand` stub (./stub.ts), shows the launcher and checks for a
- * run saved before a navigation. The agent chunk (map, actions, loop, panel) loads when the
+ * run saved before a navigation. The agent (the panel first, the engine beside it) loads when the
  * launcher is opened, a saved run must go on, or a page script asks for it; pointing at or
  * focusing the launcher fetches it ahead.
  */

@@ -9,7 +9,8 @@
  *   promise of the handle).
  * - `map`, `describe`, `resolve`, `find`: synchronous, so available after `ready`; before,
  *   they start loading the agent and throw a clear error.
- * - `open`, `close`, `toggle`: the launcher's state now; `open` loads the agent.
+ * - `open`, `close`, `toggle`: the launcher's state now; `open` loads the agent. Once the
+ *   agent's panel is there (it comes before the engine), they go to the panel.
  * - `current()`: undefined (no run can be active before the agent).
  * Once the agent took over, a stub kept by the page forwards every call to the full API.
  */
@@ -17,7 +18,7 @@ import type { EmbedDefaults } from '../embed/script-tag';
 import type { InitConfig, UiConfig } from '../agent/types';
 import type { OpenOptions, PagehandLoaderApi } from '../npm-types';
 import type { ChunkLoader } from './chunk';
-import { HANDOFF, type FullApi, type Handoff, type LoaderModules, type NativeSnapshot } from './handoff';
+import { HANDOFF, type FullApi, type Handoff, type LoaderModules, type NativeSnapshot, type PanelHandle } from './handoff';
 import { checkInit } from './init-check';
 import { createLauncher, type LauncherLook } from './launcher';
 
@@ -57,6 +58,10 @@ export function createStub(deps: StubDeps) {
   let opening: OpenOptions | undefined;
   /** close() was called last: the agent's overlay must start hidden too. */
   let closed = false;
+  /** The agent's overlay, once its entry ran (before the engine): open/close/toggle go to it. */
+  let panel: PanelHandle | undefined;
+  /** The engine could not be loaded: `ready` stays rejected with it. */
+  let broken = false;
 
   const look = (): LauncherLook => ({
     text: site.launcherText,
@@ -80,10 +85,11 @@ export function createStub(deps: StubDeps) {
   }
 
   function load(): void {
-    if (full || loading) return;
+    if (full || loading || broken) return;
     loading = true;
     chunk.load().then(() => {
-      if (!full) fail(new Error(`pagehand: the agent from ${chunk.url} ran but did not start (its error is above).`));
+      // The entry ran: it shows the panel and the engine follows (or says it failed).
+      if (!full && !panel) fail(new Error(`pagehand: the agent from ${chunk.url} ran but did not start (its error is above).`));
     }, fail);
   }
 
@@ -109,7 +115,8 @@ export function createStub(deps: StubDeps) {
       const c = checkInit(config);
       inits.push(c.queued);
       site = { ...c.ui };
-      if (visible) launcher.show(look());
+      if (panel) panel.configure(site);
+      else if (visible) launcher.show(look());
       if (c.autoOpen) load();
       return c.result;
     },
@@ -118,6 +125,7 @@ export function createStub(deps: StubDeps) {
     current: () => full?.current(),
     open(options?: OpenOptions) {
       if (full) return full.open(options);
+      if (panel) return panel.open(options);
       opening = { ...opening, ...options };
       closed = false;
       visible = true;
@@ -127,6 +135,7 @@ export function createStub(deps: StubDeps) {
     },
     close() {
       if (full) return full.close();
+      if (panel) return panel.close();
       opening = undefined;
       closed = true;
       visible = false;
@@ -134,6 +143,7 @@ export function createStub(deps: StubDeps) {
     },
     toggle() {
       if (full) return full.toggle();
+      if (panel) return panel.toggle();
       if (visible) api.close();
       else api.open();
     },
@@ -163,10 +173,26 @@ export function createStub(deps: StubDeps) {
           console.error(e);
         }
       }
-      if (opening) a.open(opening);
-      else if (closed) a.close();
+      if (!panel) {
+        if (opening) a.open(opening);
+        else if (closed) a.close();
+      }
       launcher.remove();
       ready.resolve(a);
+    },
+    showPanel(p: PanelHandle) {
+      if (full || panel) return;
+      panel = p;
+      launcher.remove();
+      p.configure(site);
+      if (opening) p.open(opening);
+      else if (closed) p.close();
+      opening = undefined;
+    },
+    engineFailed(e: unknown) {
+      // Said in the panel; `ready` stays rejected (a reload tries again).
+      broken = true;
+      ready.reject(e);
     },
   });
 

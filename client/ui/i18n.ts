@@ -28,6 +28,9 @@ const en = {
   intro:
     'Tell me what to do on this page. I work step by step and show each step here; you can stop or take over at any time, and I ask before anything risky.',
   send: 'Send',
+  sendWaiting: 'Sending…',
+  waitingAgent: 'The agent is still loading: your task goes as soon as it is here.',
+  agentFailed: (why: string) => `The agent could not be loaded, so your task was not sent (it is back in the box). Reload the page to try again. (${why})`,
   stop: 'Stop',
   takeOver: 'Take over',
   resume: 'Resume',
@@ -103,6 +106,10 @@ const es: Strings = {
   intro:
     'Dime qué hacer en esta página. Trabajo paso a paso y aquí muestro cada paso; puedes detenerme o tomar el control en cualquier momento, y te pregunto antes de algo arriesgado.',
   send: 'Enviar',
+  sendWaiting: 'Enviando…',
+  waitingAgent: 'El agente aún se está cargando: tu tarea sale en cuanto llegue.',
+  agentFailed: (why: string) =>
+    `No se pudo cargar el agente, así que tu tarea no se envió (vuelve a estar en el cuadro). Recarga la página para intentarlo de nuevo. (${why})`,
   stop: 'Detener',
   takeOver: 'Tomar el control',
   resume: 'Reanudar',

@@ -64,18 +64,35 @@ const SHIELDED = [
   'wheel',
 ];
 
-export interface UiDeps {
+/** What the overlay needs of the agent (the engine), once it is there: see `connect`. */
+export interface UiAgent {
   run(task: string, options?: RunOptions): RunHandle;
   /** Runs a recording again (the end card's "Run again", the site's one-click tasks). */
   replay?(recording: Recording, options?: RunOptions): RunHandle;
   current(): RunHandle | undefined;
+}
+
+export interface UiDeps {
   /** From the script tag (`data-lang`). */
   lang?: string;
   /** From the script tag (`data-position`). */
   position?: LauncherPosition;
 }
 
+/**
+ * The overlay works before the agent is there (the embed loads the panel first and the engine
+ * beside it): the visitor can open it and type; a task sent before `connect` waits, shown as
+ * such, and goes when the agent arrives; `agentFailed` says the engine could not be loaded and
+ * gives the task back to the task box.
+ */
 export function createUi(deps: UiDeps) {
+  let agent: UiAgent | undefined;
+  /** Why the engine could not be loaded (then nothing is queued any more). */
+  let agentError: string | undefined;
+  /** What the user sent before the agent arrived: its text (shown, given back on failure) and how to start it. */
+  let queued: { text: string; go(): void } | undefined;
+  /** The text to put back in the task box (a new object each time). */
+  let restore: { text: string } | undefined;
   let host: HTMLElement | undefined;
   let root: ShadowRoot | undefined;
   let visible = false;
@@ -147,13 +164,27 @@ export function createUi(deps: UiDeps) {
   let lastSecrets: Record<string, string> | undefined;
   let lastFiles: File[] | undefined;
 
-  function start(task: string, secrets?: Record<string, string>, files?: File[]): void {
+  /** Runs `go` with the agent, or keeps it until the agent is there (or says why it never will). */
+  function withAgent(text: string, go: (a: UiAgent) => void): void {
     notice = undefined;
+    if (agent) return go(agent);
+    if (agentError) {
+      notice = strings(lang()).agentFailed(agentError);
+      restore = { text };
+    } else queued = { text, go: () => go(agent!) };
+    paint();
+  }
+
+  function start(task: string, secrets?: Record<string, string>, files?: File[]): void {
+    withAgent(task, (a) => startWith(a, task, secrets, files));
+  }
+
+  function startWith(a: UiAgent, task: string, secrets?: Record<string, string>, files?: File[]): void {
     lastSecrets = secrets;
     lastFiles = files;
     try {
       // Through the page's own `run`, which hands the new handle to attach().
-      attach(deps.run(task, { ...runOptions(), ...(secrets ? { secrets } : {}), ...(files?.length ? { files } : {}) }));
+      attach(a.run(task, { ...runOptions(), ...(secrets ? { secrets } : {}), ...(files?.length ? { files } : {}) }));
     } catch (e) {
       notice = String((e as Error)?.message ?? e);
       paint();
@@ -174,16 +205,16 @@ export function createUi(deps: UiDeps) {
       dispatch({ type: 'confirmed' });
     },
     retry: () => view && start(view.task, lastSecrets, lastFiles),
-    replay: (recording) => {
-      notice = undefined;
-      try {
-        if (!deps.replay) throw new Error('Replay is not available here.');
-        attach(deps.replay(recording, runOptions()));
-      } catch (e) {
-        notice = String((e as Error)?.message ?? e);
-        paint();
-      }
-    },
+    replay: (recording) =>
+      withAgent(recording.task, (a) => {
+        try {
+          if (!a.replay) throw new Error('Replay is not available here.');
+          attach(a.replay(recording, runOptions()));
+        } catch (e) {
+          notice = String((e as Error)?.message ?? e);
+          paint();
+        }
+      }),
     saveRecording: (recording) => saveFile(recording),
     dismissResume: () => dispatch({ type: 'dismissResume' }),
     collapse: () => {
@@ -249,6 +280,8 @@ export function createUi(deps: UiDeps) {
               history={history}
               recordings={site.recordings ?? []}
               notice={notice}
+              waiting={queued?.text}
+              restore={restore}
               box={box}
               act={act}
               onResize={(width, height) => setLayout({ ...layout, width, height })}
@@ -305,7 +338,7 @@ export function createUi(deps: UiDeps) {
     // Another page of the site may have moved it since this one loaded.
     if (!visible) layout = loadLayout();
     reveal();
-    const h = deps.current();
+    const h = agent?.current();
     if (h) attach(h);
     if (!view || view.status !== 'running') focusNext = '[data-task]';
     paint();
@@ -355,6 +388,23 @@ export function createUi(deps: UiDeps) {
     else open();
   }
 
+  /** The agent is here: a task sent while it loaded starts now. */
+  function connect(a: UiAgent): void {
+    agent = a;
+    const q = queued;
+    queued = undefined;
+    if (q) q.go();
+  }
+
+  /** The engine could not be loaded: said in the panel; a task waiting for it goes back to the task box. */
+  function agentFailed(e: unknown): void {
+    agentError = String((e as Error)?.message ?? e);
+    notice = strings(lang()).agentFailed(agentError);
+    if (queued) restore = { text: queued.text };
+    queued = undefined;
+    paint();
+  }
+
   addEventListener('resize', () => visible && paint());
   addEventListener('pagehide', () => {
     if (view?.status === 'running')
@@ -363,5 +413,8 @@ export function createUi(deps: UiDeps) {
         view.entries.map((e) => (e.kind === 'step' ? { ...e, thinking: undefined } : e)),
       );
   });
-  return { open, close, toggle, launcher, attach, configure, autoOpen };
+  return { open, close, toggle, launcher, attach, configure, autoOpen, connect, agentFailed };
 }
+
+/** The overlay's controller, as the entries hold it. */
+export type Ui = ReturnType<typeof createUi>;

@@ -40,8 +40,12 @@ interface Props {
   history: HistoryItem[];
   /** The site's recordings (init): one-click tasks. */
   recordings: Recording[];
-  /** A run that could not start (busy, no task). */
+  /** A run that could not start (busy, no task, the agent not loaded). */
   notice?: string;
+  /** The task sent before the agent arrived: shown in the task box until it starts. */
+  waiting?: string;
+  /** Text given back to the task box (a task the agent never got); a new object each time. */
+  restore?: { text: string };
   box: { x: number; y: number; width: number; height: number };
   act: PanelActions;
   onResize(width: number, height: number): void;
@@ -62,12 +66,15 @@ function useTick(on: boolean): void {
   }, [on]);
 }
 
-export function Panel({ view, t, history, recordings, notice, box, act, onResize }: Props) {
+export function Panel({ view, t, history, recordings, notice, waiting, restore, box, act, onResize }: Props) {
   const running = view?.status === 'running';
   useTick(running);
   const ref = useRef<HTMLElement>(null);
   const logRef = useRef<HTMLDivElement>(null);
   const [draft, setDraft] = useState('');
+  useEffect(() => {
+    if (restore) setDraft(restore.text);
+  }, [restore]);
 
   // The size the user gives it by the resize corner is remembered.
   useEffect(() => {
@@ -139,7 +146,7 @@ export function Panel({ view, t, history, recordings, notice, box, act, onResize
             {view!.paused && <span class="hint">{t.paused}</span>}
           </div>
         ) : (
-          <TaskBox t={t} send={act.send} text={draft} setText={setDraft} />
+          <TaskBox t={t} send={act.send} text={draft} setText={setDraft} waiting={waiting} />
         )}
         {notice && (
           <p class="err" role="alert">
@@ -371,11 +378,12 @@ function enterSends(e: KeyboardEvent, send: () => void): void {
   }
 }
 
-function TaskBox({ t, send, text, setText }: { t: Strings; send: PanelActions['send']; text: string; setText(s: string): void }) {
+function TaskBox({ t, send, text, setText, waiting }: { t: Strings; send: PanelActions['send']; text: string; setText(s: string): void; waiting?: string }) {
   const box = useRef<HTMLTextAreaElement>(null);
   const secrets = useRef<HTMLDivElement | null>(null);
   const [files, setFiles] = useState<File[]>([]);
   const go = (): void => {
+    if (waiting !== undefined) return;
     const task = (box.current?.value ?? text).trim();
     if (!task) return;
     setText('');
@@ -391,17 +399,25 @@ function TaskBox({ t, send, text, setText }: { t: Strings; send: PanelActions['s
         ref={box}
         data-task
         rows={2}
-        value={text}
+        value={waiting ?? text}
+        readOnly={waiting !== undefined}
+        aria-busy={waiting !== undefined}
         aria-describedby="ph-task-hint"
         onInput={(e) => setText((e.target as HTMLTextAreaElement).value)}
         onKeyDown={(e) => enterSends(e, go)}
       />
       <div class="row">
-        <p class="hint" id="ph-task-hint" style={{ flex: '1' }}>
-          {t.taskHint}
+        <p
+          class="hint"
+          id="ph-task-hint"
+          style={{ flex: '1' }}
+          role={waiting !== undefined ? 'status' : undefined}
+          data-waiting={waiting !== undefined || undefined}
+        >
+          {waiting !== undefined ? t.waitingAgent : t.taskHint}
         </p>
-        <button type="button" class="primary" onClick={onUserInput(go)} data-send>
-          {t.send}
+        <button type="button" class="primary" onClick={onUserInput(go)} data-send disabled={waiting !== undefined}>
+          {waiting !== undefined ? t.sendWaiting : t.send}
         </button>
       </div>
       <FilesBox t={t} files={files} setFiles={setFiles} />

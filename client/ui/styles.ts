@@ -17,6 +17,7 @@ button{cursor:pointer;border:1px solid var(--line);background:var(--soft);border
 button:hover{border-color:var(--mute)}
 button.primary{background:var(--acc);color:var(--acc-fg);border-color:var(--acc)}
 button.danger{color:var(--bad)}
+button:disabled{cursor:progress;opacity:.7}
 button.icon{padding:0;width:32px;height:32px;display:inline-flex;align-items:center;justify-content:center;background:transparent;border-color:transparent}
 button.icon:hover{background:var(--soft)}
 :focus-visible{outline:2px solid var(--focus);outline-offset:2px}

@@ -19,7 +19,7 @@ import { CSS } from '../../client/ui/styles';
 import { strings } from '../../client/ui/i18n';
 import { call, hasText, latestMap, refFor, useAgentStack } from './agent-harness';
 import { origin, useSession } from './harness';
-import { inUi, panel, sendTask, waitIn } from './ui-kit';
+import { checkState, inUi, panel, sendTask, waitIn } from './ui-kit';
 
 const session = useSession();
 const stack = useAgentStack();
@@ -36,8 +36,12 @@ const OPEN_ROOTS = `(() => {
 
 /** The agent chunk the built loader names. */
 const agentPath = (): string => `/${/pagehand-agent\.[0-9A-Za-z]{8}\.js/.exec(readFileSync(`${DIST}pagehand-loader.js`, 'utf8'))![0]}`;
-/** The modules the agent's entry imports (the build's list): they load with it. */
-const agentImports = (): string[] => (JSON.parse(readFileSync(`${DIST}pagehand-agent.files.json`, 'utf8')) as { eager: string[] }).eager.map((f) => `/${f}`);
+/** The agent's files as the build lists them (build-embed.ts). */
+const agentFiles = (): { eager: string[]; engine: string[]; lazy: string[] } => JSON.parse(readFileSync(`${DIST}pagehand-agent.files.json`, 'utf8'));
+/** The modules the agent's entry imports (the build's list) and the engine it imports at once: they load with it. */
+const agentImports = (): string[] => [...agentFiles().eager, ...agentFiles().engine].map((f) => `/${f}`);
+/** The engine's own file (client/engine.ts), which the entry imports beside the panel. */
+const enginePath = (): string => `/${agentFiles().engine[0]!}`;
 
 interface Served {
   path: string;
@@ -342,6 +346,118 @@ describe('the embed through its loader', () => {
       mapped: true,
       after: true,
     });
+  });
+});
+
+/**
+ * Holds the engine's file on its way to `page` until `release` is called (the panel's files pass):
+ * the panel is tested before the engine arrived, whatever the machine's speed. `fail` aborts it
+ * instead.
+ */
+async function holdEngine(page: Page): Promise<{ release(): void; fail(): void; asked: Promise<void> }> {
+  let asked!: () => void;
+  const seen = new Promise<void>((r) => (asked = r));
+  let go!: (ok: boolean) => void;
+  const gate = new Promise<boolean>((r) => (go = r));
+  await page.route(`${proxy.url}${enginePath()}`, async (route) => {
+    asked();
+    if (await gate) await route.continue();
+    else await route.abort();
+  });
+  return { release: () => go(true), fail: () => go(false), asked: seen };
+}
+
+/** `pagehand.map()`: 'mapped' once the engine is there, else the stub's error. */
+const pageMap = (page: Page): Promise<string> =>
+  page.evaluate(() => {
+    try {
+      return (window as any).pagehand.map().text.includes('Grinder') ? 'mapped' : 'no page text';
+    } catch (e) {
+      return (e as Error).message;
+    }
+  });
+
+describe('the panel before the engine', () => {
+  it('opening the launcher asks for the panel and the engine together; the visitor types while the engine is held, Send waits (shown) and runs it when the engine arrives', async () => {
+    const { page, asked } = await pageOf(await newContext());
+    const engine = await holdEngine(page);
+    await page.goto(fixture('loader-shop.html'));
+    const launcher = await waitIn(page, 'button.launcher');
+    await page.waitForLoadState('networkidle');
+    asked.length = 0;
+    await launcher.click();
+    // The engine is requested at the click, with the panel's files, not after them.
+    await engine.asked;
+    expect(asked).toEqual(expect.arrayContaining([agentPath(), ...agentImports()]));
+    await panel(page).waitFor();
+    // The panel works: the task box has the focus and takes what the visitor types.
+    await page.keyboard.type('Count the products');
+    expect(await inUi(page, '[data-task]').inputValue()).toBe('Count the products');
+    // …while the engine is not there: window.pagehand is still the loader's stub.
+    expect(await pageMap(page)).toMatch(/^pagehand\.map\(\) is available once the agent has loaded/);
+
+    stack.setPolicy(() => call('done', { summary: 'Three products.' }));
+    const from = stack.requests().length;
+    await page.keyboard.press('Enter');
+    const t = strings('en');
+    const waiting = await waitIn(page, '[data-waiting][role="status"]');
+    expect(await waiting.textContent()).toBe(t.waitingAgent);
+    expect(await inUi(page, '[data-send]').textContent()).toBe(t.sendWaiting);
+    expect(await inUi(page, '[data-send]').isDisabled()).toBe(true);
+    expect(await inUi(page, '[data-task]').inputValue()).toBe('Count the products');
+    await checkState(page, 'embed-send-waits-for-engine');
+    expect(stack.requests().length).toBe(from);
+
+    engine.release();
+    await waitIn(page, '[data-end="done"]');
+    expect(await inUi(page, '[data-end="done"]').textContent()).toContain('Three products.');
+    const sent = stack.requests()[from]!;
+    expect(sent.messages.map((m) => m.text).join('\n')).toContain('Count the products');
+    expect(await pageMap(page)).toBe('mapped');
+  });
+
+  it('page calls before the engine go to the panel: close() hides it, toggle() shows it again', async () => {
+    const { page } = await pageOf(await newContext());
+    const engine = await holdEngine(page);
+    await page.goto(fixture('loader-shop.html'));
+    await (await waitIn(page, 'button.launcher')).click();
+    await panel(page).waitFor();
+    await page.evaluate(() => (window as any).pagehand.close());
+    await expect.poll(() => page.locator('pagehand-ui section.panel, pagehand-ui button.launcher').count()).toBe(0);
+    await page.evaluate(() => (window as any).pagehand.toggle());
+    await panel(page).waitFor();
+    engine.release();
+    await page.evaluate(() => (window as any).pagehand.ready);
+    expect(await panel(page).isVisible()).toBe(true);
+  });
+
+  it('an engine that fails to load: the panel says so and gives the typed task back; ready rejects', async () => {
+    const { page } = await pageOf(await newContext());
+    const engine = await holdEngine(page);
+    await page.goto(fixture('loader-shop.html'));
+    await (await waitIn(page, 'button.launcher')).click();
+    await panel(page).waitFor();
+    await page.keyboard.type('Count the products');
+    await page.keyboard.press('Enter');
+    await waitIn(page, '[data-waiting]');
+    engine.fail();
+    const alert = await waitIn(page, '.err[role="alert"]');
+    expect(await alert.textContent()).toContain('The agent could not be loaded, so your task was not sent');
+    await expect.poll(() => inUi(page, '[data-task]').inputValue()).toBe('Count the products');
+    expect(await inUi(page, '[data-send]').isDisabled()).toBe(false);
+    expect(await page.locator('pagehand-ui [data-waiting]').count()).toBe(0);
+    expect(
+      await page.evaluate(() =>
+        (window as any).pagehand.ready.then(
+          () => 'loaded',
+          (e: Error) => e.message,
+        ),
+      ),
+    ).toMatch(/engine/);
+    // Sending again says the same, and keeps the text.
+    await page.keyboard.press('Enter');
+    await expect.poll(() => inUi(page, '[data-task]').inputValue()).toBe('Count the products');
+    expect(await inUi(page, '.err[role="alert"]').count()).toBe(1);
   });
 });
 

@@ -46,7 +46,8 @@ function setup(deps: { lang?: string; position?: 'bottom-left' } = {}): void {
   localStorage.clear();
   sessionStorage.clear();
   running = undefined;
-  ui = createUi({ run: (task) => (running = handle(task)), current: () => running, ...deps });
+  ui = createUi(deps);
+  ui.connect({ run: (task) => (running = handle(task)), current: () => running });
 }
 
 beforeEach(() => setup());

@@ -76,19 +76,22 @@ let handles: FakeHandle[];
 let runs: Array<{ task: string; options?: RunOptions }>;
 let ui: ReturnType<typeof createUi>;
 
-function setup(lang?: string): void {
+const agent = {
+  run: (task: string, options?: RunOptions) => {
+    runs.push({ task, options });
+    const h = fakeHandle(task);
+    handles.push(h);
+    return h;
+  },
+  current: () => handles.find((h) => h.active),
+};
+
+/** `connected: false`: the overlay before the engine arrived (the embed's panel comes first). */
+function setup(lang?: string, connected = true): void {
   handles = [];
   runs = [];
-  ui = createUi({
-    run: (task, options) => {
-      runs.push({ task, options });
-      const h = fakeHandle(task);
-      handles.push(h);
-      return h;
-    },
-    current: () => handles.find((h) => h.active),
-    lang,
-  });
+  ui = createUi({ lang });
+  if (connected) ui.connect(agent);
 }
 
 const hosts = (): Element[] => [...document.querySelectorAll('pagehand-ui')];
@@ -145,6 +148,42 @@ describe('overlay controller', () => {
     expect(key(box, 'Enter')).toBe(false); // default prevented: no new line
     expect(runs).toEqual([{ task: 'Find the invoice', options: { proxy: 'http://proxy.test', token: 'tok' } }]);
     expect($('.ph.dark')).not.toBeNull();
+  });
+
+  it('before the engine: the visitor types, Send waits (shown, the text kept), then runs when the agent connects', async () => {
+    setup(undefined, false);
+    ui.open({ model: 'gpt-test' });
+    const box = $('[data-task]') as HTMLTextAreaElement;
+    type(box, 'Find the invoice');
+    key(box, 'Enter');
+    await tick();
+    expect(runs).toHaveLength(0);
+    expect(($('[data-task]') as HTMLTextAreaElement).value).toBe('Find the invoice');
+    expect(($('[data-task]') as HTMLTextAreaElement).readOnly).toBe(true);
+    expect(($('[data-send]') as HTMLButtonElement).disabled).toBe(true);
+    expect($('[data-send]')!.textContent).toBe('Sending…');
+    expect($('[data-waiting][role="status"]')!.textContent).toContain('still loading');
+    ui.connect(agent);
+    await tick();
+    expect(runs).toEqual([{ task: 'Find the invoice', options: { model: 'gpt-test' } }]);
+    expect($('[data-waiting]')).toBeNull();
+  });
+
+  it('an engine that fails to load: the error in the panel, the task back in the box, nothing run', async () => {
+    setup('es', false);
+    ui.open();
+    type($('[data-task]')!, 'Busca la factura');
+    key($('[data-task]')!, 'Enter');
+    await tick();
+    ui.agentFailed(new Error('pagehand: could not load the engine'));
+    await tick();
+    expect(runs).toHaveLength(0);
+    expect($('[role="alert"]')!.textContent).toContain('No se pudo cargar el agente');
+    expect($('[role="alert"]')!.textContent).toContain('could not load the engine');
+    const box = $('[data-task]') as HTMLTextAreaElement;
+    expect(box.value).toBe('Busca la factura');
+    expect(box.readOnly).toBe(false);
+    expect(($('[data-send]') as HTMLButtonElement).disabled).toBe(false);
   });
 
   it("open()'s run options reach the panel's runs by name only: a confirm callback or ui: false slipped in does not", () => {
