@@ -10,7 +10,7 @@
  * loader tag carries `data-pagehand-loader`, and the userscript) page scripts get the cut-down
  * API of guarded-api.ts, and only the user approves or answers, in the panel.
  */
-import { agentEnv, isUserSession, pageIsUntrusted, setAgentEnv } from './agent/env';
+import { isUserSession, untrustedPage, type AgentEnv } from './agent/env';
 import { createAgentApi, type StartedBy } from './agent/api';
 import type { InitConfig, Recording, ReplayOptions, RunHandle, RunOptions } from './agent/types';
 import { parseInit, type ParsedInit } from './embed/init-config';
@@ -54,10 +54,12 @@ export interface EngineStart {
   script: HTMLOrSVGScriptElement | null;
   /** The embed loader's hand-off; undefined in the single-file bundles. */
   handoff?: Handoff;
+  /** What the embedding supplies (the userscript's transport and store, the runner's); default none. */
+  env?: AgentEnv;
 }
 
 /** Installs the engine, connects the overlay to it and defines `window.pagehand`. */
-export function startEngine({ ui, defaults, script, handoff }: EngineStart): void {
+export function startEngine({ ui, defaults, script, handoff, env: given = {} }: EngineStart): void {
   // At document start these reveal closed shadow roots and listener-only click targets.
   installHooks();
   // Counts the page's fetch/XHR (and short timers during actions) for settle detection.
@@ -65,10 +67,11 @@ export function startEngine({ ui, defaults, script, handoff }: EngineStart): voi
   // WebMCP: the page registers its tools with document.modelContext (the browser's, or ours).
   const webmcp = installModelContext();
   // The bookmarklet's loader mark on the tag, or (what the page cannot strip) the session token made for it.
-  if (script?.hasAttribute('data-pagehand-loader') || isUserSession(defaults.token)) setAgentEnv({ installedBy: 'user' });
-  const stranger = pageIsUntrusted();
+  const env: AgentEnv = script?.hasAttribute('data-pagehand-loader') || isUserSession(defaults.token) ? { ...given, installedBy: 'user' } : given;
+  // Page scripts reach the API on a stranger's page (not in the runner's isolated world): they get the guarded one.
+  const stranger = untrustedPage(env) && !env.isolated;
   // The replay driver sits on the agent: lent to it here, loaded when a replay starts.
-  const agent = createAgentApi(defaults, agentEnv(), { replay: async (run) => new (await onDemand()).ReplayDriver(run).loop() });
+  const agent = createAgentApi(defaults, env, { replay: async (run) => new (await onDemand()).ReplayDriver(run).loop() });
   // Frames from other origins talk to this page's pagehand only once init lists them.
   installFrameBridge(() => agent.siteSettings().page);
   /** init's model and lang: under a run's own options, over the script tag's. */
@@ -145,7 +148,7 @@ export function startEngine({ ui, defaults, script, handoff }: EngineStart): voi
     else if (defaults.embed) ui.launcher();
   };
   // The userscript's store first asks the manager which run this tab holds; elsewhere at once.
-  const store = agentEnv().store;
+  const store = env.store;
   if (store?.ready) void store.ready().then(resumeSaved, resumeSaved);
   else resumeSaved();
   // The calls made to the loader's stub before the agent came, and its launcher, go over to this API.

@@ -1,19 +1,8 @@
 /**
- * The single-file bundles' entry (pagehand.js, the userscript, the runner, the npm entry): the
- * overlay and the engine (./engine.ts) together, at once. It defines exactly one global,
- * `pagehand`, and nothing else. Loading it twice keeps the first instance (a bookmarklet clicked
- * again must not reset refs). The embed's agent loads the same two halves apart, the panel
- * first (client/loader/agent.ts).
+ * The entry of pagehand.js (a script tag, the bookmarklet's loader) and of the npm entry: the
+ * overlay and the engine together, at once, with nothing supplied by an embedding (./start.ts).
+ * The embed's agent loads the same two halves apart, the panel first (client/loader/agent.ts).
  */
-import { readScriptTag } from './embed/script-tag';
-import { startEngine } from './engine';
-import { createUi } from './ui/index';
+import { startPagehand } from './start';
 
-// Not in a browser (a framework rendering on the server imports this too): nothing to install.
-if (typeof window !== 'undefined' && !window.pagehand) {
-  // The script tag that loaded the bundle: proxy, token, language, corner, model.
-  const script = document.currentScript;
-  const defaults = readScriptTag(script, location.href);
-  const ui = createUi({ lang: defaults.lang, position: defaults.position });
-  startEngine({ ui, defaults, script });
-}
+startPagehand();

@@ -1,5 +1,5 @@
 /**
- * The headless runner's environment (dist/pagehand.runner.js), set before the entry runs. The
+ * The headless runner's environment (dist/pagehand.runner.js), handed to the entry. The
  * runner runs this bundle in an isolated world (cli/isolated-world.ts): its globals, its
  * `fetch` (the model calls' transport) and its prototypes are its own, out of the page's reach.
  *
@@ -15,11 +15,13 @@
  *   are handed in by Node through `PAGEHAND_RUNNER.downloads`: a call Node evaluates in this
  *   world (cli/download-handoff.ts), never a DOM event, so no page script can plant a file.
  * - The pages are strangers' (the user runs pagehand on them): their marks may only add caution
- *   (`installedBy: 'user'`, set by `afterEntry` once the entry has made `pagehand`: see there).
+ *   (`installedBy: 'user'`). Yet the `pagehand` the entry makes lives in the isolated world, out
+ *   of the page scripts' reach (`isolated`): it keeps the whole API, so the runner's own bridge
+ *   answers the run's confirmations and questions from the terminal.
  *
  * Only the runner injects this build; pagehand.js never reads the name.
  */
-import { setAgentEnv } from './agent/env';
+import type { AgentEnv } from './agent/env';
 import { createRunStore } from './agent/persist';
 import { useRunnerDownloads } from './page/downloads';
 import { useHooksFromPageWorld } from './page/hooks';
@@ -36,30 +38,23 @@ declare const PAGEHAND_RUNNER:
     }
   | undefined;
 
-if (typeof PAGEHAND_RUNNER === 'object' && PAGEHAND_RUNNER) {
+/** Wires the runner's page-world parts and returns what the entry gets; outside the runner, nothing. */
+export function runnerEnv(): AgentEnv {
+  if (typeof PAGEHAND_RUNNER !== 'object' || !PAGEHAND_RUNNER) return {};
   const host = PAGEHAND_RUNNER;
   useHooksFromPageWorld();
   usePageWorldActivity();
   setPageToolRegistry(pageWorldToolRegistry());
   const listen = host.downloads;
   if (typeof listen === 'function') useRunnerDownloads((take) => listen(take));
-  setAgentEnv({
+  return {
+    installedBy: 'user',
+    isolated: true,
     store: createRunStore(() => ({
       get: () => host.get(),
       set: (_key, value) => host.set(value),
       // The runner ends with the run: nothing to clear there.
       remove: () => undefined,
     })),
-  });
-}
-
-/**
- * Called by the runner's entry after `./index` made `pagehand`. The entry hands a stranger's
- * page a cut-down `pagehand` (no confirm/ask, runs forced into the panel) because page scripts
- * can reach it; here only the runner's own bridge can — the global lives in the isolated world —
- * and it must answer the run's confirmations and questions from the terminal. So the page is
- * marked a stranger's only now: for everything read later (risk marks: caution only).
- */
-export function afterEntry(): void {
-  if (typeof PAGEHAND_RUNNER === 'object' && PAGEHAND_RUNNER) setAgentEnv({ installedBy: 'user' });
+  };
 }

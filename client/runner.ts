@@ -1,8 +1,8 @@
 /**
- * The headless runner's entry (dist/pagehand.runner.js): the runner's environment first, then
- * the same entry as pagehand.js, then what must follow it (client/runner-env.ts).
+ * The headless runner's entry (dist/pagehand.runner.js): the runner's environment
+ * (client/runner-env.ts), then the same start as pagehand.js with it.
  */
-import { afterEntry } from './runner-env';
-import './index';
+import { runnerEnv } from './runner-env';
+import { startPagehand } from './start';
 
-afterEntry();
+startPagehand(runnerEnv());

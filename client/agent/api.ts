@@ -5,7 +5,7 @@
  */
 import { frameConfig, type FrameConfig } from '../page/frames/config';
 import type { Redaction } from '../page/redact';
-import { agentEnv, pageIsUntrusted, type AgentEnv } from './env';
+import { untrustedPage, type AgentEnv } from './env';
 import { filesFor, filesProblem, type RunFiles } from './files';
 import { dropFiles, factsOf, keepFiles, loadFiles } from './files-store';
 import { newGuardState } from './guards';
@@ -54,9 +54,10 @@ export interface AgentExtensions {
   replay?: RunDeps['replay'];
 }
 
-export function createAgentApi(defaults: ScriptDefaults, env: AgentEnv = agentEnv(), extensions: AgentExtensions = {}) {
+export function createAgentApi(defaults: ScriptDefaults, env: AgentEnv = {}, extensions: AgentExtensions = {}) {
+  const untrusted = untrustedPage(env);
   // On a stranger's page the page's sessionStorage is the page's to read: no secret goes there.
-  const store = env.store ?? (pageIsUntrusted() ? withoutSecrets(sessionRunStore()) : sessionRunStore());
+  const store = env.store ?? (untrusted ? withoutSecrets(sessionRunStore()) : sessionRunStore());
   let site: SiteConfig = {};
   // Before any init: only the script tag's proxy and token (frames from other origins need init to list them).
   let settings: SiteSettings = siteSettings({}, { frames: frameConfig({ proxy: defaults.proxy, token: defaults.token }) }).site;
@@ -153,13 +154,14 @@ export function createAgentApi(defaults: ScriptDefaults, env: AgentEnv = agentEn
     }
     state.startUrl = location.href;
     if (replaying) state.replay = replaying;
-    if (by === 'page' && pageIsUntrusted()) state.byPage = true;
+    if (by === 'page' && untrusted) state.byPage = true;
     const r = new Run(state, {
       confirm: () => options.confirm ?? site.confirm,
       resumed: false,
       onEnd,
       store,
       transport: env.fetch,
+      untrusted,
       replay: extensions.replay,
       siteTools: () => toolsFor(options.tools),
       site: () => site,
@@ -204,6 +206,7 @@ export function createAgentApi(defaults: ScriptDefaults, env: AgentEnv = agentEn
       onEnd,
       store,
       transport: env.fetch,
+      untrusted,
       replay: extensions.replay,
       siteTools: () => toolsFor(),
       site: () => site,

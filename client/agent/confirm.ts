@@ -8,7 +8,6 @@
 import { targetFacts } from '../page/facts';
 import type { PageSettings } from '../page/settings';
 import type { Emitter } from './events';
-import { pageIsUntrusted } from './env';
 import type { Call } from './calls';
 import type { SavedRun } from './persist';
 import { classifyRisks, siteToolRisk, type Risk } from './risk';
@@ -23,17 +22,19 @@ export interface ConfirmHost {
   confirmFn(): RunOptions['confirm'] | undefined;
   /** What the page layer judges with: the site's marks and zones, the run's frames. */
   pageSettings(): PageSettings;
+  /** The page is a stranger's: its marks may add caution, never remove it. */
+  readonly untrustedPage: boolean;
 }
 
 /** Every risk of a call, most telling first; none for calls that do not act. */
-export function risksOf(call: Call, settings: PageSettings): Risk[] {
+export function risksOf(call: Call, settings: PageSettings, untrusted: boolean): Risk[] {
   try {
     if (call.kind === 'site') {
       const r = siteToolRisk(call.tool);
       return r ? [r] : [];
     }
     if (call.kind === 'page_tool') return pageToolRisks(call.tool, settings.masks);
-    if (call.kind === 'page') return classifyRisks(call.action, targetFacts(call.action, settings), location.href, { trustMarks: !pageIsUntrusted() });
+    if (call.kind === 'page') return classifyRisks(call.action, targetFacts(call.action, settings), location.href, { trustMarks: !untrusted });
   } catch {
     /* a page that breaks the facts gets no question rather than a crash */
   }
@@ -51,7 +52,7 @@ const allowance = (r: Risk): Allowance => (r.tool ? `tool:${r.tool}` : r.kind);
 export async function confirmCall(host: ConfirmHost, call: Call, target: CallTarget | undefined, goal: string | undefined): Promise<true | string> {
   const allowed = host.state.allowed;
   const granted = (r: Risk): boolean => allowed.includes(allowance(r)) || (r.kind !== 'site_tool' && allowed.includes(r.kind));
-  const risk = risksOf(call, host.pageSettings()).find((r) => !granted(r));
+  const risk = risksOf(call, host.pageSettings(), host.untrustedPage).find((r) => !granted(r));
   if (!risk) return true;
   const request: ConfirmRequest = { kind: risk.kind, call: { name: call.planned.name, args: call.planned.args }, target, reason: risk.reason, goal };
   let yes = false;

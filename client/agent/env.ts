@@ -1,8 +1,9 @@
 /**
  * What the embedding supplies to the agent: the userscript swaps the transport for
  * GM_xmlhttpRequest (strict-CSP pages) and the store for GM storage (cross-origin
- * navigations). Set before the entry creates the API: an entry imports a module that calls
- * `setAgentEnv`, then `./index`.
+ * navigations); the runner keeps the run in Node. Each entry hands its environment to
+ * `startPagehand` (client/start.ts), which passes it down: to the agent API, each run, and its
+ * risk check.
  */
 import type { RunStore } from './persist';
 
@@ -17,18 +18,15 @@ export interface AgentEnv {
    * runner): the page is a stranger's, so it may add caution but never remove it. Default 'site'.
    */
   installedBy?: 'site' | 'user';
+  /**
+   * Page scripts cannot reach this `pagehand` (the runner's isolated world): it keeps the whole
+   * API — the runner's own bridge answers confirmations — even where the page is a stranger's.
+   */
+  isolated?: boolean;
 }
-
-let current: AgentEnv = {};
-
-export function setAgentEnv(env: AgentEnv): void {
-  current = { ...current, ...env };
-}
-
-export const agentEnv = (): AgentEnv => current;
 
 /** The page is a stranger's (bookmarklet, userscript, runner): its marks and callbacks may only add caution. */
-export const pageIsUntrusted = (): boolean => current.installedBy === 'user';
+export const untrustedPage = (env: AgentEnv): boolean => env.installedBy === 'user';
 
 /**
  * Whether `token` is a session token the proxy made for the user's own pagehand (the

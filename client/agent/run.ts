@@ -34,7 +34,6 @@ import type { PageSettings } from '../page/settings';
 import { runPageSettings, siteSettings, type SiteSettings } from './site-settings';
 import type { PageTool } from '../webmcp/page-tool';
 import { pageOffersTools } from '../webmcp/offer';
-import { pageIsUntrusted } from './env';
 import { answerPrompt, answerTools } from '../../common/answer-schema';
 import { maskRequest, secretsPrompt } from './secrets';
 import type { CallTarget, CustomTool, RecordedStep, RunEvents, RunHandle, RunOptions, RunResult } from './types';
@@ -59,6 +58,8 @@ export interface RunDeps {
   onEnd: (run: Run) => void;
   store: RunStore;
   transport?: typeof fetch;
+  /** The page is a stranger's (bookmarklet, userscript, runner): its marks may only add caution, its tools are its own code. */
+  untrusted?: boolean;
   /** The site's own tools by name, read at each use (they cannot be saved across pages: the site supplies them again). */
   siteTools: () => ReadonlyMap<string, CustomTool>;
   /**
@@ -133,6 +134,11 @@ export class Run implements DispatchHost {
     this.emitter.on('action', (e) => {
       if (e.phase === 'end' && e.result) this.afterAction(e.result);
     });
+  }
+
+  /** The page is a stranger's (bookmarklet, userscript, runner): its marks may only add caution. */
+  get untrustedPage(): boolean {
+    return this.deps.untrusted === true;
   }
 
   get options(): StoredOptions {
@@ -591,7 +597,7 @@ export class Run implements DispatchHost {
   /** The page's WebMCP tools on offer now (never under a built-in's or a site tool's name). */
   protected pageTools(): ReadonlyMap<string, PageTool> {
     if (!this.webmcp || !this.site().webmcp) return new Map();
-    return this.webmcp.pageToolsNow(new Set([...TOOL_LIST, ...this.deps.siteTools().keys()]), pageIsUntrusted(), this.pageSettings());
+    return this.webmcp.pageToolsNow(new Set([...TOOL_LIST, ...this.deps.siteTools().keys()]), this.deps.untrusted === true, this.pageSettings());
   }
 
   private site(): SiteSettings {

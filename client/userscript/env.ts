@@ -1,11 +1,11 @@
 /**
- * The userscript's environment, set before the bundle's entry runs (./index.ts
- * imports this first): model calls through GM_xmlhttpRequest (strict-CSP pages), the run's
+ * The userscript's environment, handed to the entry with the start (./index.ts
+ * imports this first and passes `userscriptEnv` on): model calls through GM_xmlhttpRequest (strict-CSP pages), the run's
  * state in GM storage bound to this tab (cross-origin navigations), and the proxy and token
  * the Node server filled into the script when it served /pagehand.user.js. The pages it runs
  * on are not the user's own: `installedBy: 'user'`.
  */
-import { setAgentEnv } from '../agent/env';
+import type { AgentEnv } from '../agent/env';
 import { createGmFetch, type GmXmlHttpRequest } from './fetch';
 import { createSessionTabStore } from './session-tab-store';
 import { createGmStore, memoryRunStore } from './store';
@@ -65,11 +65,12 @@ const store = !values
         ...(typeof GM_listValues === 'function' ? { list: GM_listValues } : {}),
       });
 
-setAgentEnv({
+/** What the userscript supplies to the agent: the manager's transport and storage; the page is a stranger's. */
+export const userscriptEnv: AgentEnv = {
   installedBy: 'user',
   ...(xhr ? { fetch: createGmFetch(xhr, { stream }) } : {}),
   store,
-});
+};
 
 /*
  * The entry reads its defaults (proxy, token) from the script tag that loaded it
