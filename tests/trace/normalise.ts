@@ -97,16 +97,24 @@ const MEASURED_SECONDS = /(appeared after |\d+ steps?, |model calls?, |repaired,
 
 /**
  * Made fresh by each run: the proxy's personal token (`ph_` + 24 random bytes, base64url; it is
- * on the CLI's command line) and temporary directories made with mkdtemp (`/tmp/NAME-XXXXXX`:
- * the CLI runner's working directories, downloads, profiles).
+ * on the CLI's command line) and temporary directories made with mkdtemp (`/tmp/NAME-XXXXXX`,
+ * also nested, `/tmp/NAME-XXXXXX/SUB-XXXXXX/file`: the CLI runner's working directories,
+ * downloads, profiles). Only in paths under the OS temp directory, only segments of that shape.
  */
-const TOKEN = /\bph_[A-Za-z0-9_-]{32}\b/g;
-const TMP_DIR = new RegExp(`(${tmpdir().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/[A-Za-z0-9._-]+-)[A-Za-z0-9]{6}(?![A-Za-z0-9._-])`, 'g');
+const TOKEN = /\bph_[A-Za-z0-9_-]{32}(?![A-Za-z0-9_-])/g;
+const TMP_PATH = new RegExp(`${tmpdir().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/[^\\s"'\\\\]+`, 'g');
+/** A path segment mkdtemp made: its prefix, then 6 random characters. */
+const TMP_SEGMENT = /^([A-Za-z0-9._-]+-)[A-Za-z0-9]{6}$/;
+const tmpPath = (path: string): string =>
+  path
+    .split('/')
+    .map((seg) => seg.replace(TMP_SEGMENT, '$1<tmp>'))
+    .join('/');
 
 function rewriteString(s: string, ports: Map<string, string>): string {
   return s
     .replace(TOKEN, 'ph_<token>')
-    .replace(TMP_DIR, '$1<tmp>')
+    .replace(TMP_PATH, tmpPath)
     .replace(MEASURED_SECONDS, '$1<n> s')
     .replace(RETRY_WAIT, '$1<n> s')
     .replace(PORT, (_m, host: string, sep: string, port: string) => {
@@ -124,6 +132,9 @@ function rewriteString(s: string, ports: Map<string, string>): string {
  * shows. Numbers a test chooses (a script's `delayMs`, a tool's `hold_ms`) are kept.
  */
 const DURATION_KEYS = new Set(['elapsedMs']);
+
+/** The string rewrites again, on a trace already written (to bring an older capture up to these rules). */
+export const renormalise = (trace: unknown): unknown => rewrite(trace, new Map());
 
 function rewrite(v: unknown, ports: Map<string, string>, inTiming = false): unknown {
   if (typeof v === 'string') return rewriteString(v, ports);
