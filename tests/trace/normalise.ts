@@ -94,6 +94,8 @@ const RETRY_WAIT = /(trying again in )\d+(?:\.\d+)? s\b/g;
  * The number becomes `<n>`; the words around it stay.
  */
 const MEASURED_SECONDS = /(appeared after |\d+ steps?, |model calls?, |repaired, )\d+(?:\.\d+)? s\b/g;
+/** The last column (`time`) of a row of `pagehand test`'s table: "buy the grinder  passed  4  0  0  3.1 s". */
+const TABLE_TIME = /^(.*\S {2,}\d+ {2,}\d+ {2,}\d+ {2,})\d+(?:\.\d+)? s$/;
 
 /**
  * Made fresh by each run: the proxy's personal token (`ph_` + 24 random bytes, base64url; it is
@@ -116,6 +118,7 @@ function rewriteString(s: string, ports: Map<string, string>): string {
     .replace(TOKEN, 'ph_<token>')
     .replace(TMP_PATH, tmpPath)
     .replace(MEASURED_SECONDS, '$1<n> s')
+    .replace(TABLE_TIME, '$1<n> s')
     .replace(RETRY_WAIT, '$1<n> s')
     .replace(PORT, (_m, host: string, sep: string, port: string) => {
       let label = ports.get(port);
