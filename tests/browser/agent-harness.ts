@@ -30,6 +30,7 @@ import type { ModelMessage, ModelRequest } from '../server/fakes/model-request';
 import type { FakeScript, FakeToolCall } from '../server/fakes/script';
 import { afterAll, beforeAll } from 'vitest';
 import { open, type Session } from './harness';
+import { traceRecord } from '../trace/trace';
 
 export type { ModelRequest } from '../server/fakes/model-request';
 
@@ -204,6 +205,7 @@ export async function runAgent(page: Page, stack: AgentStack, task: string, opti
   });
   rep.listener = (e) => {
     events.push(e);
+    traceRecord('event', e);
     // A stale copy that stepped aside for the page the run moved to is not the end of it.
     if (e.event === 'done' && e.payload?.result?.reason !== 'moved') settle(e.payload.result as RunResult);
   };

@@ -5,6 +5,7 @@
  */
 import type { Page } from 'playwright-core';
 import type { RunResult } from '../../client/agent/types';
+import { traceRecord, tracing } from '../trace/trace';
 
 /** Runs in the page: hooks a handle's events into sessionStorage['agent-log']. */
 function recordRun(): void {
@@ -84,7 +85,11 @@ export async function waitForResult(page: Page, timeoutMs = 60_000): Promise<Run
   while (Date.now() < deadline) {
     try {
       const raw = await page.evaluate(() => sessionStorage.getItem('agent-result'));
-      if (raw) return JSON.parse(raw) as RunResult;
+      if (raw) {
+        // Tracing only: the recorded log up to the result (what tests read with runLog).
+        if (tracing()) traceRecord('run-log', { log: await runLog(page), result: JSON.parse(raw) });
+        return JSON.parse(raw) as RunResult;
+      }
     } catch {
       /* the page is navigating; ask again */
     }

@@ -5,6 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { traceRecord } from '../trace/trace';
 
 export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -38,6 +39,7 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<Exit> 
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(bound);
+      traceRecord('cli', { args, code, stdout, stderr });
       resolve({ code, stdout, stderr });
     });
   });

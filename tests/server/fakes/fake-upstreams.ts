@@ -14,6 +14,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readScript, type FakeScript, type RecordedRequest } from './script';
 import { normaliseRequest, type ModelRequest, type RespondPolicy } from './model-request';
+import { traceRecord } from '../../trace/trace';
 
 export interface FakeUpstreams {
   origin: string;
@@ -94,6 +95,7 @@ export async function startFakeUpstreams(portOrOptions: number | FakeUpstreamsOp
       };
       const modelReq = normaliseRequest(provider, record.path, body, record.seq);
       modelRecords.push(modelReq);
+      traceRecord('request', modelReq);
       if (modelRecords.length > MAX_RECORDS) modelRecords.splice(0, modelRecords.length - MAX_RECORDS);
       if (policy && !readScript(lastUserText(provider, body))) {
         void askPolicy(policy, modelReq).then((reply) => {
