@@ -30,12 +30,15 @@ export function setDenyZones(selectors: readonly string[]): { ignored: string[] 
 
 /** A subtree the site keeps from the agent: `data-pagehand="off"` or a deny selector. */
 export function isDenied(el: Element): boolean {
-  return el.getAttribute(OFF_ATTR) === 'off' || (denySelector !== '' && el.matches(denySelector));
+  return el.getAttribute(OFF_ATTR) === 'off' || deniedBySelector(el);
 }
 
 export function isExcluded(el: Element): boolean {
   return el.hasAttribute(UI_ATTR) || isDenied(el);
 }
+
+/** `isExcluded` for an element with no attribute at all: only a deny selector can name it. */
+export const deniedBySelector = (el: Element): boolean => denySelector !== '' && el.matches(denySelector);
 
 /**
  * `inExcludedZone` for many elements at once (a map, a snapshot): each ancestor's answer is
