@@ -7,6 +7,13 @@
  *    Per step: wall time from one step's start to the next, minus the time spent waiting for
  *    the model (`timing.modelMs`): observe (the map), prompt and history bookkeeping, the risk
  *    check, the action, saving the state. Shown with and without the page's settle wait.
+ *    The bundle is dist/pagehand.js's build with bench/lib/step-parts.ts in place of
+ *    client/page/step-parts.ts (a no-op in the product), so the loop reports its parts and "the
+ *    rest" is split into them (a part's own time: parts inside it, such as the recording step
+ *    made by an `action` event's listener, are counted apart).
+ *    BENCH_BASE=<git ref> also builds that commit's tree and runs both bundles in turns on fresh
+ *    tabs of the same page, BENCH_ROUNDS times each (default 2), so before and after are measured
+ *    in the same minutes.
  * 2. Prompt tokens per step on the webmail task ("find the emails Ernesto sent and summarise
  *    them"), counted with the o200k tokenizer: system prompt + user message + tool schemas
  *    rendered as OpenAI's chat models read them (a TypeScript-like namespace; the same renderer
@@ -18,11 +25,14 @@
  * Bar: non-LLM time ≤ 100 ms median per step; fixed prompt cost ≤ 1.5k system + 0.6k tools.
  * Writes bench/results/loop.json. Launches Chromium.
  */
+import { build, type Plugin } from 'esbuild';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { cpus, loadavg } from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundleOptions } from '../build';
 import { startStaticServer } from '../tests/browser/static-server';
 import type { ModelRequest } from '../tests/server/fakes/model-request';
 import type { FakeScript } from '../tests/server/fakes/script';
@@ -36,6 +46,8 @@ import { renderTable } from './lib/table';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const STEPS = Number(process.env.BENCH_STEPS) || 40;
+const BASE = process.env.BENCH_BASE;
+const ROUNDS = Number(process.env.BENCH_ROUNDS) || (BASE ? 2 : 1);
 const BAR_MS = 100;
 const CHROMIUM_ARGS = [
   '--headless',
@@ -84,6 +96,48 @@ interface StepSample {
   observe: number;
   /** The actions, settle wait included. */
   act: number;
+  /** The parts the loop reported (bench/lib/step-parts.ts), each its own time, by name. */
+  parts: Record<string, number>;
+}
+
+/** The parts of "the rest", in the order shown; whatever they leave is "other". */
+const REST_PARTS: Array<[string, string]> = [
+  ['parse', 'parse the reply'],
+  ['guards', 'guards (loop keys)'],
+  ['risk', 'risk check'],
+  ['record', 'recording'],
+  ['events', 'events'],
+  ['save', 'saving the run'],
+];
+
+/**
+ * The bundle as dist/pagehand.js is built, from the tree at `dir`, with the step's parts
+ * recorded (bench/lib/step-parts.ts in place of client/page/step-parts.ts, when the tree has it).
+ */
+async function bundleWithParts(dir: string): Promise<string> {
+  const swap: Plugin = {
+    name: 'step-parts',
+    setup(b) {
+      b.onResolve({ filter: /\/step-parts$/ }, (args) => (args.importer.includes('/client/') ? { path: join(root, 'bench/lib/step-parts.ts') } : undefined));
+    },
+  };
+  const out = await build({
+    ...bundleOptions,
+    absWorkingDir: dir,
+    nodePaths: [join(root, 'node_modules')],
+    write: false,
+    outfile: 'pagehand.js',
+    plugins: [swap],
+  });
+  return out.outputFiles[0]!.text;
+}
+
+/** A commit's tree (what the bundle is built from), in a temporary folder. */
+async function treeAt(ref: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'pagehand-bench-base-'));
+  const tar = execFileSync('git', ['archive', ref, 'client', 'common', 'tsconfig.json', 'package.json'], { cwd: root, maxBuffer: 1 << 28 });
+  execFileSync('tar', ['-x', '-C', dir], { input: tar });
+  return dir;
 }
 
 /** Runs the loop in the page and collects per-step timings from its events. */
@@ -99,6 +153,8 @@ async function timedRun(
       new Promise((resolve) => {
         const ph = (window as any).pagehand;
         const h = ph.run(task, { proxy, token, model, maxSteps, ui: false });
+        const parts: Array<{ part: string; ms: number; at: number }> = ((window as any).__pagehandParts ??= []);
+        parts.length = 0;
         const starts: number[] = [];
         const modelMs: number[] = [];
         const settle: number[] = [];
@@ -119,12 +175,25 @@ async function timedRun(
         });
         h.on('done', (e: any) => {
           const end = performance.now();
+          // Each part's own time: a part that ran inside another is taken out of that one.
+          const spans = parts.map((p) => ({ ...p, from: p.at - p.ms, own: p.ms }));
+          for (const p of spans) {
+            const outer = spans.filter((o) => o !== p && o.from <= p.from && o.at >= p.at && o.ms > p.ms).sort((a, b) => a.ms - b.ms)[0];
+            if (outer) outer.own -= p.ms;
+          }
+          const byStep = starts.map(() => ({}) as Record<string, number>);
+          for (const p of spans) {
+            let i = starts.length - 1;
+            while (i > 0 && starts[i]! > p.from) i--;
+            if (byStep[i]) byStep[i]![p.part] = (byStep[i]![p.part] ?? 0) + p.own;
+          }
           const samples = starts.map((t, i) => ({
             total: (starts[i + 1] ?? end) - t,
             model: modelMs[i] ?? 0,
             settle: settle[i] ?? 0,
             observe: observe[i] ?? 0,
             act: act[i] ?? 0,
+            parts: byStep[i]!,
           }));
           resolve({ samples, ok: e.result.ok, steps: e.result.steps });
         });
@@ -152,7 +221,10 @@ function promptTokens(body: { messages?: Array<{ content: unknown }>; tools?: un
 }
 
 async function main(): Promise<void> {
-  const bundle = await readFile(join(root, 'dist/pagehand.js'), 'utf8');
+  const bundle = await bundleWithParts(root);
+  const baseDir = BASE ? await treeAt(BASE) : undefined;
+  const baseBundle = baseDir ? await bundleWithParts(baseDir) : undefined;
+  if (baseDir) await rm(baseDir, { recursive: true, force: true });
   const stack = await startStack();
   const statics = await startStaticServer();
   const page5k = generatePage({ targetElements: 5_000, seed: 7, framePath: '/frame.html' });
@@ -170,19 +242,42 @@ async function main(): Promise<void> {
       const ref = refOf(mapOf(req), 'button', /^Add one$/);
       return ref ? tool('click', { ref }) : tool('scroll', { direction: 'up', pages: 20 });
     });
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const page = await ctx.newPage();
-    await page.goto(`${pages.origin}/5k.html`);
-    await page.addScriptTag({ content: bundle });
-    const elements = await page.evaluate(() => document.querySelectorAll('*').length);
-    const run = await timedRun(page, stack.proxy.url, token, 'Click "Add one" again and again', STEPS);
-    await ctx.close();
-    const steps = run.samples.slice(1); // the first step pays for warm-up (JIT, first map)
+    let elements = 0;
+    /** One run of the loop on a fresh tab of the 5k page; its steps after the first (warm-up: JIT, first map). */
+    const timedSteps = async (script: string) => {
+      const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      const page = await ctx.newPage();
+      await page.goto(`${pages.origin}/5k.html`);
+      await page.addScriptTag({ content: script });
+      elements = await page.evaluate(() => document.querySelectorAll('*').length);
+      const run = await timedRun(page, stack.proxy.url, token, 'Click "Add one" again and again', STEPS);
+      await ctx.close();
+      return { ...run, samples: run.samples.slice(1) };
+    };
+    const steps: StepSample[] = [];
+    const baseSteps: StepSample[] = [];
+    /** Per round, the median without the settle wait (this tree, and the base if any): the spread between rounds. */
+    const rounds: Array<{ now: number; base?: number }> = [];
+    const noSettle = (s: StepSample): number => s.total - s.model - s.settle;
+    let run = { ok: true, steps: 0 };
+    for (let r = 0; r < ROUNDS; r++) {
+      // In turns, the base first on even rounds: neither always runs on the warmer machine.
+      let b: StepSample[] | undefined;
+      if (baseBundle && r % 2 === 0) b = (await timedSteps(baseBundle)).samples;
+      const now = await timedSteps(bundle);
+      if (baseBundle && r % 2 === 1) b = (await timedSteps(baseBundle)).samples;
+      run = now;
+      steps.push(...now.samples);
+      if (b) baseSteps.push(...b);
+      rounds.push({ now: median(now.samples.map(noSettle)), ...(b ? { base: median(b.map(noSettle)) } : {}) });
+    }
     const nonLlm = steps.map((s) => s.total - s.model);
-    const nonLlmNoSettle = steps.map((s) => s.total - s.model - s.settle);
+    const nonLlmNoSettle = steps.map(noSettle);
     const observeMs = steps.map((s) => s.observe);
     const actMs = steps.map((s) => s.act - s.settle);
     const restMs = steps.map((s) => s.total - s.model - s.observe - s.act);
+    const part = (name: string) => steps.map((s) => s.parts[name] ?? 0);
+    const otherMs = steps.map((s, i) => restMs[i]! - REST_PARTS.reduce((n, [p]) => n + (s.parts[p] ?? 0), 0));
 
     // 2. Prompt tokens per step on the webmail task.
     const read: string[] = [];
@@ -263,11 +358,15 @@ async function main(): Promise<void> {
       ['non-LLM per step', ms(median(nonLlm)), ms(p95(nonLlm)), ms(Math.max(...nonLlm))],
       ['  without settle wait', ms(median(nonLlmNoSettle)), ms(p95(nonLlmNoSettle)), ms(Math.max(...nonLlmNoSettle))],
       ['  observe (map + prompt)', ms(median(observeMs)), ms(p95(observeMs)), ms(Math.max(...observeMs))],
+      ['    map', ms(median(part('map'))), ms(p95(part('map'))), ms(Math.max(...part('map')))],
+      ['    prompt', ms(median(part('prompt'))), ms(p95(part('prompt'))), ms(Math.max(...part('prompt')))],
       ['  act (without settle)', ms(median(actMs)), ms(p95(actMs)), ms(Math.max(...actMs))],
-      ['  the rest (risk check, events, save)', ms(median(restMs)), ms(p95(restMs)), ms(Math.max(...restMs))],
+      ['  the rest', ms(median(restMs)), ms(p95(restMs)), ms(Math.max(...restMs))],
+      ...REST_PARTS.map(([p, label]) => [`    ${label}`, ms(median(part(p))), ms(p95(part(p))), ms(Math.max(...part(p)))]),
+      ['    other (loop, act call around the action)', ms(median(otherMs)), ms(p95(otherMs)), ms(Math.max(...otherMs))],
     ];
     console.log(
-      `\nbench:loop — ${elements.toLocaleString('en')} elements, ${steps.length} steps timed (of ${run.steps}), ${cpus().length} cores, load average ${loadavg()[0]!.toFixed(1)}\n`,
+      `\nbench:loop — ${elements.toLocaleString('en')} elements, ${steps.length} steps timed (${ROUNDS} run${ROUNDS > 1 ? 's' : ''} of ${run.steps}), ${cpus().length} cores, load average ${loadavg()[0]!.toFixed(1)}\n`,
     );
     console.log(
       renderTable(
@@ -275,6 +374,16 @@ async function main(): Promise<void> {
         timeRows,
       ),
     );
+    if (rounds.length > 1 || baseSteps.length) {
+      const spread = (xs: number[]) => `${ms(Math.min(...xs))}–${ms(Math.max(...xs))}`;
+      console.log(`\nwithout settle wait, median per run: ${spread(rounds.map((r) => r.now))} ms (${rounds.map((r) => ms(r.now)).join(', ')})`);
+      if (baseSteps.length) {
+        const b = baseSteps.map(noSettle);
+        console.log(
+          `base ${BASE}, same page, in turns: ${ms(median(b))} ms median (p95 ${ms(p95(b))}); per run ${rounds.map((r) => ms(r.base ?? NaN)).join(', ')}; this tree ${ms(median(nonLlmNoSettle))}`,
+        );
+      }
+    }
     const first = ours[0]!;
     const tokRows = [
       ['pagehand step 1', first.system, `${first.tools} (${first.toolsJson})`, first.user, first.total],
@@ -313,7 +422,7 @@ async function main(): Promise<void> {
     await mkdir(join(root, 'bench/results'), { recursive: true });
     await writeFile(
       join(root, 'bench/results/loop.json'),
-      `${JSON.stringify({ date: new Date().toISOString(), cores: cpus().length, elements, stepsTimed: steps.length, nonLlmMs: { median: median(nonLlm), p95: p95(nonLlm), max: Math.max(...nonLlm) }, nonLlmWithoutSettleMs: { median: median(nonLlmNoSettle), p95: p95(nonLlmNoSettle) }, samples: steps, webmail: { ok: mailResult.ok, steps: ours.length, perStep: ours }, pageAgent: peer ? { version: peerVersion, step1: peer } : null, verdicts }, null, 2)}\n`,
+      `${JSON.stringify({ date: new Date().toISOString(), cores: cpus().length, elements, stepsTimed: steps.length, nonLlmMs: { median: median(nonLlm), p95: p95(nonLlm), max: Math.max(...nonLlm) }, nonLlmWithoutSettleMs: { median: median(nonLlmNoSettle), p95: p95(nonLlmNoSettle) }, rounds, ...(BASE ? { base: { ref: BASE, withoutSettleMs: median(baseSteps.map(noSettle)) } } : {}), load: loadavg()[0], samples: steps, webmail: { ok: mailResult.ok, steps: ours.length, perStep: ours }, pageAgent: peer ? { version: peerVersion, step1: peer } : null, verdicts }, null, 2)}\n`,
     );
   } finally {
     await browser.close();

@@ -12,6 +12,7 @@ import type { Call } from './calls';
 import type { SavedRun } from './persist';
 import { classifyRisks, siteToolRisk, type Risk } from './risk';
 import { pageToolRisks } from '../webmcp/offer';
+import { clock, spent } from '../page/step-parts';
 import type { Allowance, CallTarget, ConfirmRequest, RunEvents, RunOptions } from './types';
 
 export interface ConfirmHost {
@@ -52,7 +53,9 @@ const allowance = (r: Risk): Allowance => (r.tool ? `tool:${r.tool}` : r.kind);
 export async function confirmCall(host: ConfirmHost, call: Call, target: CallTarget | undefined, goal: string | undefined): Promise<true | string> {
   const allowed = host.state.allowed;
   const granted = (r: Risk): boolean => allowed.includes(allowance(r)) || (r.kind !== 'site_tool' && allowed.includes(r.kind));
+  const t = clock();
   const risk = risksOf(call, host.pageSettings(), host.untrustedPage).find((r) => !granted(r));
+  spent('risk', t);
   if (!risk) return true;
   const request: ConfirmRequest = { kind: risk.kind, call: { name: call.planned.name, args: call.planned.args }, target, reason: risk.reason, goal };
   let yes = false;

@@ -17,6 +17,7 @@ import type { SavedRun } from './persist';
 import type { CallTarget, CustomTool, PlannedCall, RunEvents, RunResult } from './types';
 import type { Emitter } from './events';
 import { agentLazy } from './lazy';
+import { clock, spent } from '../page/step-parts';
 
 export type StepOutcome = 'ok' | 'failed' | 'parked' | 'ended';
 
@@ -140,16 +141,22 @@ export async function runStep(host: DispatchHost, step: number, calls: Call[], g
         }
       }
       const planned: PlannedCall = call.planned;
+      const te = clock();
       host.emitter.emit('action', { step, phase: 'start', call: planned, target });
+      spent('events', te);
       const current: ActionRecord = { call: label, ok: true, result: '(the page started to navigate)' };
       push(current);
       host.state.acting = { step, call: planned, ...(target ? { target } : {}) };
+      const ta = clock();
       const result = await runExtended(host, call, goal, () => run(call, host));
+      spent('act', ta);
       delete host.state.acting;
       if (host.ended) return 'ended';
       current.ok = result.ok;
       current.result = result.ok ? result.message : withRefHint(result, host.lastMap);
+      const tf = clock();
       host.emitter.emit('action', { step, phase: 'end', call: planned, target, result });
+      spent('events', tf);
       if (call.kind === 'page') host.onAction?.({ step, call, target, result });
       if (result.changes.navigation) return await host.park(record);
       // What the map cannot show may have changed: a new view, or a click on opaque content.

@@ -41,6 +41,7 @@ import { beginStep, endStep } from './recording/recorder';
 import { newRecording, pathOn } from './recording/recording';
 import { recordRepairStep, recordsActions, repairLines, replayedSoFar, replayResult } from './recording/steps';
 import { agentLazy } from './lazy';
+import { clock, spent } from '../page/step-parts';
 
 /** How long a parked run waits for the page to unload before it assumes the navigation did not happen. */
 const NAVIGATION_GRACE_MS = 8000;
@@ -209,8 +210,10 @@ export class Run implements DispatchHost {
   /** Saves the state (with the step in progress) for the next page; `leaving`: the page is going away. */
   save(leaving = false): void {
     if (this.ended) return;
+    const t = clock();
     const history = this.pending ? [...this.state.history, this.pending] : this.state.history;
     this.deps.store.save({ ...this.state, history }, leaving);
+    spent('save', t);
   }
 
   private elapsed(): number {
@@ -235,6 +238,7 @@ export class Run implements DispatchHost {
   /** A page action or site tool is about to run: its recording step, kept with the state in case the page unloads. */
   beforeAction(call: PageCall | SiteCall, target: CallTarget | undefined): void {
     if (this.state.replay && !recordsActions(this.state.replay)) return;
+    const t = clock();
     try {
       const step = beginStep(call, target, this.pageSettings());
       if (step) this.state.recordPending = step;
@@ -242,6 +246,7 @@ export class Run implements DispatchHost {
     } catch {
       delete this.state.recordPending; // recording never breaks a run
     }
+    spent('record', t);
   }
 
   /** A call ran (its `action` end event): the step it was about to make, with what it led to. */
@@ -249,12 +254,14 @@ export class Run implements DispatchHost {
     const pending = this.state.recordPending;
     delete this.state.recordPending;
     if (!pending) return;
+    const t = clock();
     try {
       const step = endStep(pending, result, this.recordingOrigin(), this.pageSettings().masks, this.recordedSoFar());
       if (step) this.recordStep(step);
     } catch {
       /* recording never breaks a run */
     }
+    spent('record', t);
   }
 
   /** The run's recording steps so far (with the values they typed). */
@@ -407,12 +414,16 @@ export class Run implements DispatchHost {
     await this.loadPageTools();
     const prompt = this.planPrompt(step);
     const settings = this.pageSettings();
+    const tm = clock();
     const map = await safeMap(prompt.mapTokens, settings);
+    spent('map', tm);
     this.lastMap = map;
     const image = await this.screenshotFor(map);
     if (this.ended) return 'ended';
+    const tr = clock();
     // No secret value leaves the page, whatever carried it into the request.
     const request = maskRequest(buildRequest(prompt, this.state, this.model, map, settings.masks, image), this.state.secrets);
+    spent('prompt', tr);
     const t1 = performance.now();
     let reply: ChatReply;
     try {
@@ -435,6 +446,7 @@ export class Run implements DispatchHost {
     }
     if (this.ended) return 'ended';
     const timing = { observeMs: t1 - t0, modelMs: performance.now() - t1 };
+    const tp = clock();
     this.state.step = step;
     if (reply.usage) {
       this.state.usage.promptTokens += reply.usage.promptTokens;
@@ -445,6 +457,7 @@ export class Run implements DispatchHost {
     const parsed = plan.reply;
     if (parsed.reasoning.memory) this.state.memory = parsed.reasoning.memory;
     this.state.notes = [];
+    spent('parse', tp);
     this.emitStep({ step, phase: 'planned', reasoning: parsed.reasoning, calls: parsed.calls.map(({ name, args }) => ({ name, args })), timing });
 
     if (!plan.calls.length) {
@@ -490,12 +503,14 @@ export class Run implements DispatchHost {
       this.save();
       return 'next';
     }
+    const tg = clock();
     const loop = recordStep(
       this.state.guards,
       callsKey(calls.map((c) => ({ name: c.planned.name, args: callArgs(c) }))),
       pageKey(map.text),
       calls.map(callLabel).join(', '),
     );
+    spent('guards', tg);
     if (this.verdict(loop)) return 'ended';
 
     const outcome: StepOutcome = await runStep(this, step, calls, goal, map);
@@ -619,6 +634,7 @@ export class Run implements DispatchHost {
   }
 
   emitStep(p: Pick<RunEvents['step'], 'step' | 'phase'> & Partial<RunEvents['step']>): void {
+    const t = clock();
     this.emitter.emit('step', {
       maxSteps: this.options.maxSteps ?? DEFAULT_MAX_STEPS,
       usage: { ...this.state.usage },
@@ -626,6 +642,7 @@ export class Run implements DispatchHost {
       url: location.href,
       ...p,
     });
+    if (p.phase !== 'thinking') spent('events', t);
   }
 
   /** The last call asked about was refused (by the user, or because no one could be asked). */

@@ -36,12 +36,15 @@ export function denyZones(selectors: readonly string[]): { zones: Zones; ignored
 
 /** A subtree the site keeps from the agent: `data-pagehand="off"` or a deny selector. */
 export function isDenied(el: Element, zones: Zones): boolean {
-  return el.getAttribute(OFF_ATTR) === 'off' || (zones.selector !== '' && el.matches(zones.selector));
+  return el.getAttribute(OFF_ATTR) === 'off' || deniedBySelector(el, zones);
 }
 
 export function isExcluded(el: Element, zones: Zones): boolean {
   return el.hasAttribute(UI_ATTR) || isDenied(el, zones);
 }
+
+/** `isExcluded` for an element with no attribute at all: only a deny selector can name it. */
+export const deniedBySelector = (el: Element, zones: Zones): boolean => zones.selector !== '' && el.matches(zones.selector);
 
 /**
  * `inExcludedZone` for many elements at once (a map, a snapshot): each ancestor's answer is

@@ -13,7 +13,7 @@
  * can stop when its slice of time is used up and go on later (client/page/slicing.ts).
  */
 import { shadowRootOf } from './hooks';
-import { isExcluded } from './own-ui';
+import { deniedBySelector, isExcluded } from './own-ui';
 import { firstValidRole } from './role';
 import { UNLIMITED, type Budget } from './slicing';
 import type { Rect } from './types';
@@ -129,9 +129,9 @@ export function startWalk(doc: Document, opts: WalkOptions): Walk {
   const open = (el: Element, parentCtx: Ctx): Frame | null => {
     visited++;
     const tag = el.localName;
-    if (SKIP_TAGS.has(tag) || isExcluded(el, opts.zones)) return null;
     // Most elements of an article carry no attribute at all: one check spares the reads below.
     const attrs = el.hasAttributes();
+    if (SKIP_TAGS.has(tag) || (attrs ? isExcluded(el, opts.zones) : deniedBySelector(el, opts.zones))) return null;
     // Hidden subtrees: aria-hidden and inert remove everything below.
     if (attrs && (el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert'))) return null;
     const win = el.ownerDocument.defaultView;
@@ -167,7 +167,9 @@ export function startWalk(doc: Document, opts: WalkOptions): Walk {
     const visibility = cs.visibility;
     const visible = visibility !== 'hidden' && visibility !== 'collapse';
     // A grab/move cursor or draggable="true" says "drag me" as cursor:pointer says "click me".
-    const pointer = cs.cursor === 'pointer' || cs.cursor === 'grab' || cs.cursor === 'move' || (attrs && el.getAttribute('draggable') === 'true');
+    // Each read of a computed style is a call into the engine that makes a string: once each.
+    const cursor = cs.cursor;
+    const pointer = cursor === 'pointer' || cursor === 'grab' || cursor === 'move' || (attrs && el.getAttribute('draggable') === 'true');
     if (position === 'fixed' || position === 'sticky') layered = true;
 
     // Text: blocks break lines; table cells join with a bar; items of a flex row read as one line.
@@ -233,8 +235,10 @@ export function startWalk(doc: Document, opts: WalkOptions): Walk {
     let clip = parentCtx.clip;
     let scroller = parentCtx.scroller;
     if (position === 'fixed') clip = parentCtx.frame ? parentCtx.clip : NO_CLIP;
-    const ox = inline ? 'visible' : cs.overflowX;
-    const oy = inline ? 'visible' : cs.overflowY;
+    // Most boxes do not clip: the shorthand says so in one read ("visible" only when both axes are).
+    const both = inline ? 'visible' : cs.overflow;
+    const ox = both === 'visible' ? both : cs.overflowX;
+    const oy = both === 'visible' ? both : cs.overflowY;
     if ((ox !== 'visible' || oy !== 'visible') && tag !== 'html' && tag !== 'body') {
       const box = item?.rect ?? rectOf(el, parentCtx);
       clip = intersect(clip, box);

@@ -136,9 +136,6 @@ function rewriteString(s: string, ports: Map<string, string>): string {
  */
 const DURATION_KEYS = new Set(['elapsedMs']);
 
-/** The string rewrites again, on a trace already written (to bring an older capture up to these rules). */
-export const renormalise = (trace: unknown): unknown => rewrite(trace, new Map());
-
 function rewrite(v: unknown, ports: Map<string, string>, inTiming = false): unknown {
   if (typeof v === 'string') return rewriteString(v, ports);
   if (typeof v === 'number' && inTiming) return '<ms>';

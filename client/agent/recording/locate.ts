@@ -18,7 +18,7 @@ import { dialogName, takeSnapshot } from '../../page/actions/observe';
 import type { PageSettings } from '../../page/settings';
 import { assignRef, remember } from '../../page/refs';
 import type { Ref } from '../../page/types';
-import { walk, type ElementItem } from '../../page/walk';
+import { walk, type ElementItem, type TextItem } from '../../page/walk';
 import type { RecordedExpectation, RecordedTarget } from '../types';
 import { urlMatches } from './recording';
 
@@ -48,8 +48,25 @@ const shownRole = (role: string): string => (role === 'generic' || role === 'non
 export function pageCandidates(describer: Describer, role?: string): Candidate[] {
   const { zones, masks } = describer.settings;
   const w = walk(document, { focused: deepActiveElement(document), text: true, zones });
+  // A block's text is joined only for the blocks a listed candidate sits in (reading a line's
+  // text collapses its whitespace: most lines of a page are never needed).
+  const blockLines = new Map<Element | null, TextItem[]>();
+  for (const it of w.items) {
+    if (it.kind !== 'text') continue;
+    const lines = blockLines.get(it.block);
+    if (lines) lines.push(it);
+    else blockLines.set(it.block, [it]);
+  }
   const blockText = new Map<Element | null, string>();
-  for (const it of w.items) if (it.kind === 'text') blockText.set(it.block, `${blockText.get(it.block) ?? ''} ${it.text}`);
+  const textOf = (block: Element | null): string => {
+    let t = blockText.get(block);
+    if (t === undefined) {
+      t = '';
+      for (const line of blockLines.get(block) ?? []) t = `${t} ${line.text}`;
+      blockText.set(block, t);
+    }
+    return t;
+  };
   const out: Candidate[] = [];
   for (const it of w.items) {
     if (it.kind !== 'el' || it.clippedBy === 'hidden') continue;
@@ -65,7 +82,7 @@ export function pageCandidates(describer: Describer, role?: string): Candidate[]
     }
     // As the model reads them: a secret's value, or redacted text, never in a name or beside one.
     name = masks.text(clean(name));
-    let near = masks.text(clean(blockText.get(it.block) ?? ''));
+    let near = masks.text(clean(textOf(it.block)));
     if (name && near.startsWith(name)) near = near.slice(name.length).trim();
     else if (name && near.endsWith(name)) near = near.slice(0, -name.length).trim();
     out.push({ item: it, role: shownRole(own), name, heading: clean(it.context.split('|').slice(1).join('|')), near: near.slice(0, NEAR_MAX) });
