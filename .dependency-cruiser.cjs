@@ -11,8 +11,8 @@
  * imports server or build code. No cycles, dynamic imports included.
  */
 const ENTRIES = '^client/[^/]+\\.tsx?$|^client/(loader|embed|userscript)/';
-const ABOVE_PAGE = '^client/(agent|llm|ui|replay|webmcp)/|' + ENTRIES;
-const ABOVE_SITE_TOOLS = '^client/(agent|ui|replay)/|' + ENTRIES;
+const ABOVE_PAGE = '^client/(agent|llm|ui|replay|webmcp|safety)/|' + ENTRIES;
+const ABOVE_SITE_TOOLS = '^client/(agent|ui|replay|safety)/|' + ENTRIES;
 
 module.exports = {
   forbidden: [
@@ -35,7 +35,15 @@ module.exports = {
       severity: 'error',
       comment: 'client/llm talks to the proxy: no page, agent or panel code.',
       from: { path: '^client/llm/' },
-      to: { path: '^client/(page|agent|ui|replay|webmcp)/|' + ENTRIES },
+      to: { path: '^client/(page|agent|ui|replay|webmcp|safety)/|' + ENTRIES },
+    },
+    {
+      name: 'safety-below-agent',
+      severity: 'error',
+      comment:
+        "client/safety judges what a call does and keeps what must not leave the page: it reads the page and the page's tools, and knows of the agent only its public types.",
+      from: { path: '^client/safety/' },
+      to: { path: '^client/(ui|replay|llm)/|^client/agent/(?!types\\.ts$)|' + ENTRIES },
     },
     {
       name: 'site-tools-below-agent',
@@ -63,7 +71,7 @@ module.exports = {
       comment: "The panel shows a run through its handle and the agent's public types; it reaches into no page, model or entry code.",
       from: { path: '^client/ui/' },
       // The one page-layer name it shares: the attribute that marks the agent's own UI.
-      to: { path: '^client/(page|llm|replay|webmcp)/|^client/agent/(?!types\\.ts$)|' + ENTRIES, pathNot: '^client/page/ui-attr\\.ts$' },
+      to: { path: '^client/(page|llm|replay|webmcp|safety)/|^client/agent/(?!types\\.ts$)|' + ENTRIES, pathNot: '^client/page/ui-attr\\.ts$' },
     },
     {
       name: 'browser-code-imports-no-server-or-build-code',

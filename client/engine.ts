@@ -18,6 +18,7 @@ import type { EmbedDefaults } from './embed/script-tag';
 import { createPageApi } from './page/api';
 import { frameConfig } from './page/frames/config';
 import { installFrameBridge } from './page/frames/index';
+import { targetFacts } from './safety/facts';
 import { installHooks } from './page/hooks';
 import { installActivityHooks } from './page/settle';
 import { pageHandle, pageInitConfig, pageOpenOptions, pageRunOptions } from './guarded-api';
@@ -73,7 +74,7 @@ export function startEngine({ ui, defaults, script, handoff, env: given = {} }: 
   // The replay driver sits on the agent: lent to it here, loaded when a replay starts.
   const agent = createAgentApi(defaults, env, { replay: async (run) => new (await onDemand()).ReplayDriver(run).loop() });
   // Frames from other origins talk to this page's pagehand only once init lists them.
-  installFrameBridge(() => agent.siteSettings().page);
+  installFrameBridge(() => agent.siteSettings().page, targetFacts);
   /** init's model and lang: under a run's own options, over the script tag's. */
   let runDefaults: ParsedInit['runDefaults'] = {};
   /** A run's own options over init's model, lang, proxy and token. */

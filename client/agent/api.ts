@@ -4,7 +4,7 @@
  * The loop itself is run.ts (the `Run`); its calls are normalised in calls.ts and run by dispatch.ts.
  */
 import { frameConfig, type FrameConfig } from '../page/frames/config';
-import type { Redaction } from '../page/redact';
+import { type Redaction } from '../safety/masks';
 import { untrustedPage, type AgentEnv } from './env';
 import { filesFor, filesProblem, type RunFiles } from './files';
 import { dropFiles, factsOf, keepFiles, loadFiles } from './files-store';
@@ -17,8 +17,8 @@ import { sessionRunStore, withoutSecrets, type SavedRun, type StoredOptions } fr
 import { DEFAULT_MAX_STEPS, DEFAULT_PROMPT_BUDGET } from './request';
 import { toolProblem } from './tools';
 import { answerSchema } from '../../common/answer-schema';
-import { runSecrets } from './secrets';
-import { siteSettings, type SiteSettings } from './site-settings';
+import { runSecrets } from '../safety/secrets';
+import { siteSettings, type SiteSettings } from '../safety/settings';
 import type { CustomTool, RunHandle, RunOptions, SiteConfig } from './types';
 import type { Usage } from '../llm/types';
 

@@ -13,7 +13,7 @@ import type { Call, PageCall, PageToolCall } from './calls';
 import type { PageSettings } from '../page/settings';
 import type { SavedRun } from './persist';
 import type { CallTarget } from './types';
-import { hasPlaceholder, maskResult, withSecrets, type RunSecrets } from './secrets';
+import { hasPlaceholder, maskResult, withSecrets, type RunSecrets } from '../safety/secrets';
 import { agentLazy } from './lazy';
 
 /** What the extended calls need from their run (a part of dispatch.ts's DispatchHost). */
@@ -22,6 +22,7 @@ interface Host {
   readonly ended: boolean;
   readonly signal?: AbortSignal;
   confirm(call: Call, target: CallTarget | undefined, goal: string | undefined): Promise<true | string>;
+  beforeAction(call: PageCall, target: CallTarget | undefined): void;
   pageSettings(): PageSettings;
 }
 
@@ -76,6 +77,7 @@ async function runPageTool(host: Host, call: PageToolCall, goal: string | undefi
   if (host.ended) return failure('The run ended.');
   if (allowed !== true)
     return { ok: false, message: `Filled the form "${t.name}", but it was not submitted: ${allowed}`, error: { kind: 'failed' }, changes: {} };
+  host.beforeAction(submit, undefined);
   const r = await act(submit.action, undefined, host.pageSettings());
   results.push(r);
   return { ...r, message: fillReport(t.form, results, r.ok) };

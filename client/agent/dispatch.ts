@@ -10,7 +10,7 @@ import type { ActionChanges, ActionResult } from '../page/actions/types';
 import { find } from '../page/find';
 import type { PageSettings } from '../page/settings';
 import type { PageMap, Ref } from '../page/types';
-import { callLabel, callRef, type Call, type PageCall } from './calls';
+import { callLabel, callRef, type Call, type PageCall, type SiteCall } from './calls';
 import { runExtended } from './dispatch-extras';
 import type { ActionRecord, StepRecord } from './history';
 import type { SavedRun } from './persist';
@@ -42,6 +42,8 @@ export interface DispatchHost {
   finish(r: Omit<RunResult, 'steps' | 'usage'>): void;
   ask(question: string): Promise<string | undefined>;
   confirm(call: Call, target: CallTarget | undefined, goal: string | undefined): Promise<true | string>;
+  /** An allowed page action or site tool is about to run: its recording step begins. */
+  beforeAction(call: PageCall | SiteCall, target: CallTarget | undefined): void;
   /** A full navigation started: save and wait for the next page. */
   park(record: StepRecord): Promise<'parked' | 'ok'>;
   /** Something the map cannot show may have changed (a screenshot may help next step). */
@@ -139,6 +141,7 @@ export async function runStep(host: DispatchHost, step: number, calls: Call[], g
           notes.push(`The user did not allow ${label}. Do not try it again; go on without it or finish.`);
           break;
         }
+        if (call.kind !== 'page_tool') host.beforeAction(call, target);
       }
       const planned: PlannedCall = call.planned;
       const te = clock();

@@ -6,7 +6,7 @@
 import type { Usage } from '../llm/types';
 import type { FileFacts } from '../page/actions/upload-files';
 import type { GuardState } from './guards';
-import type { RunSecrets } from './secrets';
+import type { RunSecrets } from '../safety/secrets';
 import type { StepRecord } from './history';
 import type { Allowance, CallTarget, PlannedCall, RecordedStep, RunOptions } from './types';
 import type { ReplayState } from './recording/state';

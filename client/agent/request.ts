@@ -10,7 +10,7 @@ import { estimateTokens } from '../page/tokens';
 import { fitHistory, fullResults, userAnswers } from './history';
 import type { SavedRun } from './persist';
 import { stepMessage, type StepMessageInput } from './prompt';
-import type { Masks } from '../page/redact';
+import type { Masks } from '../page/settings';
 
 export const DEFAULT_MAX_STEPS = 50;
 export const DEFAULT_PROMPT_BUDGET = 12_000;

@@ -17,7 +17,9 @@ import { watchActivity } from '../page/settle-watch';
 import { estimateTokens } from '../page/tokens';
 import type { PageMap } from '../page/types';
 import { callArgs, callLabel, normaliseCall, type Call, type PageCall, type SiteCall } from './calls';
-import { confirmCall } from './confirm';
+import { confirmCall } from '../safety/confirm';
+import { targetFacts } from '../safety/facts';
+import { classifyRisks, pageToolRisks, siteToolRisk, type Risk } from '../safety/risk';
 import { runStep, type DispatchHost, type StepOutcome } from './dispatch';
 import type { ActionResult } from '../page/actions/types';
 import { createEmitter } from './events';
@@ -31,11 +33,11 @@ import { TOOL_LIST, toolSpecs, toolTokens } from './tools';
 import { priceOf, costOf, type Price } from '../llm/prices';
 import { frameConfig } from '../page/frames/config';
 import type { PageSettings } from '../page/settings';
-import { runPageSettings, siteSettings, type SiteSettings } from './site-settings';
+import { runPageSettings, siteSettings, type SiteSettings } from '../safety/settings';
 import type { PageTool } from '../webmcp/page-tool';
 import { pageOffersTools } from '../webmcp/offer';
 import { answerPrompt, answerTools } from '../../common/answer-schema';
-import { maskRequest, secretsPrompt } from './secrets';
+import { maskRequest, secretsPrompt } from '../safety/secrets';
 import type { CallTarget, CustomTool, RecordedStep, RunEvents, RunHandle, RunOptions, RunResult } from './types';
 import { beginStep, endStep } from './recording/recorder';
 import { newRecording, pathOn } from './recording/recording';
@@ -648,11 +650,19 @@ export class Run implements DispatchHost {
   /** The last call asked about was refused (by the user, or because no one could be asked). */
   refused = false;
 
-  /** Asks about a risky call; an allowed page action or site tool is about to run (its recording step begins). */
+  /** Asks about a risky call: true, or why it must not run. */
   async confirm(call: Call, target: CallTarget | undefined, goal: string | undefined): Promise<true | string> {
-    const answer = await confirmCall(this, call, target, goal);
+    const t = clock();
+    const risks = risksOf(call, this.pageSettings(), this.untrustedPage);
+    spent('risk', t);
+    const answer = await confirmCall(
+      { allowed: this.state.allowed, emitter: this.emitter, signal: this.abort.signal, confirmFn: () => this.confirmFn() },
+      risks,
+      call.planned,
+      target,
+      goal,
+    );
     this.refused = answer !== true;
-    if (answer === true && (call.kind === 'page' || call.kind === 'site')) this.beforeAction(call, target);
     return answer;
   }
 
@@ -721,4 +731,19 @@ export async function pageReady(settings: PageSettings): Promise<void> {
   } finally {
     watch.stop();
   }
+}
+
+/** Every risk of a call, most telling first (client/safety/risk.ts); none for calls that do not act. */
+export function risksOf(call: Call, settings: PageSettings, untrusted: boolean): Risk[] {
+  try {
+    if (call.kind === 'site') {
+      const r = siteToolRisk(call.tool);
+      return r ? [r] : [];
+    }
+    if (call.kind === 'page_tool') return pageToolRisks(call.tool, settings.masks);
+    if (call.kind === 'page') return classifyRisks(call.action, targetFacts(call.action, settings), location.href, { trustMarks: !untrusted });
+  } catch {
+    /* a page that breaks the facts gets no question rather than a crash */
+  }
+  return [];
 }

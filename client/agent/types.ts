@@ -7,11 +7,11 @@ import type { ActionResult } from '../page/actions/types';
 
 /** A page action's result, as events and the page API carry it. */
 export type { ActionResult };
-import type { RiskyRule } from '../page/risk-marks';
 import type { Rect, Ref } from '../page/types';
 import type { JsonSchema, ToolChoice, Usage } from '../llm/types';
 import type { AnswerSchema, SchemaType } from '../../common/answer-schema';
 import type { RecordedExpectation, RecordedStep, RecordedTarget, Recording } from '../../common/recording';
+import type { RiskyRule } from '../page/facts-types';
 
 /** The answer's schema and recordings: written once in common/ (the CLI checks them too). */
 export type { AnswerSchema, SchemaType, RecordedExpectation, RecordedStep, RecordedTarget, Recording };

@@ -4,10 +4,11 @@
  * half-configured overlay. Pure (no DOM), so unit-tested directly.
  */
 import type { InitConfig, LauncherPosition, SiteConfig, Theme, UiConfig } from '../agent/types';
-import { patternProblem, redactionEntry, type Redaction } from '../page/redact';
-import { RISK_MARKS, type RiskyRule } from '../page/risk-marks';
+import { patternProblem, redactionEntry, type Redaction } from '../safety/masks';
+import { RISK_MARKS } from '../safety/marks';
 import { recordingProblem } from '../../common/recording';
 import { framesProblem } from '../page/frames/config';
+import type { RiskyRule } from '../page/facts-types';
 
 export const THEMES: readonly Theme[] = ['auto', 'light', 'dark'];
 export const POSITIONS: readonly LauncherPosition[] = ['bottom-right', 'bottom-left', 'top-right', 'top-left'];

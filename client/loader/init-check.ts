@@ -7,7 +7,7 @@
 import { siteToolProblem } from '../agent/tool-problem';
 import type { InitConfig, UiConfig } from '../agent/types';
 import { INIT_KEYS, parseInit } from '../embed/init-config';
-import { denyZones } from '../page/own-ui';
+import { checkedSelectors } from '../safety/selectors';
 
 /** The built-in tool names, from the tool table at build time (the loader does not carry the table). */
 declare const __PAGEHAND_BUILTIN_TOOLS__: readonly string[];
@@ -35,7 +35,7 @@ export function checkInit(config: unknown, warn: (message: string) => void = con
     if (problem) throw toolError(`pagehand: ${problem}.`);
   }
   // The agent's own parse check: the same answer the agent's init gives.
-  const { ignored } = denyZones(c.site.deny ?? []);
+  const { ignored } = checkedSelectors(c.site.deny ?? []);
   const source = (config ?? {}) as Record<string, unknown>;
   const queued: Record<string, unknown> = {};
   for (const k of INIT_KEYS) if (source[k] !== undefined) queued[k] = source[k];

@@ -1,8 +1,8 @@
+import type { Zones } from './settings';
 /**
  * How long until the page's running animations end: settle (./settle-watch.ts) waits for
  * motion that ends within its bound. Animations in a deny zone or our own UI do not count.
  */
-import { inExcludedZone, type Zones } from './own-ui';
 
 /**
  * The time (ms) until the page's finite running animations and transitions end, counting only
@@ -28,7 +28,7 @@ export function animationsEndIn(docs: readonly Document[], within: number, zones
         const left = rate > 0 ? (end - local) / rate : local / -rate;
         if (!(left > 0) || left > within) continue;
         const target = (a.effect as KeyframeEffect).target;
-        if (target && inExcludedZone(target, zones)) continue;
+        if (target && zones.inside(target)) continue;
         longest = Math.max(longest, left);
       } catch {
         /* an animation that went away meanwhile */

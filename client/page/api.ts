@@ -6,7 +6,7 @@ import { find, type FindResult } from './find';
 import { buildMap, buildMapAsync } from './map';
 import { resolveRef } from './refs';
 import { screenshot, type Screenshot, type ScreenshotOptions } from './screenshot';
-import { pageSettings, type PageSettings } from './settings';
+import type { PageSettings } from './settings';
 import type { MapOptions, PageMap } from './types';
 
 export const VERSION = '0.1.0';
@@ -17,7 +17,7 @@ export const VERSION = '0.1.0';
  * read or act in another site's frame through pagehand). The hook set with `setBeforeNavigate`
  * is this API's own: a run has its own in its settings, so neither replaces the other.
  */
-export function createPageApi(settings: () => PageSettings = () => pageSettings()) {
+export function createPageApi(settings: () => PageSettings) {
   let beforeNavigate: BeforeNavigate | undefined;
   const now = (): PageSettings => (beforeNavigate ? { ...settings(), beforeNavigate } : settings());
   return {

@@ -13,7 +13,6 @@
  *   d.describe(document.querySelector('#email')!); // { role: 'textbox', name: 'Email address' }
  */
 import { accessibleName, cssContent, pseudoLayout, type GeneratedContent, type NameEnv } from './name';
-import { createZoneCheck, isExcluded } from './own-ui';
 import type { PageSettings } from './settings';
 import { getRole } from './role';
 
@@ -147,7 +146,7 @@ export function createDescriber(settings: PageSettings, options: DescriberOption
 
   /** Deny zones (and our own UI), ancestors included across shadow roots and frames: nothing
    *  in them names anything (name.ts). */
-  const inExcluded = createZoneCheck(zones);
+  const inExcluded = zones.check();
 
   const env: NameEnv = {
     role,
@@ -156,7 +155,7 @@ export function createDescriber(settings: PageSettings, options: DescriberOption
     pseudo: pseudoContent,
     hiddenDeep,
     shadowRoot: shadowRootOf,
-    excluded: (el) => isExcluded(el, zones),
+    excluded: (el) => zones.excluded(el),
     inExcluded,
   };
 

@@ -16,8 +16,8 @@
  * the same rules (`textOf`, MAX_TEXT_BYTES, masked on read).
  */
 import { nativeFetch } from './network';
-import type { Masks } from './redact';
 import { nativeClearTimeout, nativeSetTimeout } from './settle';
+import type { Masks } from './settings';
 
 /** The largest download whose text the agent reads. */
 export const MAX_TEXT_BYTES = 64 * 1024;

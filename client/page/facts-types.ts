@@ -1,8 +1,15 @@
 /**
- * What the risk check knows of the element a call will press, as the page layer reads it
- * (client/page/facts.ts) and as a frame reports it for its own elements (frames/protocol.ts).
+ * What the risk check knows of the element a call will press, as the safety layer reads it
+ * (client/safety/facts.ts) and as a frame reports it for its own elements (frames/protocol.ts).
  */
-import type { RiskMark } from './risk-marks';
+/** The site owner's say on what a control does (`data-pagehand-risk`, `init({ risky })`; client/safety/marks.ts). */
+export type RiskMark = 'payment' | 'deletion' | 'sending' | 'personal_data' | 'none';
+
+/** An `init({ risky })` rule: controls matching `selector` (or inside a match) are judged as `kind`. */
+export interface RiskyRule {
+  selector: string;
+  kind: RiskMark;
+}
 
 export interface FormFacts {
   /** Kinds of personal fields that hold a value and would be sent: `email`, `name`, `card`, … */

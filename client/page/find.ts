@@ -8,10 +8,8 @@
  */
 import { createDescriber, type Describer } from './describe';
 import { deepActiveElement } from './flat-tree';
-import { textOutsideZones } from './own-ui';
 import { cap, quote, sanitize } from './format';
-import type { Masks } from './redact';
-import type { PageSettings } from './settings';
+import type { Masks, PageSettings } from './settings';
 import { assignRef, remember } from './refs';
 import type { FindResult, FoundElement, Ref } from './types';
 
@@ -71,7 +69,7 @@ export function find(query: string, settings: PageSettings): FindResult {
     const attrs = ['aria-label', 'title', 'placeholder', 'alt', 'value', 'name'].map((a) => it.el.getAttribute(a) ?? '').join(' ');
     // The element's own text, but never what a deny zone inside it holds: a match there would
     // tell the model the zone's words are on the page.
-    const cheap = `${around} ${attrs} ${textOutsideZones(it.el, 300, zones)}`;
+    const cheap = `${around} ${attrs} ${zones.textOutside(it.el, 300)}`;
     if (matchScore(words, phrase, cheap, masks) === 0 && !words.some((x) => it.el.localName.includes(x))) continue;
     let role: string;
     let name: string;

@@ -7,9 +7,9 @@
  * What does not fit becomes counts per direction, never a line cut in the middle. Page
  * content sits between markers so the prompt can treat it as data, never as instructions.
  */
-import type { Masks } from './redact';
 import { estimateTokens } from './tokens';
 import type { ElementStates } from './types';
+import type { Masks } from './settings';
 
 export const CONTENT_START = '⟪page content⟫';
 export const CONTENT_END = '⟪/page content⟫';

@@ -9,8 +9,7 @@
 import { quote } from './format';
 import { isLabelableField, nearLabel } from './near-label';
 import { CONTROL_WORDS, classAndId } from './walk/target';
-import { containsZone, inExcludedZone, type Zones } from './own-ui';
-import type { PageSettings } from './settings';
+import type { PageSettings, Zones } from './settings';
 
 const HINT_MAX = 40;
 const ICON_CLASS = /^(?:(?:fa[srlbdt]?|bi|mdi|ion|ti|la[srb]?|glyphicon|icon|icons|ico|octicon|material-icons|svg-icon)[-_][\w-]+|[\w-]+[-_]icon)$/i;
@@ -88,12 +87,12 @@ function clueFor(el: Element, zones: Zones): string {
   if (link) return link;
   // What a deny zone inside the element holds (an icon's class, an image's file name) is no clue.
   let zoned: boolean | undefined;
-  const hasZone = (): boolean => (zoned ??= containsZone(el, zones));
+  const hasZone = (): boolean => (zoned ??= zones.holds(el));
   const inside = (selector: string): Element | null => {
     const first = el.querySelector(selector);
     return first && hasZone() ? (zoneFree([...el.querySelectorAll(selector)])[0] ?? null) : first;
   };
-  const zoneFree = (list: Element[]): Element[] => (list.length && hasZone() ? list.filter((n) => !inExcludedZone(n, zones)) : list);
+  const zoneFree = (list: Element[]): Element[] => (list.length && hasZone() ? list.filter((n) => !zones.inside(n)) : list);
   const use = el.localName === 'use' ? el : inside('use');
   const ref = use?.getAttribute('href') ?? use?.getAttribute('xlink:href');
   if (ref && ref.includes('#')) return ref.slice(ref.indexOf('#') + 1).slice(0, HINT_MAX);
@@ -135,7 +134,7 @@ function formHint(el: Element): string {
  */
 function positionHint(el: Element, row: Element, zones: Zones): string {
   // The row's words beside the icon may be a deny zone's: then no position is given.
-  if (containsZone(row, zones)) return '';
+  if (zones.holds(row)) return '';
   const own = (el.textContent ?? '').trim().length;
   let box: Element = row;
   for (let n = el.parentElement; n && n !== row; n = n.parentElement) {

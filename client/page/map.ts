@@ -11,8 +11,6 @@ import { createDescriber, type Describer } from './describe';
 import { cap, choose, quote, REF_SLOT, sanitize, scrollText, statesText, type Counts, type GroupHeader, type Line } from './format';
 import { deepActiveElement } from './flat-tree';
 import { hintFor } from './hints';
-import { isExcluded, textOutsideZones, type Zones } from './own-ui';
-import type { Masks } from './redact';
 import { coverOf, layerOf } from './occlusion';
 import { createTextPlacer, placement, type Place } from './place';
 import { attachPopups } from './popups';
@@ -24,7 +22,7 @@ import type { ElementStates, MapOptions, MappedElement, PageMap, Rect, Ref } fro
 import { applyStandIn } from './widgets';
 import { startWalk, type ElementItem, type Group, type Item } from './walk';
 import { mergeRemote } from './frames/merge';
-import type { PageSettings } from './settings';
+import type { Masks, PageSettings, Zones } from './settings';
 import { refreshRemoteMaps, remoteFrameCount, remoteFrameMaps } from './frames/parent';
 import { stateClass } from './walk/target';
 import { ownLine } from './walk/tree';
@@ -357,11 +355,7 @@ function describeItem(it: ElementItem, d: Describer, focused: Element | null, as
   // Generic clickables have no name by the spec (not even from aria-label); the model still
   // needs to know what they say, so they are named as the button they act as.
   // A tree node is named by its own line, not by the rows nested in it.
-  let shown = control
-    ? d.name(control)
-    : it.tree?.ownLine
-      ? ownLine(el, it.tree.group, (e) => (isExcluded(e, zones) ? '' : textOutsideZones(e, 200, zones)))
-      : name;
+  let shown = control ? d.name(control) : it.tree?.ownLine ? ownLine(el, it.tree.group, (e) => (zones.excluded(e) ? '' : zones.textOutside(e, 200))) : name;
   if (!shown && (it.reason === 'pointer' || it.reason === 'handler' || it.reason === 'focus')) shown = d.nameAs(el, 'button');
   // A dropdown's box is named by what it shows, not by the choices it holds (listed apart).
   if (it.holdsChoices && !name) shown = textWithout(el, it.holdsChoices, zones);
@@ -371,7 +365,7 @@ function describeItem(it: ElementItem, d: Describer, focused: Element | null, as
   const hint = it.opaque || it.reason === 'scroll' || (shown && !(it.iconIn && !LETTER_OR_DIGIT.test(shown))) ? '' : hintFor(el, d.settings, it.iconIn, role);
   // An editor's content is its value (never what a deny zone inside it holds).
   if (it.reason === 'editable' && states.value === undefined) {
-    const text = textOutsideZones(el, 2000, zones).replace(/\s+/g, ' ').trim();
+    const text = zones.textOutside(el, 2000).replace(/\s+/g, ' ').trim();
     if (text) states.value = text;
   }
   const shownRole = control
@@ -399,7 +393,7 @@ function textWithout(el: Element, skip: Element, zones: Zones): string {
     for (let c = n.firstChild; c && t.length < 500; c = c.nextSibling) {
       if (c === skip) continue;
       if (c.nodeType === 3) t += (c as Text).data;
-      else if (c.nodeType === 1 && !isExcluded(c as Element, zones)) add(c);
+      else if (c.nodeType === 1 && !zones.excluded(c as Element)) add(c);
     }
   };
   add(el);

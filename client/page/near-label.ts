@@ -1,3 +1,4 @@
+import type { Zones } from './settings';
 /**
  * The text a form field sits by when nothing links them: "Name" right before an input with no
  * `for` and no wrapping label, a table cell or a flex cell to the left, a line above, the text
@@ -10,7 +11,6 @@
  * left of the field on its line, just above it, over it, or (checkboxes, radios, switches)
  * right after it. The nearest wins; the first level with any candidate decides.
  */
-import { isExcluded, textOutsideZones, type Zones } from './own-ui';
 
 const LEVELS = 3;
 const MAX_TEXT = 60;
@@ -47,7 +47,7 @@ export function nearLabel(el: Element, role: string, zones: Zones): NearLabel | 
     CHECKABLE.has(role) || (el.localName === 'input' && ((el as HTMLInputElement).type === 'checkbox' || (el as HTMLInputElement).type === 'radio'));
   let scope = el.parentElement;
   for (let level = 0; scope && level < LEVELS; level++, scope = scope.parentElement) {
-    if (isExcluded(scope, zones) || scope.localName === 'body' || scope.localName === 'html') break;
+    if (zones.excluded(scope) || scope.localName === 'body' || scope.localName === 'html') break;
     const found = nearestIn(scope, el, box, checkable, zones);
     if (found) return found;
   }
@@ -67,7 +67,7 @@ function nearestIn(scope: Element, field: Element, box: DOMRect, checkable: bool
     acceptNode: (n) => {
       if (n.nodeType === 3) return (n as Text).data.trim() ? 1 : 3;
       const e = n as Element;
-      if (e === field || isExcluded(e, zones) || e.matches(NOT_LABEL)) return 2;
+      if (e === field || zones.excluded(e) || e.matches(NOT_LABEL)) return 2;
       // A label of another control names that control.
       if (e.localName === 'label') {
         const c = (e as HTMLLabelElement).control;
@@ -111,7 +111,8 @@ function labelText(node: Text, scope: Element, field: Element, zones: Zones): st
   let text = (node.data ?? '').replace(/\s+/g, ' ').trim();
   for (let n = node.parentElement; n && n !== scope; n = n.parentElement) {
     if (n.contains(field) || n.querySelector(NOT_LABEL)) break;
-    const t = textOutsideZones(n, MAX_TEXT + 1, zones)
+    const t = zones
+      .textOutside(n, MAX_TEXT + 1)
       .replace(/\s+/g, ' ')
       .trim();
     if (t.length > MAX_TEXT) break;

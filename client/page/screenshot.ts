@@ -8,7 +8,6 @@
  * never throws into the page, so the loop can go text-only and say why once.
  */
 import { buildMap } from './map';
-import { denyZoneBoxes, isDenied } from './own-ui';
 import type { PageSettings } from './settings';
 import { MODULE_FILE, type CaptureModule, type Screenshot, type ScreenshotFailure, type ScreenshotOptions } from './screenshot/types';
 
@@ -130,8 +129,8 @@ export function screenshot(options: ScreenshotOptions | undefined, settings: Pag
           marks,
           cancelled: isCancelled,
           resourceDeadline: t0 + timeoutMs * RESOURCE_SHARE,
-          denied: (el: Element) => isDenied(el, settings.zones),
-          zones: () => denyZoneBoxes(settings.zones),
+          denied: (el: Element) => settings.zones.denied(el),
+          zones: () => settings.zones.boxes(),
         });
       },
       (e: unknown) => {

@@ -4,9 +4,9 @@
  * action started, and what moves ends — bounded by a maximum. No fixed sleeps.
  */
 import { animationsEndIn } from './animations-end';
-import type { Zones } from './own-ui';
 import { learnLoopsBetweenActions, stopLearningLoops, styleChurn } from './animations';
 import { activitySource, DEFAULT_QUIET_WINDOW, DEFAULT_SETTLE_TIMEOUT, nativeClearTimeout, nativeSetTimeout } from './settle';
+import type { Zones } from './settings';
 
 export interface SettleOptions {
   /** Upper bound in ms (default 5000). */

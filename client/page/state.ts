@@ -16,9 +16,9 @@
  * - value: passwords become "••••" whatever their length; long values are cut at
  *   VALUE_MAX characters with "…"; contenteditable content is not a value (it is the text).
  */
-import { textOutsideZones, type Zones } from './own-ui';
 import { isHtml } from './role';
 import type { ElementStates } from './types';
+import type { Zones } from './settings';
 
 export const VALUE_MAX = 200;
 /** How many option labels `options.first` carries. */
@@ -65,7 +65,7 @@ export function clip(s: string, max = VALUE_MAX): string {
   return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 }
 
-const textOf = (el: Element, zones: Zones): string => clip(el.getAttribute('aria-label') || textOutsideZones(el, 200, zones), 80);
+const textOf = (el: Element, zones: Zones): string => clip(el.getAttribute('aria-label') || zones.textOutside(el, 200), 80);
 
 /**
  * States of `el` shown with role `role`. `focused` is the deep active element (through shadow
@@ -265,7 +265,7 @@ function currentValue(el: Element, tag: string, type: string, role: string, zone
   if (tag === 'meter') return String((el as HTMLMeterElement).value);
   if (RANGE_ROLES.has(role)) return el.getAttribute('aria-valuetext') ?? el.getAttribute('aria-valuenow') ?? undefined;
   // A custom combobox (a <div role=combobox>) shows its chosen value as its text.
-  if (role === 'combobox' && !(el as HTMLElement).isContentEditable) return clip(textOutsideZones(el, 2000, zones)) || undefined;
+  if (role === 'combobox' && !(el as HTMLElement).isContentEditable) return clip(zones.textOutside(el, 2000)) || undefined;
   return undefined;
 }
 

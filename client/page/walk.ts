@@ -13,7 +13,6 @@
  * can stop when its slice of time is used up and go on later (client/page/slicing.ts).
  */
 import { shadowRootOf } from './hooks';
-import { deniedBySelector, isExcluded } from './own-ui';
 import { firstValidRole } from './role';
 import { UNLIMITED, type Budget } from './slicing';
 import type { Rect } from './types';
@@ -131,7 +130,7 @@ export function startWalk(doc: Document, opts: WalkOptions): Walk {
     const tag = el.localName;
     // Most elements of an article carry no attribute at all: one check spares the reads below.
     const attrs = el.hasAttributes();
-    if (SKIP_TAGS.has(tag) || (attrs ? isExcluded(el, opts.zones) : deniedBySelector(el, opts.zones))) return null;
+    if (SKIP_TAGS.has(tag) || (attrs ? opts.zones.excluded(el) : opts.zones.deniedBySelector(el))) return null;
     // Hidden subtrees: aria-hidden and inert remove everything below.
     if (attrs && (el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert'))) return null;
     const win = el.ownerDocument.defaultView;

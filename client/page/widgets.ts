@@ -14,7 +14,6 @@
  */
 import type { Describer } from './describe';
 import type { ElementStates } from './types';
-import { inExcludedZone, textOutsideZones } from './own-ui';
 
 /** A visible stand-in and the hidden native select it speaks for. */
 export interface StandIn {
@@ -149,7 +148,7 @@ export function standInName(s: StandIn, d: Describer): string {
   if (id) {
     const root = s.trigger.getRootNode() as ParentNode;
     const label = root.querySelector(`label[for="${CSS.escape(id)}"]`);
-    const text = label && !inExcludedZone(label, d.settings.zones) ? textOutsideZones(label, 500, d.settings.zones).replace(/\s+/g, ' ').trim() : '';
+    const text = label && !d.settings.zones.inside(label) ? d.settings.zones.textOutside(label, 500).replace(/\s+/g, ' ').trim() : '';
     if (text) return text;
   }
   const labelled = s.trigger.hasAttribute('aria-label') ? d.name(s.trigger) : '';

@@ -11,6 +11,8 @@ import { restoreCurrentScript, userscriptConfig, userscriptEnv } from './env';
 import { holdFrameSecret } from '../page/frames/secret';
 import { answerUserscriptParent } from '../page/frames/userscript-frame';
 import { lendPageLazy } from '../page/lazy';
+import { targetFacts } from '../safety/facts';
+import { pageSettings } from '../safety/settings';
 
 holdFrameSecret(userscriptConfig.token, userscriptConfig.proxy);
 
@@ -19,7 +21,7 @@ if (window.top !== window.self) {
   restoreCurrentScript();
   // A frame acts for its parent with the same hands (a custom select in a payment frame).
   lendPageLazy(() => import('../on-demand'));
-  answerUserscriptParent();
+  answerUserscriptParent(pageSettings(), targetFacts);
 } else {
   // Inlined by the build (one file): the entry runs right after this script, before any page script.
   void import('../start').then((m) => m.startPagehand(userscriptEnv)).finally(restoreCurrentScript);

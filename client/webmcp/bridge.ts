@@ -17,8 +17,7 @@ import type { ActionResult } from '../page/actions/types';
 import { cap, sanitize } from '../page/format';
 import { formTools } from './forms';
 import { pageToolRegistry } from './offer';
-import type { Masks } from '../page/redact';
-import type { PageSettings } from '../page/settings';
+import type { Masks, PageSettings } from '../page/settings';
 import type { PageTool, SiteTool } from './page-tool';
 import type { ModelContextTool, RegisteredTool, ToolRegistry } from './types';
 

@@ -17,8 +17,7 @@
 import type { JsonSchema } from '../llm/types';
 import type { ActionCall, ActionResult } from '../page/actions/types';
 import { createDescriber, type Describer } from '../page/describe';
-import { inExcludedZone, type Zones } from '../page/own-ui';
-import type { PageSettings } from '../page/settings';
+import type { PageSettings, Zones } from '../page/settings';
 import { assignRef, remember } from '../page/refs';
 import type { Ref } from '../page/types';
 
@@ -45,7 +44,7 @@ function controlsByName(form: HTMLFormElement, zones: Zones): Map<string, Contro
     const tag = c.localName;
     if (tag !== 'input' && tag !== 'select' && tag !== 'textarea') continue;
     if (!c.name || c.disabled || (tag === 'input' && SKIPPED_TYPES.has((c as HTMLInputElement).type))) continue;
-    if (inExcludedZone(c, zones)) continue;
+    if (zones.inside(c)) continue;
     const list = out.get(c.name);
     if (list) list.push(c);
     else out.set(c.name, [c]);
@@ -112,7 +111,7 @@ function textSchema(el: Control): JsonSchema {
 export function formTool(form: HTMLFormElement, describe: Describer): FormTool | undefined {
   const { zones } = describe.settings;
   const name = form.getAttribute('toolname')?.trim();
-  if (!name || inExcludedZone(form, zones)) return undefined;
+  if (!name || zones.inside(form)) return undefined;
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   for (const [key, list] of controlsByName(form, zones)) {

@@ -420,9 +420,9 @@ describe("hole 5: the site's own say", () => {
 /** The map and the risk check from the same sources as the bundle, exposed for the listing. */
 const PROBE = `
 import { buildMap } from './client/page/map';
-import { targetFacts } from './client/page/facts';
-import { classifyRisks } from './client/agent/risk';
-import { pageSettings } from './client/page/settings';
+import { targetFacts } from './client/safety/facts';
+import { classifyRisks } from './client/safety/risk';
+import { pageSettings } from './client/safety/settings';
 const FIELDS = new Set(['textbox', 'searchbox', 'combobox']);
 window.__riskListing = () => {
   const settings = pageSettings();

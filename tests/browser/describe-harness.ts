@@ -17,7 +17,7 @@ export function describeModules(): Promise<string> {
       contents:
         "import { createDescriber as make, type DescriberOptions } from './client/page/describe';\n" +
         "import { readStates as read } from './client/page/state';\n" +
-        "import { pageSettings } from './client/page/settings';\n" +
+        "import { pageSettings } from './client/safety/settings';\n" +
         '// As a page with nothing configured reads them (no deny selectors).\n' +
         'const settings = pageSettings();\n' +
         'const createDescriber = (o?: DescriberOptions) => make(settings, o);\n' +

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { callArgs, callLabel, callRef, normaliseCall, type Call, type CallContext } from '../../client/agent/calls';
 import { parseReply } from '../../client/agent/reply';
-import { classifyRisks } from '../../client/agent/risk';
+import { classifyRisks } from '../../client/safety/risk';
 import { toolSpecs, TOOLS } from '../../client/agent/tools';
 import type { CustomTool } from '../../client/agent/types';
 import { ACTION_TOOLS, parseCall } from '../../client/page/actions/args';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NO_MASKS } from '../../client/page/redact';
+import { NO_MASKS } from '../../client/safety/masks';
 import { filesFor, filesProblem, MAX_RUN_FILES } from '../../client/agent/files';
 import { stepMessage } from '../../client/agent/prompt';
 

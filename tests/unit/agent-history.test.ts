@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NO_MASKS } from '../../client/page/redact';
+import { NO_MASKS } from '../../client/safety/masks';
 import { describeCall, fitHistory, fullResults, stepLine, userAnswers, type StepRecord } from '../../client/agent/history';
 import { stepMessage, systemPrompt } from '../../client/agent/prompt';
 import { TOOL_NAMES } from '../../client/page/actions/args';

@@ -5,7 +5,7 @@
  * URL, the model's memory — inside exactly one block per section.
  */
 import { describe, expect, it } from 'vitest';
-import { NO_MASKS } from '../../client/page/redact';
+import { NO_MASKS } from '../../client/safety/masks';
 import { fitHistory, fullResults, stepLine, type StepRecord } from '../../client/agent/history';
 import { stepMessage, type StepMessageInput } from '../../client/agent/prompt';
 import { CONTENT_END, CONTENT_START, dataBlock, sanitize } from '../../client/page/format';

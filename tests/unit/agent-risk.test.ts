@@ -5,7 +5,7 @@
  * site's marks both ways, site tools, and init's `risky` and tools' `readOnly` validation.
  */
 import { describe, expect, it } from 'vitest';
-import { classifyRisks, iconKind, siteToolRisk, urlKind, wordsKind, wordsKinds } from '../../client/agent/risk';
+import { classifyRisks, iconKind, siteToolRisk, urlKind, wordsKind, wordsKinds } from '../../client/safety/risk';
 import { toolProblem } from '../../client/agent/tools';
 import { InitError, parseInit } from '../../client/embed/init-config';
 import type { FormFacts, TargetFacts } from '../../client/page/facts-types';

@@ -6,10 +6,10 @@
  * `quote`, `dataBlock`) mask before they cut or escape.
  */
 import { describe, expect, it } from 'vitest';
-import { fillSecrets, hasPlaceholder, maskDeep, maskSecrets, secretsProblem, type RunSecrets } from '../../client/agent/secrets';
+import { fillSecrets, hasPlaceholder, maskDeep, maskSecrets, secretsProblem, type RunSecrets } from '../../client/safety/secrets';
 import { InitError, parseInit } from '../../client/embed/init-config';
 import { cap, dataBlock, quote } from '../../client/page/format';
-import { createMasks, patternProblem, redactionEntry } from '../../client/page/redact';
+import { createMasks, patternProblem, redactionEntry } from '../../client/safety/masks';
 
 const CARD = '4111 1111 1111 1111';
 const secrets: RunSecrets = { values: { card: CARD, password: 'hunter2!', cvv: '737' }, origin: 'https://shop.test' };

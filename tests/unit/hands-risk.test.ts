@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 /** The risk check on the new hands: said as what they do, judged as a press of what they reach. */
 import { describe, expect, it } from 'vitest';
-import { classifyRisks } from '../../client/agent/risk';
+import { classifyRisks } from '../../client/safety/risk';
 import type { TargetFacts } from '../../client/page/facts-types';
 
 const here = 'https://shop.example/cart';

@@ -10,8 +10,8 @@
  * that leaves the page.
  */
 import type { ActionChanges } from '../../page/actions/types';
-import type { Masks } from '../../page/redact';
 import type { Recording, RecordedExpectation, RecordedStep, RecordedTarget } from '../types';
+import type { Masks } from '../../page/settings';
 
 export { fill, recordingProblem, valuesFor } from '../../../common/recording';
 

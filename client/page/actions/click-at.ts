@@ -7,7 +7,6 @@ import type { ToolArgs } from './args';
 import type { Handler } from './context';
 import { ActionError, viewportSize, type Point } from './dom';
 import { activatedBy, deepHit, labelOf, selectorOf, type Hit } from './hit';
-import { inExcludedZone } from '../own-ui';
 import { clickAt } from './pointer';
 
 export interface ClickAtTarget {
@@ -39,7 +38,7 @@ export const clickAtPoint: Handler<ToolArgs['click_at']> = async ({ x, y }, ctx)
   if (hit.crossOriginFrame) {
     throw new ActionError(`The point ${where} is inside a frame from another site (${selectorOf(hit.crossOriginFrame)}); pagehand cannot click inside it.`);
   }
-  if (inExcludedZone(hit.el, ctx.settings.zones)) throw new ActionError(`The point ${where} is in a part of the page the site keeps pagehand out of.`);
+  if (ctx.settings.zones.inside(hit.el)) throw new ActionError(`The point ${where} is in a part of the page the site keeps pagehand out of.`);
   ctx.begin(hit.el);
   clickAt(hit.el, { local: hit.local, root });
   const label = labelOf(hit.el, ctx.describer);

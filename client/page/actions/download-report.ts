@@ -7,7 +7,7 @@ import { nativeSetTimeout } from '../settle';
 import { chunkText, CHUNK_CHARS } from './chunks';
 import { ActionError } from './dom';
 import { formatSize } from './upload-files';
-import type { Masks } from '../redact';
+import type { Masks } from '../settings';
 
 const WHY: Record<string, string> = {
   binary: 'not a text file',

@@ -5,7 +5,6 @@
  * native drag and drop or follows the pointer itself (see gesture.ts). The result says what
  * moved (drag-report.ts).
  */
-import { inExcludedZone } from '../own-ui';
 import { waitActionable } from './actionability';
 import type { Handler } from './context';
 import { ActionError, viewportSize, visibleBox, type Point } from './dom';
@@ -59,7 +58,7 @@ export const drag: Handler<DragArgs> = async (args, ctx) => {
     clamped = to.x !== want.x || to.y !== want.y;
   }
   const landing = deepHit(to.x, to.y);
-  if (landing && inExcludedZone(landing.el, ctx.settings.zones)) throw new ZoneRefusal(`The place to drop on ${ZONE_REFUSAL}.`);
+  if (landing && ctx.settings.zones.inside(landing.el)) throw new ZoneRefusal(`The place to drop on ${ZONE_REFUSAL}.`);
   if (landing?.crossOriginFrame) throw new ActionError('The place to drop on is inside a frame from another site; pagehand cannot drag into it.');
   const label = ctx.label(el);
   const place = watchPlace(el, ctx.describer, label);

@@ -8,7 +8,6 @@
  * Nothing ever throws into the host page: every failure is a result with `ok: false`.
  */
 import { createDescriber } from '../describe';
-import { inExcludedZone } from '../own-ui';
 import { RefError, resolveRef } from '../refs';
 import type { Ref } from '../types';
 import { DEFAULT_QUIET_WINDOW, DEFAULT_SETTLE_TIMEOUT } from '../settle';
@@ -139,7 +138,7 @@ function zoneRefusal(call: ParsedCall, ctx: ActionContext): string | undefined {
     // The element under the point, found as click_at finds it.
     const vp = viewportSize();
     const hit = deepHit(Math.min(call.args.x * vp.width, vp.width - 1), Math.min(call.args.y * vp.height, vp.height - 1));
-    if (hit && inExcludedZone(hit.el, ctx.settings.zones)) return `The point (${call.args.x}, ${call.args.y}) ${ZONE_REFUSAL}.`;
+    if (hit && ctx.settings.zones.inside(hit.el)) return `The point (${call.args.x}, ${call.args.y}) ${ZONE_REFUSAL}.`;
   }
   if (call.name === 'click' || call.name === 'hover' || call.name === 'double_click' || call.name === 'right_click') {
     const el = ctx.resolve(call.args.ref);
@@ -180,15 +179,15 @@ export async function act(call: ActionCall, opts: ActOptions | undefined, settin
         // A ref the model guessed (or kept from before the zone was marked) never reaches in:
         // refused before anything about the element is compared or said.
         const el = resolveRef(ref, (e) => {
-          if (inExcludedZone(e, zones)) throw new ZoneRefusal(`Element [${String(ref)}] ${ZONE_REFUSAL}.`);
+          if (zones.inside(e)) throw new ZoneRefusal(`Element [${String(ref)}] ${ZONE_REFUSAL}.`);
           return describer.describe(e);
         });
         lastTarget = el;
         return el;
       },
       // Whatever a message names (where focus went, what scrolled) is never named from a zone.
-      label: (el) => (inExcludedZone(el, zones) ? ZONE_PLACE : labelOf(el, describer)),
-      subject: (ref, el) => (inExcludedZone(el, zones) ? `Element [${String(ref)}]` : subjectOf(ref, el, describer)),
+      label: (el) => (zones.inside(el) ? ZONE_PLACE : labelOf(el, describer)),
+      subject: (ref, el) => (zones.inside(el) ? `Element [${String(ref)}]` : subjectOf(ref, el, describer)),
       begin: (el) => {
         if (watch) return;
         before = takeSnapshot(document, zones);

@@ -5,10 +5,10 @@
  * map: that is rebuilt by the next observation anyway.
  */
 import type { Describer } from '../describe';
-import { createZoneCheck, inExcludedZone, textOutsideZones, type Zones } from '../own-ui';
 import { isVisible } from './dom';
 import { labelOf } from './hit';
 import type { ActionChanges } from './types';
+import type { Zones } from '../settings';
 
 /**
  * Interactive elements: native controls, editable regions and the widget roles. Queried with a
@@ -62,7 +62,7 @@ const shown = (el: Element): boolean =>
  *  the agent's to hear of — not its elements, not a dialog's title. */
 function visibleSet(doc: Document, selector: string, zones: Zones, keep: (el: Element) => boolean = () => true): Set<Element> {
   const out = new Set<Element>();
-  const zoned = createZoneCheck(zones);
+  const zoned = zones.check();
   for (const el of doc.querySelectorAll(selector)) if (keep(el) && shown(el) && !zoned(el)) out.add(el);
   return out;
 }
@@ -86,8 +86,8 @@ export function dialogName(el: Element, describer: Describer): string {
   }
   // A name computed from the whole content (placeholder describers) is no name for a dialog.
   if (!name || name.length > 80) {
-    const heading = [...el.querySelectorAll('h1,h2,h3,h4,h5,h6,[role=heading]')].find((h) => !inExcludedZone(h, describer.settings.zones));
-    name = heading ? textOutsideZones(heading, 200, describer.settings.zones) : '';
+    const heading = [...el.querySelectorAll('h1,h2,h3,h4,h5,h6,[role=heading]')].find((h) => !describer.settings.zones.inside(h));
+    name = heading ? describer.settings.zones.textOutside(heading, 200) : '';
   }
   name = name.replace(/\s+/g, ' ').trim();
   return name.length > 60 ? `${name.slice(0, 57)}…` : name;

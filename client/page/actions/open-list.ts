@@ -6,7 +6,6 @@
 import { waitActionable } from './actionability';
 import type { ActionContext } from './context';
 import { clickAt } from './pointer';
-import { textOutsideZones } from '../own-ui';
 import { popupCandidates, renderedContainer, rowsIn, shownAround, watchChanges, type Row } from './popup';
 
 function idRefs(el: Element, attrs: string[]): Element[] {
@@ -45,7 +44,7 @@ export function optionLabel(o: Element, ctx: ActionContext): string {
   } catch {
     name = '';
   }
-  return (name || textOutsideZones(o, 2000, ctx.settings.zones)).replace(/\s+/g, ' ').trim();
+  return (name || ctx.settings.zones.textOutside(o, 2000)).replace(/\s+/g, ' ').trim();
 }
 
 export interface OpenList {

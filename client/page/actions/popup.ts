@@ -9,9 +9,9 @@
  * with short text of their own.
  */
 import { pageElementAt } from '../flat-tree';
-import { inExcludedZone, textOutsideZones, type Zones } from '../own-ui';
 import { likeItems } from '../walk/choices';
 import { clipByScrollers, isElement, isVisible, nextFrame, tag, winOf } from './dom';
+import type { Zones } from '../settings';
 
 export const OPTION_ROLES = '[role=option],[role=menuitem],[role=menuitemradio],[role=menuitemcheckbox],[role=treeitem]';
 const ROW_TEXT_MAX = 120;
@@ -139,9 +139,7 @@ export function rowsIn(containers: Element[], zones: Zones, labelOf: (el: Elemen
   const out = new Map<Element, Row>();
   const isTrigger = (e: Element) => !!trigger && e.contains(trigger);
   for (const c of outermost(containers)) {
-    const aria = [...(c.matches(OPTION_ROLES) ? [c] : []), ...c.querySelectorAll(OPTION_ROLES)].filter(
-      (o) => !isTrigger(o) && isShown(o) && !inExcludedZone(o, zones),
-    );
+    const aria = [...(c.matches(OPTION_ROLES) ? [c] : []), ...c.querySelectorAll(OPTION_ROLES)].filter((o) => !isTrigger(o) && isShown(o) && !zones.inside(o));
     for (const o of aria) out.set(o, { el: o, label: labelOf(o) });
     // Role-less rows, unless this list has rendered ARIA options (then those are the rows).
     if (aria.length && !bothKinds) continue;
@@ -149,9 +147,9 @@ export function rowsIn(containers: Element[], zones: Zones, labelOf: (el: Elemen
     const pointer = (e: Element) => win.getComputedStyle(e).cursor === 'pointer';
     for (const e of c.querySelectorAll('*')) {
       const isRow = tag(e) === 'li' || (pointer(e) && !(e.parentElement && pointer(e.parentElement) && c.contains(e.parentElement)));
-      if (!isRow || isTrigger(e) || [...out.keys()].some((k) => k.contains(e)) || inExcludedZone(e, zones)) continue;
+      if (!isRow || isTrigger(e) || [...out.keys()].some((k) => k.contains(e)) || zones.inside(e)) continue;
       // A deny zone's words are never a row's label (nor is a row inside one a choice).
-      const text = norm(textOutsideZones(e, ROW_TEXT_MAX * 4, zones));
+      const text = norm(zones.textOutside(e, ROW_TEXT_MAX * 4));
       if (!text || text.length > ROW_TEXT_MAX || !isShown(e)) continue;
       if (tag(e) === 'li' && e.querySelector('li')) continue; // a nested list's parent item
       out.set(e, { el: e, label: text });
@@ -159,10 +157,10 @@ export function rowsIn(containers: Element[], zones: Zones, labelOf: (el: Elemen
     // A list of like items with no cursor of their own (classless divs under one delegated
     // listener, or inheriting the box's pointer): each item is a row, as the map lists it.
     for (const list of [c, ...c.querySelectorAll('*')]) {
-      if (list.childElementCount < 2 || inExcludedZone(list, zones) || !likeItems(list)) continue;
+      if (list.childElementCount < 2 || zones.inside(list) || !likeItems(list)) continue;
       for (const e of Array.from(list.children)) {
-        if (out.has(e) || isTrigger(e) || [...out.keys()].some((k) => k.contains(e) || e.contains(k)) || inExcludedZone(e, zones)) continue;
-        const text = norm(textOutsideZones(e, ROW_TEXT_MAX * 4, zones));
+        if (out.has(e) || isTrigger(e) || [...out.keys()].some((k) => k.contains(e) || e.contains(k)) || zones.inside(e)) continue;
+        const text = norm(zones.textOutside(e, ROW_TEXT_MAX * 4));
         if (text && text.length <= ROW_TEXT_MAX && isShown(e)) out.set(e, { el: e, label: text });
       }
     }

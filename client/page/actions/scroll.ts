@@ -11,10 +11,10 @@
 import type { Direction, ToolArgs } from './args';
 import type { Handler } from './context';
 import { ActionError, flatParent, isElement, nextFrame, viewportSize, winOf } from './dom';
-import { inExcludedZone, type Zones } from '../own-ui';
 import { deepHit } from './hit';
 import { describeScroll } from './messages';
 import type { ScrollReport } from './types';
+import type { Zones } from '../settings';
 
 const PAGE_FRACTION = 0.9;
 /** labelOf's answer for an element without a role: a bare tag, maybe with a name. */
@@ -54,7 +54,7 @@ function scrollerFor(from: Element, axis: Axis, zones: Zones): Element | undefin
   for (let n: Node | null = from; n && isElement(n); n = flatParent(n)) {
     const el = n as Element;
     if (isRoot(el)) break;
-    if (canScroll(el, axis) && !inExcludedZone(el, zones)) return el;
+    if (canScroll(el, axis) && !zones.inside(el)) return el;
   }
   const root = rootScroller(from.ownerDocument);
   return canScroll(root, axis) ? root : undefined;

@@ -24,7 +24,7 @@ import { openList, ownContainers, refind, widgetParts, type OpenList } from './o
 import { isShown, listScroller, wheelScroll, watchChanges, type Row } from './popup';
 import { selectViaStandIn } from './select-standin';
 import { standInFor } from '../widgets';
-import { containsZone, textOutsideZones, type Zones } from '../own-ui';
+import type { Zones } from '../settings';
 
 /** A text input of the widget that accepts typing (never a read-only one: it only looks like a field). */
 function editableInput(el: Element): HTMLInputElement | undefined {
@@ -141,7 +141,7 @@ function shownValue(el: Element, input: HTMLInputElement | undefined, zones: Zon
   const field = input ?? el;
   for (let n: Element | null = field, i = 0; n && i < 4; n = n.parentElement, i++) {
     // innerText keeps the chips' line breaks, but reads a deny zone's words too.
-    const text = clean(containsZone(n, zones) ? textOutsideZones(n, 2000, zones) : isHTML(n) ? n.innerText : (n.textContent ?? ''));
+    const text = clean(zones.holds(n) ? zones.textOutside(n, 2000) : isHTML(n) ? n.innerText : (n.textContent ?? ''));
     if (text) return text;
   }
   return clean(fieldValue(el) ?? editingHost(el)?.innerText ?? el.textContent ?? '');

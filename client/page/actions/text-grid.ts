@@ -9,8 +9,8 @@
  *
  * Tables without any header and grids of long items read as before (text.ts).
  */
-import { isExcluded, type Zones } from '../own-ui';
 import { winOf } from './dom';
+import type { Zones } from '../settings';
 
 export const TABLE_ROLES = new Set(['table', 'grid', 'treegrid']);
 const CELL_SELECTOR = '[role=cell],[role=gridcell],[role=columnheader],[role=rowheader]';
@@ -156,7 +156,7 @@ function clampSpan(n: number): number {
 
 /** A row is rendered and lies in no deny zone between it and its table. */
 function shown(row: Element, table: Element, zones: Zones): boolean {
-  for (let n: Element | null = row; n && n !== table; n = n.parentElement) if (isExcluded(n, zones)) return false;
+  for (let n: Element | null = row; n && n !== table; n = n.parentElement) if (zones.excluded(n)) return false;
   const h = row as HTMLElement & { checkVisibility?: () => boolean };
   return typeof h.checkVisibility === 'function' ? h.checkVisibility() : row.getClientRects().length > 0;
 }
@@ -222,7 +222,7 @@ function gridItems(container: Element, textOf: TextOf, max: number, zones: Zones
   const out: Item[] = [];
   const add = (parent: Element, depth: number): boolean => {
     for (let c = parent.firstElementChild; c; c = c.nextElementSibling) {
-      if (isExcluded(c, zones)) continue;
+      if (zones.excluded(c)) continue;
       const cs = winOf(c).getComputedStyle(c);
       if (cs.display === 'none' || cs.position === 'absolute' || cs.position === 'fixed') continue;
       if (cs.display === 'contents') {
@@ -279,7 +279,7 @@ function isHeaderRow(first: Item[], rest: Item[][], zones: Zones): boolean {
 function styleOf(el: Element, zones: Zones): string {
   const doc = el.ownerDocument;
   // Text in a deny zone says nothing, not even by its look.
-  const walker = doc.createTreeWalker(el, 1 | 4, { acceptNode: (n) => (n.nodeType === 1 && isExcluded(n as Element, zones) ? 2 : 1) });
+  const walker = doc.createTreeWalker(el, 1 | 4, { acceptNode: (n) => (n.nodeType === 1 && zones.excluded(n as Element) ? 2 : 1) });
   let holder: Element | null = null;
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
     if (n.nodeType === 3 && (n as Text).data.trim()) {
@@ -302,12 +302,12 @@ function labelsAbove(container: Element, textOf: TextOf, columns: number, zones:
   let prev: Element | null = null;
   for (let i = 0; i < 3 && n; i++) {
     prev = n.previousElementSibling;
-    while (prev && isExcluded(prev, zones)) prev = prev.previousElementSibling;
+    while (prev && zones.excluded(prev)) prev = prev.previousElementSibling;
     if (prev || !n.parentElement || n.parentElement.childElementCount !== 1) break;
     n = n.parentElement;
   }
   for (let i = 0; prev && prev.childElementCount === 1 && i < 3; i++) prev = prev.firstElementChild;
-  if (!prev || isExcluded(prev, zones)) return null;
+  if (!prev || zones.excluded(prev)) return null;
   const items = gridItems(prev, textOf, HEADER_MAX, zones);
   if (!items || items.length < columns) return null;
   const rows = visualRows(items);

@@ -6,7 +6,6 @@
  * has one (text-grid.ts) — image alt text in brackets; and, unlike `innerText`, through open
  * shadow roots, slots and same-origin iframes. Deny zones and the agent's own UI are left out.
  */
-import { isExcluded } from '../own-ui';
 import type { PageSettings } from '../settings';
 import { isElement, tag, winOf } from './dom';
 import { gridLines, isGridLike, tableLines, TABLE_ROLES } from './text-grid';
@@ -64,7 +63,7 @@ export function readableText(root: Element, { zones, masks }: PageSettings): str
     const el = node;
     const t = tag(el);
     // The site's deny zones and our own UI are not the agent's to read.
-    if (SKIP.has(t) || isExcluded(el, zones)) return;
+    if (SKIP.has(t) || zones.excluded(el)) return;
     const cs = winOf(el).getComputedStyle(el);
     const d = cs.display;
     if (d === 'none') return;

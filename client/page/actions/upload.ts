@@ -7,7 +7,6 @@
  * the files, as when the user drops them from the desktop. Only attached files can be named
  * (upload-files.ts); the input's `accept` and `multiple` are honoured with a clear error.
  */
-import { inExcludedZone } from '../own-ui';
 import { waitActionable } from './actionability';
 import type { Handler } from './context';
 import { ActionError, flatParent, inputType, isDisabled, isElement, tag, winOf } from './dom';
@@ -48,7 +47,7 @@ export const upload: Handler<HandsArgs['upload']> = async ({ ref, files: names }
   const input = fileInputFor(el);
   const win = winOf(el);
   if (input) {
-    if (input !== el && inExcludedZone(input, ctx.settings.zones)) throw new ZoneRefusal(`The file input of ${subject} ${ZONE_REFUSAL}.`);
+    if (input !== el && ctx.settings.zones.inside(input)) throw new ZoneRefusal(`The file input of ${subject} ${ZONE_REFUSAL}.`);
     const target = ctx.label(input === el ? el : input);
     if (isDisabled(input)) throw new ActionError(`${subject} is disabled: its file input takes no files now.`);
     const accept = input.getAttribute('accept') ?? '';

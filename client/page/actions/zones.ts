@@ -4,10 +4,10 @@
  * focus, a label whose control is in a zone — and how a failure that would describe a zone is
  * told instead. No action lands inside a zone, and no message names what one holds.
  */
-import { containsZone, createZoneCheck, inExcludedZone, type Zones } from '../own-ui';
 import { ActionError, deepActiveElement, flatContains, flatParent, isElement, isHTML, tag, visibleBox } from './dom';
 import { deepHit, hitReaches } from './hit';
 import { nextTabStop } from './press';
+import type { Zones } from '../settings';
 
 /** What the model reads when an action would reach into a zone: it names nothing in it. */
 export const ZONE_REFUSAL = 'is in a part of the page the site keeps pagehand out of';
@@ -18,13 +18,13 @@ export class ZoneRefusal extends ActionError {}
 /** The element keys go to now (the deepest focused one), when it sits in a zone. */
 export function focusInZone(zones: Zones): Element | undefined {
   const focused = deepActiveElement(document);
-  return focused && inExcludedZone(focused, zones) ? focused : undefined;
+  return focused && zones.inside(focused) ? focused : undefined;
 }
 
 /** Tab from `from` would put focus inside a zone. */
 export function tabEntersZone(from: Element | null, back: boolean, zones: Zones): boolean {
   const next = nextTabStop(from, back);
-  return !!next && inExcludedZone(next, zones);
+  return !!next && zones.inside(next);
 }
 
 /** A click on `el` would activate a control in a zone through a <label> (its `for`, or the control it wraps). */
@@ -32,7 +32,7 @@ export function labelsZone(el: Element, zones: Zones): boolean {
   for (let n: Node | null = el; n && isElement(n); n = flatParent(n)) {
     if (isHTML(n) && tag(n) === 'label') {
       const control = (n as HTMLLabelElement).control;
-      return !!control && inExcludedZone(control, zones);
+      return !!control && zones.inside(control);
     }
   }
   return false;
@@ -55,7 +55,7 @@ export function coveredByZone(target: Element, zones: Zones): boolean {
     [0.5, 0.25],
     [0.5, 0.75],
   ].map(([fx, fy]) => ({ x: box.left + w * fx!, y: box.top + h * fy! }));
-  const zoned = createZoneCheck(zones);
+  const zoned = zones.check();
   for (const p of points) {
     const hit = deepHit(p.x, p.y);
     if (!hit || hit.crossOriginFrame || hitReaches(hit.el, target)) continue;
@@ -67,7 +67,7 @@ export function coveredByZone(target: Element, zones: Zones): boolean {
       if (tag(n) === 'body' || tag(n) === 'html') break;
       layer = n;
     }
-    if (containsZone(layer, zones)) return true;
+    if (zones.holds(layer)) return true;
   }
   return false;
 }

@@ -4,9 +4,9 @@
  * `act` and risk facts as for the page's own calls, so its deny zones and checks apply here.
  */
 import { act } from '../actions/index';
-import { targetFacts } from '../facts';
 import { CONTENT_END, CONTENT_START } from '../format';
 import { buildMapAsync } from '../map';
+import type { CallLike, TargetFacts } from '../facts-types';
 import type { PageSettings } from '../settings';
 import type { PageMap } from '../types';
 import type { ChildDeps } from './answer';
@@ -21,7 +21,7 @@ export function contentLines(text: string): string[] {
 }
 
 /** What pressing each listed element would do, in each way the parent's risk check asks about. */
-function factsOf(map: PageMap, settings: PageSettings): Record<string, RemoteFacts> {
+function factsOf(map: PageMap, settings: PageSettings, targetFacts: FactsOf): Record<string, RemoteFacts> {
   const out: Record<string, RemoteFacts> = {};
   const get = (name: string, args: Record<string, unknown>) => {
     try {
@@ -44,14 +44,17 @@ function factsOf(map: PageMap, settings: PageSettings): Record<string, RemoteFac
   return out;
 }
 
+/** What the risk check reads of a call here (client/safety/facts.ts, lent by the entry). */
+export type FactsOf = (call: CallLike, settings: PageSettings) => TargetFacts | undefined;
+
 /** Answers with the page's own settings at the time of each request (`init` may change them). */
-export const childDeps = (settings: () => PageSettings): ChildDeps => ({
+export const childDeps = (settings: () => PageSettings, facts: FactsOf): ChildDeps => ({
   map: async (maxTokens): Promise<RemoteMap> => {
     const s = settings();
     const map = await buildMapAsync({ maxTokens }, s);
     const elements = map.elements.filter((e) => /^\d+$/.test(e.ref));
-    return JSON.parse(JSON.stringify({ lines: contentLines(map.text), elements, facts: factsOf(map, s) })) as RemoteMap;
+    return JSON.parse(JSON.stringify({ lines: contentLines(map.text), elements, facts: factsOf(map, s, facts) })) as RemoteMap;
   },
   act: (call) => act(call, undefined, settings()),
-  facts: (call) => targetFacts(call, settings()),
+  facts: (call) => facts(call, settings()),
 });

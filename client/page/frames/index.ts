@@ -10,8 +10,9 @@ import { answerParent } from './child';
 import { childDeps } from './child-deps';
 
 import type { PageSettings } from '../settings';
+import type { FactsOf } from './child-deps';
 
-/** `settings`: the page's own (its `init`), read at each request. */
-export function installFrameBridge(settings: () => PageSettings): void {
-  answerParent(childDeps(settings), () => settings().frames);
+/** `settings`: the page's own (its `init`), read at each request; `facts`: the risk check's reading of a call (the safety layer's). */
+export function installFrameBridge(settings: () => PageSettings, facts: FactsOf): void {
+  answerParent(childDeps(settings, facts), () => settings().frames);
 }

@@ -13,7 +13,7 @@ import { openInOrder, sealedEnd, sendInOrder, type SealedEnd } from './sealed-ch
 import { freshNonce, proofHolds, proofOf, sessionKey, type Binding } from './sealed-crypto';
 import { toParent, targetOf, type Challenge, type Sealed, type ToChild } from './sealed-messages';
 import { crossOrigin, keptOut, markReady, sessions, type FrameSession } from './sessions';
-import type { Zones } from '../own-ui';
+import type { Zones } from '../settings';
 
 interface Link {
   np: string;

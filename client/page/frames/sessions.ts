@@ -3,8 +3,8 @@
  * (`init({ frames })`, parent.ts) or the userscript's (sealed-parent.ts). The map and `act`
  * read them here; each protocol sends its own way (`send`).
  */
-import { inExcludedZone, type Zones } from '../own-ui';
 import type { FrameReply, FrameRequest, RemoteMap } from './protocol';
+import type { Zones } from '../settings';
 
 export interface FrameSession {
   /** Which protocol: the site's listed origins, or the userscript's key. */
@@ -37,7 +37,7 @@ export function crossOrigin(iframe: HTMLIFrameElement): boolean {
 }
 
 /** A frame the site keeps from the agent (in a deny zone): never talked to. */
-export const keptOut = (iframe: HTMLIFrameElement, zones: Zones): boolean => inExcludedZone(iframe, zones);
+export const keptOut = (iframe: HTMLIFrameElement, zones: Zones): boolean => zones.inside(iframe);
 
 export function markReady(s: FrameSession): void {
   s.ready = true;

@@ -10,12 +10,11 @@ import { installActivityHooks } from '../settle';
 import { CHANNEL } from './protocol';
 import { SEALED_VERSION } from './sealed-messages';
 import { frameCrypto } from './secret';
-import { pageSettings } from '../settings';
+import type { PageSettings } from '../settings';
+import type { FactsOf } from './child-deps';
 
-/** A stranger's frame configures nothing: no deny selectors, marks or masks of a site. */
-const FRAME_SETTINGS = pageSettings();
-
-export function answerUserscriptParent(): void {
+/** `settings`: a stranger's frame configures nothing (no deny selectors, marks or masks of a site); `facts`: the risk check's reading of a call. */
+export function answerUserscriptParent(settings: PageSettings, facts: FactsOf): void {
   const c = frameCrypto();
   if (!c || typeof window === 'undefined' || window.top === window.self) return;
   // At document start, as in the top page: what a page's scripts do later is seen only from here.
@@ -29,7 +28,7 @@ export function answerUserscriptParent(): void {
     handler ??= Promise.all([import('./sealed-child'), import('./child-deps')]).then(([{ sealedChild }, { childDeps }]) =>
       sealedChild(
         c,
-        childDeps(() => FRAME_SETTINGS),
+        childDeps(() => settings, facts),
       ),
     );
     // Reactions run in the order they were added: messages are handled in the order they came.

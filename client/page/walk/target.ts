@@ -9,11 +9,11 @@
  * toggle, chip "×", kebab menu), or one item of a list of like items (a custom select's open list).
  */
 import { hasClickListener } from '../hooks';
-import { inExcludedZone, type Zones } from '../own-ui';
 import { clippedAway } from './clip';
 import { frameworkClickHandler, isFrameworkRoot } from './framework-handlers';
 import { treeRow, type TreeRow } from './tree';
 import type { Ctx, ElementItem, Reason } from './types';
+import type { Zones } from '../settings';
 
 // ARIA widget roles that make an element a target for the model.
 const INTERACTIVE_ROLES = new Set([
@@ -163,7 +163,7 @@ const STAND_IN_TYPES = new Set(['checkbox', 'radio', 'file']);
  * transparent control with a box is listed itself, at its label's place (walk.ts).
  */
 export function standInControl(control: Element, zones: Zones): HTMLInputElement | null {
-  if (control.localName !== 'input' || !STAND_IN_TYPES.has((control as HTMLInputElement).type) || inExcludedZone(control, zones)) return null;
+  if (control.localName !== 'input' || !STAND_IN_TYPES.has((control as HTMLInputElement).type) || zones.inside(control)) return null;
   const r = control.getBoundingClientRect();
   if (r.width > 1 && r.height > 1) {
     const cs = control.ownerDocument.defaultView?.getComputedStyle(control);

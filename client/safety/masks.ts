@@ -7,7 +7,7 @@
  *   matching elements (and of what they hold) read `[redacted]` —, and patterns (`/…/flags`
  *   strings or RegExp objects) whose matches in page text read `[redacted]`.
  *
- * Applied at the page layer's choke points (format.ts: `cap` and `quote`, which every name,
+ * The page layer applies them at its choke points (client/page/format.ts: `cap` and `quote`, which every name,
  * text line and value of the map and of find go through, and `dataBlock`, which every piece of
  * page data in a prompt goes through; actions/text.ts: `readableText`, before `read` cuts it
  * into pages), so a value is masked before anything shortens, escapes or splits it.
@@ -16,8 +16,11 @@
  * shorter than four characters are masked only where they stand alone (not inside a longer
  * word or number), so a three-digit code does not blank every number that contains it.
  */
-import { shadowRootOf } from './hooks';
-import { frameDocument } from './flat-tree';
+import { frameDocument } from '../page/flat-tree';
+import { shadowRootOf } from '../page/hooks';
+import type { Masks } from '../page/settings';
+
+export type { Masks };
 
 export const REDACTED = '[redacted]';
 
@@ -32,20 +35,6 @@ export interface Redaction {
 
 /** A literal to mask and what replaces it. */
 type Literal = [text: string, replacement: string];
-
-/**
- * What a page operation masks: built once per site configuration and run (`createMasks`),
- * passed down in its settings. Its caches are its own, so two configurations never share one.
- */
-export interface Masks {
-  /** Anything is masked at all (secrets in a run, or redaction rules): screenshots stay off then. */
-  readonly any: boolean;
-  /**
-   * Page text as the model may read it: secrets as `<secret:NAME>`, redacted elements' strings
-   * and pattern matches as `[redacted]`. Identity when nothing is configured.
-   */
-  text(text: string): string;
-}
 
 /** Nothing configured: text stays as it is. */
 export const NO_MASKS: Masks = Object.freeze({ any: false, text: (t: string) => t });

@@ -1,5 +1,6 @@
 /**
- * What the site's `init` decided for the page layer, parsed once per `init` (deny zones and
+ * The page layer's settings (client/page/settings.ts), built: what the site's `init` decided,
+ * parsed once per `init` (deny zones and
  * risk marks checked, the redaction kept for each run's masks), and the settings a run's page
  * operations get from it: the site's, plus the run's own secrets, frames and navigation hook.
  * Values only: a run builds its settings from the site's and its own state, never from what
@@ -10,12 +11,24 @@
  *   runPageSettings(site, { secrets: { pin: '4921' }, byPage: false, beforeNavigate: save });
  */
 import type { BeforeNavigate } from '../page/actions/types';
-import type { FrameConfig } from '../page/frames/config';
-import { denyZones } from '../page/own-ui';
-import { createMasks, type Redaction } from '../page/redact';
-import { riskRules } from '../page/risk-marks';
-import { pageSettings, type PageSettings } from '../page/settings';
-import type { SiteConfig } from './types';
+import { frameConfig, type FrameConfig } from '../page/frames/config';
+import type { PageSettings } from '../page/settings';
+import type { SiteConfig } from '../agent/types';
+import { riskRules } from './marks';
+import { createMasks, NO_MASKS, type Redaction } from './masks';
+import { denyZones, NO_ZONES } from './zones';
+
+/** Settings with what `parts` leaves out unconfigured: no deny selectors, marks or masks, no frame listed. */
+export function pageSettings(parts: Partial<PageSettings> = {}): PageSettings {
+  return Object.freeze({
+    zones: parts.zones ?? NO_ZONES,
+    marks: parts.marks ?? [],
+    masks: parts.masks ?? NO_MASKS,
+    remoteFrames: parts.remoteFrames ?? true,
+    frames: parts.frames ?? frameConfig(),
+    beforeNavigate: parts.beforeNavigate,
+  });
+}
 
 export interface SiteSettings {
   /** The page's own settings (the page API, the frame bridge): the site's zones, marks, frames and redaction. */

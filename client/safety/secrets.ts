@@ -9,7 +9,7 @@
  */
 import type { ParsedCall } from '../page/actions/args';
 import type { ActionResult } from '../page/actions/types';
-import { secretPlaceholder } from '../page/redact';
+import { secretPlaceholder } from './masks';
 import { secretsProblem } from '../../common/secrets-check';
 
 export { secretsProblem };

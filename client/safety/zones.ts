@@ -1,56 +1,63 @@
 /**
- * Marks that keep elements out of the map and out of reach of actions: the agent's own UI
- * (overlay, mask, Set-of-Marks boxes) carries UI_ATTR on its host; site owners put
+ * Deny zones: what keeps elements out of the map and out of reach of actions. The agent's own
+ * UI (overlay, mask, Set-of-Marks boxes) carries UI_ATTR on its host; site owners put
  * `data-pagehand="off"` on subtrees the agent must not see or touch, or name them with
- * selectors (`init({ deny })`, parsed once by `denyZones` into a `Zones` value that each
- * page operation receives in its settings).
+ * selectors (`init({ deny })`, parsed once by `denyZones`). The result is the `Zones` gate
+ * (client/page/settings.ts) that every page operation receives in its settings and asks.
  */
-import { contentOrigin, flatParent, frameDocument } from './flat-tree';
-import { shadowRootOf } from './hooks';
-import { UI_ATTR } from './ui-attr';
+import { contentOrigin, flatParent, frameDocument } from '../page/flat-tree';
+import { shadowRootOf } from '../page/hooks';
+import type { ZoneBox, Zones } from '../page/settings';
+import { UI_ATTR } from '../page/ui-attr';
+import { checkedSelectors } from './selectors';
 
 export const OFF_ATTR = 'data-pagehand';
 
 /** The site's deny selectors, joined ('' for none): what `data-pagehand="off"` marks is always a zone. */
-export interface Zones {
+interface Selector {
   readonly selector: string;
 }
 
+/** The gate for `selector` (checked already). */
+function gate(z: Selector): Zones {
+  return Object.freeze({
+    denied: (el: Element) => isDenied(el, z),
+    excluded: (el: Element) => isExcluded(el, z),
+    deniedBySelector: (el: Element) => deniedBySelector(el, z),
+    inside: (el: Element) => inExcludedZone(el, z),
+    check: () => createZoneCheck(z),
+    holds: (el: Element) => containsZone(el, z),
+    textOutside: (el: Element, max: number) => textOutsideZones(el, max, z),
+    boxes: (doc?: Document, dx?: number, dy?: number) => denyZoneBoxes(z, doc, dx, dy),
+  });
+}
+
 /** Only `data-pagehand="off"` (and our own UI): no deny selectors. */
-export const NO_ZONES: Zones = Object.freeze({ selector: '' });
+export const NO_ZONES: Zones = gate({ selector: '' });
 
 /** Selectors of subtrees the agent must not see or touch; invalid selectors are reported, not applied. */
 export function denyZones(selectors: readonly string[]): { zones: Zones; ignored: string[] } {
-  const ok: string[] = [];
-  const ignored: string[] = [];
-  for (const s of selectors) {
-    try {
-      document.createDocumentFragment().querySelector(s);
-      ok.push(s);
-    } catch {
-      ignored.push(s);
-    }
-  }
-  return { zones: Object.freeze({ selector: ok.join(',') }), ignored };
+  const { ok, ignored } = checkedSelectors(selectors);
+  return { zones: ok.length ? gate({ selector: ok.join(',') }) : NO_ZONES, ignored };
 }
 
 /** A subtree the site keeps from the agent: `data-pagehand="off"` or a deny selector. */
-export function isDenied(el: Element, zones: Zones): boolean {
+function isDenied(el: Element, zones: Selector): boolean {
   return el.getAttribute(OFF_ATTR) === 'off' || deniedBySelector(el, zones);
 }
 
-export function isExcluded(el: Element, zones: Zones): boolean {
+function isExcluded(el: Element, zones: Selector): boolean {
   return el.hasAttribute(UI_ATTR) || isDenied(el, zones);
 }
 
 /** `isExcluded` for an element with no attribute at all: only a deny selector can name it. */
-export const deniedBySelector = (el: Element, zones: Zones): boolean => zones.selector !== '' && el.matches(zones.selector);
+const deniedBySelector = (el: Element, zones: Selector): boolean => zones.selector !== '' && el.matches(zones.selector);
 
 /**
  * `inExcludedZone` for many elements at once (a map, a snapshot): each ancestor's answer is
  * kept, so a page is walked up once. Fresh per use: answers go stale when the page changes.
  */
-export function createZoneCheck(zones: Zones): (el: Element) => boolean {
+function createZoneCheck(zones: Selector): (el: Element) => boolean {
   const known = new Map<Node, boolean>();
   const check = (n: Node): boolean => {
     let z = known.get(n);
@@ -77,7 +84,7 @@ function frameOf(doc: Document): Element | null {
 }
 
 /** The element or any ancestor (across shadow roots and frames) is excluded. */
-export function inExcludedZone(el: Element, zones: Zones): boolean {
+function inExcludedZone(el: Element, zones: Selector): boolean {
   for (let n: Node | null = el; n; n = flatParent(n) ?? (n as Document).defaultView?.frameElement ?? null) {
     if (n.nodeType === 1 && isExcluded(n as Element, zones)) return true;
   }
@@ -89,8 +96,8 @@ export function inExcludedZone(el: Element, zones: Zones): boolean {
  * pixels: in the document, its open and hooked closed shadow roots and its same-origin frames.
  * For screenshots, which paint over them.
  */
-export function denyZoneBoxes(zones: Zones, doc: Document = document, dx = 0, dy = 0): Array<{ x: number; y: number; width: number; height: number }> {
-  const out: Array<{ x: number; y: number; width: number; height: number }> = [];
+function denyZoneBoxes(zones: Selector, doc: Document = document, dx = 0, dy = 0): ZoneBox[] {
+  const out: ZoneBox[] = [];
   const selector = `[${OFF_ATTR}="off"]${zones.selector ? `,${zones.selector}` : ''}`;
   const look = (root: Document | ShadowRoot): void => {
     for (const z of Array.from(root.querySelectorAll(selector))) {
@@ -114,12 +121,12 @@ export function denyZoneBoxes(zones: Zones, doc: Document = document, dx = 0, dy
 }
 
 /** A selector for the elements that start a zone (or our UI) in one tree. */
-function zoneSelector(zones: Zones): string {
+function zoneSelector(zones: Selector): string {
   return `[${OFF_ATTR}="off"],[${UI_ATTR}]${zones.selector ? `,${zones.selector}` : ''}`;
 }
 
 /** The element is, or holds somewhere below it (through open shadow roots), a zone or our UI. */
-export function containsZone(el: Element, zones: Zones): boolean {
+function containsZone(el: Element, zones: Selector): boolean {
   if (isExcluded(el, zones)) return true;
   const selector = zoneSelector(zones);
   const look = (root: Element | ShadowRoot): boolean => {
@@ -134,7 +141,7 @@ export function containsZone(el: Element, zones: Zones): boolean {
  * `textContent` up to `max` characters, without what deny zones (and our own UI) hold: for
  * cheap text checks over an element that is itself outside any zone.
  */
-export function textOutsideZones(el: Element, max: number, zones: Zones): string {
+function textOutsideZones(el: Element, max: number, zones: Selector): string {
   let out = '';
   const add = (parent: Node): void => {
     for (let c = parent.firstChild; c && out.length < max; c = c.nextSibling) {

@@ -2,26 +2,26 @@
  * Facts about what a tool call will really do, for the agent's risk guard: which element it
  * activates, the form it submits (and what the form holds and where it goes), where a link
  * goes, and the site's own marks. Reads only; the judgement is the agent's (pure, in
- * client/agent/risk.ts).
+ * client/safety/risk.ts).
  *
  * The call is first put in its one canonical form (the actions' own argument parser), and
  * every "what happens" decision is the action's own: the key parser and keyEffect (press_key),
  * typingPlan (type), clickAtTarget (click_at) and activatedBy (click) — so the check judges
  * exactly what the action then does, never the words of the call.
  */
-import { createDescriber, type Describer } from './describe';
-import { deepActiveElement } from './flat-tree';
-import { parseCall } from './actions/args';
-import { clickAtTarget } from './actions/click-at';
-import { activatedBy } from './actions/hit';
-import { activatingKey, parseKeyCombo } from './actions/keys';
-import { keyEffect, defaultButton, type KeyEffect } from './actions/press';
-import { editableTarget, typingPlan } from './actions/type';
-import { remoteFacts } from './frames/parent';
-import { resolveRef } from './refs';
-import { riskMarkOf } from './risk-marks';
-import type { PageSettings } from './settings';
-import type { CallLike, FormFacts, TargetFacts, Via } from './facts-types';
+import { createDescriber, type Describer } from '../page/describe';
+import { deepActiveElement } from '../page/flat-tree';
+import { parseCall } from '../page/actions/args';
+import { clickAtTarget } from '../page/actions/click-at';
+import { activatedBy } from '../page/actions/hit';
+import { activatingKey, parseKeyCombo } from '../page/actions/keys';
+import { keyEffect, defaultButton, type KeyEffect } from '../page/actions/press';
+import { editableTarget, typingPlan } from '../page/actions/type';
+import { remoteFacts } from '../page/frames/parent';
+import { resolveRef } from '../page/refs';
+import { riskMarkOf } from './marks';
+import type { PageSettings } from '../page/settings';
+import type { CallLike, FormFacts, TargetFacts, Via } from '../page/facts-types';
 
 // Field kinds by autocomplete token, input type or name/id words.
 const PERSONAL_AUTOCOMPLETE: Array<[RegExp, string]> = [

@@ -2,18 +2,15 @@
  * The site owner's own say on what a control does, for the risk check: the attribute
  * `data-pagehand-risk="payment|deletion|sending|personal_data|none"` on the control or an
  * ancestor, and `init({ risky: [{ selector, kind }] })`. The nearest mark to the element wins.
- * Whether a mark may also remove caution (`none`) is the agent's decision (client/agent/risk.ts).
+ * Whether a mark may also remove caution (`none`) is the risk check's decision (./risk.ts).
  */
-import { flatParent } from './flat-tree';
+import type { RiskMark, RiskyRule } from '../page/facts-types';
+import { flatParent } from '../page/flat-tree';
+
+export type { RiskMark, RiskyRule };
 
 export const RISK_ATTR = 'data-pagehand-risk';
-export const RISK_MARKS = ['payment', 'deletion', 'sending', 'personal_data', 'none'] as const;
-export type RiskMark = (typeof RISK_MARKS)[number];
-
-export interface RiskyRule {
-  selector: string;
-  kind: RiskMark;
-}
+export const RISK_MARKS: readonly RiskMark[] = ['payment', 'deletion', 'sending', 'personal_data', 'none'];
 
 const isMark = (v: string | null): v is RiskMark => v !== null && (RISK_MARKS as readonly string[]).includes(v);
 

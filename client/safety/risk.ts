@@ -13,7 +13,10 @@
 import type { TargetFacts } from '../page/facts-types';
 import { activatingKey, comboLabel, parseKeyCombo } from '../page/actions/keys';
 import { parseCall, type ParsedCall } from '../page/actions/args';
-import type { PlannedCall, RiskKind } from './types';
+import type { PlannedCall, RiskKind } from '../agent/types';
+import { cap } from '../page/format';
+import type { Masks } from '../page/settings';
+import type { PageTool } from '../webmcp/page-tool';
 
 export interface Risk {
   kind: RiskKind;
@@ -600,4 +603,29 @@ function safePath(href: string): string {
   } catch {
     return '';
   }
+}
+
+/**
+ * Why a call of the tool needs the user's yes. A registered tool on a stranger's page: always
+ * (its `readOnlyHint` is the page's word). On the site's own page: unless it is read-only, as a
+ * site tool. A form tool: none here — its submit is judged when it comes (runPageTool).
+ */
+export function pageToolRisks(t: PageTool, masks: Masks): Array<{ kind: 'site_tool'; reason: string; tool: string }> {
+  if (t.form) return [];
+  if (t.untrusted)
+    return [
+      {
+        kind: 'site_tool',
+        reason: `"${t.name}" is this page's own code, which pagehand cannot check (whatever the page says it does): each call is yours to allow.`,
+        tool: t.name,
+      },
+    ];
+  if (t.readOnly) return [];
+  return [
+    {
+      kind: 'site_tool',
+      reason: `The site's tool "${t.name}" (${cap(t.description.trim().replace(/\.$/, ''), 200, masks)}) may change something: it is not marked read-only.`,
+      tool: t.name,
+    },
+  ];
 }
