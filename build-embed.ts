@@ -30,10 +30,10 @@ import { launcherCss } from './client/loader/launcher-css';
 export const LOADER_FILE = 'pagehand-loader.js';
 /** The modules whose state the loader installs at document start and hands to the chunk. */
 const SHARED = {
-  hooks: 'client/page/hooks.ts',
-  network: 'client/page/network.ts',
-  settle: 'client/page/settle.ts',
-  animations: 'client/page/animations.ts',
+  hooks: 'client/page/dom/hooks.ts',
+  network: 'client/page/settle/network.ts',
+  settle: 'client/page/settle/settle.ts',
+  animations: 'client/page/settle/animations.ts',
   webmcp: 'client/webmcp/polyfill.ts',
 } as const;
 const SHARED_FILES: readonly string[] = Object.values(SHARED);

@@ -49,7 +49,7 @@ const modules = (
     absWorkingDir: root,
     stdin: {
       contents:
-        "import { createDescriber } from './client/page/describe';\nimport { pageSettings } from './client/safety/settings';\n" +
+        "import { createDescriber } from './client/page/names/describe';\nimport { pageSettings } from './client/safety/settings';\n" +
         '(window as any).__d = () => createDescriber(pageSettings());\n',
       resolveDir: root,
       loader: 'ts',

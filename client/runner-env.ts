@@ -24,8 +24,8 @@
 import type { AgentEnv } from './agent/env';
 import { createRunStore } from './agent/persist';
 import { useRunnerDownloads } from './page/downloads';
-import { useHooksFromPageWorld } from './page/hooks';
-import { usePageWorldActivity } from './page/settle';
+import { useHooksFromPageWorld } from './page/dom/hooks';
+import { usePageWorldActivity } from './page/settle/settle';
 import { setPageToolRegistry } from './webmcp/offer';
 import { pageWorldToolRegistry } from './webmcp/runner-registry';
 

@@ -5,7 +5,7 @@
  * on `planned`, for the events the user and the runner see). Pure.
  */
 import { ACTION_TOOLS, ArgError, parseCall, TOOL_NAMES, type ParsedCall, type ToolName } from '../page/actions/args';
-import { parseRef } from '../page/refs';
+import { parseRef } from '../page/map/refs';
 import type { Ref } from '../page/types';
 import { describeCall } from './history';
 import type { RawCall } from './reply';

@@ -6,7 +6,7 @@
  * normal risk check of that submit. Every result comes back with the secrets masked.
  */
 import { act } from '../page/actions/index';
-import { createDescriber } from '../page/describe';
+import { createDescriber } from '../page/names/describe';
 import { parseCall } from '../page/actions/args';
 import type { ActionCall, ActionResult } from '../page/actions/types';
 import type { Call, PageCall, PageToolCall } from './calls';

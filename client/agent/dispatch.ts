@@ -7,7 +7,7 @@
  */
 import { act } from '../page/actions/index';
 import type { ActionChanges, ActionResult } from '../page/actions/types';
-import { find } from '../page/find';
+import { find } from '../page/map/find';
 import type { PageSettings } from '../page/settings';
 import type { PageMap, Ref } from '../page/types';
 import { callLabel, callRef, type Call, type PageCall, type SiteCall } from './calls';

@@ -3,7 +3,7 @@
  * results in full, every earlier step as one line (goal, calls, results, what changed), the
  * oldest left out first when the budget is short. Pure.
  */
-import { estimateTokens } from '../page/tokens';
+import { estimateTokens } from '../page/map/tokens';
 
 export interface ActionRecord {
   /** `click [12]`, `type [3] "ernesto"`. */

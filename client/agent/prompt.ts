@@ -11,7 +11,7 @@
  * it can close the block early or open another.
  */
 import { describeFile, type FileFacts } from '../page/actions/upload-files';
-import { CONTENT_END, CONTENT_START, dataBlock, sanitize } from '../page/format';
+import { CONTENT_END, CONTENT_START, dataBlock, sanitize } from '../page/map/format';
 import type { Masks } from '../page/settings';
 
 export const SYSTEM_PROMPT = `You are pagehand, an agent that works inside the web page the user has open and carries out their task step by step with tools.

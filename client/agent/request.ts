@@ -6,7 +6,7 @@
  */
 import type { ChatRequest, ToolSpec } from '../llm/types';
 import type { PageMap } from '../page/types';
-import { estimateTokens } from '../page/tokens';
+import { estimateTokens } from '../page/map/tokens';
 import { fitHistory, fullResults, userAnswers } from './history';
 import type { SavedRun } from './persist';
 import { stepMessage, type StepMessageInput } from './prompt';

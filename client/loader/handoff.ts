@@ -7,10 +7,10 @@
  */
 import type { EmbedDefaults } from '../embed/script-tag';
 import type { OpenOptions, UiConfig } from '../agent/types';
-import type * as Hooks from '../page/hooks';
-import type * as Network from '../page/network';
-import type * as Settle from '../page/settle';
-import type * as Animations from '../page/animations';
+import type * as Hooks from '../page/dom/hooks';
+import type * as Network from '../page/settle/network';
+import type * as Settle from '../page/settle/settle';
+import type * as Animations from '../page/settle/animations';
 import type * as Polyfill from '../webmcp/polyfill';
 
 /** The stub's property holding the handoff (Symbol.for: the chunk is a separate script). */

@@ -9,10 +9,10 @@
  */
 import { loadRun } from '../agent/persist';
 import { readScriptTag } from '../embed/script-tag';
-import * as hooks from '../page/hooks';
-import * as network from '../page/network';
-import * as animations from '../page/animations';
-import * as settle from '../page/settle';
+import * as hooks from '../page/dom/hooks';
+import * as network from '../page/settle/network';
+import * as animations from '../page/settle/animations';
+import * as settle from '../page/settle/settle';
 import { loadLayout } from '../ui/storage';
 import { chunkLoader, chunkUrl } from './chunk';
 import { snapshotNatives } from './handoff';

@@ -1,10 +1,10 @@
 /** The public `pagehand` API of the bundle: map, describe, resolve, act. */
 import { act, type ActionCall, type ActionResult, type ActOptions } from './actions/index';
 import type { BeforeNavigate } from './actions/types';
-import { createDescriber } from './describe';
-import { find, type FindResult } from './find';
-import { buildMap, buildMapAsync } from './map';
-import { resolveRef } from './refs';
+import { createDescriber } from './names/describe';
+import { find, type FindResult } from './map/find';
+import { buildMap, buildMapAsync } from './map/map';
+import { resolveRef } from './map/refs';
 import { screenshot, type Screenshot, type ScreenshotOptions } from './screenshot';
 import type { PageSettings } from './settings';
 import type { MapOptions, PageMap } from './types';

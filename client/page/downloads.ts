@@ -15,8 +15,8 @@
  * redirect to one, a link that turned into a download) is read from the runner's copy, under
  * the same rules (`textOf`, MAX_TEXT_BYTES, masked on read).
  */
-import { nativeFetch } from './network';
-import { nativeClearTimeout, nativeSetTimeout } from './settle';
+import { nativeFetch } from './settle/network';
+import { nativeClearTimeout, nativeSetTimeout } from './settle/settle';
 import type { Masks } from './settings';
 
 /** The largest download whose text the agent reads. */

@@ -7,7 +7,7 @@
  * time budget and turns every failure into `{ dataUrl: null, reason }`: it never rejects and
  * never throws into the page, so the loop can go text-only and say why once.
  */
-import { buildMap } from './map';
+import { buildMap } from './map/map';
 import type { PageSettings } from './settings';
 import { MODULE_FILE, type CaptureModule, type Screenshot, type ScreenshotFailure, type ScreenshotOptions } from './screenshot/types';
 

@@ -14,7 +14,7 @@
  * there (and what it expected is checked there).
  */
 import { parseCall } from '../page/actions/args';
-import { createDescriber } from '../page/describe';
+import { createDescriber } from '../page/names/describe';
 import type { PageMap, Ref } from '../page/types';
 import type { Call, PageCall, SiteCall } from '../agent/calls';
 import { runStep } from '../agent/dispatch';

@@ -9,8 +9,8 @@
  * typingPlan (type), clickAtTarget (click_at) and activatedBy (click) — so the check judges
  * exactly what the action then does, never the words of the call.
  */
-import { createDescriber, type Describer } from '../page/describe';
-import { deepActiveElement } from '../page/flat-tree';
+import { createDescriber, type Describer } from '../page/names/describe';
+import { deepActiveElement } from '../page/dom/flat-tree';
 import { parseCall } from '../page/actions/args';
 import { clickAtTarget } from '../page/actions/click-at';
 import { activatedBy } from '../page/actions/hit';
@@ -18,7 +18,7 @@ import { activatingKey, parseKeyCombo } from '../page/actions/keys';
 import { keyEffect, defaultButton, type KeyEffect } from '../page/actions/press';
 import { editableTarget, typingPlan } from '../page/actions/type';
 import { remoteFacts } from '../page/frames/parent';
-import { resolveRef } from '../page/refs';
+import { resolveRef } from '../page/map/refs';
 import { riskMarkOf } from './marks';
 import type { PageSettings } from '../page/settings';
 import type { CallLike, FormFacts, TargetFacts, Via } from '../page/facts-types';

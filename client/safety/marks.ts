@@ -5,7 +5,7 @@
  * Whether a mark may also remove caution (`none`) is the risk check's decision (./risk.ts).
  */
 import type { RiskMark, RiskyRule } from '../page/facts-types';
-import { flatParent } from '../page/flat-tree';
+import { flatParent } from '../page/dom/flat-tree';
 
 export type { RiskMark, RiskyRule };
 

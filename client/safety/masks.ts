@@ -7,7 +7,7 @@
  *   matching elements (and of what they hold) read `[redacted]` —, and patterns (`/…/flags`
  *   strings or RegExp objects) whose matches in page text read `[redacted]`.
  *
- * The page layer applies them at its choke points (client/page/format.ts: `cap` and `quote`, which every name,
+ * The page layer applies them at its choke points (client/page/map/format.ts: `cap` and `quote`, which every name,
  * text line and value of the map and of find go through, and `dataBlock`, which every piece of
  * page data in a prompt goes through; actions/text.ts: `readableText`, before `read` cuts it
  * into pages), so a value is masked before anything shortens, escapes or splits it.
@@ -16,8 +16,8 @@
  * shorter than four characters are masked only where they stand alone (not inside a longer
  * word or number), so a three-digit code does not blank every number that contains it.
  */
-import { frameDocument } from '../page/flat-tree';
-import { shadowRootOf } from '../page/hooks';
+import { frameDocument } from '../page/dom/flat-tree';
+import { shadowRootOf } from '../page/dom/hooks';
 import type { Masks } from '../page/settings';
 
 export type { Masks };

@@ -5,8 +5,8 @@
  * selectors (`init({ deny })`, parsed once by `denyZones`). The result is the `Zones` gate
  * (client/page/settings.ts) that every page operation receives in its settings and asks.
  */
-import { contentOrigin, flatParent, frameDocument } from '../page/flat-tree';
-import { shadowRootOf } from '../page/hooks';
+import { contentOrigin, flatParent, frameDocument } from '../page/dom/flat-tree';
+import { shadowRootOf } from '../page/dom/hooks';
 import type { ZoneBox, Zones } from '../page/settings';
 import { UI_ATTR } from '../page/ui-attr';
 import { checkedSelectors } from './selectors';

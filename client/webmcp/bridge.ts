@@ -14,7 +14,7 @@
  */
 import type { JsonSchema } from '../llm/types';
 import type { ActionResult } from '../page/actions/types';
-import { cap, sanitize } from '../page/format';
+import { cap, sanitize } from '../page/map/format';
 import { formTools } from './forms';
 import { pageToolRegistry } from './offer';
 import type { Masks, PageSettings } from '../page/settings';

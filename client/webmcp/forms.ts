@@ -16,9 +16,9 @@
  */
 import type { JsonSchema } from '../llm/types';
 import type { ActionCall, ActionResult } from '../page/actions/types';
-import { createDescriber, type Describer } from '../page/describe';
+import { createDescriber, type Describer } from '../page/names/describe';
 import type { PageSettings, Zones } from '../page/settings';
-import { assignRef, remember } from '../page/refs';
+import { assignRef, remember } from '../page/map/refs';
 import type { Ref } from '../page/types';
 
 export interface FormTool {

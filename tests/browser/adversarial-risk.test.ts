@@ -419,7 +419,7 @@ describe("hole 5: the site's own say", () => {
 
 /** The map and the risk check from the same sources as the bundle, exposed for the listing. */
 const PROBE = `
-import { buildMap } from './client/page/map';
+import { buildMap } from './client/page/map/map';
 import { targetFacts } from './client/safety/facts';
 import { classifyRisks } from './client/safety/risk';
 import { pageSettings } from './client/safety/settings';

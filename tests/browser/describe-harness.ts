@@ -15,8 +15,8 @@ export function describeModules(): Promise<string> {
     absWorkingDir: root,
     stdin: {
       contents:
-        "import { createDescriber as make, type DescriberOptions } from './client/page/describe';\n" +
-        "import { readStates as read } from './client/page/state';\n" +
+        "import { createDescriber as make, type DescriberOptions } from './client/page/names/describe';\n" +
+        "import { readStates as read } from './client/page/names/state';\n" +
         "import { pageSettings } from './client/safety/settings';\n" +
         '// As a page with nothing configured reads them (no deny selectors).\n' +
         'const settings = pageSettings();\n' +

@@ -614,7 +614,7 @@ const KNOWN_DEVIATIONS: Deviation[] = [
   },
 ];
 
-/** Our own deliberate departures from accname or from Chromium, for the agent (see client/page/name.ts). */
+/** Our own deliberate departures from accname or from Chromium, for the agent (see client/page/names/name.ts). */
 const OUR_CHOICES: Deviation[] = [
   {
     cases: /^embedded\/[^/]+\/password$/,

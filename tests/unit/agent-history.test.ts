@@ -3,7 +3,7 @@ import { NO_MASKS } from '../../client/safety/masks';
 import { describeCall, fitHistory, fullResults, stepLine, userAnswers, type StepRecord } from '../../client/agent/history';
 import { stepMessage, systemPrompt } from '../../client/agent/prompt';
 import { TOOL_NAMES } from '../../client/page/actions/args';
-import { CONTENT_END, CONTENT_START } from '../../client/page/format';
+import { CONTENT_END, CONTENT_START } from '../../client/page/map/format';
 import { toolSpecs, TOOLS } from '../../client/agent/tools';
 import { countTokens, countToolTokens, renderToolsForModel } from '../../bench/lib/count-tokens';
 

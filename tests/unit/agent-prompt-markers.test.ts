@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { NO_MASKS } from '../../client/safety/masks';
 import { fitHistory, fullResults, stepLine, type StepRecord } from '../../client/agent/history';
 import { stepMessage, type StepMessageInput } from '../../client/agent/prompt';
-import { CONTENT_END, CONTENT_START, dataBlock, sanitize } from '../../client/page/format';
+import { CONTENT_END, CONTENT_START, dataBlock, sanitize } from '../../client/page/map/format';
 
 /** Does the text still hold something a model could read as one of our markers? */
 function readsAsMarker(s: string): boolean {

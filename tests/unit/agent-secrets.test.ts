@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { fillSecrets, hasPlaceholder, maskDeep, maskSecrets, secretsProblem, type RunSecrets } from '../../client/safety/secrets';
 import { InitError, parseInit } from '../../client/embed/init-config';
-import { cap, dataBlock, quote } from '../../client/page/format';
+import { cap, dataBlock, quote } from '../../client/page/map/format';
 import { createMasks, patternProblem, redactionEntry } from '../../client/safety/masks';
 
 const CARD = '4111 1111 1111 1111';

@@ -1,8 +1,8 @@
 /** Pure helpers of the names/roles/states modules (no DOM needed). */
 import { describe, expect, it } from 'vitest';
-import { cssContentText, flatten, NAME_FROM_CONTENT_ROLES, NAME_PROHIBITED_ROLES } from '../../client/page/name';
-import { firstValidRole, VALID_ROLES } from '../../client/page/role';
-import { clip, inputFormat } from '../../client/page/state';
+import { cssContentText, flatten, NAME_FROM_CONTENT_ROLES, NAME_PROHIBITED_ROLES } from '../../client/page/names/name';
+import { firstValidRole, VALID_ROLES } from '../../client/page/names/role';
+import { clip, inputFormat } from '../../client/page/names/state';
 
 describe('firstValidRole', () => {
   it('takes the first token that is a concrete ARIA role', () => {

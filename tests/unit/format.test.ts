@@ -1,7 +1,7 @@
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { NO_MASKS } from '../../client/safety/masks';
-import { cap, choose, sanitize, statesText, type Line } from '../../client/page/format';
+import { cap, choose, sanitize, statesText, type Line } from '../../client/page/map/format';
 
 const el = (order: number, body: string, extra: Partial<Line> = {}): Line => ({
   order,

@@ -3,11 +3,11 @@
  * hints for unnamed targets (hints), and text lines (walk/text).
  */
 import { describe, expect, it } from 'vitest';
-import { controlWord, fileName, hrefHint, iconClass, tellingId } from '../../client/page/hints';
-import { placement } from '../../client/page/place';
-import { intersect, NO_CLIP, overlaps } from '../../client/page/walk/clip';
-import { TextBuffer } from '../../client/page/walk/text';
-import type { Ctx, Item, TextItem } from '../../client/page/walk/types';
+import { controlWord, fileName, hrefHint, iconClass, tellingId } from '../../client/page/map/hints';
+import { placement } from '../../client/page/map/place';
+import { intersect, NO_CLIP, overlaps } from '../../client/page/map/walk/clip';
+import { TextBuffer } from '../../client/page/map/walk/text';
+import type { Ctx, Item, TextItem } from '../../client/page/map/walk/types';
 
 describe('walk/clip', () => {
   it('intersects boxes and tells overlap; an empty intersection has zero size', () => {

@@ -1,6 +1,6 @@
-/** Pure helpers behind accessible names (client/page/name.ts) that need no DOM. */
+/** Pure helpers behind accessible names (client/page/names/name.ts) that need no DOM. */
 import { describe, expect, it } from 'vitest';
-import { applyTextTransform, cssContent, flatString, flatten, pseudoLayout, spacingOf, UNREAD_CONTAINER_ROLES } from '../../client/page/name';
+import { applyTextTransform, cssContent, flatString, flatten, pseudoLayout, spacingOf, UNREAD_CONTAINER_ROLES } from '../../client/page/names/name';
 
 describe('flatString (the name: accname flat string)', () => {
   it('collapses runs of ASCII whitespace to one space and trims them', () => {

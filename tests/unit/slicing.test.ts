@@ -1,9 +1,9 @@
 /**
- * client/page/slicing.ts alone, on a fake clock: when a slice is due, how a job runs in one go
+ * client/page/map/slicing.ts alone, on a fake clock: when a slice is due, how a job runs in one go
  * or in slices, and which pauses let the page's ordinary tasks in.
  */
 import { describe, expect, it } from 'vitest';
-import { pauses, runNow, runSliced, sliceBudget, UNLIMITED, type Budget, type Sliced } from '../../client/page/slicing';
+import { pauses, runNow, runSliced, sliceBudget, UNLIMITED, type Budget, type Sliced } from '../../client/page/map/slicing';
 
 /** A job of `n` steps that advance the clock by `stepMs` each, yielding when its budget is due. */
 function* steps(n: number, clock: { t: number }, stepMs: number, budget: Budget, log: string[]): Sliced<number> {

@@ -1,6 +1,6 @@
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { estimateTokens } from '../../client/page/tokens';
+import { estimateTokens } from '../../client/page/map/tokens';
 
 // Lines of the kinds the map prints, in several scripts, with ids, URLs and numbers.
 const LINES = [

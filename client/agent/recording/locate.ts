@@ -12,13 +12,13 @@
  * only while the number of equals is what it was. Anything else is "missing" or "ambiguous",
  * never a guess.
  */
-import { createDescriber, type Describer } from '../../page/describe';
-import { deepActiveElement } from '../../page/flat-tree';
+import { createDescriber, type Describer } from '../../page/names/describe';
+import { deepActiveElement } from '../../page/dom/flat-tree';
 import { dialogName, takeSnapshot } from '../../page/actions/observe';
 import type { PageSettings } from '../../page/settings';
-import { assignRef, remember } from '../../page/refs';
+import { assignRef, remember } from '../../page/map/refs';
 import type { Ref } from '../../page/types';
-import { walk, type ElementItem, type TextItem } from '../../page/walk';
+import { walk, type ElementItem, type TextItem } from '../../page/map/walk';
 import type { RecordedExpectation, RecordedTarget } from '../types';
 import { urlMatches } from './recording';
 

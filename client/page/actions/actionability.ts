@@ -5,7 +5,7 @@
  * frames until `timeout`; the error names the first check that still fails — and for a cover,
  * what covers it.
  */
-import type { Describer } from '../describe';
+import type { Describer } from '../names/describe';
 import {
   ActionError,
   invisibilityReason,

@@ -3,7 +3,7 @@
  * argument (`ref`, `to_ref`) parsed the one way the map writes them ("12", "f2:7", 12). Used by
  * the core actions (args.ts) and the hands (hands-args.ts) alike.
  */
-import { parseRef } from '../refs';
+import { parseRef } from '../map/refs';
 import type { Ref } from '../types';
 
 /** A bad argument: the message says which and how to fix it. */

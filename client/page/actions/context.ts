@@ -1,7 +1,7 @@
 /** What every action handler receives, and what it returns to the dispatcher. */
-import type { Describer } from '../describe';
+import type { Describer } from '../names/describe';
 import type { PageSettings } from '../settings';
-import type { SettleResult } from '../settle-watch';
+import type { SettleResult } from '../settle/settle-watch';
 import type { Ref } from '../types';
 import type { ActionChanges, ActOptions } from './types';
 

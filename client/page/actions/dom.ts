@@ -4,10 +4,10 @@
  * here uses `instanceof` against the top window's classes.
  */
 
-import { contentOrigin, flatParent, type Point } from '../flat-tree';
-import { nativeSetTimeout } from '../settle';
+import { contentOrigin, flatParent, type Point } from '../dom/flat-tree';
+import { nativeSetTimeout } from '../settle/settle';
 
-export { deepActiveElement, flatContains, flatParent, type Point } from '../flat-tree';
+export { deepActiveElement, flatContains, flatParent, type Point } from '../dom/flat-tree';
 
 export type Win = Window & typeof globalThis;
 

@@ -3,7 +3,7 @@
  * text file's text (its first page; the rest by page), or why only its name is known.
  */
 import { downloadNamed, downloadNames, DOWNLOAD_WAIT_MS, MAX_TEXT_BYTES, runnerCopyOf, type DownloadFile } from '../downloads';
-import { nativeSetTimeout } from '../settle';
+import { nativeSetTimeout } from '../settle/settle';
 import { chunkText, CHUNK_CHARS } from './chunks';
 import { ActionError } from './dom';
 import { formatSize } from './upload-files';

@@ -3,7 +3,7 @@
  * and after), the list it went to, a slider's value, or how far the element (or what it holds,
  * for a map pan) moved on screen.
  */
-import type { Describer } from '../describe';
+import type { Describer } from '../names/describe';
 import { fieldValue, inputType, tag } from './dom';
 import { labelOf } from './hit';
 

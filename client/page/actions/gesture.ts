@@ -9,7 +9,7 @@
  * carrying one `DataTransfer`. A cancelled `dragstart` means no drag: the pointer events go on.
  * Between points the page gets an animation frame, as it would from a hand.
  */
-import { nativeSetTimeout } from '../settle';
+import { nativeSetTimeout } from '../settle/settle';
 import { emulateCapture } from './capture';
 import { dataTransfer, initialDropEffect } from './data-transfer';
 import { flatParent, frameOffset, isElement, nextFrame, winOf, type Point, type Win } from './dom';

@@ -2,11 +2,11 @@
  * Naming what a pointer hits, for messages: `covered by dialog "Cookie consent"`. The
  * hit-test itself (through shadow roots and same-origin frames) is `deepHit` in ../flat-tree.
  */
-import type { Describer } from '../describe';
-import { hasClickListener } from '../hooks';
+import type { Describer } from '../names/describe';
+import { hasClickListener } from '../dom/hooks';
 import { flatContains, flatParent, inputType, isElement, tag } from './dom';
 
-export { deepHit, type Hit } from '../flat-tree';
+export { deepHit, type Hit } from '../dom/flat-tree';
 
 const ROLELESS = new Set(['generic', 'none', 'presentation', '']);
 /** Elements whose content is not text a reader sees (canvas fallback, media, frames). */

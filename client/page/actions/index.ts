@@ -7,12 +7,12 @@
  * navigation starts → diff the snapshots into `changes` and sentences.
  * Nothing ever throws into the host page: every failure is a result with `ok: false`.
  */
-import { createDescriber } from '../describe';
-import { RefError, resolveRef } from '../refs';
+import { createDescriber } from '../names/describe';
+import { RefError, resolveRef } from '../map/refs';
 import type { Ref } from '../types';
-import { DEFAULT_QUIET_WINDOW, DEFAULT_SETTLE_TIMEOUT } from '../settle';
-import { watchActivity, type ActivityWatch } from '../settle-watch';
-import { withStandIns } from '../widgets';
+import { DEFAULT_QUIET_WINDOW, DEFAULT_SETTLE_TIMEOUT } from '../settle/settle';
+import { watchActivity, type ActivityWatch } from '../settle/settle-watch';
+import { withStandIns } from '../map/widgets';
 import { parseCall, type ParsedCall, type ToolArgs, type ToolName } from './args';
 import { subjectOf } from './actionability';
 import { clickAtPoint } from './click-at';

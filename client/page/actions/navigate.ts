@@ -7,7 +7,7 @@
  * for navigations a click starts it is called at once (the page may unload any moment).
  */
 import { captureDownload, runnerDownloadFor, runnerDownloads, type DownloadFile } from '../downloads';
-import { nativeSetTimeout } from '../settle';
+import { nativeSetTimeout } from '../settle/settle';
 import type { ToolArgs } from './args';
 import type { Handler } from './context';
 import { ActionError } from './dom';

@@ -4,7 +4,7 @@
  * (one selector query + `checkVisibility`, about 4 ms on a 5k-element page). Not the full
  * map: that is rebuilt by the next observation anyway.
  */
-import type { Describer } from '../describe';
+import type { Describer } from '../names/describe';
 import { isVisible } from './dom';
 import { labelOf } from './hit';
 import type { ActionChanges } from './types';

@@ -8,8 +8,8 @@
  * (virtualised lists, jQuery plugins): list items and the outermost `cursor:pointer` elements
  * with short text of their own.
  */
-import { pageElementAt } from '../flat-tree';
-import { likeItems } from '../walk/choices';
+import { pageElementAt } from '../dom/flat-tree';
+import { likeItems } from '../map/walk/choices';
 import { clipByScrollers, isElement, isVisible, nextFrame, tag, winOf } from './dom';
 import type { Zones } from '../settings';
 

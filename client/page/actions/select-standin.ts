@@ -12,8 +12,8 @@
  *
  * On a multiple select the asked options are added (already chosen ones are left as they are).
  */
-import type { StandIn } from '../widgets';
-import { selectedLabels } from '../widgets';
+import type { StandIn } from '../map/widgets';
+import { selectedLabels } from '../map/widgets';
 import { waitActionable } from './actionability';
 import type { ActionContext, Outcome } from './context';
 import { isValueField, tag, winOf } from './dom';

@@ -23,7 +23,7 @@ import { nativeSelectOf, quoteList, selectNative } from './native-select';
 import { openList, ownContainers, refind, widgetParts, type OpenList } from './open-list';
 import { isShown, listScroller, wheelScroll, watchChanges, type Row } from './popup';
 import { selectViaStandIn } from './select-standin';
-import { standInFor } from '../widgets';
+import { standInFor } from '../map/widgets';
 import type { Zones } from '../settings';
 
 /** A text input of the widget that accepts typing (never a read-only one: it only looks like a field). */

@@ -9,7 +9,7 @@
 import type { PageSettings } from '../settings';
 import { isElement, tag, winOf } from './dom';
 import { gridLines, isGridLike, tableLines, TABLE_ROLES } from './text-grid';
-import { frameDocument } from '../flat-tree';
+import { frameDocument } from '../dom/flat-tree';
 
 const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'title', 'meta', 'link', 'svg', 'canvas', 'object', 'embed', 'audio', 'video', 'map']);
 /** Between table cells of the plain path; trimmed at a line's ends (empty edge cells say nothing). */

@@ -2,7 +2,7 @@
  * `wait {seconds?, text?}`: wait for text to appear on the page (checked whenever the DOM
  * changes, bounded by `seconds` or 10 s), or simply for a number of seconds (at most 30).
  */
-import { nativeClearTimeout, nativeSetTimeout } from '../settle';
+import { nativeClearTimeout, nativeSetTimeout } from '../settle/settle';
 import { MAX_WAIT_SECONDS, type ToolArgs } from './args';
 import type { Handler } from './context';
 import { readableText } from './text';

@@ -4,8 +4,8 @@
  * `act` and risk facts as for the page's own calls, so its deny zones and checks apply here.
  */
 import { act } from '../actions/index';
-import { CONTENT_END, CONTENT_START } from '../format';
-import { buildMapAsync } from '../map';
+import { CONTENT_END, CONTENT_START } from '../map/format';
+import { buildMapAsync } from '../map/map';
 import type { CallLike, TargetFacts } from '../facts-types';
 import type { PageSettings } from '../settings';
 import type { PageMap } from '../types';

@@ -4,7 +4,7 @@
  * their refs carry the frame's prefix (`[f2:17]`), as for a same-origin frame. The elements get
  * the same prefix, their boxes moved by where the frame's content sits in the page.
  */
-import { estimateTokens } from '../tokens';
+import { estimateTokens } from '../map/tokens';
 import type { MappedElement, PageMap, Ref } from '../types';
 import type { RemoteMap } from './protocol';
 

@@ -11,11 +11,11 @@
  */
 import type { ActionCall, ActionResult } from '../actions/types';
 import type { TargetFacts } from '../facts-types';
-import { contentOrigin } from '../flat-tree';
+import { contentOrigin } from '../dom/flat-tree';
 import { activatingKey, parseKeyCombo } from '../actions/keys';
-import { parseRef, refOf } from '../refs';
-import { nativeSetTimeout } from '../settle';
-import { frameIdOf } from '../walk';
+import { parseRef, refOf } from '../map/refs';
+import { nativeSetTimeout } from '../settle/settle';
+import { frameIdOf } from '../map/walk';
 import { frameAllowed, type FrameConfig } from './config';
 import type { PageSettings, Zones } from '../settings';
 import type { RemoteFrameMap } from './merge';

@@ -6,7 +6,7 @@
  * reply is sealed and taken only in order (sealed-channel.ts): a message that does not open as
  * the next one from that frame is dropped.
  */
-import { frameIdOf } from '../walk';
+import { frameIdOf } from '../map/walk';
 import { frameReply, CHANNEL, type FrameRequest, type Without } from './protocol';
 import { frameCrypto, type FrameCrypto } from './secret';
 import { openInOrder, sealedEnd, sendInOrder, type SealedEnd } from './sealed-channel';

@@ -5,8 +5,8 @@
  * listener-only click targets); the watch on the page's requests and timers that actions settle
  * by, the handshake, the map and the actions start with the first hello.
  */
-import { installHooks } from '../hooks';
-import { installActivityHooks } from '../settle';
+import { installHooks } from '../dom/hooks';
+import { installActivityHooks } from '../settle/settle';
 import { CHANNEL } from './protocol';
 import { SEALED_VERSION } from './sealed-messages';
 import { frameCrypto } from './secret';

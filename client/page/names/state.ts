@@ -17,8 +17,8 @@
  *   VALUE_MAX characters with "…"; contenteditable content is not a value (it is the text).
  */
 import { isHtml } from './role';
-import type { ElementStates } from './types';
-import type { Zones } from './settings';
+import type { ElementStates } from '../types';
+import type { Zones } from '../settings';
 
 export const VALUE_MAX = 200;
 /** How many option labels `options.first` carries. */

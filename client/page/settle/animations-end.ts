@@ -1,4 +1,4 @@
-import type { Zones } from './settings';
+import type { Zones } from '../settings';
 /**
  * How long until the page's running animations end: settle (./settle-watch.ts) waits for
  * motion that ends within its bound. Animations in a deny zone or our own UI do not count.

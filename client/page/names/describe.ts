@@ -13,7 +13,7 @@
  *   d.describe(document.querySelector('#email')!); // { role: 'textbox', name: 'Email address' }
  */
 import { accessibleName, cssContent, pseudoLayout, type GeneratedContent, type NameEnv } from './name';
-import type { PageSettings } from './settings';
+import type { PageSettings } from '../settings';
 import { getRole } from './role';
 
 export interface DescriberOptions {

@@ -4,7 +4,7 @@
  * (occlusion) and the actions (actionability, click_at), so both agree on what is hit.
  */
 import { shadowRootOf } from './hooks';
-import { UI_ATTR } from './ui-attr';
+import { UI_ATTR } from '../ui-attr';
 
 export interface Point {
   x: number;

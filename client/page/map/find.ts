@@ -6,14 +6,14 @@
  * Cheap first: one walk, then words matched against each candidate's block text; names are
  * computed only for candidates whose text or attributes could match.
  */
-import { createDescriber, type Describer } from './describe';
-import { deepActiveElement } from './flat-tree';
+import { createDescriber, type Describer } from '../names/describe';
+import { deepActiveElement } from '../dom/flat-tree';
 import { cap, quote, sanitize } from './format';
-import type { Masks, PageSettings } from './settings';
+import type { Masks, PageSettings } from '../settings';
 import { assignRef, remember } from './refs';
-import type { FindResult, FoundElement, Ref } from './types';
+import type { FindResult, FoundElement, Ref } from '../types';
 
-export type { FindResult } from './types';
+export type { FindResult } from '../types';
 import { walk, type ElementItem } from './walk';
 
 const MAX_ELEMENTS = 12;

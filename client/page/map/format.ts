@@ -8,8 +8,8 @@
  * content sits between markers so the prompt can treat it as data, never as instructions.
  */
 import { estimateTokens } from './tokens';
-import type { ElementStates } from './types';
-import type { Masks } from './settings';
+import type { ElementStates } from '../types';
+import type { Masks } from '../settings';
 
 export const CONTENT_START = '⟪page content⟫';
 export const CONTENT_END = '⟪/page content⟫';

@@ -6,24 +6,24 @@
  * slices, giving the page the thread between them (slicing.ts). Whatever the page removes
  * between slices is left out; refs are handed out at the end, in one slice.
  */
-import { scrollCount } from './scrolls';
-import { createDescriber, type Describer } from './describe';
+import { scrollCount } from '../settle/scrolls';
+import { createDescriber, type Describer } from '../names/describe';
 import { cap, choose, quote, REF_SLOT, sanitize, scrollText, statesText, type Counts, type GroupHeader, type Line } from './format';
-import { deepActiveElement } from './flat-tree';
+import { deepActiveElement } from '../dom/flat-tree';
 import { hintFor } from './hints';
 import { coverOf, layerOf } from './occlusion';
 import { createTextPlacer, placement, type Place } from './place';
 import { attachPopups } from './popups';
 import { assignRef, refOf, rematch, remember, sweep } from './refs';
-import { readStates } from './state';
+import { readStates } from '../names/state';
 import { runNow, runSliced, sliceBudget, UNLIMITED, type Budget, type Sliced } from './slicing';
 import { estimateTokens } from './tokens';
-import type { ElementStates, MapOptions, MappedElement, PageMap, Rect, Ref } from './types';
+import type { ElementStates, MapOptions, MappedElement, PageMap, Rect, Ref } from '../types';
 import { applyStandIn } from './widgets';
 import { startWalk, type ElementItem, type Group, type Item } from './walk';
-import { mergeRemote } from './frames/merge';
-import type { Masks, PageSettings, Zones } from './settings';
-import { refreshRemoteMaps, remoteFrameCount, remoteFrameMaps } from './frames/parent';
+import { mergeRemote } from '../frames/merge';
+import type { Masks, PageSettings, Zones } from '../settings';
+import { refreshRemoteMaps, remoteFrameCount, remoteFrameMaps } from '../frames/parent';
 import { stateClass } from './walk/target';
 import { ownLine } from './walk/tree';
 

@@ -3,8 +3,8 @@
  * (cookie banner, sticky header, modal) cover it? A few hit-tests per element, only for
  * candidates in view. Layers with `pointer-events:none` are skipped by the hit-test itself.
  */
-import { deepHit, flatContains, flatParent } from './flat-tree';
-import type { Rect } from './types';
+import { deepHit, flatContains, flatParent } from '../dom/flat-tree';
+import type { Rect } from '../types';
 
 /**
  * Returns the element covering `el` at every sampled point of its visible box, or null when at

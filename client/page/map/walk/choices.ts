@@ -10,7 +10,7 @@
  * delegated listener, a framework's handler, an on* property), or it is a popup (absolutely
  * positioned) inside a clickable, or it comes right after a clickable trigger.
  */
-import { hasClickListener } from '../hooks';
+import { hasClickListener } from '../../dom/hooks';
 import { frameworkClickHandler } from './framework-handlers';
 import { firstClass } from './first-class';
 import { hasHandlerProp, HOLDS_TARGET } from './target';

@@ -8,12 +8,12 @@
  * unless they are targets of their own: a handler, role or label, an icon-only control (tree
  * toggle, chip "×", kebab menu), or one item of a list of like items (a custom select's open list).
  */
-import { hasClickListener } from '../hooks';
+import { hasClickListener } from '../../dom/hooks';
 import { clippedAway } from './clip';
 import { frameworkClickHandler, isFrameworkRoot } from './framework-handlers';
 import { treeRow, type TreeRow } from './tree';
 import type { Ctx, ElementItem, Reason } from './types';
-import type { Zones } from '../settings';
+import type { Zones } from '../../settings';
 
 // ARIA widget roles that make an element a target for the model.
 const INTERACTIVE_ROLES = new Set([

@@ -4,8 +4,8 @@
  * closed drawers in the DOM marked `aria-modal="true"`, parked off-screen or at zero size;
  * treating those as open would hide the whole page behind a dialog no one can see.
  */
-import { flatContains } from '../flat-tree';
-import type { Rect } from '../types';
+import { flatContains } from '../../dom/flat-tree';
+import type { Rect } from '../../types';
 import type { Group } from './types';
 
 /** The group `el` opens, if any: an open <dialog>, a role=dialog/alertdialog, or a <form>. */

@@ -9,7 +9,7 @@
 import { quote } from './format';
 import { isLabelableField, nearLabel } from './near-label';
 import { CONTROL_WORDS, classAndId } from './walk/target';
-import type { PageSettings, Zones } from './settings';
+import type { PageSettings, Zones } from '../settings';
 
 const HINT_MAX = 40;
 const ICON_CLASS = /^(?:(?:fa[srlbdt]?|bi|mdi|ion|ti|la[srb]?|glyphicon|icon|icons|ico|octicon|material-icons|svg-icon)[-_][\w-]+|[\w-]+[-_]icon)$/i;

@@ -3,7 +3,7 @@
  * the window sees them all) — so the sliced map can tell that the page moved between its
  * slices. The agent's own UI scrolling its log does not count. Installed on first use.
  */
-import { UI_ATTR } from './ui-attr';
+import { UI_ATTR } from '../ui-attr';
 
 let count = 0;
 let installed = false;

@@ -4,7 +4,7 @@
  * layout: where a line sits is decided later, from its block's box (createTextPlacer in place.ts).
  */
 import { NO_CLIP } from './clip';
-import type { Rect } from '../types';
+import type { Rect } from '../../types';
 import type { Ctx, FrameInfo, Group, Item, TextItem } from './types';
 
 const HEADING = /^h([1-6])$/;

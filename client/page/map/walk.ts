@@ -10,12 +10,12 @@
  * clipping and scrolling (walk/clip.ts), text (walk/text.ts). This file only sequences them.
  *
  * The walk keeps its place on an explicit stack (walk/frames.ts), not the call stack, so that it
- * can stop when its slice of time is used up and go on later (client/page/slicing.ts).
+ * can stop when its slice of time is used up and go on later (client/page/map/slicing.ts).
  */
-import { shadowRootOf } from './hooks';
-import { firstValidRole } from './role';
+import { shadowRootOf } from '../dom/hooks';
+import { firstValidRole } from '../names/role';
 import { UNLIMITED, type Budget } from './slicing';
-import type { Rect } from './types';
+import type { Rect } from '../types';
 import { clippedAway, intersect, NO_CLIP, overlaps, scrollAxes, scrollScreens } from './walk/clip';
 import { childrenOf, listOf, nextChild, resync, type Frame } from './walk/frames';
 import { groupKind, isOpenModal } from './walk/groups';
@@ -24,7 +24,7 @@ import { TextBuffer, type BlockState } from './walk/text';
 import { nestedGroup } from './walk/tree';
 import { isChoiceList } from './walk/choices';
 import type { Ctx, ElementItem, FrameInfo, Group, Item, Reason, WalkOptions, WalkResult } from './walk/types';
-import { frameDocument } from './flat-tree';
+import { frameDocument } from '../dom/flat-tree';
 
 export type { ElementItem, FrameInfo, Group, Item, TextItem, WalkOptions, WalkResult } from './walk/types';
 

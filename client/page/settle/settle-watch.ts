@@ -6,7 +6,7 @@
 import { animationsEndIn } from './animations-end';
 import { learnLoopsBetweenActions, stopLearningLoops, styleChurn } from './animations';
 import { activitySource, DEFAULT_QUIET_WINDOW, DEFAULT_SETTLE_TIMEOUT, nativeClearTimeout, nativeSetTimeout } from './settle';
-import type { Zones } from './settings';
+import type { Zones } from '../settings';
 
 export interface SettleOptions {
   /** Upper bound in ms (default 5000). */

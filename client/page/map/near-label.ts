@@ -1,4 +1,4 @@
-import type { Zones } from './settings';
+import type { Zones } from '../settings';
 /**
  * The text a form field sits by when nothing links them: "Name" right before an input with no
  * `for` and no wrapping label, a table cell or a flex cell to the left, a line above, the text

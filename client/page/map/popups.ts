@@ -4,7 +4,7 @@
  * the field names (aria-controls / aria-owns), else, for a focused or expanded field, the
  * positioned box that opens just below it — and read as options.
  */
-import { flatContains } from './flat-tree';
+import { flatContains } from '../dom/flat-tree';
 import type { ElementItem, Item } from './walk';
 
 const TEXT_TYPES = new Set(['text', 'search', 'email', 'url', 'tel']);

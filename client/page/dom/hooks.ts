@@ -11,8 +11,8 @@
  * page: a page that lies to these hooks can only hide a shadow root or a click cue, or invent
  * one — never touch the run's state, results or approvals.
  */
-import { mimic } from './network';
-import { frameworkClickHandler, isFrameworkRoot } from './walk/framework-handlers';
+import { mimic } from '../settle/network';
+import { frameworkClickHandler, isFrameworkRoot } from '../map/walk/framework-handlers';
 
 const closedRoots = new WeakMap<Element, ShadowRoot>();
 const clickTargets = new WeakSet<EventTarget>();
