@@ -5,12 +5,12 @@
  * map does; the agent (client/agent, with the recorder beside its loop in agent/recording) uses
  * those; the replay driver (client/replay) uses the agent, which never imports it (the entry
  * lends it); the panel (client/ui) uses the agent's public types and run handle; entries
- * (client/*.ts, loader, embed, userscript) sit on top. common/ holds the pure rules both the bundle and
+ * (client/*.ts, entries, loader, embed, userscript) sit on top. common/ holds the pure rules both the bundle and
  * the CLI check (recordings, answer schemas, secrets) and imports nothing else. server/ and cli/
  * import nothing from client/ but its built files (and type-only declarations); no browser file
  * imports server or build code. No cycles, dynamic imports included.
  */
-const ENTRIES = '^client/[^/]+\\.tsx?$|^client/(loader|embed|userscript)/';
+const ENTRIES = '^client/[^/]+\\.tsx?$|^client/(entries|loader|embed|userscript)/';
 const ABOVE_PAGE = '^client/(agent|llm|ui|replay|webmcp|safety)/|' + ENTRIES;
 const ABOVE_SITE_TOOLS = '^client/(agent|ui|replay|safety)/|' + ENTRIES;
 

@@ -13,7 +13,7 @@
  *   __PAGEHAND_TOKEN__) the Node server fills in when it serves /pagehand.user.js.
  * dist/esm/index.js (+ index.d.ts) — the npm entry for site owners who bundle
  *   (`import { run, init } from 'pagehand'`, package.json "exports"); its declarations come from
- *   client/npm-types.ts alone, so they never depend on the implementation.
+ *   client/entries/npm-types.ts alone, so they never depend on the implementation.
  * dist/pagehand.runner.js, dist/pagehand.runner-page.js — what the headless runner injects: the
  *   bundle for its isolated world, and a small page-world part (hooks that see the page's calls).
  * dist/cli.js — the `pagehand` command (package.json "bin"; `npx pagehand run --url URL "task"`):
@@ -41,7 +41,7 @@ const root = fileURLToPath(new URL('.', import.meta.url));
 
 export const bundleOptions: BuildOptions = {
   absWorkingDir: root,
-  entryPoints: ['client/index.ts'],
+  entryPoints: ['client/entries/index.ts'],
   outfile: 'dist/pagehand.js',
   bundle: true,
   format: 'iife',
@@ -103,31 +103,31 @@ export const userscriptOptions: BuildOptions = {
 
 /**
  * What the headless runner injects in its isolated world: pagehand.js with the run's state kept
- * by the runner and the page-world hints handed over (client/runner-env.ts).
+ * by the runner and the page-world hints handed over (client/entries/runner-env.ts).
  */
 export const runnerBundleOptions: BuildOptions = {
   ...bundleOptions,
-  entryPoints: ['client/runner.ts'],
+  entryPoints: ['client/entries/runner.ts'],
   outfile: 'dist/pagehand.runner.js',
 };
 
-/** The runner's small page-world part (client/runner-page.ts): hooks, no run. */
+/** The runner's small page-world part (client/entries/runner-page.ts): hooks, no run. */
 export const runnerPageOptions: BuildOptions = {
   ...bundleOptions,
-  entryPoints: ['client/runner-page.ts'],
+  entryPoints: ['client/entries/runner-page.ts'],
   outfile: 'dist/pagehand.runner-page.js',
 };
 
 /** The npm entry: an ES module the site's bundler takes in (it minifies; dependencies are inside). */
 export const esmOptions: BuildOptions = {
   ...bundleOptions,
-  entryPoints: ['client/npm.ts'],
+  entryPoints: ['client/entries/npm.ts'],
   outfile: 'dist/esm/index.js',
   format: 'esm',
   minify: false,
 };
 
-/** Declarations for the npm entry: tsc on client/npm-types.ts (and the type modules it reads). */
+/** Declarations for the npm entry: tsc on client/entries/npm-types.ts (and the type modules it reads). */
 async function buildDeclarations(): Promise<void> {
   let ts: typeof import('typescript');
   try {
@@ -136,7 +136,7 @@ async function buildDeclarations(): Promise<void> {
     console.warn('typescript is not installed: dist/esm/index.d.ts not written');
     return;
   }
-  const program = ts.createProgram([`${root}client/npm-types.ts`], {
+  const program = ts.createProgram([`${root}client/entries/npm-types.ts`], {
     declaration: true,
     emitDeclarationOnly: true,
     outDir: `${root}dist/esm/types`,
@@ -153,7 +153,7 @@ async function buildDeclarations(): Promise<void> {
   const { diagnostics } = program.emit();
   const errors = [...ts.getPreEmitDiagnostics(program), ...diagnostics].filter((d) => d.category === ts.DiagnosticCategory.Error);
   if (errors.length) throw new Error(ts.formatDiagnostics(errors, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => root, getNewLine: () => '\n' }));
-  await writeFile(`${root}dist/esm/index.d.ts`, "export * from './types/client/npm-types';\n");
+  await writeFile(`${root}dist/esm/index.d.ts`, "export * from './types/client/entries/npm-types';\n");
 }
 
 /** The headless runner: `pagehand run …` (cli/pagehand.ts). */

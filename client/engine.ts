@@ -2,7 +2,7 @@
  * The engine: everything of pagehand but the panel — the document-start hooks, the page API
  * (map, actions), the agent (loop, model client, safety) and `window.pagehand` — wired to an
  * overlay the entry made first. The single-file bundles (pagehand.js, the userscript, the runner,
- * the npm entry) import it with the panel (client/index.ts); the embed's agent loads the panel
+ * the npm entry) import it with the panel (client/entries/index.ts); the embed's agent loads the panel
  * and imports this beside it, so the visitor can type while it arrives (client/loader/agent.ts).
  *
  * Who put it on the page decides what the page's scripts may do with it: the site's own embed
@@ -36,7 +36,7 @@ declare global {
         /** The site's configuration: runs (tools, deny zones, …) and the overlay (theme, launcher, …). */
         init(config?: InitConfig): { ignoredDeny: string[] };
         /** This API, at once: code written for the embed's loader (whose `ready` waits for the agent) works here too. */
-        readonly ready: Promise<import('./npm-types').PagehandApi>;
+        readonly ready: Promise<import('./entries/npm-types').PagehandApi>;
       };
   }
 }

@@ -1,7 +1,7 @@
 /**
  * The agent chunk's side of the handoff (./handoff.ts). Only the agent chunk, whose entry
  * imports ./take-handoff.ts first, adopts one (./panel-first.ts passes it to the engine) — the
- * bookmarklet's bundle, the userscript, the runner and the npm entry (client/index.ts) never
+ * bookmarklet's bundle, the userscript, the runner and the npm entry (client/entries/index.ts) never
  * adopt anything a page put on `window.pagehand`.
  */
 import { HANDOFF, type Handoff, type LoaderModules } from './handoff';

@@ -1,6 +1,6 @@
 /**
  * `pagehand.init(config)` before the agent has loaded: the same checks as the agent's own
- * init (client/index.ts: fields, custom tools, deny selectors), so a mistake throws the same
+ * init (client/entries/index.ts: fields, custom tools, deny selectors), so a mistake throws the same
  * error at the same moment whichever has loaded. Nothing is applied here: the checked config
  * is queued and replayed on the agent's init when it arrives.
  */

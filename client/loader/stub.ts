@@ -16,7 +16,7 @@
  */
 import type { EmbedDefaults } from '../embed/script-tag';
 import type { InitConfig, UiConfig } from '../agent/types';
-import type { OpenOptions, PagehandLoaderApi } from '../npm-types';
+import type { OpenOptions, PagehandLoaderApi } from '../entries/npm-types';
 import type { ChunkLoader } from './chunk';
 import { HANDOFF, type FullApi, type Handoff, type LoaderModules, type NativeSnapshot, type PanelHandle } from './handoff';
 import { checkInit } from './init-check';

@@ -8,7 +8,7 @@
  * json, md and the like) up to MAX_TEXT_BYTES is kept under its name for `read {download}`;
  * anything else (binary, bigger, from another site) is only named.
  *
- * The runner (client/runner-env.ts) sees every download the tab makes and saves it; what it
+ * The runner (client/entries/runner-env.ts) sees every download the tab makes and saves it; what it
  * saved reaches this world through the runner's own channel (`useRunnerDownloads`: a call Node
  * makes in the run's isolated world, which no page script can reach), first when a download
  * starts, then once saved. So there, a file the page could not fetch (another site's URL, a
@@ -222,7 +222,7 @@ export function runnerDownloads(): boolean {
 }
 
 /**
- * The runner's entry calls this with the channel Node speaks through (client/runner-env.ts);
+ * The runner's entry calls this with the channel Node speaks through (client/entries/runner-env.ts);
  * no other bundle does, so elsewhere another site's download stays named only.
  */
 export function useRunnerDownloads(listen: (take: (note: unknown) => void) => void): void {

@@ -2,7 +2,7 @@
  * The page's registered WebMCP tools for the headless runner. The runner's agent lives in an
  * isolated world (cli/isolated-world.ts), where `document.modelContext` is a JavaScript object
  * of its own, not the page's: the tools a page registers are in the page's world. So the
- * runner's page-world part (client/runner-page.ts) installs the registry there at document
+ * runner's page-world part (client/entries/runner-page.ts) installs the registry there at document
  * start (`answerToolRequests`) and the isolated world reads it through DOM events
  * (`pageWorldToolRegistry`), a `ToolRegistry` the bridge takes instead of its own world's.
  *

@@ -1,5 +1,5 @@
 /**
- * The npm entry's published types (client/npm-types.ts, declarations only) and the bundle's
+ * The npm entry's published types (client/entries/npm-types.ts, declarations only) and the bundle's
  * page API must agree, both ways: a site that codes against the types gets what the
  * implementation returns. (They disagreed: `find()` was typed `{ text, more }` while it returns
  * elements and text lines, `act()` took no options, and `resolve("12")`, as the docs write it, did
@@ -15,7 +15,7 @@ import { describe, expect, it } from 'vitest';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 const CONFORMANCE = `
-import type { PagehandApi, PagehandLoaderApi } from '${ROOT}client/npm-types';
+import type { PagehandApi, PagehandLoaderApi } from '${ROOT}client/entries/npm-types';
 import type { createPageApi } from '${ROOT}client/page/api';
 type Impl = ReturnType<typeof createPageApi>;
 type Published = Pick<PagehandApi, 'find' | 'act' | 'map' | 'mapAsync' | 'describe' | 'resolve' | 'screenshot' | 'version'>;

@@ -5,7 +5,7 @@
  * return value and exceptions) and add no globals.
  *
  * The headless runner runs the bundle in an isolated world, where hooks would see only the
- * bundle's own calls. There a small page-world part (client/runner-page.ts) installs
+ * bundle's own calls. There a small page-world part (client/entries/runner-page.ts) installs
  * `installPageWorldHooks` at document start and hands over only what it observed, through the
  * DOM; the bundle reads it after `useHooksFromPageWorld`. Nothing of the run is exposed to the
  * page: a page that lies to these hooks can only hide a shadow root or a click cue, or invent

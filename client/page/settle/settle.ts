@@ -14,7 +14,7 @@ import { instrumentNetwork, mimic, onNetworkActivity, pendingRequests } from './
 /**
  * Where settle learns of the page's own pending work. By default from hooks in this world
  * (`installActivityHooks`); in the headless runner, whose bundle runs in an isolated world where
- * hooks would see only its own calls, from the runner's page-world part (client/runner-page.ts:
+ * hooks would see only its own calls, from the runner's page-world part (client/entries/runner-page.ts:
  * `answerActivityProbes`), handed over through DOM events (`usePageWorldActivity`). A page that
  * lies there can only make settle wait longer (up to its bound) or shorter.
  */

@@ -1,8 +1,8 @@
 /**
  * The headless runner's entry (dist/pagehand.runner.js): the runner's environment
- * (client/runner-env.ts), then the same start as pagehand.js with it.
+ * (client/entries/runner-env.ts), then the same start as pagehand.js with it.
  */
 import { runnerEnv } from './runner-env';
-import { startPagehand } from './start';
+import { startPagehand } from '../start';
 
 startPagehand(runnerEnv());

@@ -8,9 +8,9 @@
  * holds nothing of the run's and adds no globals beyond `document.modelContext` (WebMCP's, for
  * the page to register its tools with; the browser's own, if it has one, wrapped).
  */
-import { installPageWorldHooks } from './page/dom/hooks';
-import { answerActivityProbes } from './page/settle/settle';
-import { answerToolRequests } from './webmcp/runner-registry';
+import { installPageWorldHooks } from '../page/dom/hooks';
+import { answerActivityProbes } from '../page/settle/settle';
+import { answerToolRequests } from '../webmcp/runner-registry';
 
 installPageWorldHooks();
 answerActivityProbes();

@@ -3,6 +3,6 @@
  * overlay and the engine together, at once, with nothing supplied by an embedding (./start.ts).
  * The embed's agent loads the same two halves apart, the panel first (client/loader/agent.ts).
  */
-import { startPagehand } from './start';
+import { startPagehand } from '../start';
 
 startPagehand();

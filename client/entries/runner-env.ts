@@ -9,7 +9,7 @@
  *   document start) and a save sent to Node.
  * - What only the page's world can see (closed shadow roots, listener-only click targets, the
  *   page's pending requests and timers) comes from the runner's page-world part
- *   (client/runner-page.ts), handed over through DOM events; so do the page's WebMCP tools
+ *   (client/entries/runner-page.ts), handed over through DOM events; so do the page's WebMCP tools
  *   (client/webmcp/runner-registry.ts): this world's `document.modelContext` is not the page's.
  * - The downloads the runner saves (another site's file, a link that turned into a download)
  *   are handed in by Node through `PAGEHAND_RUNNER.downloads`: a call Node evaluates in this
@@ -21,13 +21,13 @@
  *
  * Only the runner injects this build; pagehand.js never reads the name.
  */
-import type { AgentEnv } from './agent/env';
-import { createRunStore } from './agent/persist';
-import { useRunnerDownloads } from './page/downloads';
-import { useHooksFromPageWorld } from './page/dom/hooks';
-import { usePageWorldActivity } from './page/settle/settle';
-import { setPageToolRegistry } from './webmcp/offer';
-import { pageWorldToolRegistry } from './webmcp/runner-registry';
+import type { AgentEnv } from '../agent/env';
+import { createRunStore } from '../agent/persist';
+import { useRunnerDownloads } from '../page/downloads';
+import { useHooksFromPageWorld } from '../page/dom/hooks';
+import { usePageWorldActivity } from '../page/settle/settle';
+import { setPageToolRegistry } from '../webmcp/offer';
+import { pageWorldToolRegistry } from '../webmcp/runner-registry';
 
 declare const PAGEHAND_RUNNER:
   | {

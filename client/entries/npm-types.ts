@@ -3,18 +3,18 @@
  * client/agent/types.ts and the page API. Types only — build.ts emits declarations from this
  * file (and the three type modules it reads), so they never depend on the implementation.
  */
-import type { ActionCall, ActionResult, ActOptions } from './page/actions/types';
-import type { FindResult, MapOptions, PageMap, Ref } from './page/types';
-import type { InitConfig, OpenOptions, Recording, ReplayOptions, RunHandle, RunOptions } from './agent/types';
-import type { Screenshot, ScreenshotOptions } from './page/screenshot/types';
+import type { ActionCall, ActionResult, ActOptions } from '../page/actions/types';
+import type { FindResult, MapOptions, PageMap, Ref } from '../page/types';
+import type { InitConfig, OpenOptions, Recording, ReplayOptions, RunHandle, RunOptions } from '../agent/types';
+import type { Screenshot, ScreenshotOptions } from '../page/screenshot/types';
 
-export type * from './agent/types';
-export type { ActionCall, ActionErrorKind, ActionResult, ActionChanges, ActOptions } from './page/actions/types';
-export type { FindResult, FoundElement, MapOptions, PageMap, MappedElement, Rect, Ref } from './page/types';
-export type { Mark, Screenshot, ScreenshotOptions } from './page/screenshot/types';
-export type { Usage } from './llm/types';
+export type * from '../agent/types';
+export type { ActionCall, ActionErrorKind, ActionResult, ActionChanges, ActOptions } from '../page/actions/types';
+export type { FindResult, FoundElement, MapOptions, PageMap, MappedElement, Rect, Ref } from '../page/types';
+export type { Mark, Screenshot, ScreenshotOptions } from '../page/screenshot/types';
+export type { Usage } from '../llm/types';
 /** WebMCP as pagehand reads it (docs/webmcp.md): what a page registers with `document.modelContext`. */
-export type { ModelContext, ModelContextRegisterToolOptions, ModelContextTool, ToolAnnotations } from './webmcp/types';
+export type { ModelContext, ModelContextRegisterToolOptions, ModelContextTool, ToolAnnotations } from '../webmcp/types';
 
 /** What `window.pagehand` offers (and `init()` returns). */
 export interface PagehandApi {
