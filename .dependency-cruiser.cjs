@@ -43,7 +43,7 @@ module.exports = {
       comment:
         "client/safety judges what a call does and keeps what must not leave the page: it reads the page and the page's tools, and knows of the agent only its public types.",
       from: { path: '^client/safety/' },
-      to: { path: '^client/(ui|replay|llm)/|^client/agent/(?!types\\.ts$)|' + ENTRIES },
+      to: { path: '^client/(ui|replay|llm)/|^client/agent/(?!public-types\\.ts$)|' + ENTRIES },
     },
     {
       name: 'site-tools-below-agent',
@@ -71,7 +71,7 @@ module.exports = {
       comment: "The panel shows a run through its handle and the agent's public types; it reaches into no page, model or entry code.",
       from: { path: '^client/ui/' },
       // The one page-layer name it shares: the attribute that marks the agent's own UI.
-      to: { path: '^client/(page|llm|replay|webmcp|safety)/|^client/agent/(?!types\\.ts$)|' + ENTRIES, pathNot: '^client/page/ui-attr\\.ts$' },
+      to: { path: '^client/(page|llm|replay|webmcp|safety)/|^client/agent/(?!public-types\\.ts$)|' + ENTRIES, pathNot: '^client/page/ui-attr\\.ts$' },
     },
     {
       name: 'browser-code-imports-no-server-or-build-code',

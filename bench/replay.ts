@@ -17,7 +17,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Recording, RunResult } from '../client/agent/types';
+import type { Recording, RunResult } from '../client/agent/public-types';
 import { CHANGES, TASKS, type FixtureTask, type UiChange } from '../tests/browser/replay-kit';
 import { startStaticServer } from '../tests/browser/static-server';
 import { startModelStack } from './lib/model-stack';

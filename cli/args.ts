@@ -8,7 +8,7 @@ import { schemaProblem, type AnswerSchema } from '../common/answer-schema';
 import { secretsProblem } from '../common/secrets-check';
 import { basename, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Recording } from '../client/agent/types';
+import type { Recording } from '../client/agent/public-types';
 import { readFlags, type FlagSpec } from './flags';
 import { readRecordingFile, valuesOf } from './recording-file';
 import { parseTestArgs, TEST_HELP, type TestArgs } from './test-args';

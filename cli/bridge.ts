@@ -191,7 +191,7 @@ export function bridgeSource(o: BridgeOptions, downloads = 'undefined'): string 
 
 /**
  * The run's world: the runner's bundle (dist/pagehand.runner.js) in a scope that gives it the
- * runner's store (client/runner-env.ts) — the run's state read from Node synchronously with
+ * runner's store (client/entries/runner-env.ts) — the run's state read from Node synchronously with
  * the run's secret, saves sent to Node, the downloads Node saved handed in through the bridge's
  * `download` — then the bridge. Top frame only (frames are read from the top through the map).
  * This world's XMLHttpRequest, bindings and globals are its own: no page script can wrap, read
@@ -234,7 +234,7 @@ ${bridgeSource(o, 'RUNNER_DOWNLOADS')}
 
 /**
  * The page-world part (dist/pagehand.runner-page.js): hooks that must see the page's own calls
- * from document start, handing over only what they observed (client/runner-page.ts). Top
+ * from document start, handing over only what they observed (client/entries/runner-page.ts). Top
  * frame only, like the run.
  */
 export function pageWorldSource(pagePart: string): string {

@@ -8,7 +8,7 @@
  * - The world's script is registered for every new document of the tab (`worldName`), before
  *   the first navigation (so `runImmediately` is not needed: the tab is still about:blank).
  * - A small page-world script is registered too, without a world name: the hooks that must see
- *   the page's own calls at document start (client/runner-page.ts). It holds nothing of ours.
+ *   the page's own calls at document start (client/entries/runner-page.ts). It holds nothing of ours.
  * - Bindings (`Runtime.addBinding` with `executionContextName`) are installed in that world
  *   only; a call arrives as `Runtime.bindingCalled` with a string and the id of the context it
  *   came from, and is heard only from the world of the tab's main frame.

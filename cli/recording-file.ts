@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import type { Recording } from '../client/agent/types';
+import type { Recording } from '../client/agent/public-types';
 import { recordingProblem } from '../common/recording';
 
 /** The recording in `path` (`given`: as the user wrote it, for messages), or the error. */

@@ -3,7 +3,7 @@
  * terminal and the result on stdout, or JSON lines on stdout (--json). Every line goes out
  * through terminal-text.ts: page text never reaches the terminal with its control codes.
  */
-import type { RunResult } from '../client/agent/types';
+import type { RunResult } from '../client/agent/public-types';
 import { jsonForTerminal, safeForTerminal } from './terminal-text';
 
 export interface Out {

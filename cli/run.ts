@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import type { ConfirmRequest, RunResult } from '../client/agent/types';
+import type { ConfirmRequest, RunResult } from '../client/agent/public-types';
 import { DEFAULT_CHROMIUM, type RunArgs } from './args';
 import {
   BINDINGS,

@@ -9,7 +9,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
-import type { RunResult } from '../client/agent/types';
+import type { RunResult } from '../client/agent/public-types';
 import { DEFAULT_CHROMIUM, type RunArgs } from './args';
 import { junitXml, type CaseResult } from './junit';
 import { checkChromium, checkModel, checkProxy, CliError } from './preflight';

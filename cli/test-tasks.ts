@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { Recording } from '../client/agent/types';
+import type { Recording } from '../client/agent/public-types';
 import { recordingProblem } from '../common/recording';
 import { readRecordingFile } from './recording-file';
 

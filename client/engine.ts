@@ -12,7 +12,7 @@
  */
 import { isUserSession, untrustedPage, type AgentEnv } from './agent/env';
 import { createAgentApi, type StartedBy } from './agent/api';
-import type { InitConfig, Recording, ReplayOptions, RunHandle, RunOptions } from './agent/types';
+import type { InitConfig, Recording, ReplayOptions, RunHandle, RunOptions } from './agent/public-types';
 import { parseInit, type ParsedInit } from './embed/init-config';
 import type { EmbedDefaults } from './embed/script-tag';
 import { createPageApi } from './page/api';

@@ -6,7 +6,7 @@
  * approve a risky action, answer the agent's question, or resume a run the user took over.
  * The overlay keeps the whole handle; only the copy handed to the page is cut down.
  */
-import type { InitConfig, RunEventName, RunEvents, RunHandle, RunOptions } from './agent/types';
+import type { InitConfig, RunEventName, RunEvents, RunHandle, RunOptions } from './agent/public-types';
 
 /** Events whose payload or follow-up speaks for the user: only the panel subscribes to them. */
 const USER_ONLY: ReadonlySet<string> = new Set<RunEventName>(['confirm', 'ask']);

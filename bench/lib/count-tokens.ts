@@ -1,7 +1,7 @@
 /** Real token counts with an o200k tokenizer (the GPT-4o family's encoding). */
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { toolTokens } from '../../client/agent/tools';
-import type { ToolSpec } from '../../client/llm/types';
+import type { ToolSpec } from '../../client/llm/wire';
 
 export function countTokens(text: string): number {
   return encode(text).length;

@@ -12,15 +12,15 @@ import { newGuardState } from './guards';
 import { Run, type RunDeps } from './run';
 import { fill, recordingProblem, valuesFor } from './recording/recording';
 import type { ReplayState } from './recording/state';
-import type { Recording, ReplayOptions } from './types';
+import type { Recording, ReplayOptions } from './public-types';
 import { sessionRunStore, withoutSecrets, type SavedRun, type StoredOptions } from './persist';
 import { DEFAULT_MAX_STEPS, DEFAULT_PROMPT_BUDGET } from './request';
 import { toolProblem } from './tools';
 import { answerSchema } from '../../common/answer-schema';
 import { runSecrets } from '../safety/secrets';
 import { siteSettings, type SiteSettings } from '../safety/settings';
-import type { CustomTool, RunHandle, RunOptions, SiteConfig } from './types';
-import type { Usage } from '../llm/types';
+import type { CustomTool, RunHandle, RunOptions, SiteConfig } from './public-types';
+import type { Usage } from '../llm/wire';
 
 /** Where the bundle's script tag says the proxy is (read once at load by the entry). */
 export interface ScriptDefaults {

@@ -6,11 +6,11 @@
  */
 import { ACTION_TOOLS, ArgError, parseCall, TOOL_NAMES, type ParsedCall, type ToolName } from '../page/actions/args';
 import { parseRef } from '../page/map/refs';
-import type { Ref } from '../page/types';
+import type { Ref } from '../page/page-types';
 import { describeCall } from './history';
 import type { RawCall } from './reply';
 import { AGENT_TOOL_TABLE, type AgentToolArgs } from './tools';
-import type { CustomTool, PlannedCall } from './types';
+import type { CustomTool, PlannedCall } from './public-types';
 import type { PageTool } from '../webmcp/page-tool';
 
 /** A page action, typed (`pagehand.act` runs it). */

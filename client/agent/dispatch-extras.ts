@@ -8,11 +8,11 @@
 import { act } from '../page/actions/index';
 import { createDescriber } from '../page/names/describe';
 import { parseCall } from '../page/actions/args';
-import type { ActionCall, ActionResult } from '../page/actions/types';
+import type { ActionCall, ActionResult } from '../page/actions/contract';
 import type { Call, PageCall, PageToolCall } from './calls';
 import type { PageSettings } from '../page/settings';
 import type { SavedRun } from './persist';
-import type { CallTarget } from './types';
+import type { CallTarget } from './public-types';
 import { hasPlaceholder, maskResult, withSecrets, type RunSecrets } from '../safety/secrets';
 import { agentLazy } from './lazy';
 

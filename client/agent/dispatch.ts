@@ -6,15 +6,15 @@
  * were planned for it. A full navigation parks the run (the next page goes on with it).
  */
 import { act } from '../page/actions/index';
-import type { ActionChanges, ActionResult } from '../page/actions/types';
+import type { ActionChanges, ActionResult } from '../page/actions/contract';
 import { find } from '../page/map/find';
 import type { PageSettings } from '../page/settings';
-import type { PageMap, Ref } from '../page/types';
+import type { PageMap, Ref } from '../page/page-types';
 import { callLabel, callRef, type Call, type PageCall, type SiteCall } from './calls';
 import { runExtended } from './dispatch-extras';
 import type { ActionRecord, StepRecord } from './history';
 import type { SavedRun } from './persist';
-import type { CallTarget, CustomTool, PlannedCall, RunEvents, RunResult } from './types';
+import type { CallTarget, CustomTool, PlannedCall, RunEvents, RunResult } from './public-types';
 import type { Emitter } from './events';
 import { agentLazy } from './lazy';
 import { clock, spent } from '../page/step-parts';

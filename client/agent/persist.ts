@@ -3,12 +3,12 @@
  * step and right before the page unloads, read back when the bundle loads on the next page
  * (same origin, same tab). Storage that throws (disabled, full) only loses the resume.
  */
-import type { Usage } from '../llm/types';
+import type { Usage } from '../llm/wire';
 import type { FileFacts } from '../page/actions/upload-files';
 import type { GuardState } from './guards';
 import type { RunSecrets } from '../safety/secrets';
 import type { StepRecord } from './history';
-import type { Allowance, CallTarget, PlannedCall, RecordedStep, RunOptions } from './types';
+import type { Allowance, CallTarget, PlannedCall, RecordedStep, RunOptions } from './public-types';
 import type { ReplayState } from './recording/state';
 
 export const STORAGE_KEY = 'pagehand:run';

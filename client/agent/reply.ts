@@ -6,9 +6,9 @@
  * JSON keys, some not at all. All of these work; a reply with neither a call nor JSON is text
  * for the user.
  */
-import type { ChatReply } from '../llm/types';
+import type { ChatReply } from '../llm/wire';
 import { TOOLS } from './tools';
-import type { PlannedCall, Reasoning } from './types';
+import type { PlannedCall, Reasoning } from './public-types';
 
 /** A call as the reply gave it: the tool's name and its arguments as sent (calls.ts puts it in canonical form). */
 export interface RawCall extends PlannedCall {

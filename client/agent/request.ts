@@ -4,8 +4,8 @@
  * user's answers, notes) is counted first; the map gets what is left (within its own bounds),
  * then the history lines fill the rest. Pure but for the token estimate.
  */
-import type { ChatRequest, ToolSpec } from '../llm/types';
-import type { PageMap } from '../page/types';
+import type { ChatRequest, ToolSpec } from '../llm/wire';
+import type { PageMap } from '../page/page-types';
 import { estimateTokens } from '../page/map/tokens';
 import { fitHistory, fullResults, userAnswers } from './history';
 import type { SavedRun } from './persist';

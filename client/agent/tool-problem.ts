@@ -3,8 +3,8 @@
  * schema, …). Kept apart from the tool table so the embed's loader checks `init` with the
  * same words without carrying the table: it is given the built-in names instead.
  */
-import type { JsonSchema } from '../llm/types';
-import type { RiskKind } from './types';
+import type { JsonSchema } from '../llm/wire';
+import type { RiskKind } from './public-types';
 
 const NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 

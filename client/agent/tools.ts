@@ -5,7 +5,7 @@
  * model, the calls' normaliser (calls.ts) and the dispatch (dispatch.ts) all read this table.
  * Rendered to the OpenAI `tools` format (the proxy maps them to Gemini).
  */
-import type { JsonSchema, ToolSpec } from '../llm/types';
+import type { JsonSchema, ToolSpec } from '../llm/wire';
 import { ACTION_TOOLS, ArgError, type ArgSchema } from '../page/actions/args';
 import { siteToolProblem } from './tool-problem';
 

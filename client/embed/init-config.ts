@@ -3,7 +3,7 @@
  * mistake, told at once by a thrown error that names the field and what it accepts — never a
  * half-configured overlay. Pure (no DOM), so unit-tested directly.
  */
-import type { InitConfig, LauncherPosition, SiteConfig, Theme, UiConfig } from '../agent/types';
+import type { InitConfig, LauncherPosition, SiteConfig, Theme, UiConfig } from '../agent/public-types';
 import { patternProblem, redactionEntry, type Redaction } from '../safety/masks';
 import { RISK_MARKS } from '../safety/marks';
 import { recordingProblem } from '../../common/recording';

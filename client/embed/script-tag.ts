@@ -9,7 +9,7 @@
  * position we do not know falls back to the default with one console warning.
  */
 import type { ScriptDefaults } from '../agent/api';
-import type { LauncherPosition } from '../agent/types';
+import type { LauncherPosition } from '../agent/public-types';
 import { POSITIONS } from './init-config';
 
 export interface EmbedDefaults extends ScriptDefaults {

@@ -1,20 +1,20 @@
 /**
  * The types of the npm entry (`import { run, init } from 'pagehand'`): the run contract of
- * client/agent/types.ts and the page API. Types only — build.ts emits declarations from this
+ * client/agent/public-types.ts and the page API. Types only — build.ts emits declarations from this
  * file (and the three type modules it reads), so they never depend on the implementation.
  */
-import type { ActionCall, ActionResult, ActOptions } from '../page/actions/types';
-import type { FindResult, MapOptions, PageMap, Ref } from '../page/types';
-import type { InitConfig, OpenOptions, Recording, ReplayOptions, RunHandle, RunOptions } from '../agent/types';
-import type { Screenshot, ScreenshotOptions } from '../page/screenshot/types';
+import type { ActionCall, ActionResult, ActOptions } from '../page/actions/contract';
+import type { FindResult, MapOptions, PageMap, Ref } from '../page/page-types';
+import type { InitConfig, OpenOptions, Recording, ReplayOptions, RunHandle, RunOptions } from '../agent/public-types';
+import type { Screenshot, ScreenshotOptions } from '../page/screenshot/capture-types';
 
-export type * from '../agent/types';
-export type { ActionCall, ActionErrorKind, ActionResult, ActionChanges, ActOptions } from '../page/actions/types';
-export type { FindResult, FoundElement, MapOptions, PageMap, MappedElement, Rect, Ref } from '../page/types';
-export type { Mark, Screenshot, ScreenshotOptions } from '../page/screenshot/types';
-export type { Usage } from '../llm/types';
+export type * from '../agent/public-types';
+export type { ActionCall, ActionErrorKind, ActionResult, ActionChanges, ActOptions } from '../page/actions/contract';
+export type { FindResult, FoundElement, MapOptions, PageMap, MappedElement, Rect, Ref } from '../page/page-types';
+export type { Mark, Screenshot, ScreenshotOptions } from '../page/screenshot/capture-types';
+export type { Usage } from '../llm/wire';
 /** WebMCP as pagehand reads it (docs/webmcp.md): what a page registers with `document.modelContext`. */
-export type { ModelContext, ModelContextRegisterToolOptions, ModelContextTool, ToolAnnotations } from '../webmcp/types';
+export type { ModelContext, ModelContextRegisterToolOptions, ModelContextTool, ToolAnnotations } from '../webmcp/webmcp-types';
 
 /** What `window.pagehand` offers (and `init()` returns). */
 export interface PagehandApi {

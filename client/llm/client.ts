@@ -10,7 +10,7 @@ import { aborted, badResponse, errorFromEvent, errorFromResponse, networkError, 
 import { replyFromCompletion } from './reply';
 import { DEFAULT_POLICY, retryDecision, type RetryPolicy } from './retry';
 import { readReplyStream } from './stream';
-import { ModelError, type ChatOptions, type ChatReply, type ModelClient, type ModelClientOptions, type ProxyInfo, type RetryInfo } from './types';
+import { ModelError, type ChatOptions, type ChatReply, type ModelClient, type ModelClientOptions, type ProxyInfo, type RetryInfo } from './wire';
 
 export function createModelClient(options: ModelClientOptions): ModelClient {
   const base = options.proxy.replace(/\/+$/, '');

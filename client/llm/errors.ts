@@ -3,7 +3,7 @@
  * line or mid-stream event), bodies that are not ours, network failures, aborts.
  */
 import { parseRetryAfter } from './retry';
-import { ModelError } from './types';
+import { ModelError } from './wire';
 
 /** 5xx codes that no retry can fix: the server is set up wrong. */
 const NEVER_RETRY = new Set(['provider_not_configured', 'no_sites_configured', 'server_misconfigured']);

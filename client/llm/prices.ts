@@ -3,7 +3,7 @@
  * per million tokens). The proxy knows the prices; the page adds them up, so a run's cost is in
  * its result and in the panel without the proxy rewriting the model's stream. Pure.
  */
-import type { ProxyInfo, Usage } from './types';
+import type { ProxyInfo, Usage } from './wire';
 
 export type Price = { input: number; output: number };
 

@@ -3,7 +3,7 @@
  * `chat.completion` object (servers that answer JSON even when asked to stream). Pure; only
  * choice 0 is read (the client never asks for n > 1).
  */
-import type { ChatMessage, ChatReply, ToolCall, ToolCallExtra, Usage } from './types';
+import type { ChatMessage, ChatReply, ToolCall, ToolCallExtra, Usage } from './wire';
 
 /** The reply so far, while chunks stream in. */
 export interface ReplyState {

@@ -3,7 +3,7 @@
  * error and the attempt number and gets a decision back, so the policy is testable without
  * clocks or servers.
  */
-import type { ModelError } from './types';
+import type { ModelError } from './wire';
 
 export interface RetryPolicy {
   /** Retries after the first try (so at most retries + 1 calls). */

@@ -6,7 +6,7 @@
 import { createParser } from 'eventsource-parser';
 import { badResponse, errorFromEvent, streamCut } from './errors';
 import { applyChunk, newReplyState, replyOf } from './reply';
-import type { ChatDelta, ChatReply } from './types';
+import type { ChatDelta, ChatReply } from './wire';
 
 /** Far beyond any real event; a server streaming garbage without newlines stops here. */
 const MAX_BUFFER = 8 * 1024 * 1024;

@@ -6,7 +6,7 @@
  * no new global — which the chunk deletes as it takes it.
  */
 import type { EmbedDefaults } from '../embed/script-tag';
-import type { OpenOptions, UiConfig } from '../agent/types';
+import type { OpenOptions, UiConfig } from '../agent/public-types';
 import type * as Hooks from '../page/dom/hooks';
 import type * as Network from '../page/settle/network';
 import type * as Settle from '../page/settle/settle';

@@ -5,7 +5,7 @@
  * is queued and replayed on the agent's init when it arrives.
  */
 import { siteToolProblem } from '../agent/tool-problem';
-import type { InitConfig, UiConfig } from '../agent/types';
+import type { InitConfig, UiConfig } from '../agent/public-types';
 import { INIT_KEYS, parseInit } from '../embed/init-config';
 import { checkedSelectors } from '../safety/selectors';
 

@@ -3,7 +3,7 @@
  * a few DOM calls in a closed shadow root (as the overlay's) instead of Preact, so a page view that never opens
  * the panel pays for neither. The agent's overlay replaces it when the agent chunk arrives.
  */
-import type { LauncherPosition, Theme } from '../agent/types';
+import type { LauncherPosition, Theme } from '../agent/public-types';
 import type { NativeSnapshot } from './handoff';
 import { UI_ATTR } from '../page/ui-attr';
 import { pickLang } from '../ui/i18n';

@@ -15,7 +15,7 @@
  * Once the agent took over, a stub kept by the page forwards every call to the full API.
  */
 import type { EmbedDefaults } from '../embed/script-tag';
-import type { InitConfig, UiConfig } from '../agent/types';
+import type { InitConfig, UiConfig } from '../agent/public-types';
 import type { OpenOptions, PagehandLoaderApi } from '../entries/npm-types';
 import type { ChunkLoader } from './chunk';
 import { HANDOFF, type FullApi, type Handoff, type LoaderModules, type NativeSnapshot, type PanelHandle } from './handoff';

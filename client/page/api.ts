@@ -1,13 +1,13 @@
 /** The public `pagehand` API of the bundle: map, describe, resolve, act. */
 import { act, type ActionCall, type ActionResult, type ActOptions } from './actions/index';
-import type { BeforeNavigate } from './actions/types';
+import type { BeforeNavigate } from './actions/contract';
 import { createDescriber } from './names/describe';
 import { find, type FindResult } from './map/find';
 import { buildMap, buildMapAsync } from './map/map';
 import { resolveRef } from './map/refs';
 import { screenshot, type Screenshot, type ScreenshotOptions } from './screenshot';
 import type { PageSettings } from './settings';
-import type { MapOptions, PageMap } from './types';
+import type { MapOptions, PageMap } from './page-types';
 
 export const VERSION = '0.1.0';
 

@@ -9,9 +9,9 @@
  */
 import { buildMap } from './map/map';
 import type { PageSettings } from './settings';
-import { MODULE_FILE, type CaptureModule, type Screenshot, type ScreenshotFailure, type ScreenshotOptions } from './screenshot/types';
+import { MODULE_FILE, type CaptureModule, type Screenshot, type ScreenshotFailure, type ScreenshotOptions } from './screenshot/capture-types';
 
-export type { Screenshot, ScreenshotOptions } from './screenshot/types';
+export type { Screenshot, ScreenshotOptions } from './screenshot/capture-types';
 
 const DEFAULT_TIMEOUT_MS = 3_000;
 const MAX_SIDE = 1_280;

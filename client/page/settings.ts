@@ -13,7 +13,7 @@
  *   buildMap({}, settings);
  *   act({ name: 'click', args: { ref: '12' } }, undefined, settings);
  */
-import type { BeforeNavigate } from './actions/types';
+import type { BeforeNavigate } from './actions/contract';
 import type { RiskyRule } from './facts-types';
 import type { FrameConfig } from './frames/config';
 

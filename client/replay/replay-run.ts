@@ -15,11 +15,11 @@
  */
 import { parseCall } from '../page/actions/args';
 import { createDescriber } from '../page/names/describe';
-import type { PageMap, Ref } from '../page/types';
+import type { PageMap, Ref } from '../page/page-types';
 import type { Call, PageCall, SiteCall } from '../agent/calls';
 import { runStep } from '../agent/dispatch';
 import { pageReady, safeMap, type Run } from '../agent/run';
-import type { RecordedExpectation, RecordedStep, RecordedTarget, RunResult } from '../agent/types';
+import type { RecordedExpectation, RecordedStep, RecordedTarget, RunResult } from '../agent/public-types';
 import { expectationHolds, locate, pageCandidates, type Candidate, type Located } from '../agent/recording/locate';
 import { fill, pathOn, stepText, urlMatches } from '../agent/recording/recording';
 import { replayStepAt } from '../agent/recording/steps';

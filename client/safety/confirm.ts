@@ -5,7 +5,7 @@
  * canonical call), never on the model's words. Asked through the run's `confirm` callback, else through the handle's
  * `confirm` event (the overlay, the runner); with neither, the call is refused.
  */
-import type { Allowance, CallTarget, ConfirmRequest, PlannedCall, RunEvents, RunOptions } from '../agent/types';
+import type { Allowance, CallTarget, ConfirmRequest, PlannedCall, RunEvents, RunOptions } from '../agent/public-types';
 import type { Risk } from './risk';
 
 /** What the flow needs of the run: its allowances, its callback or listeners, its end. */

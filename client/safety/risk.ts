@@ -13,7 +13,7 @@
 import type { TargetFacts } from '../page/facts-types';
 import { activatingKey, comboLabel, parseKeyCombo } from '../page/actions/keys';
 import { parseCall, type ParsedCall } from '../page/actions/args';
-import type { PlannedCall, RiskKind } from '../agent/types';
+import type { PlannedCall, RiskKind } from '../agent/public-types';
 import { cap } from '../page/map/format';
 import type { Masks } from '../page/settings';
 import type { PageTool } from '../webmcp/page-tool';

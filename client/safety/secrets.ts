@@ -8,7 +8,7 @@
  * page through them. Pure.
  */
 import type { ParsedCall } from '../page/actions/args';
-import type { ActionResult } from '../page/actions/types';
+import type { ActionResult } from '../page/actions/contract';
 import { secretPlaceholder } from './masks';
 import { secretsProblem } from '../../common/secrets-check';
 

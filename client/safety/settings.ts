@@ -10,10 +10,10 @@
  *   const { site } = siteSettings({ deny: ['#billing'] }, { redaction: undefined, frames: frameConfig() });
  *   runPageSettings(site, { secrets: { pin: '4921' }, byPage: false, beforeNavigate: save });
  */
-import type { BeforeNavigate } from '../page/actions/types';
+import type { BeforeNavigate } from '../page/actions/contract';
 import { frameConfig, type FrameConfig } from '../page/frames/config';
 import type { PageSettings } from '../page/settings';
-import type { SiteConfig } from '../agent/types';
+import type { SiteConfig } from '../agent/public-types';
 import { riskRules } from './marks';
 import { createMasks, NO_MASKS, type Redaction } from './masks';
 import { denyZones, NO_ZONES } from './zones';

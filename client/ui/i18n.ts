@@ -2,7 +2,7 @@
  * Every string the overlay shows, in English and Spanish. One table so a translation is one
  * place to edit; functions where a number or a name goes inside the sentence.
  */
-import type { RiskKind } from '../agent/types';
+import type { RiskKind } from '../agent/public-types';
 
 export type Lang = 'en' | 'es';
 

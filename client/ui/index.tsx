@@ -9,7 +9,7 @@
  * that hooks the DOM: the buttons that give the agent something also refuse scripted clicks.
  */
 import { render } from 'preact';
-import type { LauncherPosition, OpenOptions, Recording, RunHandle, RunOptions, UiConfig } from '../agent/types';
+import type { LauncherPosition, OpenOptions, Recording, RunHandle, RunOptions, UiConfig } from '../agent/public-types';
 import { UI_ATTR } from '../page/ui-attr';
 import { pickLang, strings } from './i18n';
 import { Launcher } from './launcher';

@@ -1,5 +1,5 @@
 /** One short line for a tool call, as the log and the mask's caption show it. */
-import type { CallTarget, PlannedCall } from '../agent/types';
+import type { CallTarget, PlannedCall } from '../agent/public-types';
 
 const clip = (s: string, n = 60): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 

@@ -6,7 +6,7 @@
  * and the rest only make it do less, so they take any click.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { Recording } from '../agent/types';
+import type { Recording } from '../agent/public-types';
 import type { Strings } from './i18n';
 import { callLabel, targetLabel } from './labels';
 import type { HistoryItem } from './storage';

@@ -3,7 +3,7 @@
  * the user does to the view). The panel renders this and nothing else, so every event's
  * effect is testable without a browser.
  */
-import type { ActionResult, CallTarget, PlannedCall, Reasoning, RunEvents, RunResult } from '../agent/types';
+import type { ActionResult, CallTarget, PlannedCall, Reasoning, RunEvents, RunResult } from '../agent/public-types';
 
 export interface ActionView {
   call: PlannedCall;

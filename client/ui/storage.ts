@@ -6,7 +6,7 @@
  * tasks (sessionStorage `pagehand:history`, this tab and site only). Storage that throws
  * (disabled, full, sandboxed) only loses the memory.
  */
-import type { LauncherPosition } from '../agent/types';
+import type { LauncherPosition } from '../agent/public-types';
 
 export const LAYOUT_KEY = 'pagehand:ui';
 export const PANEL_KEY = 'pagehand:panel';

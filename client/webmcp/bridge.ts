@@ -12,14 +12,14 @@
  * user, whatever it claims (a hostile page marks its "transfer money" tool read-only).
  * A form tool is filled and submitted by pagehand's own actions, so it is judged as those are.
  */
-import type { JsonSchema } from '../llm/types';
-import type { ActionResult } from '../page/actions/types';
+import type { JsonSchema } from '../llm/wire';
+import type { ActionResult } from '../page/actions/contract';
 import { cap, sanitize } from '../page/map/format';
 import { formTools } from './forms';
 import { pageToolRegistry } from './offer';
 import type { Masks, PageSettings } from '../page/settings';
 import type { PageTool, SiteTool } from './page-tool';
-import type { ModelContextTool, RegisteredTool, ToolRegistry } from './types';
+import type { ModelContextTool, RegisteredTool, ToolRegistry } from './webmcp-types';
 
 /** What the model is offered for a page tool. */
 export interface OfferedTool {

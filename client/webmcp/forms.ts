@@ -14,12 +14,12 @@
  * their values, radio groups and selects an enum of their values (an array for `multiple`).
  * Hidden, file, disabled and button controls are left out.
  */
-import type { JsonSchema } from '../llm/types';
-import type { ActionCall, ActionResult } from '../page/actions/types';
+import type { JsonSchema } from '../llm/wire';
+import type { ActionCall, ActionResult } from '../page/actions/contract';
 import { createDescriber, type Describer } from '../page/names/describe';
 import type { PageSettings, Zones } from '../page/settings';
 import { assignRef, remember } from '../page/map/refs';
-import type { Ref } from '../page/types';
+import type { Ref } from '../page/page-types';
 
 export interface FormTool {
   /** The form's `toolname`. */

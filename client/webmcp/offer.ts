@@ -4,7 +4,7 @@
  * why a call of one needs the user's yes (asked when the call comes, after the bridge made it).
  */
 import { installModelContext } from './polyfill';
-import type { ToolRegistry } from './types';
+import type { ToolRegistry } from './webmcp-types';
 
 let source: ToolRegistry | undefined;
 

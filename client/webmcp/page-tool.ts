@@ -1,7 +1,7 @@
 /** The page's own tools as the agent offers them, and the site's as the browser's registry is given them. */
-import type { JsonSchema } from '../llm/types';
+import type { JsonSchema } from '../llm/wire';
 import type { FormTool } from './forms';
-import type { RegisteredTool } from './types';
+import type { RegisteredTool } from './webmcp-types';
 
 /** A tool of the site's own (`init({ tools })`, the agent's CustomTool) as the browser's registry is given it. */
 export interface SiteTool {

@@ -12,7 +12,7 @@
  * too; all it could do with it is hide its own tools from pagehand. Small and import-free: it
  * ships in the embed's loader.
  */
-import type { ModelContext, ModelContextRegisterToolOptions, ModelContextTool, RegisteredTool, ToolRegistry } from './types';
+import type { ModelContext, ModelContextRegisterToolOptions, ModelContextTool, RegisteredTool, ToolRegistry } from './webmcp-types';
 
 export const REGISTRY = Symbol.for('pagehand.webmcp');
 const NAME = /^[A-Za-z0-9_.-]{1,128}$/;

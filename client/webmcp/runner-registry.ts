@@ -19,7 +19,7 @@
  *   tool receives however it is called); nothing of the run, its state or its token.
  */
 import { installModelContext } from './polyfill';
-import type { RegisteredTool, ToolRegistry } from './types';
+import type { RegisteredTool, ToolRegistry } from './webmcp-types';
 
 /** The DOM events of the channel (on `window`; both worlds share it). */
 export const TOOL_EVENTS = {

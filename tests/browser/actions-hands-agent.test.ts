@@ -5,7 +5,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { RunResult } from '../../client/agent/types';
+import type { RunResult } from '../../client/agent/public-types';
 import { call, hasText, lastToolResults, latestMap, MODELS, refFor, sequence, useAgentStack, type ModelRequest } from './agent-harness';
 import { RECORDER, waitForResult } from './agent-run';
 import { open, useSession } from './harness';

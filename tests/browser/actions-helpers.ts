@@ -3,7 +3,7 @@
  * model would read them), and actions run through `pagehand.act` inside the page.
  */
 import type { Page } from 'playwright-core';
-import type { ActionResult, ActOptions } from '../../client/page/actions/types';
+import type { ActionResult, ActOptions } from '../../client/page/actions/contract';
 
 export interface MapEntry {
   ref: string;

@@ -5,7 +5,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { ActionResult } from '../../client/page/actions/types';
+import type { ActionResult } from '../../client/page/actions/contract';
 import { open, useSession } from './harness';
 import { act, refOf } from './actions-helpers';
 

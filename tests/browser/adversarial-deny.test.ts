@@ -8,7 +8,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { RunResult } from '../../client/agent/types';
+import type { RunResult } from '../../client/agent/public-types';
 import {
   call,
   lastToolResults,

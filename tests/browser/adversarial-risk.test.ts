@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RiskKind } from '../../client/agent/types';
+import type { RiskKind } from '../../client/agent/public-types';
 import { call, latestMap, mapElements, MODELS, refFor, refNear, type Policy, type Reply } from './agent-harness';
 import { useAgentStack } from './agent-harness';
 import { runLog, startRun, waitForResult } from './agent-run';

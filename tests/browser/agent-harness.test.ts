@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import type { ActionResult } from '../../client/page/actions/types';
+import type { ActionResult } from '../../client/page/actions/contract';
 import { mapText, origin, useSession, type Session } from './harness';
 import {
   MODELS,

@@ -23,7 +23,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import type { ConfirmRequest, RunOptions, RunResult } from '../../client/agent/types';
+import type { ConfirmRequest, RunOptions, RunResult } from '../../client/agent/public-types';
 import { startNodeServer, type NodeServer } from '../../server/node';
 import { startFakeUpstreams, type FakeUpstreams } from '../server/fakes/fake-upstreams';
 import type { ModelMessage, ModelRequest } from '../server/fakes/model-request';

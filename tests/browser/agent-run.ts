@@ -4,7 +4,7 @@
  * next page is recorded by the same code, injected after the bundle at document start).
  */
 import type { Page } from 'playwright-core';
-import type { RunResult } from '../../client/agent/types';
+import type { RunResult } from '../../client/agent/public-types';
 import { traceRecord, tracing } from '../trace/trace';
 
 /** Runs in the page: hooks a handle's events into sessionStorage['agent-log']. */

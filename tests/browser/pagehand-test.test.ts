@@ -12,7 +12,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Recording } from '../../client/agent/types';
+import type { Recording } from '../../client/agent/public-types';
 import { MODELS, startAgentStack, type AgentStack } from './agent-harness';
 import { origin } from './harness';
 import { CHANGES, task } from './replay-kit';

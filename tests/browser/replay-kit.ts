@@ -6,7 +6,7 @@
  * across full page loads (the events are kept in sessionStorage, as agent-run.ts does for runs).
  */
 import type { Page } from 'playwright-core';
-import type { Recording } from '../../client/agent/types';
+import type { Recording } from '../../client/agent/public-types';
 import { call, hasText, latestMap, mapElements, mapUrl, refFor, refNear, type Policy, wizardModel } from './agent-harness';
 import { RECORDER } from './agent-run';
 import { bundleSource, origin, type Session } from './harness';

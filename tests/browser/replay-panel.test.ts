@@ -5,7 +5,7 @@
  * site's own page only: a stranger's page cannot put its steps in the panel as tasks.
  */
 import { describe, expect, it } from 'vitest';
-import type { Recording } from '../../client/agent/types';
+import type { Recording } from '../../client/agent/public-types';
 import { MODELS, openWithAgent, useAgentStack } from './agent-harness';
 import { origin } from './harness';
 import { task } from './replay-kit';

@@ -5,7 +5,7 @@
  * the changed site, and the recording comes back updated, saying which steps were repaired.
  */
 import { describe, expect, it } from 'vitest';
-import type { Recording } from '../../client/agent/types';
+import type { Recording } from '../../client/agent/public-types';
 import { call, latestMap, MODELS, openWithAgent, refFor, runAgent, sequence, useAgentStack } from './agent-harness';
 import { runLog, startRun, waitForResult } from './agent-run';
 import { useSession } from './harness';

@@ -6,7 +6,7 @@
  * recording's named values fill it for other inputs.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Recording, RunResult } from '../../client/agent/types';
+import type { Recording, RunResult } from '../../client/agent/public-types';
 import { MODELS, openWithAgent, startAgentStack, type AgentStack } from './agent-harness';
 import { runLog, startRun, waitForResult } from './agent-run';
 import { origin, useSession } from './harness';

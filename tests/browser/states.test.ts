@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import type { ElementStates } from '../../client/page/types';
+import type { ElementStates } from '../../client/page/page-types';
 import { connect, open, type Session } from './harness';
 import { casesPage, describeModules, type Case } from './describe-harness';
 

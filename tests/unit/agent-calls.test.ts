@@ -3,7 +3,7 @@ import { callArgs, callLabel, callRef, normaliseCall, type Call, type CallContex
 import { parseReply } from '../../client/agent/reply';
 import { classifyRisks } from '../../client/safety/risk';
 import { toolSpecs, TOOLS } from '../../client/agent/tools';
-import type { CustomTool } from '../../client/agent/types';
+import type { CustomTool } from '../../client/agent/public-types';
 import { ACTION_TOOLS, parseCall } from '../../client/page/actions/args';
 
 const addToCart: CustomTool = { name: 'addToCart', description: 'Add to the cart.', handler: () => 'ok' };

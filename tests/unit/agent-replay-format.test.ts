@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Recording } from '../../client/agent/types';
+import type { Recording } from '../../client/agent/public-types';
 import { createMasks, NO_MASKS } from '../../client/safety/masks';
 import { expectationOf, fill, keptArgs, keptTarget, recordingProblem, stepText, urlMatches, valuesFor } from '../../client/agent/recording/recording';
 import { junitXml, xmlText } from '../../cli/junit';

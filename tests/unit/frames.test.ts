@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { framesProblem } from '../../client/page/frames/config';
 import { mergeRemote } from '../../client/page/frames/merge';
 import { canonicalOrigin, childMessage, parentMessage } from '../../client/page/frames/protocol';
-import type { PageMap } from '../../client/page/types';
+import type { PageMap } from '../../client/page/page-types';
 
 const page = (text: string, refs: string[]): PageMap =>
   ({

@@ -1,7 +1,7 @@
 /** The model client's retry policy (client/llm/retry.ts): pure, no clocks. */
 import { describe, expect, it } from 'vitest';
 import { backoffDelay, parseRetryAfter, retryDecision, type RetryPolicy } from '../../client/llm/retry';
-import { ModelError } from '../../client/llm/types';
+import { ModelError } from '../../client/llm/wire';
 
 const policy: RetryPolicy = { retries: 3, baseDelayMs: 1000, maxDelayMs: 30_000 };
 

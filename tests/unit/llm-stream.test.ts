@@ -1,7 +1,7 @@
 /** Reading the proxy's SSE body into a reply (client/llm/stream.ts), from hand-made byte streams. */
 import { describe, expect, it } from 'vitest';
 import { readReplyStream } from '../../client/llm/stream';
-import type { ChatDelta } from '../../client/llm/types';
+import type { ChatDelta } from '../../client/llm/wire';
 
 const enc = new TextEncoder();
 

@@ -7,7 +7,7 @@ import { controlWord, fileName, hrefHint, iconClass, tellingId } from '../../cli
 import { placement } from '../../client/page/map/place';
 import { intersect, NO_CLIP, overlaps } from '../../client/page/map/walk/clip';
 import { TextBuffer } from '../../client/page/map/walk/text';
-import type { Ctx, Item, TextItem } from '../../client/page/map/walk/types';
+import type { Ctx, Item, TextItem } from '../../client/page/map/walk/items';
 
 describe('walk/clip', () => {
   it('intersects boxes and tells overlap; an empty intersection has zero size', () => {

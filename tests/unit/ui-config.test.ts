@@ -7,7 +7,7 @@
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createEmitter } from '../../client/agent/events';
-import type { RunEvents, RunHandle } from '../../client/agent/types';
+import type { RunEvents, RunHandle } from '../../client/agent/public-types';
 import { createUi } from '../../client/ui/index';
 
 // The overlay attaches its shadow root closed: opened for these tests (installed before the

@@ -7,8 +7,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createEmitter } from '../../client/agent/events';
-import type { Ref } from '../../client/page/types';
-import type { RunEvents, RunHandle, RunOptions } from '../../client/agent/types';
+import type { Ref } from '../../client/page/page-types';
+import type { RunEvents, RunHandle, RunOptions } from '../../client/agent/public-types';
 import { createUi } from '../../client/ui/index';
 import { LAYOUT_KEY, PANEL_KEY, saveLog } from '../../client/ui/storage';
 

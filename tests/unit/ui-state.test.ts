@@ -5,8 +5,8 @@
  * sessionStorage).
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Ref } from '../../client/page/types';
-import type { RunEvents, RunResult } from '../../client/agent/types';
+import type { Ref } from '../../client/page/page-types';
+import type { RunEvents, RunResult } from '../../client/agent/public-types';
 import { pickLang, strings } from '../../client/ui/i18n';
 import { callLabel } from '../../client/ui/labels';
 import { pointFor } from '../../client/ui/mask';

@@ -17,9 +17,9 @@ import { deepActiveElement } from '../../page/dom/flat-tree';
 import { dialogName, takeSnapshot } from '../../page/actions/observe';
 import type { PageSettings } from '../../page/settings';
 import { assignRef, remember } from '../../page/map/refs';
-import type { Ref } from '../../page/types';
+import type { Ref } from '../../page/page-types';
 import { walk, type ElementItem, type TextItem } from '../../page/map/walk';
-import type { RecordedExpectation, RecordedTarget } from '../types';
+import type { RecordedExpectation, RecordedTarget } from '../public-types';
 import { urlMatches } from './recording';
 
 /** One element of the page, with what describes it. */

@@ -5,13 +5,13 @@
  * are `read` and `find`, which change nothing.
  */
 import type { PageCall, SiteCall } from '../calls';
-import type { RecordedStep, RecordedTarget } from '../types';
-import type { CallTarget } from '../types';
-import type { ActionResult } from '../../page/actions/types';
+import type { RecordedStep, RecordedTarget } from '../public-types';
+import type { CallTarget } from '../public-types';
+import type { ActionResult } from '../../page/actions/contract';
 import { createDescriber } from '../../page/names/describe';
 import type { Masks, PageSettings } from '../../page/settings';
 import { resolveRef } from '../../page/map/refs';
-import type { Ref } from '../../page/types';
+import type { Ref } from '../../page/page-types';
 import { describeTarget } from './locate';
 import { expectationOf, keptArgs, keptTarget, typedValues } from './recording';
 

@@ -9,8 +9,8 @@
  * never had its value), and page text that a secret's value shows in is masked like any text
  * that leaves the page.
  */
-import type { ActionChanges } from '../../page/actions/types';
-import type { Recording, RecordedExpectation, RecordedStep, RecordedTarget } from '../types';
+import type { ActionChanges } from '../../page/actions/contract';
+import type { Recording, RecordedExpectation, RecordedStep, RecordedTarget } from '../public-types';
 import type { Masks } from '../../page/settings';
 
 export { fill, recordingProblem, valuesFor } from '../../../common/recording';

@@ -1,5 +1,5 @@
 /** What a replay keeps in the run's saved state, so it goes on across full page loads. */
-import type { RecordedExpectation, RecordedStep, Recording } from '../types';
+import type { RecordedExpectation, RecordedStep, Recording } from '../public-types';
 
 export interface ReplayState {
   /** The recording as given (its `{name}`s not yet filled). */

@@ -4,7 +4,7 @@
  * and the result's recording. Pure, and small: the run needs these whatever happens, also when
  * it ends before the replay's own code (./replay-run.ts, loaded on first use) arrived.
  */
-import type { RecordedStep, RunResult } from '../types';
+import type { RecordedStep, RunResult } from '../public-types';
 import { fill, newRecording, stepText } from './recording';
 import type { ReplayState } from './state';
 

@@ -4,7 +4,7 @@
  * the core actions (args.ts) and the hands (hands-args.ts) alike.
  */
 import { parseRef } from '../map/refs';
-import type { Ref } from '../types';
+import type { Ref } from '../page-types';
 
 /** A bad argument: the message says which and how to fix it. */
 export class ArgError extends Error {}

@@ -7,7 +7,7 @@
  * harmless ones are accepted; anything that would change the meaning gets a clear error naming
  * the tool, the argument and the fix.
  */
-import type { Ref } from '../types';
+import type { Ref } from '../page-types';
 import { ArgError, numArg, refArg, show, type Args } from './arg-check';
 import { downloadArg, handsParsers, holdMs, type HandsArgs, type Hold } from './hands-args';
 

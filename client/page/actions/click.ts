@@ -2,7 +2,7 @@
  * `click {ref, hold_ms?}`, `double_click {ref}`, `right_click {ref}` and `hover {ref}`:
  * pointer actions on a mapped element.
  */
-import type { Ref } from '../types';
+import type { Ref } from '../page-types';
 import type { ToolArgs } from './args';
 import { waitActionable, type ActionPoint } from './actionability';
 import type { ActionContext, Handler } from './context';

@@ -2,8 +2,8 @@
 import type { Describer } from '../names/describe';
 import type { PageSettings } from '../settings';
 import type { SettleResult } from '../settle/settle-watch';
-import type { Ref } from '../types';
-import type { ActionChanges, ActOptions } from './types';
+import type { Ref } from '../page-types';
+import type { ActionChanges, ActOptions } from './contract';
 
 export interface ActionContext {
   /** What `init` and the run decided (deny zones, masks, frames, the navigation hook). */

@@ -5,7 +5,7 @@
  * anything that would change the meaning is a clear error naming the tool and the fix.
  */
 import { ArgError, numArg, refArg, show, type Args } from './arg-check';
-import type { Ref } from '../types';
+import type { Ref } from '../page-types';
 
 export type DragArgs = { ref: Ref; to_ref: Ref; dx?: undefined; dy?: undefined } | { ref: Ref; to_ref?: undefined; dx: number; dy: number };
 

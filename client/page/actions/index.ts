@@ -9,7 +9,7 @@
  */
 import { createDescriber } from '../names/describe';
 import { RefError, resolveRef } from '../map/refs';
-import type { Ref } from '../types';
+import type { Ref } from '../page-types';
 import { DEFAULT_QUIET_WINDOW, DEFAULT_SETTLE_TIMEOUT } from '../settle/settle';
 import { watchActivity, type ActivityWatch } from '../settle/settle-watch';
 import { withStandIns } from '../map/widgets';
@@ -31,12 +31,12 @@ import { keepInThisTab, type SameTabGuard } from './same-tab';
 import { read } from './read';
 import { scroll, scrollTo } from './scroll';
 import { clear, typeText } from './type';
-import type { ActionCall, ActionChanges, ActionErrorKind, ActionResult, ActOptions } from './types';
+import type { ActionCall, ActionChanges, ActionErrorKind, ActionResult, ActOptions } from './contract';
 import { wait } from './wait';
 import { coveredByZone, focusInZone, labelsZone, tabEntersZone, ZONE_REFUSAL, ZoneRefusal } from './zones';
 import { pageLazy } from '../lazy';
 
-export type { ActionCall, ActionResult, ActOptions } from './types';
+export type { ActionCall, ActionResult, ActOptions } from './contract';
 
 export const DEFAULT_ACTION_TIMEOUT = 1000;
 

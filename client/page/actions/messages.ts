@@ -1,5 +1,5 @@
 /** Turns `changes` into the short sentences appended to an action's message (pure). */
-import type { ActionChanges } from './types';
+import type { ActionChanges } from './contract';
 
 const quote = (s: string): string => `"${s}"`;
 

@@ -11,7 +11,7 @@ import { nativeSetTimeout } from '../settle/settle';
 import type { ToolArgs } from './args';
 import type { Handler } from './context';
 import { ActionError } from './dom';
-import type { BeforeNavigate } from './types';
+import type { BeforeNavigate } from './contract';
 
 /** How long `navigate` waits for the hook before navigating anyway. */
 const HOOK_TIMEOUT = 2000;

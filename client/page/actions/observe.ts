@@ -7,7 +7,7 @@
 import type { Describer } from '../names/describe';
 import { isVisible } from './dom';
 import { labelOf } from './hit';
-import type { ActionChanges } from './types';
+import type { ActionChanges } from './contract';
 import type { Zones } from '../settings';
 
 /**

@@ -13,7 +13,7 @@ import type { Handler } from './context';
 import { ActionError, flatParent, isElement, nextFrame, viewportSize, winOf } from './dom';
 import { deepHit } from './hit';
 import { describeScroll } from './messages';
-import type { ScrollReport } from './types';
+import type { ScrollReport } from './contract';
 import type { Zones } from '../settings';
 
 const PAGE_FRACTION = 0.9;

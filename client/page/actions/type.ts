@@ -12,7 +12,7 @@
  * landed. A trailing line break, or `submit: true`, presses Enter afterwards (`typingPlan`);
  * other line breaks are spaces in a single-line field and lines in a text area or editor.
  */
-import type { Ref } from '../types';
+import type { Ref } from '../page-types';
 import type { ToolArgs } from './args';
 import { waitActionable } from './actionability';
 import type { ActionContext, Handler, Outcome } from './context';

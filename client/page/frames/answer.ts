@@ -3,7 +3,7 @@
  * map, or runs the call — but only if what the call would press still looks as it did when the
  * parent judged its risk (a page that changed the element since cannot slip a riskier one in).
  */
-import type { ActionCall, ActionResult } from '../actions/types';
+import type { ActionCall, ActionResult } from '../actions/contract';
 import type { TargetFacts } from '../facts-types';
 import type { FrameReply, FrameRequest, RemoteMap } from './protocol';
 

@@ -8,7 +8,7 @@ import { CONTENT_END, CONTENT_START } from '../map/format';
 import { buildMapAsync } from '../map/map';
 import type { CallLike, TargetFacts } from '../facts-types';
 import type { PageSettings } from '../settings';
-import type { PageMap } from '../types';
+import type { PageMap } from '../page-types';
 import type { ChildDeps } from './answer';
 import type { RemoteFacts, RemoteMap } from './protocol';
 

@@ -5,7 +5,7 @@
  * the same prefix, their boxes moved by where the frame's content sits in the page.
  */
 import { estimateTokens } from '../map/tokens';
-import type { MappedElement, PageMap, Ref } from '../types';
+import type { MappedElement, PageMap, Ref } from '../page-types';
 import type { RemoteMap } from './protocol';
 
 export interface RemoteFrameMap {

@@ -9,7 +9,7 @@
  * opened with (`event.origin`), with the session's nonce. A frame that does not answer stays
  * the opaque line it always was.
  */
-import type { ActionCall, ActionResult } from '../actions/types';
+import type { ActionCall, ActionResult } from '../actions/contract';
 import type { TargetFacts } from '../facts-types';
 import { contentOrigin } from '../dom/flat-tree';
 import { activatingKey, parseKeyCombo } from '../actions/keys';

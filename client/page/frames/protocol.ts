@@ -11,9 +11,9 @@
  * right one is ignored. Who may talk to whom is checked by the two ends (parent.ts, child.ts),
  * not here: here only the shape.
  */
-import type { ActionCall, ActionResult } from '../actions/types';
+import type { ActionCall, ActionResult } from '../actions/contract';
 import type { TargetFacts } from '../facts-types';
-import type { MappedElement } from '../types';
+import type { MappedElement } from '../page-types';
 
 /** Marks our messages among whatever else a page posts. */
 export const CHANNEL = 'pagehand-frames';

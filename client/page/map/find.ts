@@ -11,9 +11,9 @@ import { deepActiveElement } from '../dom/flat-tree';
 import { cap, quote, sanitize } from './format';
 import type { Masks, PageSettings } from '../settings';
 import { assignRef, remember } from './refs';
-import type { FindResult, FoundElement, Ref } from '../types';
+import type { FindResult, FoundElement, Ref } from '../page-types';
 
-export type { FindResult } from '../types';
+export type { FindResult } from '../page-types';
 import { walk, type ElementItem } from './walk';
 
 const MAX_ELEMENTS = 12;

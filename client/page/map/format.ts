@@ -8,7 +8,7 @@
  * content sits between markers so the prompt can treat it as data, never as instructions.
  */
 import { estimateTokens } from './tokens';
-import type { ElementStates } from '../types';
+import type { ElementStates } from '../page-types';
 import type { Masks } from '../settings';
 
 export const CONTENT_START = '⟪page content⟫';

@@ -18,7 +18,7 @@ import { assignRef, refOf, rematch, remember, sweep } from './refs';
 import { readStates } from '../names/state';
 import { runNow, runSliced, sliceBudget, UNLIMITED, type Budget, type Sliced } from './slicing';
 import { estimateTokens } from './tokens';
-import type { ElementStates, MapOptions, MappedElement, PageMap, Rect, Ref } from '../types';
+import type { ElementStates, MapOptions, MappedElement, PageMap, Rect, Ref } from '../page-types';
 import { applyStandIn } from './widgets';
 import { startWalk, type ElementItem, type Group, type Item } from './walk';
 import { mergeRemote } from '../frames/merge';

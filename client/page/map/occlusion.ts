@@ -4,7 +4,7 @@
  * candidates in view. Layers with `pointer-events:none` are skipped by the hit-test itself.
  */
 import { deepHit, flatContains, flatParent } from '../dom/flat-tree';
-import type { Rect } from '../types';
+import type { Rect } from '../page-types';
 
 /**
  * Returns the element covering `el` at every sampled point of its visible box, or null when at

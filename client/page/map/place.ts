@@ -7,7 +7,7 @@
  * where one of its lines is, so then the line's own holder element is asked.
  */
 import type { Direction } from './format';
-import type { Rect } from '../types';
+import type { Rect } from '../page-types';
 import type { FrameInfo, TextItem } from './walk';
 
 export interface Place {

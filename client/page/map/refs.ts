@@ -6,7 +6,7 @@
  * now-detached entry and exactly one new node share its fingerprint (role + name + context).
  * Before acting, `resolveRef` re-validates: detached, or role/name changed → stale.
  */
-import type { Ref } from '../types';
+import type { Ref } from '../page-types';
 
 export type RefErrorCode = 'unknown' | 'stale';
 

@@ -15,7 +15,7 @@
 import { shadowRootOf } from '../dom/hooks';
 import { firstValidRole } from '../names/role';
 import { UNLIMITED, type Budget } from './slicing';
-import type { Rect } from '../types';
+import type { Rect } from '../page-types';
 import { clippedAway, intersect, NO_CLIP, overlaps, scrollAxes, scrollScreens } from './walk/clip';
 import { childrenOf, listOf, nextChild, resync, type Frame } from './walk/frames';
 import { groupKind, isOpenModal } from './walk/groups';
@@ -23,10 +23,10 @@ import { classify, LISTENER_MAX_HEIGHT } from './walk/target';
 import { TextBuffer, type BlockState } from './walk/text';
 import { nestedGroup } from './walk/tree';
 import { isChoiceList } from './walk/choices';
-import type { Ctx, ElementItem, FrameInfo, Group, Item, Reason, WalkOptions, WalkResult } from './walk/types';
+import type { Ctx, ElementItem, FrameInfo, Group, Item, Reason, WalkOptions, WalkResult } from './walk/items';
 import { frameDocument } from '../dom/flat-tree';
 
-export type { ElementItem, FrameInfo, Group, Item, TextItem, WalkOptions, WalkResult } from './walk/types';
+export type { ElementItem, FrameInfo, Group, Item, TextItem, WalkOptions, WalkResult } from './walk/items';
 
 // Containers whose content never reaches the map as text or elements.
 const SKIP_TAGS = new Set(['script', 'style', 'noscript', 'template', 'head', 'title', 'meta', 'link', 'option', 'optgroup', 'datalist']);

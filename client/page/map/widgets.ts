@@ -13,7 +13,7 @@
  * Reads only; one index per root node and describer (that is, per map call or per action).
  */
 import type { Describer } from '../names/describe';
-import type { ElementStates } from '../types';
+import type { ElementStates } from '../page-types';
 
 /** A visible stand-in and the hidden native select it speaks for. */
 export interface StandIn {

@@ -17,7 +17,7 @@
  *   VALUE_MAX characters with "…"; contenteditable content is not a value (it is the text).
  */
 import { isHtml } from './role';
-import type { ElementStates } from '../types';
+import type { ElementStates } from '../page-types';
 import type { Zones } from '../settings';
 
 export const VALUE_MAX = 200;

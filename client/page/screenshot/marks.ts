@@ -7,8 +7,8 @@
  * free corner when another label is already there; colours cycle through a palette of
  * saturated, mutually distinct colours so neighbours differ.
  */
-import type { Rect, Ref } from '../types';
-import type { Mark } from './types';
+import type { Rect, Ref } from '../page-types';
+import type { Mark } from './capture-types';
 
 /** Distinct on white and on each other; all dark enough for white text. */
 export const PALETTE = ['#e6194b', '#1f9e3a', '#4363d8', '#e86a00', '#911eb4', '#008c8c', '#d4148c', '#8a5a00', '#800000', '#1a237e', '#5c6b00', '#c2185b'];

@@ -20,7 +20,7 @@ import { IMAGE_PLACEHOLDER, usePlaceholder } from './placeholder';
 import { cloneSliced } from './clone';
 import { viewportFilter } from './prune';
 import { styleProperties } from './styles';
-import type { CaptureRequest, CaptureResult } from './types';
+import type { CaptureRequest, CaptureResult } from './capture-types';
 
 export async function capture(req: CaptureRequest): Promise<CaptureResult> {
   const view = { width: window.innerWidth, height: window.innerHeight };

@@ -1,5 +1,5 @@
 /** Clipping and scrolling: box arithmetic and what a scroll container reports (pure but for scrollScreens). */
-import type { Rect } from '../../types';
+import type { Rect } from '../../page-types';
 
 // Finite, so that box arithmetic never meets Infinity - Infinity.
 export const NO_CLIP: Rect = { x: -1e9, y: -1e9, width: 2e9, height: 2e9 };

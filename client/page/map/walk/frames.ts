@@ -4,7 +4,7 @@
  * nodes, a closed <details>' summary, a frame's document). Between slices the page may change
  * under it; `resync` keeps the place without walking what was removed.
  */
-import type { Ctx } from './types';
+import type { Ctx } from './items';
 import type { BlockState } from './text';
 
 export interface Frame {

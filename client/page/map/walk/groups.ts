@@ -5,8 +5,8 @@
  * treating those as open would hide the whole page behind a dialog no one can see.
  */
 import { flatContains } from '../../dom/flat-tree';
-import type { Rect } from '../../types';
-import type { Group } from './types';
+import type { Rect } from '../../page-types';
+import type { Group } from './items';
 
 /** The group `el` opens, if any: an open <dialog>, a role=dialog/alertdialog, or a <form>. */
 export function groupKind(el: Element, tag: string, role: string): Group['kind'] | null {

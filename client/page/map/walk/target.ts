@@ -12,7 +12,7 @@ import { hasClickListener } from '../../dom/hooks';
 import { clippedAway } from './clip';
 import { frameworkClickHandler, isFrameworkRoot } from './framework-handlers';
 import { treeRow, type TreeRow } from './tree';
-import type { Ctx, ElementItem, Reason } from './types';
+import type { Ctx, ElementItem, Reason } from './items';
 import type { Zones } from '../../settings';
 
 // ARIA widget roles that make an element a target for the model.

@@ -4,8 +4,8 @@
  * layout: where a line sits is decided later, from its block's box (createTextPlacer in place.ts).
  */
 import { NO_CLIP } from './clip';
-import type { Rect } from '../../types';
-import type { Ctx, FrameInfo, Group, Item, TextItem } from './types';
+import type { Rect } from '../../page-types';
+import type { Ctx, FrameInfo, Group, Item, TextItem } from './items';
 
 const HEADING = /^h([1-6])$/;
 

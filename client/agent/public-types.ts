@@ -3,12 +3,12 @@
  * events the handle emits. The overlay, the headless runner, site owners and the tests all
  * drive the agent through exactly this.
  */
-import type { ActionResult } from '../page/actions/types';
+import type { ActionResult } from '../page/actions/contract';
 
 /** A page action's result, as events and the page API carry it. */
 export type { ActionResult };
-import type { Rect, Ref } from '../page/types';
-import type { JsonSchema, ToolChoice, Usage } from '../llm/types';
+import type { Rect, Ref } from '../page/page-types';
+import type { JsonSchema, ToolChoice, Usage } from '../llm/wire';
 import type { AnswerSchema, SchemaType } from '../../common/answer-schema';
 import type { RecordedExpectation, RecordedStep, RecordedTarget, Recording } from '../../common/recording';
 import type { RiskyRule } from '../page/facts-types';

@@ -1,5 +1,5 @@
 /** What the walk produces (items in document order) and the context it carries down the tree. */
-import type { Rect } from '../../types';
+import type { Rect } from '../../page-types';
 import type { Zones } from '../../settings';
 
 /** A dialog, form or frame that encloses items; printed as a header with indented lines. */

@@ -2,7 +2,7 @@
  * Screenshot types, shared by the small loader in the main bundle (`../screenshot.ts`) and the
  * lazily loaded capture module (`./module.ts`, built to dist/pagehand-screenshot.js).
  */
-import type { MappedElement, Rect, Ref } from '../types';
+import type { MappedElement, Rect, Ref } from '../page-types';
 
 export interface ScreenshotOptions {
   /** Draw Set-of-Marks: each ref's box and number over the image. Default false. */
