@@ -16,7 +16,7 @@
 export type SchemaType = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'null';
 
 /**
- * A JSON Schema for a run's answer, in the subset pagehand checks (client/agent/schema.ts):
+ * A JSON Schema for a run's answer, in the subset pagehand checks (client/agent/answer-check.ts):
  * type, properties, required, additionalProperties, items, enum, const, minimum, maximum,
  * minLength, maxLength, minItems, maxItems, pattern; annotations allowed.
  */

@@ -1,5 +1,5 @@
 /**
- * A run's answer against its schema (./schema.ts says which keywords are supported; a schema
+ * A run's answer against its schema (common/answer-schema.ts says which keywords are supported; a schema
  * got here only after `schemaProblem` passed it): the validator, and what `done` leads to.
  * Loaded when a run with a schema ends (client/on-demand.ts). Pure.
  */

@@ -20,7 +20,7 @@ export interface ParsedInit {
   autoOpen: boolean;
   /** Beneath every run's own options. */
   runDefaults: { model?: string; lang?: string; proxy?: string; token?: string };
-  /** `redact`, split into selectors and compiled patterns (page/redact.ts applies them). */
+  /** `redact`, split into selectors and compiled patterns (client/safety/masks.ts applies them). */
   redaction: Redaction;
   /** Fields init does not know (a typo, most likely): warned about, not fatal. */
   unknown: string[];

@@ -1,6 +1,6 @@
 /**
  * `pagehand.replay(recording)`: the run loop with the recording in the model's seat (the run
- * loads this on first use and hands it the loop: client/agent/loop.ts).
+ * loads this on first use and hands it the run: client/agent/run.ts).
  *
  * Each recorded step: find its target on the live page (locate.ts), run the action through the
  * same dispatch as a model's call — the same risk check and confirmation, every time — and

@@ -2,7 +2,7 @@
  * `run(task, { secrets: { card: '4111…' } })`: values the agent may type but never see. The
  * model reads `<secret:card>`; `type` (and a declared form tool's fields) put the real value
  * into the page, on the origin where the run started only; the value is masked out of every
- * page text the model reads (page/redact.ts) and out of every model request (`maskSecrets`).
+ * page text the model reads (./masks.ts) and out of every model request (`maskSecrets`).
  * Nothing else substitutes placeholders: a URL to navigate to, a key to press or a site tool's
  * arguments keep the literal `<secret:card>`, so a hijacked model cannot send a value off the
  * page through them. Pure.

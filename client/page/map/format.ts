@@ -153,7 +153,7 @@ function foldAll(s: string): string {
 }
 
 /** Page-derived text as one data block: the markers on lines of their own around it, nothing
- *  inside that could close the block early, and no secret or redacted text (redact.ts). */
+ *  inside that could close the block early, and no secret or redacted text (the masks it is given: client/safety/masks.ts). */
 export function dataBlock(text: string, masks: Masks): string {
   return `${CONTENT_START}\n${sanitize(masks.text(text))}\n${CONTENT_END}`;
 }
