@@ -112,10 +112,11 @@ const ms = (n: number): string => `${Math.round(n)} ms`;
 function group(input: string): string {
   const nm = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
   if (nm) return nm[1]!;
-  const m = /^(?:[\w-]+:)?client\/([^/]+)(?:\/([^/]+))?(?:\/([^/]+))?/.exec(input);
+  // A plugin's module (the loader's shared ones) is named by its absolute path: counted by the part from client/ on.
+  const m = /^(?:[\w-]+:)?(?:\/(?:[^/]+\/)*?)?client\/([^/]+)(?:\/([^/]+))?(?:\/([^/]+))?/.exec(input);
   if (!m) return input;
-  // client/page is large: one row per file or subfolder, and per file of its actions.
-  if (m[1] === 'page' && m[2] === 'actions' && m[3]) return `client/page/actions/${m[3].replace(/\.tsx?$/, '')}`;
+  // client/page is large: one row per file or subfolder, and per file of its actions and of the map.
+  if (m[1] === 'page' && (m[2] === 'actions' || m[2] === 'map') && m[3]) return `client/page/${m[2]}/${m[3].replace(/\.tsx?$/, '')}`;
   if (m[1] === 'page' && m[2]) return `client/page/${m[2].replace(/\.tsx?$/, '')}`;
   return `client/${m[1]!.replace(/\.tsx?$/, '')}`;
 }
