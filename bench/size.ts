@@ -128,8 +128,8 @@ function group(input: string): string {
  */
 const AREAS: ReadonlyArray<readonly [area: string, test: RegExp]> = [
   [
-    'safety: risk check (13 languages), deny zones, masking, secrets, confirm, page-API guard',
-    /client\/(agent\/(risk|guards|confirm|secrets)|page\/(redact|risk-marks|actions\/zones)|guarded-api|ui\/secrets)\b|common\/(answer-schema|secrets-check)\b/,
+    'safety: risk check (13 languages), what a call presses, deny zones, masking, secrets, confirm, page-API guard',
+    /client\/(safety\/|agent\/guards|page\/actions\/zones|guarded-api|ui\/secrets)\b|common\/(answer-schema|secrets-check)\b/,
   ],
   ['panel: overlay, mask, i18n, Preact', /client\/ui\/|node_modules\/preact\//],
   ['actions: click, type, keys, scroll, read, wait, navigate, downloads', /client\/page\/(actions\/|downloads)/],
