@@ -28,6 +28,7 @@
 import { build, type Plugin } from 'esbuild';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -124,6 +125,8 @@ async function bundleWithParts(dir: string): Promise<string> {
   const out = await build({
     ...bundleOptions,
     absWorkingDir: dir,
+    // A commit from before the entries moved to client/entries/ has its entry at client/index.ts.
+    entryPoints: [existsSync(join(dir, 'client/entries/index.ts')) ? 'client/entries/index.ts' : 'client/index.ts'],
     nodePaths: [join(root, 'node_modules')],
     write: false,
     outfile: 'pagehand.js',
