@@ -11,7 +11,7 @@ import type { Redact } from '../redact';
 import { capTokens, providerFor } from './caps';
 import { geminiUpstream, type GeminiUpstream } from './gemini-upstream';
 import { openaiUpstream, type OpenAIUpstream } from './openai-upstream';
-import { estimatePromptTokens } from './prompt-size';
+import { estimatePromptTokens, IMAGE_TOKENS, imageCount, MAX_IMAGES } from './prompt-size';
 import { UpstreamGuard } from './upstream-guard';
 import { validateChatRequest } from './validate';
 
@@ -52,13 +52,17 @@ export function chatCompletions(config: ProxyConfig, redact: Redact): Handler<En
     if (!upstream) {
       throw new ProxyError(503, 'provider_not_configured', `"${model}" needs the ${provider} provider: set ${ENV_FOR[provider]} on the server.`);
     }
+    const images = imageCount(request);
+    if (images > MAX_IMAGES) {
+      throw new ProxyError(413, 'too_many_images', `The request carries ${images} images; at most ${MAX_IMAGES} are accepted.`);
+    }
     const promptCap = site.maxPromptTokens ?? config.limits.defaultMaxPromptTokens;
     const promptTokens = estimatePromptTokens(request);
     if (promptTokens > promptCap) {
       throw new ProxyError(
         413,
         'prompt_too_large',
-        `The prompt is about ${promptTokens} tokens (estimated as characters / 4), over this token's cap of ${promptCap}.`,
+        `The prompt is about ${promptTokens} tokens (estimated as characters / 4, and ${IMAGE_TOKENS} an image), over this token's cap of ${promptCap}.`,
       );
     }
     const resolved = capTokens({ ...request, model }, site.maxTokens ?? config.limits.defaultMaxTokens);

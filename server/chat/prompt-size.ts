@@ -1,10 +1,23 @@
 /**
  * A request's prompt size in tokens, estimated without a tokenizer: every character of text the
  * model reads (message text, tool calls and their arguments, tool definitions, a JSON schema
- * asked for), divided by 4 — about right for English, low for most other scripts. Images are
- * not counted: the body size cap bounds them.
+ * asked for), divided by 4 — about right for English, low for most other scripts — plus
+ * IMAGE_TOKENS for each image, whatever its size: what a provider charges for one screenshot is
+ * hundreds of tokens even when its bytes are few (twenty thousand tiny images are not free).
  */
 import type { ChatRequest, TextPart } from './types';
+
+/** Tokens an image counts for: about what the providers charge for one full-size screenshot. */
+export const IMAGE_TOKENS = 800;
+/** Images one request may carry (a step sends at most one screenshot). */
+export const MAX_IMAGES = 8;
+
+/** How many images the request carries, in every message. */
+export function imageCount(req: ChatRequest): number {
+  let n = 0;
+  for (const m of req.messages) if (Array.isArray(m.content)) for (const p of m.content as ReadonlyArray<{ type: string }>) if (p.type === 'image_url') n++;
+  return n;
+}
 
 /**
  * @example
@@ -23,5 +36,5 @@ export function estimatePromptTokens(req: ChatRequest): number {
   }
   if (req.tools) chars += JSON.stringify(req.tools).length;
   if (req.response_format?.type === 'json_schema') chars += JSON.stringify(req.response_format.json_schema).length;
-  return Math.ceil(chars / 4);
+  return Math.ceil(chars / 4) + imageCount(req) * IMAGE_TOKENS;
 }

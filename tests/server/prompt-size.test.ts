@@ -1,9 +1,9 @@
-/** The prompt-size estimate the proxy caps requests by (characters / 4). */
+/** The prompt-size estimate the proxy caps requests by (characters / 4, and a fixed cost an image). */
 import { describe, expect, it } from 'vitest';
-import { estimatePromptTokens } from '../../server/chat/prompt-size';
+import { estimatePromptTokens, IMAGE_TOKENS, imageCount } from '../../server/chat/prompt-size';
 
 describe('estimatePromptTokens', () => {
-  it('counts the text of every role, tool calls, tool results and tool definitions, not images', () => {
+  it('counts the text of every role, tool calls, tool results and tool definitions, and each image at a fixed cost', () => {
     expect(estimatePromptTokens({ messages: [{ role: 'user', content: 'x'.repeat(400) }] })).toBe(100);
     const tools = [{ type: 'function' as const, function: { name: 'click', description: 'd'.repeat(100) } }];
     const req = {
@@ -26,6 +26,8 @@ describe('estimatePromptTokens', () => {
       tools,
     };
     const chars = 40 + 40 + 'click'.length + '{"ref":12}'.length + 40 + JSON.stringify(tools).length;
-    expect(estimatePromptTokens(req)).toBe(Math.ceil(chars / 4));
+    // The image counts IMAGE_TOKENS whatever its bytes; its data URL is not text.
+    expect(imageCount(req)).toBe(1);
+    expect(estimatePromptTokens(req)).toBe(Math.ceil(chars / 4) + IMAGE_TOKENS);
   });
 });

@@ -147,6 +147,33 @@ export function defineLimitsSuite(target: ProxyTarget): void {
       await spread.text();
     });
 
+    it('counts each image at its own cost, however small its bytes, and refuses more images than a step sends', async () => {
+      const p = await start(baseVars(fake, { PAGEHAND_MAX_PROMPT_TOKENS: '1000' }));
+      const tag = newTag();
+      const withImages = (n: number, text: string) => ({
+        model: MODELS.openai,
+        messages: [
+          { role: 'user', content: [{ type: 'text', text }, ...Array.from({ length: n }, () => ({ type: 'image_url', image_url: { url: PNG_DATA_URL } }))] },
+        ],
+      });
+      // 2,000 characters (500 tokens) fit alone; one 1×1 image (800 tokens) more does not.
+      const alone = await post(withImages(0, 'x'.repeat(2000) + script({})), {}, p);
+      expect(alone.status).toBe(200);
+      await alone.text();
+      const one = await post(withImages(1, 'x'.repeat(2000) + script({ tag })), {}, p);
+      expect(one.status).toBe(413);
+      const err = await errorOf(one);
+      expect(err.code).toBe('prompt_too_large');
+      expect(err.message).toContain('800 an image');
+      // Many tiny images: refused by their number before their size is even summed.
+      const many = await post(withImages(9, script({ tag })), {}, await start(baseVars(fake)));
+      expect(many.status).toBe(413);
+      const manyErr = await errorOf(many);
+      expect(manyErr.code).toBe('too_many_images');
+      expect(manyErr.message).toContain('9 images; at most 8');
+      expect(await recorded(fake.origin, tag)).toEqual([]);
+    });
+
     it("uses a site's maxPromptTokens over the server default, and says so in /v1/config", async () => {
       const sites = [
         { token: TOKENS.shop, origins: ['*'], maxPromptTokens: 50 },
