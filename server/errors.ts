@@ -34,6 +34,7 @@ export type ErrorCode =
   | 'method_not_allowed'
   | 'body_too_large'
   | 'prompt_too_large'
+  | 'too_many_images'
   | 'unsupported_media_type'
   | 'rate_limited'
   // upstream and server (4xx passed on, 5xx)

@@ -11,6 +11,7 @@ import { fitHistory, fullResults, userAnswers } from './history';
 import type { SavedRun } from './persist';
 import { stepMessage, type StepMessageInput } from './prompt';
 import type { Masks } from '../page/settings';
+import { IMAGE_TOKENS } from '../../common/image-tokens';
 
 export const DEFAULT_MAX_STEPS = 50;
 export const DEFAULT_PROMPT_BUDGET = 12_000;
@@ -64,7 +65,8 @@ export function planPrompt(state: SavedRun, step: number, system: string, tools:
 /** The request for the planned step, with this map (and screenshot). */
 export function buildRequest(p: StepPrompt, state: SavedRun, model: string, map: PageMap, masks: Masks, image?: string): ChatRequest {
   const base = { ...p.base, map: map.text };
-  const used = p.fixed + estimateTokens(stepMessage({ ...base, history: [], omitted: 0 }, masks));
+  // A screenshot counts as the proxy counts it (common/image-tokens.ts): the history makes room.
+  const used = p.fixed + estimateTokens(stepMessage({ ...base, history: [], omitted: 0 }, masks)) + (image ? IMAGE_TOKENS : 0);
   const { lines, omitted } = fitHistory(state.history, Math.max(0, p.budget - used));
   const text = stepMessage({ ...base, history: lines, omitted }, masks);
   return {

@@ -5,10 +5,10 @@
  * IMAGE_TOKENS for each image, whatever its size: what a provider charges for one screenshot is
  * hundreds of tokens even when its bytes are few (twenty thousand tiny images are not free).
  */
+import { IMAGE_TOKENS } from '../../common/image-tokens';
 import type { ChatRequest, TextPart } from './types';
 
-/** Tokens an image counts for: about what the providers charge for one full-size screenshot. */
-export const IMAGE_TOKENS = 800;
+export { IMAGE_TOKENS };
 /** Images one request may carry (a step sends at most one screenshot). */
 export const MAX_IMAGES = 8;
 

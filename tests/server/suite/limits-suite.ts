@@ -149,7 +149,7 @@ export function defineLimitsSuite(target: ProxyTarget): void {
 
     it('counts each image at its own cost, however small its bytes, and refuses more images than a step sends', async () => {
       const p = await start(baseVars(fake, { PAGEHAND_MAX_PROMPT_TOKENS: '1000' }));
-      const tag = newTag();
+      const tag = newTag('images');
       const withImages = (n: number, text: string) => ({
         model: MODELS.openai,
         messages: [
