@@ -331,38 +331,13 @@ export function startWalk(doc: Document, opts: WalkOptions): Walk {
     const frame: FrameInfo = { id, doc: inner, dx, dy };
     const g: Group = { kind: 'frame', el: iframe, modal: false, frame };
     text.flush();
-    const frameCtx: Ctx = {
-      frame,
-      groups: [...groups, g],
-      clip: intersect(ctx.clip, box),
-      scroller: ctx.scroller,
-      clickable: null,
-      parentPointer: false,
-      parentEditable: false,
-      collectText: true,
-      visible: true,
-      landmark: '',
-      rowFlex: false,
-      choices: null,
-    };
+    // A frame's document starts as a page does, inside the frame's groups, clip and scroller.
+    const frameCtx: Ctx = { ...documentCtx(), frame, groups: [...groups, g], clip: intersect(ctx.clip, box), scroller: ctx.scroller };
     // The frame's text never joins the lines around it: flushed on entering and on leaving.
     return listOf(iframe, inner.body ? [inner.documentElement] : [], frameCtx, false, null, outer, true);
   };
 
-  const top: Ctx = {
-    frame: null,
-    groups: [],
-    clip: NO_CLIP,
-    scroller: null,
-    clickable: null,
-    parentPointer: false,
-    parentEditable: false,
-    collectText: true,
-    visible: true,
-    landmark: '',
-    rowFlex: false,
-    choices: null,
-  };
+  const top: Ctx = documentCtx();
   const stack: Frame[] = doc.documentElement ? [listOf(doc, [doc.documentElement], top, false, null, null, false)] : [];
   let done = false;
   let resumed = false;
@@ -405,4 +380,22 @@ function labelBoxFor(el: Element): Element | null {
   if (!label) return null;
   const r = label.getBoundingClientRect();
   return r.width > 1 && r.height > 1 ? label : null;
+}
+
+/** The context at the root of a document: nothing inherited yet. */
+function documentCtx(): Ctx {
+  return {
+    frame: null,
+    groups: [],
+    clip: NO_CLIP,
+    scroller: null,
+    clickable: null,
+    parentPointer: false,
+    parentEditable: false,
+    collectText: true,
+    visible: true,
+    landmark: '',
+    rowFlex: false,
+    choices: null,
+  };
 }
