@@ -89,6 +89,20 @@ export function createAgentApi(defaults: ScriptDefaults, env: AgentEnv = {}, ext
   };
   let currentHandle: RunHandle | undefined;
 
+  /** What a run reads of this page's pagehand: the site's configuration at each use, this API's store and environment. */
+  const runDeps = (resumed: boolean, confirm: RunDeps['confirm'], ownTools?: readonly CustomTool[]): RunDeps => ({
+    confirm,
+    resumed,
+    onEnd,
+    store,
+    transport: env.fetch,
+    untrusted,
+    replay: extensions.replay,
+    siteTools: () => toolsFor(ownTools),
+    site: () => site,
+    siteSettings: () => settings,
+  });
+
   // The last chance to save a step in progress when the page goes away by other means.
   addEventListener('pagehide', () => current?.save(true));
   // A page restored from the back/forward cache may hold a stale copy of a run: resume the saved one.
@@ -155,18 +169,10 @@ export function createAgentApi(defaults: ScriptDefaults, env: AgentEnv = {}, ext
     state.startUrl = location.href;
     if (replaying) state.replay = replaying;
     if (by === 'page' && untrusted) state.byPage = true;
-    const r = new Run(state, {
-      confirm: () => options.confirm ?? site.confirm,
-      resumed: false,
-      onEnd,
-      store,
-      transport: env.fetch,
-      untrusted,
-      replay: extensions.replay,
-      siteTools: () => toolsFor(options.tools),
-      site: () => site,
-      siteSettings: () => settings,
-    });
+    const r = new Run(
+      state,
+      runDeps(false, () => options.confirm ?? site.confirm, options.tools),
+    );
     r.useFiles(() => filesFor(attached, location.origin));
     currentHandle = adopt(r);
     if (options.signal) {
@@ -200,18 +206,10 @@ export function createAgentApi(defaults: ScriptDefaults, env: AgentEnv = {}, ext
       current.stepAside(); // a stale copy from the back/forward cache
     }
     if (!saved) return undefined;
-    const r = new Run(saved, {
-      confirm: () => site.confirm,
-      resumed: true,
-      onEnd,
-      store,
-      transport: env.fetch,
-      untrusted,
-      replay: extensions.replay,
-      siteTools: () => toolsFor(),
-      site: () => site,
-      siteSettings: () => settings,
-    });
+    const r = new Run(
+      saved,
+      runDeps(true, () => site.confirm),
+    );
     // Files kept for this run come back on pages of the origin they were attached on.
     const kept: RunFiles = { files: saved.files?.length ? loadFiles(saved.id, location.origin) : [], origin: location.origin };
     r.useFiles(() => filesFor(kept, location.origin));

@@ -31,9 +31,8 @@ import { parseReply, type ParsedReply } from './reply';
 import { buildRequest, DEFAULT_MAX_STEPS, planPrompt, type StepPrompt } from './request';
 import { TOOL_LIST, toolSpecs, toolTokens } from './tools';
 import { priceOf, costOf, type Price } from '../llm/prices';
-import { frameConfig } from '../page/frames/config';
 import type { PageSettings } from '../page/settings';
-import { runPageSettings, siteSettings, type SiteSettings } from '../safety/settings';
+import { runPageSettings, type SiteSettings } from '../safety/settings';
 import type { PageTool } from '../webmcp/page-tool';
 import { pageOffersTools } from '../webmcp/offer';
 import { answerPrompt, answerTools } from '../../common/answer-schema';
@@ -76,11 +75,8 @@ export interface RunDeps {
    */
   replay?: (run: Run) => Promise<void>;
   /** The site's settings for the page layer (its `init`), read at each step: a resumed run gets this page's. */
-  siteSettings?: () => SiteSettings;
+  siteSettings: () => SiteSettings;
 }
-
-/** No `init`: no deny selectors, marks, redaction or frames. */
-const NO_SITE: SiteSettings = siteSettings({}, { frames: frameConfig() }).site;
 
 /** The site's instructions, then the run's own: both are the site owner's words, and both apply. */
 export function joinInstructions(site: string | undefined, own: string | undefined): string | undefined {
@@ -618,7 +614,7 @@ export class Run implements DispatchHost {
   }
 
   private site(): SiteSettings {
-    return this.deps.siteSettings?.() ?? NO_SITE;
+    return this.deps.siteSettings();
   }
 
   /**
