@@ -13,6 +13,7 @@
  * The replay's place lives in the run's saved state, so a step that loads another page goes on
  * there (and what it expected is checked there).
  */
+import { act } from '../page/actions';
 import { parseCall } from '../page/actions/args';
 import { createDescriber } from '../page/names/describe';
 import type { PageMap, Ref } from '../page/page-types';
@@ -28,6 +29,8 @@ import type { ReplayState } from '../agent/recording/state';
 /** How long a step waits for its target, or for what it expected, to show. */
 const SHOW_WAIT_MS = 3000;
 const POLL_MS = 200;
+/** How long a missing target is scrolled for at most, while the page grows (a lazy list). */
+const SCROLL_ON_MS = 20_000;
 /** Model turns one broken step may take. */
 const REPAIR_TURNS = 3;
 /** The map a replayed step's events show (the model does not read it). */
@@ -132,7 +135,7 @@ export class ReplayDriver {
     const map = await safeMap(MAP_TOKENS, this.run.pageSettings());
     this.run.lastMap = map;
     if (this.run.ended) return 'ended';
-    const made = await this.callFor(rec);
+    const made = await this.callFor(rec, index);
     if (this.run.ended) return 'ended';
     if ('why' in made) return this.breaks(index, made.why, false) ? 'next' : 'ended';
     const goal = `Step ${index + 1} of ${total} from the recording: ${stepText(rec)}`;
@@ -183,7 +186,7 @@ export class ReplayDriver {
   }
 
   /** The call a recorded step makes on this page, or why it cannot be made. */
-  private async callFor(rec: RecordedStep): Promise<{ call: Call } | { why: string }> {
+  private async callFor(rec: RecordedStep, index: number): Promise<{ call: Call } | { why: string }> {
     if (rec.tool) {
       const tool = this.run.deps.siteTools().get(rec.action);
       if (!tool) return { why: `the site offers no tool "${rec.action}" on this page` };
@@ -193,7 +196,7 @@ export class ReplayDriver {
     let args = rec.args;
     this.located = undefined;
     if (rec.target) {
-      const found = await this.locateWithin(rec);
+      const found = await this.locateWithin(rec, index);
       if (!found.ok) return { why: found.why };
       this.located = { ref: found.ref, candidate: found.candidate };
       args = { ...args, ref: found.ref };
@@ -202,9 +205,18 @@ export class ReplayDriver {
     return call ? { call } : { why: `its action ${JSON.stringify(rec.action)} with ${JSON.stringify(rec.args)} is not one pagehand can run` };
   }
 
-  /** Finds a step's target, giving a page that is still loading a moment. */
-  private async locateWithin(rec: RecordedStep): Promise<Located> {
-    const until = Date.now() + SHOW_WAIT_MS;
+  /**
+   * Finds a step's target, giving a page that is still loading a moment. When the step before
+   * it scrolled the page, a target not found (or not yet told apart by its row) is looked for as
+   * a person would: by scrolling on the same way. A lazy list may have loaded less than it had
+   * when the step was recorded: the replay scrolls faster than the model did.
+   */
+  private async locateWithin(rec: RecordedStep, index: number): Promise<Located> {
+    const start = Date.now();
+    let until = start + SHOW_WAIT_MS;
+    const before = index > 0 ? this.stepAt(index - 1) : undefined;
+    const scrollOn = before && before.action === 'scroll' && !before.target ? { name: 'scroll', args: { ...before.args } } : undefined;
+    let height = document.documentElement.scrollHeight;
     for (;;) {
       let found: Located;
       try {
@@ -214,6 +226,13 @@ export class ReplayDriver {
         found = { ok: false, problem: 'missing', why: `the page could not be read (${String((e as Error)?.message ?? e)})` };
       }
       if (found.ok || Date.now() >= until || this.run.ended) return found;
+      if (scrollOn) {
+        await act(scrollOn, undefined, this.run.pageSettings()).catch(() => undefined);
+        // While the page keeps growing under the scroll, it is still loading what was recorded.
+        const now = document.documentElement.scrollHeight;
+        if (now > height) until = Math.min(Math.max(until, Date.now() + SHOW_WAIT_MS), start + SCROLL_ON_MS);
+        height = now;
+      }
       await this.run.sleep(POLL_MS);
     }
   }

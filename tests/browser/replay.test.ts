@@ -90,6 +90,37 @@ describe('replay with no model', () => {
     await page.close();
   });
 
+  it('lazy: a list that loads later than when it was recorded is scrolled on until the target shows', async () => {
+    // The same list, but each batch starts loading 1.5 s after the sentinel shows (a slower
+    // site): the recorded scrolls end with fewer items loaded than the recording saw.
+    const slow = '**/fixtures/agent/lazy/list.js';
+    await session.context.route(slow, async (route) => {
+      const body = await (await route.fetch()).text();
+      await route.fulfill({
+        contentType: 'text/javascript',
+        body: body.replace(
+          'if (entries.some(function (e) { return e.isIntersecting; })) loadMore();',
+          'if (entries.some(function (e) { return e.isIntersecting; })) setTimeout(loadMore, 1500);',
+        ),
+      });
+    });
+    try {
+      const t = task('lazy');
+      const page = await openWithAgent(session, t.path);
+      await t.reset(page);
+      await startReplay(page, recordings.get('lazy')!, { proxy: stack.proxyUrl, token: stack.token, model: MODELS.openai }, 'deny');
+      const result = await waitForResult(page);
+      expect(result, JSON.stringify((await runLog(page)).filter((e) => e.type !== 'step').slice(-4))).toMatchObject({
+        ok: true,
+        replay: { modelCalls: 0, repaired: 0 },
+      });
+      expect(await t.solved(page)).toBe(true);
+      await page.close();
+    } finally {
+      await session.context.unroute(slow);
+    }
+  });
+
   it('a risky step asks on every replay: denied, nothing is bought and the replay stops there', async () => {
     const t = task('shop');
     for (const answer of ['deny', 'allow'] as const) {
