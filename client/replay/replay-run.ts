@@ -31,6 +31,8 @@ const SHOW_WAIT_MS = 3000;
 const POLL_MS = 200;
 /** How long a missing target is scrolled for at most, while the page grows (a lazy list). */
 const SCROLL_ON_MS = 20_000;
+/** How long the page's height holds still after a replayed scroll before the next step. */
+const GROWN_QUIET_MS = 300;
 /** Model turns one broken step may take. */
 const REPAIR_TURNS = 3;
 /** The map a replayed step's events show (the model does not read it). */
@@ -164,6 +166,8 @@ export class ReplayDriver {
       const last = this.run.state.history[this.run.state.history.length - 1]?.actions[0];
       return this.breaks(index, `its ${rec.action} failed: ${last?.result ?? 'no result'}`, false) ? 'next' : 'ended';
     }
+    // A scroll may load more (a lazy list): give it the moment the model's turn gave it when recorded.
+    if (rec.action === 'scroll' && !rec.target) await this.grown();
     const check = rs.check;
     rs.check = undefined;
     if (check) {
@@ -172,6 +176,24 @@ export class ReplayDriver {
       if (!seen.ok) return this.breaks(index, `after it, ${seen.why}`, true) ? 'next' : 'ended';
     }
     return 'next';
+  }
+
+  /**
+   * Near the end of the page (where a lazy list loads more), waits until the page stops growing
+   * (its height the same for GROWN_QUIET_MS), bounded.
+   */
+  private async grown(): Promise<void> {
+    const end = document.documentElement.scrollHeight - (scrollY + innerHeight);
+    if (end > innerHeight * 1.5) return;
+    const until = Date.now() + SHOW_WAIT_MS;
+    let height = document.documentElement.scrollHeight;
+    let since = Date.now();
+    while (Date.now() < until && !this.run.ended) {
+      await this.run.sleep(POLL_MS / 2);
+      const now = document.documentElement.scrollHeight;
+      if (now !== height) [height, since] = [now, Date.now()];
+      else if (Date.now() - since >= GROWN_QUIET_MS) return;
+    }
   }
 
   /** The map with the located target in it (the events and the confirmation name it; it may lie outside the map). */
@@ -217,6 +239,8 @@ export class ReplayDriver {
     const before = index > 0 ? this.stepAt(index - 1) : undefined;
     const scrollOn = before && before.action === 'scroll' && !before.target ? { name: 'scroll', args: { ...before.args } } : undefined;
     let height = document.documentElement.scrollHeight;
+    const from = { x: scrollX, y: scrollY };
+    let scrolled = false;
     for (;;) {
       let found: Located;
       try {
@@ -225,8 +249,13 @@ export class ReplayDriver {
       } catch (e) {
         found = { ok: false, problem: 'missing', why: `the page could not be read (${String((e as Error)?.message ?? e)})` };
       }
-      if (found.ok || Date.now() >= until || this.run.ended) return found;
+      if (found.ok || Date.now() >= until || this.run.ended) {
+        // Not found: the page is left where the recording had it (for the repair to look at).
+        if (!found.ok && scrolled) scrollTo(from.x, from.y);
+        return found;
+      }
       if (scrollOn) {
+        scrolled = true;
         await act(scrollOn, undefined, this.run.pageSettings()).catch(() => undefined);
         // While the page keeps growing under the scroll, it is still loading what was recorded.
         const now = document.documentElement.scrollHeight;

@@ -155,7 +155,7 @@ describe('pagehand test', () => {
     expect(one.stdout).toContain('buy the grinder');
     expect(two.stdout).not.toContain('buy the grinder');
     expect(two.stdout).toContain('open it again');
-  });
+  }, 90_000); // three CLI runs, each launching its own browser
 
   it('--mode repair: the broken step goes to the model through the proxy, and the task passes', async () => {
     const file = await tasksFile('repair.json', [{ ...shopTask, name: 'renamed order button', recording: 'broken.json' }]);
