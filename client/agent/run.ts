@@ -238,7 +238,7 @@ export class Run implements DispatchHost {
     if (this.state.replay && !recordsActions(this.state.replay)) return;
     const t = clock();
     try {
-      const step = beginStep(call, target, this.pageSettings());
+      const step = beginStep(call, target, this.pageSettings(), this.lastMap);
       if (step) this.state.recordPending = step;
       else delete this.state.recordPending;
     } catch {

@@ -18,7 +18,9 @@ import { dialogName, takeSnapshot } from '../../page/actions/observe';
 import type { PageSettings } from '../../page/settings';
 import { assignRef, remember } from '../../page/map/refs';
 import type { Ref } from '../../page/page-types';
-import { walk, type ElementItem, type TextItem } from '../../page/map/walk';
+import { walk, type ElementItem, type TextItem, type WalkResult } from '../../page/map/walk';
+import { walkBehind } from '../../page/map/walk-reuse';
+import type { PageMap } from '../../page/page-types';
 import type { RecordedExpectation, RecordedTarget } from '../public-types';
 import { urlMatches } from './recording';
 
@@ -46,8 +48,12 @@ const shownRole = (role: string): string => (role === 'generic' || role === 'non
  * recorded step needs only its target's equals).
  */
 export function pageCandidates(describer: Describer, role?: string): Candidate[] {
-  const { zones, masks } = describer.settings;
-  const w = walk(document, { focused: deepActiveElement(document), text: true, zones });
+  return candidatesOf(walk(document, { focused: deepActiveElement(document), text: true, zones: describer.settings.zones }), describer, role);
+}
+
+/** `pageCandidates` from a walk already made. */
+function candidatesOf(w: WalkResult, describer: Describer, role?: string): Candidate[] {
+  const { masks } = describer.settings;
   // A block's text is joined only for the blocks a listed candidate sits in (reading a line's
   // text collapses its whitespace: most lines of a page are never needed).
   const blockLines = new Map<Element | null, TextItem[]>();
@@ -113,6 +119,36 @@ function landmarkOf(el: Element, describer: Describer): string | undefined {
 }
 
 const same = (a: string | undefined, b: string | undefined): boolean => (a ?? '') === (b ?? '');
+
+/**
+ * `describeTarget` from the walk behind the step's map, when the page has not changed since it
+ * was made: the same candidates a fresh walk gives, without walking the page again. A fresh
+ * walk still decides when the kept one cannot: the element is not in it, its role or name reads
+ * otherwise now (a change the watch cannot see, inside a shadow root), or an equal of it lies
+ * far away where the map's walk read boxes only roughly (whether it shows is not known exactly).
+ */
+export function describeTargetIn(map: PageMap | undefined, el: Element, describer: Describer): RecordedTarget | undefined {
+  const kept = walkBehind(map, describer.settings);
+  if (kept) {
+    try {
+      const role = shownRole(kept.describer.role(el));
+      const cands = candidatesOf(kept.walk, kept.describer, role);
+      const c = cands.find((x) => x.item.el === el);
+      if (c && !cands.some((x) => x.item.approx && x.name === c.name) && sameNow(c, el, describer)) return describeTarget(el, cands, kept.describer);
+    } catch {
+      /* the fresh walk below */
+    }
+  }
+  return describeTarget(el, undefined, describer);
+}
+
+/** The candidate's role and name read the same on the page now (as `candidatesOf` reads them). */
+function sameNow(c: Candidate, el: Element, describer: Describer): boolean {
+  const own = describer.role(el);
+  let name = describer.name(el);
+  if (!name && (own === 'generic' || own === 'none')) name = describer.nameAs(el, 'button');
+  return shownRole(own) === c.role && describer.settings.masks.text(clean(name)) === c.name;
+}
 
 /** The target description of `el`, or undefined when the walk does not list it (hidden, in a zone). */
 export function describeTarget(el: Element, cands: Candidate[] | undefined, describer: Describer): RecordedTarget | undefined {

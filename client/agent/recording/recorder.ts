@@ -11,12 +11,15 @@ import type { ActionResult } from '../../page/actions/contract';
 import { createDescriber } from '../../page/names/describe';
 import type { Masks, PageSettings } from '../../page/settings';
 import { resolveRef } from '../../page/map/refs';
-import type { Ref } from '../../page/page-types';
-import { describeTarget } from './locate';
+import type { PageMap, Ref } from '../../page/page-types';
+import { describeTargetIn } from './locate';
 import { expectationOf, keptArgs, keptTarget, typedValues } from './recording';
 
-/** The step a call will make, before it runs; undefined for calls that are not steps. */
-export function beginStep(call: PageCall | SiteCall, target: CallTarget | undefined, settings: PageSettings): RecordedStep | undefined {
+/**
+ * The step a call will make, before it runs; undefined for calls that are not steps. `map`: the
+ * step's map, whose walk describes the target while the page has not changed since.
+ */
+export function beginStep(call: PageCall | SiteCall, target: CallTarget | undefined, settings: PageSettings, map?: PageMap): RecordedStep | undefined {
   const { masks } = settings;
   if (call.kind === 'site') return { action: call.tool.name, tool: true, args: keptArgs(call.args, masks) };
   const { name, args } = call.action;
@@ -26,9 +29,9 @@ export function beginStep(call: PageCall | SiteCall, target: CallTarget | undefi
   if (ref !== undefined) {
     try {
       const describer = createDescriber(settings);
-      t = describeTarget(
+      t = describeTargetIn(
+        map,
         resolveRef(ref, (e) => describer.describe(e)),
-        undefined,
         describer,
       );
     } catch {

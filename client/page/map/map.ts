@@ -8,6 +8,7 @@
  */
 import { scrollCount } from '../settle/scrolls';
 import { createDescriber, type Describer } from '../names/describe';
+import { keepWalk, keepWalkAs, watchChanges } from './walk-reuse';
 import { cap, choose, quote, REF_SLOT, sanitize, scrollText, statesText, type Counts, type GroupHeader, type Line } from './format';
 import { deepActiveElement } from '../dom/flat-tree';
 import { hintFor } from './hints';
@@ -42,7 +43,9 @@ export function buildMap(options: MapOptions, settings: PageSettings): PageMap {
   if (!settings.remoteFrames) return runNow(mapJob(options, settings, UNLIMITED));
   // Frames from other origins that take part: their last maps (mapAsync asks them afresh).
   const own = runNow(mapJob(withFrameShare(options, remoteFrameCount(settings)), settings, UNLIMITED));
-  return mergeRemote(own, remoteFrameMaps(settings));
+  const merged = mergeRemote(own, remoteFrameMaps(settings));
+  keepWalkAs(merged, own);
+  return merged;
 }
 
 /** The page's own share of the budget when frames from other origins add their maps. */
@@ -69,7 +72,9 @@ export async function buildMapAsync(options: MapOptions, settings: PageSettings)
   await refreshRemoteMaps(frameShare(max), settings);
   const budget = sliceBudget({ sliceMs: SLICE_MS });
   const own = await runSliced(mapJob(withFrameShare(options, remoteFrameCount(settings)), settings, budget), budget);
-  return mergeRemote(own, remoteFrameMaps(settings));
+  const merged = mergeRemote(own, remoteFrameMaps(settings));
+  keepWalkAs(merged, own);
+  return merged;
 }
 
 /**
@@ -86,6 +91,8 @@ function* mapJob(options: MapOptions, settings: PageSettings, budget: Budget, t0
   const maxTokens = options.maxTokens ?? 3000;
   const near = options.nearScreens ?? 1;
   const focused = deepActiveElement(document);
+  // Watched from before the walk: the step's recording reuses the walk while nothing changed.
+  const watch = watchChanges(settings);
   const walker = startWalk(document, { focused, text: options.text !== false, exactScreens: near + 1, zones });
   while (!walker.run(budget)) yield;
   // What follows the walk reads every item once (modal scope, suggestion lists): a fresh slice.
@@ -232,7 +239,10 @@ function* mapJob(options: MapOptions, settings: PageSettings, budget: Budget, t0
   // From here on, one fresh slice: what is listed is what is in the page now, and gets its refs.
   yield;
   // The window, or a scroller inside the page, moved: what was measured before no longer holds.
-  if (retries > 0 && (viewOf() !== view || scrollCount() !== scrolls)) return yield* mapJob(options, settings, budget, t0, retries - 1);
+  if (retries > 0 && (viewOf() !== view || scrollCount() !== scrolls)) {
+    watch.stop();
+    return yield* mapJob(options, settings, budget, t0, retries - 1);
+  }
   const present = lines.filter((l) => inPage(sources.get(l)!));
   present.sort((a, b) => a.order - b.order);
 
@@ -268,7 +278,7 @@ function* mapJob(options: MapOptions, settings: PageSettings, budget: Budget, t0
   let text = formatted.render(refs);
   text = text.replace(/\[\*([^\]]+)\]/g, '*[$1]');
   const tokens = estimateTokens(text);
-  return {
+  const map: PageMap = {
     text,
     elements,
     stats: {
@@ -286,6 +296,8 @@ function* mapJob(options: MapOptions, settings: PageSettings, budget: Budget, t0
       ms: Math.round((performance.now() - t0) * 10) / 10,
     },
   };
+  keepWalk(map, { walk: w, describer, settings }, watch);
+  return map;
 }
 
 /** Scroll position and viewport size, as one comparable string. */

@@ -78,13 +78,19 @@ export function startWalk(doc: Document, opts: WalkOptions): Walk {
     return f ? { x: r.x + f.dx, y: r.y + f.dy, width: r.width, height: r.height } : { x: r.x, y: r.y, width: r.width, height: r.height };
   };
 
+  /** Whether the last candidate's box was its block's (see candidateRect). */
+  let approximated = false;
   /** A candidate's box; an inline one in a block far from the viewport takes the block's. */
   const candidateRect = (el: Element, ctx: Ctx, inline: boolean): Rect => {
     const block = text.block;
+    approximated = false;
     if (exact && inline && block) {
       let b = blockBoxes.get(block);
       if (!b) blockBoxes.set(block, (b = rectOf(block, ctx)));
-      if (b.y > exact.bottom || b.y + b.height < exact.top) return b;
+      if (b.y > exact.bottom || b.y + b.height < exact.top) {
+        approximated = true;
+        return b;
+      }
     }
     return rectOf(el, ctx);
   };
@@ -217,6 +223,7 @@ export function startWalk(doc: Document, opts: WalkOptions): Walk {
       const fits = target.icon ? rect.width <= target.icon && rect.height <= target.icon : target.listenerOnly ? rect.height <= LISTENER_MAX_HEIGHT : true;
       if (shown && fits) {
         item = pushEl(el, target.reason, rect, { ...parentCtx, groups });
+        if (approximated) item.approx = true;
         if (target.opaque) item.opaque = target.opaque;
         if (target.standsFor) item.standsFor = target.standsFor;
         if (target.choice) item.choice = true;

@@ -32,6 +32,8 @@ export interface ElementItem {
   block: Element | null;
   /** Landmark tag/role and the latest heading before it: context for the fingerprint. */
   context: string;
+  /** Its box is its block's, far from the viewport (the walk's `exactScreens`): whether it shows or is clipped was not read exactly. */
+  approx?: true;
   /** Not visible where it is: clipped out of a scroll container (counted there) or hidden. */
   clippedBy?: ElementItem | 'hidden';
   /** Screens of content around a scroll container. */
