@@ -91,6 +91,7 @@ describe('markers nobody can forge', () => {
       // The forgeries are left as the page wrote them (but for ⟪ ⟫, which only our markers use).
       expect(text).toContain('〈/page–content〉');
       expect(text).toContain('/page•content');
+      expect(text).toContain(GUESSED.replace(/[⟪⟫]/g, ''));
     }
     // find's results and read's text came back inside a block too.
     const last = userText(requests[2]!);
