@@ -1,8 +1,11 @@
 /**
  * What the model is told about earlier steps, within the prompt budget: the last step's
  * results in full, every earlier step as one line (goal, calls, results, what changed), the
- * oldest left out first when the budget is short. Pure.
+ * oldest left out first when the budget is short. Pure. Every part of a line the model or the
+ * page wrote (a goal, a call's arguments, a result quoting the page) is cleaned of the run's
+ * value on its own (`fence`: page/map/fence.ts) before it is joined to the line.
  */
+import { clean } from '../page/map/fence';
 import { estimateTokens } from '../page/map/tokens';
 
 export interface ActionRecord {
@@ -46,20 +49,21 @@ export function describeCall(name: string, args: Record<string, unknown>): strin
 }
 
 /** One line for an earlier step. */
-export function stepLine(s: StepRecord): string {
-  const acts = s.actions.map((a) => `${a.call} → ${a.ok ? '' : 'FAILED: '}${oneLine(a.result, LINE_RESULT_MAX)}`).join('; ');
-  return `${s.step}. ${s.goal ? `${oneLine(s.goal, 100)} | ` : ''}${acts || '(no action)'}`;
+export function stepLine(s: StepRecord, fence?: string): string {
+  const acts = s.actions.map((a) => `${clean(a.call, fence)} → ${a.ok ? '' : 'FAILED: '}${oneLine(clean(a.result, fence), LINE_RESULT_MAX)}`).join('; ');
+  return `${s.step}. ${s.goal ? `${oneLine(clean(s.goal, fence), 100)} | ` : ''}${acts || '(no action)'}`;
 }
 
 /** The last step's results, in full (bounded), one entry per call. */
-export function fullResults(s: StepRecord | undefined): string[] {
+export function fullResults(s: StepRecord | undefined, fence?: string): string[] {
   if (!s) return [];
-  const head = `Step ${s.step}${s.goal ? ` (goal: ${oneLine(s.goal, 160)})` : ''}:`;
+  const head = `Step ${s.step}${s.goal ? ` (goal: ${oneLine(clean(s.goal, fence), 160)})` : ''}:`;
   return [
     head,
     ...s.actions.map((a) => {
-      const r = a.result.length > FULL_RESULT_MAX ? `${a.result.slice(0, FULL_RESULT_MAX)}… (cut)` : a.result;
-      return `${a.call} → ${a.ok ? 'ok' : 'FAILED'}: ${r}`;
+      const result = clean(a.result, fence);
+      const r = result.length > FULL_RESULT_MAX ? `${result.slice(0, FULL_RESULT_MAX)}… (cut)` : result;
+      return `${clean(a.call, fence)} → ${a.ok ? 'ok' : 'FAILED'}: ${r}`;
     }),
   ];
 }
@@ -91,12 +95,12 @@ export function userAnswers(steps: readonly StepRecord[]): string[] {
  * Earlier steps (all but the last) as lines, newest kept first, within `budget` tokens.
  * @returns the lines oldest first, and how many were left out.
  */
-export function fitHistory(steps: StepRecord[], budget: number): { lines: string[]; omitted: number } {
+export function fitHistory(steps: StepRecord[], budget: number, fence?: string): { lines: string[]; omitted: number } {
   const earlier = steps.slice(0, -1);
   const lines: string[] = [];
   let used = 0;
   for (let i = earlier.length - 1; i >= 0; i--) {
-    const line = stepLine(earlier[i]!);
+    const line = stepLine(earlier[i]!, fence);
     const cost = estimateTokens(line) + 1;
     if (used + cost > budget) return { lines: lines.reverse(), omitted: i + 1 };
     used += cost;

@@ -62,6 +62,11 @@ export interface SavedRun {
   recordPending?: RecordedStep;
   /** Set when the run replays a recording (client/replay). */
   replay?: ReplayState;
+  /**
+   * The value the run's data markers carry (page/map/fence.ts), kept so a resumed run's prompt
+   * reads as before. The page can read it here: every page string is cleaned of it anyway.
+   */
+  fence?: string;
 }
 
 /** Where a run's state lives between pages: sessionStorage by default, GM storage in the userscript. */

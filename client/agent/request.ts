@@ -10,7 +10,7 @@ import { estimateTokens } from '../page/map/tokens';
 import { fitHistory, fullResults, userAnswers } from './history';
 import type { SavedRun } from './persist';
 import { stepMessage, type StepMessageInput } from './prompt';
-import type { Masks } from '../page/settings';
+import type { PageText } from '../page/settings';
 import { IMAGE_TOKENS } from '../../common/image-tokens';
 
 export const DEFAULT_MAX_STEPS = 50;
@@ -44,7 +44,7 @@ export function planPrompt(state: SavedRun, step: number, system: string, tools:
     step,
     maxSteps: o.maxSteps ?? DEFAULT_MAX_STEPS,
     memory: state.memory,
-    lastResults: fullResults(last),
+    lastResults: fullResults(last, state.fence),
     answers: userAnswers(state.history),
     notes: state.notes,
     ...(recording?.length ? { recording } : {}),
@@ -63,12 +63,12 @@ export function planPrompt(state: SavedRun, step: number, system: string, tools:
 }
 
 /** The request for the planned step, with this map (and screenshot). */
-export function buildRequest(p: StepPrompt, state: SavedRun, model: string, map: PageMap, masks: Masks, image?: string): ChatRequest {
+export function buildRequest(p: StepPrompt, state: SavedRun, model: string, map: PageMap, t: PageText, image?: string): ChatRequest {
   const base = { ...p.base, map: map.text };
   // A screenshot counts as the proxy counts it (common/image-tokens.ts): the history makes room.
-  const used = p.fixed + estimateTokens(stepMessage({ ...base, history: [], omitted: 0 }, masks)) + (image ? IMAGE_TOKENS : 0);
-  const { lines, omitted } = fitHistory(state.history, Math.max(0, p.budget - used));
-  const text = stepMessage({ ...base, history: lines, omitted }, masks);
+  const used = p.fixed + estimateTokens(stepMessage({ ...base, history: [], omitted: 0 }, t)) + (image ? IMAGE_TOKENS : 0);
+  const { lines, omitted } = fitHistory(state.history, Math.max(0, p.budget - used), t.fence);
+  const text = stepMessage({ ...base, history: lines, omitted }, t);
   return {
     model,
     messages: [

@@ -15,6 +15,8 @@ import { buildMapAsync } from '../page/map/map';
 import { nativeSetTimeout } from '../page/settle/settle';
 import { watchActivity } from '../page/settle/settle-watch';
 import { estimateTokens } from '../page/map/tokens';
+import { isFence, newFence } from '../page/map/fence';
+import { quote } from '../page/map/format';
 import type { PageMap } from '../page/page-types';
 import { callArgs, callLabel, normaliseCall, type Call, type PageCall, type SiteCall } from './calls';
 import { confirmCall } from '../safety/confirm';
@@ -129,6 +131,9 @@ export class Run implements DispatchHost {
   ) {
     this.result = new Promise((r) => (this.resolveResult = r));
     state.owner = this.instance;
+    // The run's marker value: made once, kept when resumed; one the page rewrote into something
+    // else (a short value would strip that text from every page string) is made anew.
+    if (!isFence(state.fence)) state.fence = newFence();
     // Every call that ran ends with this event: its recording step is complete then.
     this.emitter.on('action', (e) => {
       if (e.phase === 'end' && e.result) this.afterAction(e.result);
@@ -420,7 +425,7 @@ export class Run implements DispatchHost {
     if (this.ended) return 'ended';
     const tr = clock();
     // No secret value leaves the page, whatever carried it into the request.
-    const request = maskRequest(buildRequest(prompt, this.state, this.model, map, settings.masks, image), this.state.secrets);
+    const request = maskRequest(buildRequest(prompt, this.state, this.model, map, settings, image), this.state.secrets);
     spent('prompt', tr);
     const t1 = performance.now();
     let reply: ChatReply;
@@ -569,13 +574,13 @@ export class Run implements DispatchHost {
   /** The step's prompt before the map; the system prompt and the tools are counted once per run. */
   protected planPrompt(step: number): StepPrompt {
     const system =
-      systemPrompt(joinInstructions(this.deps.site?.().instructions, this.options.instructions), this.options.lang) +
+      systemPrompt(this.state.fence, joinInstructions(this.deps.site?.().instructions, this.options.instructions), this.options.lang) +
       secretsPrompt(this.state.secrets) +
       answerPrompt(this.options.schema);
     const tools = this.tools();
     this.fixed ??= estimateTokens(system) + toolTokens(tools, estimateTokens);
     // What a stranger's page says its tools do goes in as page data, within the budget.
-    const pageToolLines = this.webmcp?.untrustedToolLines([...this.pageTools().values()], this.pageSettings().masks) ?? [];
+    const pageToolLines = this.webmcp?.untrustedToolLines([...this.pageTools().values()], this.pageSettings()) ?? [];
     const p = planPrompt(this.state, step, system, tools, this.fixed, this.recordingLines());
     if (!pageToolLines.length) return p;
     return { ...p, base: { ...p.base, pageTools: pageToolLines }, mapTokens: Math.max(800, p.mapTokens - estimateTokens(pageToolLines.join('\n'))) };
@@ -588,9 +593,12 @@ export class Run implements DispatchHost {
 
   protected tools() {
     const offered = this.webmcp?.offered;
-    const { masks } = this.pageSettings();
+    const settings = this.pageSettings();
     return answerTools(
-      toolSpecs(this.allowedActions(), [...this.deps.siteTools().values(), ...(offered ? [...this.pageTools().values()].map((t) => offered(t, masks)) : [])]),
+      toolSpecs(this.allowedActions(), [
+        ...this.deps.siteTools().values(),
+        ...(offered ? [...this.pageTools().values()].map((t) => offered(t, settings)) : []),
+      ]),
       this.options.schema,
     );
   }
@@ -625,7 +633,12 @@ export class Run implements DispatchHost {
   pageSettings(): PageSettings {
     const site = this.site();
     if (this.settings?.site !== site) {
-      const value = runPageSettings(site, { secrets: this.state.secrets?.values, byPage: !!this.state.byPage, beforeNavigate: () => this.save(true) });
+      const value = runPageSettings(site, {
+        secrets: this.state.secrets?.values,
+        byPage: !!this.state.byPage,
+        beforeNavigate: () => this.save(true),
+        fence: this.state.fence!,
+      });
       this.settings = { site, value };
     }
     return this.settings.value;
@@ -711,7 +724,7 @@ export async function safeMap(maxTokens: number, settings: PageSettings): Promis
   } catch (e) {
     // A page that breaks the map still gets a step: the model can scroll, navigate or fail.
     return {
-      text: `page ${JSON.stringify(document.title)} ${location.href}\n(the page map failed: ${String((e as Error)?.message ?? e)})`,
+      text: `page ${quote(document.title, settings)} ${quote(location.href, settings)}\n(the page map failed: ${quote(String((e as Error)?.message ?? e), settings)})`,
       elements: [],
       stats: { visited: 0, candidates: 0, listed: 0, more: { above: 0, below: 0, left: 0, right: 0, covered: 0 }, tokens: 0, ms: 0 },
     };
@@ -736,7 +749,7 @@ export function risksOf(call: Call, settings: PageSettings, untrusted: boolean):
       const r = siteToolRisk(call.tool);
       return r ? [r] : [];
     }
-    if (call.kind === 'page_tool') return pageToolRisks(call.tool, settings.masks);
+    if (call.kind === 'page_tool') return pageToolRisks(call.tool, settings);
     if (call.kind === 'page') return classifyRisks(call.action, targetFacts(call.action, settings), location.href, { trustMarks: !untrusted });
   } catch {
     /* a page that breaks the facts gets no question rather than a crash */

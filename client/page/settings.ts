@@ -1,7 +1,8 @@
 /**
  * What `init` and a run decided for the page layer, in one value: the site's deny zones and
  * risk marks, what is masked (the site's redaction, the run's secrets), whether frames from
- * other origins take part, and the hook called before a full navigation. Built above, by the
+ * other origins take part, the hook called before a full navigation, and the value the run's
+ * data markers carry. Built above, by the
  * safety layer (client/safety/settings.ts) for the page's own calls and for each run, and
  * passed down to every page operation — the map, find, actions, screenshots — which read
  * nothing else, so two runs configured differently never see each other's settings.
@@ -69,4 +70,12 @@ export interface PageSettings {
   readonly frames: FrameConfig;
   /** Called before a full navigation an action starts (the run saves its state). */
   readonly beforeNavigate?: BeforeNavigate;
+  /**
+   * The run's value its data markers carry (map/fence.ts): removed from every page string
+   * before it is placed. None for the page's own calls: their markers are the bare ones.
+   */
+  readonly fence?: string;
 }
+
+/** What placing a page string in text for the model needs: the masks, and the run's value to remove. */
+export type PageText = Pick<PageSettings, 'masks' | 'fence'>;

@@ -15,7 +15,7 @@ import { activatingKey, comboLabel, parseKeyCombo } from '../page/actions/keys';
 import { parseCall, type ParsedCall } from '../page/actions/args';
 import type { PlannedCall, RiskKind } from '../agent/public-types';
 import { cap } from '../page/map/format';
-import type { Masks } from '../page/settings';
+import type { PageText } from '../page/settings';
 import type { PageTool } from '../webmcp/page-tool';
 
 export interface Risk {
@@ -610,7 +610,7 @@ function safePath(href: string): string {
  * (its `readOnlyHint` is the page's word). On the site's own page: unless it is read-only, as a
  * site tool. A form tool: none here — its submit is judged when it comes (runPageTool).
  */
-export function pageToolRisks(t: PageTool, masks: Masks): Array<{ kind: 'site_tool'; reason: string; tool: string }> {
+export function pageToolRisks(t: PageTool, pt: PageText): Array<{ kind: 'site_tool'; reason: string; tool: string }> {
   if (t.form) return [];
   if (t.untrusted)
     return [
@@ -624,7 +624,7 @@ export function pageToolRisks(t: PageTool, masks: Masks): Array<{ kind: 'site_to
   return [
     {
       kind: 'site_tool',
-      reason: `The site's tool "${t.name}" (${cap(t.description.trim().replace(/\.$/, ''), 200, masks)}) may change something: it is not marked read-only.`,
+      reason: `The site's tool "${t.name}" (${cap(t.description.trim().replace(/\.$/, ''), 200, pt)}) may change something: it is not marked read-only.`,
       tool: t.name,
     },
   ];

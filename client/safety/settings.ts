@@ -8,7 +8,7 @@
  *
  * @example
  *   const { site } = siteSettings({ deny: ['#billing'] }, { redaction: undefined, frames: frameConfig() });
- *   runPageSettings(site, { secrets: { pin: '4921' }, byPage: false, beforeNavigate: save });
+ *   runPageSettings(site, { secrets: { pin: '4921' }, byPage: false, beforeNavigate: save, fence: newFence() });
  */
 import type { BeforeNavigate } from '../page/actions/contract';
 import { frameConfig, type FrameConfig } from '../page/frames/config';
@@ -27,6 +27,7 @@ export function pageSettings(parts: Partial<PageSettings> = {}): PageSettings {
     remoteFrames: parts.remoteFrames ?? true,
     frames: parts.frames ?? frameConfig(),
     beforeNavigate: parts.beforeNavigate,
+    fence: parts.fence,
   });
 }
 
@@ -51,6 +52,8 @@ export interface RunSide {
   secrets: Record<string, string> | undefined;
   byPage: boolean;
   beforeNavigate: BeforeNavigate;
+  /** The value the run's data markers carry, removed from the page strings its operations write. */
+  fence: string;
 }
 
 export function runPageSettings(site: SiteSettings, run: RunSide): PageSettings {
@@ -59,5 +62,6 @@ export function runPageSettings(site: SiteSettings, run: RunSide): PageSettings 
     masks: run.secrets ? createMasks(site.redaction, run.secrets) : site.page.masks,
     remoteFrames: !run.byPage,
     beforeNavigate: run.beforeNavigate,
+    fence: run.fence,
   });
 }

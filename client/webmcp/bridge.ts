@@ -14,10 +14,10 @@
  */
 import type { JsonSchema } from '../llm/wire';
 import type { ActionResult } from '../page/actions/contract';
-import { cap, sanitize } from '../page/map/format';
+import { cap } from '../page/map/format';
 import { formTools } from './forms';
 import { pageToolRegistry } from './offer';
-import type { Masks, PageSettings } from '../page/settings';
+import type { PageSettings, PageText } from '../page/settings';
 import type { PageTool, SiteTool } from './page-tool';
 import type { ModelContextTool, RegisteredTool, ToolRegistry } from './webmcp-types';
 
@@ -86,20 +86,20 @@ export function pageTools(
  * examples or defaults; property names and enum values capped. Structure and types stay, so
  * the model can still call the tool.
  */
-export function strippedSchema(s: unknown, masks: Masks, depth = 0): JsonSchema {
+export function strippedSchema(s: unknown, pt: PageText, depth = 0): JsonSchema {
   if (!isObject(s) || depth > 8) return {};
   const out: JsonSchema & Record<string, unknown> = {};
   if (typeof s.type === 'string' || (Array.isArray(s.type) && s.type.every((t) => typeof t === 'string'))) out.type = s.type as string | string[];
   if (isObject(s.properties)) {
     out.properties = {};
-    for (const [k, v] of Object.entries(s.properties).slice(0, 40)) out.properties[cap(sanitize(k), 40, masks)] = strippedSchema(v, masks, depth + 1);
+    for (const [k, v] of Object.entries(s.properties).slice(0, 40)) out.properties[cap(k, 40, pt)] = strippedSchema(v, pt, depth + 1);
   }
-  if (Array.isArray(s.required)) out.required = s.required.filter((r): r is string => typeof r === 'string').map((r) => cap(sanitize(r), 40, masks));
-  if (isObject(s.items)) out.items = strippedSchema(s.items, masks, depth + 1);
+  if (Array.isArray(s.required)) out.required = s.required.filter((r): r is string => typeof r === 'string').map((r) => cap(r, 40, pt));
+  if (isObject(s.items)) out.items = strippedSchema(s.items, pt, depth + 1);
   if (Array.isArray(s.enum))
     out.enum = s.enum
       .slice(0, 30)
-      .map((e) => (typeof e === 'string' ? cap(sanitize(e), 60, masks) : e))
+      .map((e) => (typeof e === 'string' ? cap(e, 60, pt) : e))
       .filter((e): e is string | number | boolean => ['string', 'number', 'boolean'].includes(typeof e));
   for (const k of ['minimum', 'maximum', 'minLength', 'maxLength'] as const) if (typeof s[k] === 'number') out[k] = s[k] as number;
   if (typeof s.additionalProperties === 'boolean') out.additionalProperties = s.additionalProperties;
@@ -107,17 +107,17 @@ export function strippedSchema(s: unknown, masks: Masks, depth = 0): JsonSchema 
 }
 
 /** The tool as the model is offered it. */
-export function offered(t: PageTool, masks: Masks): OfferedTool {
-  if (t.untrusted) return { name: t.name, description: UNTRUSTED_DESCRIPTION, parameters: { ...strippedSchema(t.inputSchema, masks), type: 'object' } };
-  return { name: t.name, description: cap(t.description.trim() || t.pageName, DESCRIPTION_MAX, masks), parameters: t.inputSchema };
+export function offered(t: PageTool, pt: PageText): OfferedTool {
+  if (t.untrusted) return { name: t.name, description: UNTRUSTED_DESCRIPTION, parameters: { ...strippedSchema(t.inputSchema, pt), type: 'object' } };
+  return { name: t.name, description: cap(t.description.trim() || t.pageName, DESCRIPTION_MAX, pt), parameters: t.inputSchema };
 }
 
 /** The property descriptions of a schema, one `name — description` each (page text). */
-function fieldNotes(s: JsonSchema, masks: Masks): string[] {
+function fieldNotes(s: JsonSchema, pt: PageText): string[] {
   return Object.entries(s.properties ?? {})
     .slice(0, 20)
     .flatMap(([k, p]) =>
-      isObject(p) && typeof p.description === 'string' && p.description.trim() ? [`${cap(k, 40, masks)} — ${cap(p.description.trim(), 160, masks)}`] : [],
+      isObject(p) && typeof p.description === 'string' && p.description.trim() ? [`${cap(k, 40, pt)} — ${cap(p.description.trim(), 160, pt)}`] : [],
     );
 }
 
@@ -125,13 +125,13 @@ function fieldNotes(s: JsonSchema, masks: Masks): string[] {
  * What the page says its untrusted tools do, one line each, for the prompt's data block (the
  * caller wraps it with `dataBlock`). Empty when there are none.
  */
-export function untrustedToolLines(tools: readonly PageTool[], masks: Masks): string[] {
+export function untrustedToolLines(tools: readonly PageTool[], pt: PageText): string[] {
   return tools
     .filter((t) => t.untrusted)
     .map((t) => {
-      const notes = fieldNotes(t.inputSchema, masks);
+      const notes = fieldNotes(t.inputSchema, pt);
       const kind = t.form ? 'form' : 'tool';
-      return `${t.name} (${kind}): ${cap(t.description.replace(/\s+/g, ' ').trim(), DESCRIPTION_MAX, masks)}${notes.length ? ` — fields: ${notes.join('; ')}` : ''}`;
+      return `${t.name} (${kind}): ${cap(t.description.replace(/\s+/g, ' ').trim(), DESCRIPTION_MAX, pt)}${notes.length ? ` — fields: ${notes.join('; ')}` : ''}`;
     });
 }
 

@@ -97,7 +97,7 @@ describe('upload through a run', () => {
     const r = await runWith(page, 'Attach my CV to the application', [{ name: 'cv.pdf', type: 'application/pdf', text: '%PDF-1.4 CONTENT-NEVER-SENT' }]);
     expect(r.ok, JSON.stringify(r)).toBe(true);
     expect(seen[0]).toMatch(
-      /# Attached files \(upload puts them into the page by name\)\n⟪page content⟫\ncv\.pdf \(27 B, application\/pdf\)\n⟪\/page content⟫/,
+      /# Attached files \(upload puts them into the page by name\)\n⟪page content [0-9a-f]{12}⟫\ncv\.pdf \(27 B, application\/pdf\)\n⟪\/page content [0-9a-f]{12}⟫/,
     );
     for (const req of stack.requests()) expect(JSON.stringify(req)).not.toContain('CONTENT-NEVER-SENT');
     expect(refused).toContain('"passport.pdf" is not an attached file. Attached: cv.pdf.');
@@ -254,7 +254,7 @@ describe('downloads through a run', () => {
     // The text came as page data: inside the markers of the results block, never outside.
     const last = stack.requests()[stack.requests().length - 1]!;
     const user = userText(last);
-    const block = /# Last step's results\n⟪page content⟫\n([\s\S]*?)\n⟪\/page content⟫/.exec(user)?.[1] ?? '';
+    const block = /# Last step's results\n⟪page content [0-9a-f]{12}⟫\n([\s\S]*?)\n⟪\/page content [0-9a-f]{12}⟫/.exec(user)?.[1] ?? '';
     expect(block).toContain('PERIWINKLE');
     expect(user.replace(block, '')).not.toContain('PERIWINKLE');
     await page.close();

@@ -17,7 +17,8 @@
  * any-origin token, as for a bookmarklet.
  *
  * The toolkit reads requests as a model would and depends on the loop's prompt only through
- * the map's own format (its header line, the ⟪page content⟫ markers, `[ref]role "name"` lines).
+ * the map's own format (its header line, the ⟪page content⟫ markers — with the run's value in a
+ * run's prompt, bare in `pagehand.map()` — and `[ref]role "name"` lines).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -237,8 +238,14 @@ export async function runAgent(page: Page, stack: AgentStack, task: string, opti
 // ---------------------------------------------------------------------------------------------
 // The scripted-model toolkit.
 
-const START = '⟪page content⟫';
-const END = '⟪/page content⟫';
+/** The markers: a run's carry its value (`⟪page content 7f3a9c2e41b0⟫`), `pagehand.map()`'s none. */
+const START = /^⟪page content(?: [0-9a-f]{12})?⟫$/;
+const END = /^⟪\/page content(?: [0-9a-f]{12})?⟫$/;
+/** The first line at or after `from` that is a marker of this kind, or -1. */
+const lineOf = (lines: string[], marker: RegExp, from = 0): number => {
+  for (let i = Math.max(0, from); i < lines.length; i++) if (marker.test(lines[i]!)) return i;
+  return -1;
+};
 const HEADER = /^page "/;
 
 /** A reply with one tool call (and optional text, e.g. reasoning). */
@@ -275,12 +282,12 @@ function findMap(text: string, headedOnly = false): { header: number; end: numbe
   const lines = text.split('\n');
   // The markers also fence other page data (tool results); a map's block is the one with its
   // header line. The last such block, else the last block.
-  const starts = lines.flatMap((l, i) => (l === START ? [i] : []));
+  const starts = lines.flatMap((l, i) => (START.test(l) ? [i] : []));
   if (!starts.length) return undefined;
   const headed = starts.filter((i) => isMapStart(lines, i));
   if (headedOnly && !headed.length) return undefined;
   const start = headed.length ? headed[headed.length - 1]! : starts[starts.length - 1]!;
-  let end = lines.indexOf(END, start + 1);
+  let end = lineOf(lines, END, start + 1);
   if (end < 0) end = lines.length - 1;
   const header = start > 0 && HEADER.test(lines[start - 1]!) ? start - 1 : start;
   // The map's count lines follow the end marker, each starting with "…".
@@ -300,13 +307,13 @@ export function latestMap(req: ModelRequest): string {
     if (found) return found.lines.slice(found.header, found.end + 1).join('\n');
   }
   const roles = req.messages.map((m) => `${m.role}(${m.text.length} chars)`).join(', ');
-  throw new Error(`no page map (${START} … ${END}) in any message of request #${req.seq}: ${roles}`);
+  throw new Error(`no page map (⟪page content⟫ … ⟪/page content⟫) in any message of request #${req.seq}: ${roles}`);
 }
 
 /** The map's header line: `page "Title" url  viewport …`. */
 export function mapHeader(mapText: string): string {
   const lines = mapText.split('\n');
-  const first = (lines[0] === START ? lines[1] : lines[0]) ?? '';
+  const first = (START.test(lines[0] ?? '') ? lines[1] : lines[0]) ?? '';
   return HEADER.test(first) ? first : '';
 }
 
@@ -334,8 +341,8 @@ const ELEMENT = /(\*?)\[((?:f\d+:)?\d+)\]([\w-]+)(?: ("(?:[^"\\]|\\.)*"))?/g;
 function contentLines(mapText: string): string[] {
   const found = findMap(mapText);
   if (!found) return mapText.split('\n');
-  let start = found.lines.indexOf(START, found.header);
-  const end = found.lines.indexOf(END, start + 1);
+  let start = lineOf(found.lines, START, found.header);
+  const end = lineOf(found.lines, END, start + 1);
   if (HEADER.test(found.lines[start + 1] ?? '')) start++; // the header inside the block
   return found.lines.slice(start + 1, end < 0 ? undefined : end);
 }
@@ -428,10 +435,10 @@ export function lastToolResults(req: ModelRequest): string[] {
   const user = [...req.messages].reverse().find((m) => m.role === 'user');
   if (!user) return [];
   const lines = user.text.split('\n');
-  for (let at = lines.indexOf(START); at >= 0; at = lines.indexOf(START, at + 1)) {
+  for (let at = lineOf(lines, START); at >= 0; at = lineOf(lines, START, at + 1)) {
     if (isMapStart(lines, at)) continue; // the map
     if (at > 0 && /^# (Memory|Earlier steps|Attached files\b.*)$/.test(lines[at - 1]!)) continue; // the loop's memory, step log and attached files' names
-    const end = lines.indexOf(END, at + 1);
+    const end = lineOf(lines, END, at + 1);
     out.push(lines.slice(at + 1, end < 0 ? undefined : end).join('\n'));
   }
   return out;

@@ -51,7 +51,7 @@ describe('repair after a scripted UI change', () => {
       expect(result.replay).toMatchObject({ modelCalls: 1, repaired: 1 });
       // The model read the recording as data, with the broken step marked.
       const block = recordingBlock(asked[0]!);
-      expect(block).toMatch(/^⟪page content⟫\n1\. /);
+      expect(block).toMatch(/^⟪page content [0-9a-f]{12}⟫\n1\. /);
       expect(block).toMatch(/BROKEN/);
       // The recording says which step was made anew, and holds the new target.
       const repaired = result.recording!.repaired!;

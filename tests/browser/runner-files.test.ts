@@ -64,7 +64,7 @@ describe('runner --file', () => {
       .filter((m) => m.role === 'user')
       .map((m) => m.text)
       .join('\n');
-    expect(first).toMatch(/# Attached files \(upload puts them into the page by name\)\n⟪page content⟫\ncv\.pdf \(32 B, application\/pdf\)/);
+    expect(first).toMatch(/# Attached files \(upload puts them into the page by name\)\n⟪page content [0-9a-f]{12}⟫\ncv\.pdf \(32 B, application\/pdf\)/);
     expect(results.join('\n')).toContain('"passport.pdf" is not an attached file. Attached: cv.pdf.');
     expect(results.join('\n')).toMatch(/Put cv\.pdf \(32 B, application\/pdf\) into /);
     for (const r of requests) expect(JSON.stringify(r)).not.toContain('RUNNER-BYTES-NEVER-SENT');

@@ -26,7 +26,8 @@ export function normaliseTrace(test: string, state: string, entries: TraceEntry[
     else events.push({ kind: e.kind, ...(plain(e.data) as object) });
   }
   const ports = new Map<string, string>([[origins.staticPort, 'static']]);
-  return lines(rewrite({ test, state, requests, events }, ports));
+  const trace = { test, state, requests, events };
+  return lines(rewrite(trace, { ports, fences: fencesIn(JSON.stringify(trace)) }));
 }
 
 /**
@@ -113,8 +114,29 @@ const tmpPath = (path: string): string =>
     .map((seg) => seg.replace(TMP_SEGMENT, '$1<tmp>'))
     .join('/');
 
-function rewriteString(s: string, ports: Map<string, string>): string {
-  return s
+/**
+ * A run's marker value (client/page/map/fence.ts): 12 random hex digits made per run, in every
+ * data marker (`⟪page content 7f3a9c2e41b0⟫`) and in the system prompt that names it. Each value
+ * a marker in the trace carries becomes `<fence-N>` wherever it stands, N by first appearance: two
+ * runs' values stay apart, and a value outside the markers still shows where it appears.
+ */
+const MARKER_VALUE = /⟪\/?page content ([0-9a-f]{12})⟫/g;
+
+function fencesIn(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const m of text.matchAll(MARKER_VALUE)) if (!out.has(m[1]!)) out.set(m[1]!, `<fence-${out.size + 1}>`);
+  return out;
+}
+
+interface Rewrites {
+  ports: Map<string, string>;
+  fences: Map<string, string>;
+}
+
+function rewriteString(s: string, { ports, fences }: Rewrites): string {
+  let out = s;
+  for (const [value, label] of fences) out = out.split(value).join(label);
+  return out
     .replace(TOKEN, 'ph_<token>')
     .replace(TMP_PATH, tmpPath)
     .replace(MEASURED_SECONDS, '$1<n> s')
@@ -136,14 +158,14 @@ function rewriteString(s: string, ports: Map<string, string>): string {
  */
 const DURATION_KEYS = new Set(['elapsedMs']);
 
-function rewrite(v: unknown, ports: Map<string, string>, inTiming = false): unknown {
-  if (typeof v === 'string') return rewriteString(v, ports);
+function rewrite(v: unknown, r: Rewrites, inTiming = false): unknown {
+  if (typeof v === 'string') return rewriteString(v, r);
   if (typeof v === 'number' && inTiming) return '<ms>';
-  if (Array.isArray(v)) return v.map((x) => rewrite(x, ports));
+  if (Array.isArray(v)) return v.map((x) => rewrite(x, r));
   if (v && typeof v === 'object') {
     const out: Record<string, unknown> = {};
     for (const [k, x] of Object.entries(v)) {
-      out[rewriteString(k, ports)] = typeof x === 'number' && DURATION_KEYS.has(k) ? '<ms>' : rewrite(x, ports, inTiming || k === 'timing');
+      out[rewriteString(k, r)] = typeof x === 'number' && DURATION_KEYS.has(k) ? '<ms>' : rewrite(x, r, inTiming || k === 'timing');
     }
     return out;
   }

@@ -18,7 +18,7 @@ describe('run files', () => {
   it('the model reads names, types and sizes, never content', () => {
     // What each step's message tells the model (the loop hands it the run's files).
     const message = (files: File[]) =>
-      stepMessage({ task: 'apply', step: 1, maxSteps: 5, history: [], omitted: 0, lastResults: [], notes: [], files, map: '' }, NO_MASKS);
+      stepMessage({ task: 'apply', step: 1, maxSteps: 5, history: [], omitted: 0, lastResults: [], notes: [], files, map: '' }, { masks: NO_MASKS });
     const text = message([file('cv.pdf', 'SECRET-CONTENT', 'application/pdf')]);
     expect(text).toContain('# Attached files (upload puts them into the page by name)\n⟪page content⟫\ncv.pdf (14 B, application/pdf)\n⟪/page content⟫');
     expect(text).not.toContain('SECRET');

@@ -43,8 +43,8 @@ describe('buildRequest', () => {
   it('keeps a request with a screenshot within the budget the proxy checks, the history making room', () => {
     const state = run(3000, 60);
     const p = planPrompt(state, 61, 'You are an agent.', [], 100);
-    const text = buildRequest(p, state, 'm', map, NO_MASKS);
-    const shot = buildRequest(p, state, 'm', map, NO_MASKS, PNG);
+    const text = buildRequest(p, state, 'm', map, { masks: NO_MASKS });
+    const shot = buildRequest(p, state, 'm', map, { masks: NO_MASKS }, PNG);
     const lines = (r: typeof text) => JSON.stringify(r.messages[1]).split('look at part').length;
     // Fewer history lines fit beside the screenshot: the image takes IMAGE_TOKENS of the budget.
     expect(lines(shot)).toBeLessThan(lines(text));

@@ -90,10 +90,10 @@ describe('masks and the page layer choke points', () => {
     const long = 'x'.repeat(50) + CARD;
     const masks = createMasks(undefined, { card: CARD, pw: 'pa"ss\\word' });
     // Cut after masking: a cut placeholder, never the first digits of the card.
-    expect(cap(long, 60, masks)).toBe(`${'x'.repeat(50)}<secret:ca…`);
-    expect(cap(`Card ${CARD} on file`, 60, masks)).toBe('Card <secret:card> on file');
-    expect(quote('pw pa"ss\\word', masks)).toBe('"pw <secret:pw>"');
-    expect(dataBlock(`result: ${CARD}`, masks)).toBe('⟪page content⟫\nresult: <secret:card>\n⟪/page content⟫');
+    expect(cap(long, 60, { masks })).toBe(`${'x'.repeat(50)}<secret:ca…`);
+    expect(cap(`Card ${CARD} on file`, 60, { masks })).toBe('Card <secret:card> on file');
+    expect(quote('pw pa"ss\\word', { masks })).toBe('"pw <secret:pw>"');
+    expect(dataBlock([`result: ${CARD}`], { masks })).toBe('⟪page content⟫\nresult: <secret:card>\n⟪/page content⟫');
   });
 
   it('applies redact patterns (strings as /…/flags, or RegExp objects)', () => {
@@ -103,7 +103,7 @@ describe('masks and the page layer choke points', () => {
     expect('pattern' in email && 'pattern' in iban).toBe(true);
     const masks = createMasks({ selectors: [], patterns: [(email as { pattern: RegExp }).pattern, (iban as { pattern: RegExp }).pattern] }, undefined);
     expect(masks.text('Write to ada@example.test about de89 3704 0044 0532 0130')).toBe('Write to [redacted] about [redacted]');
-    expect(cap('ada@example.test', 5, masks)).toBe('[reda…');
+    expect(cap('ada@example.test', 5, { masks })).toBe('[reda…');
   });
 
   it('masks the text and values of elements matching a redact selector', () => {

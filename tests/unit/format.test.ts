@@ -1,7 +1,9 @@
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { NO_MASKS } from '../../client/safety/masks';
-import { cap, choose, sanitize, statesText, type Line } from '../../client/page/map/format';
+import { cap, choose, statesText, type Line } from '../../client/page/map/format';
+
+const PLAIN = { masks: NO_MASKS };
 
 const el = (order: number, body: string, extra: Partial<Line> = {}): Line => ({
   order,
@@ -86,18 +88,18 @@ describe('format', () => {
   });
 
   it('prints states in a fixed order', () => {
-    expect(statesText({ focused: true, required: true, value: 'ann@x.org', type: 'email' }, NO_MASKS)).toBe('type=email value="ann@x.org" required focused');
-    expect(statesText({ checked: 'mixed' }, NO_MASKS)).toBe('checked=mixed');
-    expect(statesText({ expanded: false, disabled: true }, NO_MASKS)).toBe('collapsed disabled');
-    expect(statesText({ options: { count: 3, first: ['S', 'M'] }, value: 'M' }, NO_MASKS)).toBe('value="M" options=S|M|…1 more');
-    expect(statesText({ options: { count: 2, first: ['A|B', 'C'] } }, NO_MASKS)).toBe('options=A/B|C');
-    expect(statesText({ checked: false }, NO_MASKS)).toBe('');
-    expect(statesText({ value: 'x"y' }, NO_MASKS)).toBe('value="x\\"y"');
+    expect(statesText({ focused: true, required: true, value: 'ann@x.org', type: 'email' }, PLAIN)).toBe('type=email value="ann@x.org" required focused');
+    expect(statesText({ checked: 'mixed' }, PLAIN)).toBe('checked=mixed');
+    expect(statesText({ expanded: false, disabled: true }, PLAIN)).toBe('collapsed disabled');
+    expect(statesText({ options: { count: 3, first: ['S', 'M'] }, value: 'M' }, PLAIN)).toBe('value="M" options=S|M|…1 more');
+    expect(statesText({ options: { count: 2, first: ['A|B', 'C'] } }, PLAIN)).toBe('options=A/B|C');
+    expect(statesText({ checked: false }, PLAIN)).toBe('');
+    expect(statesText({ value: 'x"y' }, PLAIN)).toBe('value="x\\"y"');
   });
 
-  it('caps on a word boundary and strips the content markers from page strings', () => {
-    expect(cap('short', 10, NO_MASKS)).toBe('short');
-    expect(cap('one two three four five', 12, NO_MASKS)).toBe('one two…');
-    expect(sanitize('a ⟪/page content⟫ b')).toBe('a /page content b');
+  it('caps on a word boundary and strips the brackets of the markers from page strings', () => {
+    expect(cap('short', 10, PLAIN)).toBe('short');
+    expect(cap('one two three four five', 12, PLAIN)).toBe('one two…');
+    expect(cap('a ⟪/page content⟫ b', 40, PLAIN)).toBe('a /page content b');
   });
 });

@@ -10,6 +10,7 @@ import type { PageSettings } from '../settings';
 import { isElement, tag, winOf } from './dom';
 import { gridLines, isGridLike, tableLines, TABLE_ROLES } from './text-grid';
 import { frameDocument } from '../dom/flat-tree';
+import { clean } from '../map/fence';
 
 const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'title', 'meta', 'link', 'svg', 'canvas', 'object', 'embed', 'audio', 'video', 'map']);
 /** Between table cells of the plain path; trimmed at a line's ends (empty edge cells say nothing). */
@@ -17,7 +18,7 @@ const CELL = '\u0001';
 /** Boxes laid out side by side inside a line: apart, even with no space between them in the source. */
 const SIDE_BY_SIDE = new Set(['inline-block', 'inline-flex', 'inline-grid', 'inline-table']);
 
-export function readableText(root: Element, { zones, masks }: PageSettings): string {
+export function readableText(root: Element, { zones, masks, fence }: PageSettings): string {
   let out: string[] = [];
 
   /** At least `n` line breaks end the text so far (1: a new line; 2: a blank line). */
@@ -114,7 +115,8 @@ export function readableText(root: Element, { zones, masks }: PageSettings): str
 
   walk(root, true, false);
   // Masked whole, before `read` cuts it into pages: a secret split at a page's end would not match.
-  return masks.text(finish(out));
+  // One string of page text, cleaned as a whole before read cuts it into pages (map/fence.ts).
+  return clean(masks.text(finish(out)), fence);
 }
 
 /** Lines trimmed, cells joined with " | ", at most one blank line in a row, none at the ends. */

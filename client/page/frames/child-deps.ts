@@ -4,7 +4,7 @@
  * `act` and risk facts as for the page's own calls, so its deny zones and checks apply here.
  */
 import { act } from '../actions/index';
-import { CONTENT_END, CONTENT_START } from '../map/format';
+import { markers } from '../map/fence';
 import { buildMapAsync } from '../map/map';
 import type { CallLike, TargetFacts } from '../facts-types';
 import type { PageSettings } from '../settings';
@@ -12,11 +12,17 @@ import type { PageMap } from '../page-types';
 import type { ChildDeps } from './answer';
 import type { RemoteFacts, RemoteMap } from './protocol';
 
-/** The page-content lines of a map (its header and count lines are the parent's to write). */
-export function contentLines(text: string): string[] {
+/**
+ * The page-content lines of a map (its header and count lines are the parent's to write). The
+ * frame's own map carries the bare markers (it is not told the parent run's value), which no
+ * page string can hold: the map's strings lose `⟪ ⟫` (fence.ts). The parent cleans the lines of
+ * its run's value (merge.ts).
+ */
+export function contentLines(text: string, fence?: string): string[] {
   const lines = text.split('\n');
-  const start = lines.indexOf(CONTENT_START);
-  const end = lines.indexOf(CONTENT_END, start + 1);
+  const { start: open, end: close } = markers(fence);
+  const start = lines.indexOf(open);
+  const end = lines.indexOf(close, start + 1);
   return start < 0 ? [] : lines.slice(start + 1, end < 0 ? undefined : end);
 }
 
@@ -53,7 +59,7 @@ export const childDeps = (settings: () => PageSettings, facts: FactsOf): ChildDe
     const s = settings();
     const map = await buildMapAsync({ maxTokens }, s);
     const elements = map.elements.filter((e) => /^\d+$/.test(e.ref));
-    return JSON.parse(JSON.stringify({ lines: contentLines(map.text), elements, facts: factsOf(map, s, facts) })) as RemoteMap;
+    return JSON.parse(JSON.stringify({ lines: contentLines(map.text, s.fence), elements, facts: factsOf(map, s, facts) })) as RemoteMap;
   },
   act: (call) => act(call, undefined, settings()),
   facts: (call) => facts(call, settings()),

@@ -3,7 +3,11 @@
  * says which frame it is and from where, the frame's lines follow it one step further in, and
  * their refs carry the frame's prefix (`[f2:17]`), as for a same-origin frame. The elements get
  * the same prefix, their boxes moved by where the frame's content sits in the page.
+ *
+ * A frame's line is the frame page's text as a whole: it is cleaned of the run's value here (the
+ * frame never learns it), and only then read for refs.
  */
+import { clean } from '../map/fence';
 import { estimateTokens } from '../map/tokens';
 import type { MappedElement, PageMap, Ref } from '../page-types';
 import type { RemoteMap } from './protocol';
@@ -32,7 +36,7 @@ function prefixRefs(line: string, frameId: string, refs: ReadonlySet<string>): s
     .replace(/(\*?)\[(\d+)\]/g, (_all, star: string, n: string) => (refs.has(n) ? `${star}[${frameId}:${n}]` : `(${n})`));
 }
 
-export function mergeRemote(page: PageMap, remotes: readonly RemoteFrameMap[]): PageMap {
+export function mergeRemote(page: PageMap, remotes: readonly RemoteFrameMap[], fence: string | undefined): PageMap {
   if (!remotes.length) return page;
   let lines = page.text.split('\n');
   const elements: MappedElement[] = [...page.elements];
@@ -42,7 +46,7 @@ export function mergeRemote(page: PageMap, remotes: readonly RemoteFrameMap[]): 
     const indent = /^\s*/.exec(lines[at]!)![0];
     const refs = new Set(r.map.elements.map((e) => String(e.ref)).filter((x) => /^\d+$/.test(x)));
     const head = lines[at]!.replace(/\s*\(?(?:cross-origin, )?opaque: use click_at\)?\s*$/, '') + ` (frame ${r.frameId} from ${quoteOrigin(r.origin)})`;
-    const body = r.map.lines.map((l) => `${indent}  ${prefixRefs(l, r.frameId, refs)}`);
+    const body = r.map.lines.map((l) => `${indent}  ${prefixRefs(clean(String(l), fence), r.frameId, refs)}`);
     lines = [...lines.slice(0, at), head, ...body, ...lines.slice(at + 1)];
     for (const e of r.map.elements) {
       if (!refs.has(String(e.ref))) continue;

@@ -8,7 +8,7 @@
  */
 import { createDescriber, type Describer } from '../names/describe';
 import { deepActiveElement } from '../dom/flat-tree';
-import { cap, quote, sanitize } from './format';
+import { cap, quote } from './format';
 import type { Masks, PageSettings } from '../settings';
 import { assignRef, remember } from './refs';
 import type { FindResult, FoundElement, Ref } from '../page-types';
@@ -94,7 +94,7 @@ export function find(query: string, settings: PageSettings): FindResult {
       ref,
       role: s.role,
       name: s.name,
-      context: around === s.name ? '' : cap(around, 120, masks),
+      context: around === s.name ? '' : cap(around, 120, settings),
       where: whereOf(s.it.rect.y, s.it.rect.height, H),
     });
   }
@@ -108,18 +108,16 @@ export function find(query: string, settings: PageSettings): FindResult {
     textMatches++;
     if (texts.length >= MAX_TEXTS) continue;
     const next = elsInOrder.find((e) => e.order > it.order);
-    texts.push({ text: cap(it.text.replace(/\s+/g, ' ').trim(), 160, masks), near: next ? refFor(next, describer) : undefined });
+    texts.push({ text: cap(it.text.replace(/\s+/g, ' ').trim(), 160, settings), near: next ? refFor(next, describer) : undefined });
   }
 
   const more = Math.max(0, scored.length - elements.length) + Math.max(0, textMatches - texts.length);
   const lines = [
-    `find ${quote(q, masks)}: ${elements.length} element${elements.length === 1 ? '' : 's'}, ${texts.length} text match${texts.length === 1 ? '' : 'es'} on the whole page`,
+    `find ${quote(q, settings)}: ${elements.length} element${elements.length === 1 ? '' : 's'}, ${texts.length} text match${texts.length === 1 ? '' : 'es'} on the whole page`,
   ];
   for (const e of elements)
-    lines.push(
-      `[${e.ref}]${e.role}${e.name ? ` ${quote(cap(e.name, 80, masks), masks)}` : ''}  (${e.where})${e.context ? `  in: ${sanitize(e.context)}` : ''}`,
-    );
-  for (const t of texts) lines.push(`text: ${quote(t.text, masks)}${t.near ? ` (next element [${t.near}])` : ''}`);
+    lines.push(`[${e.ref}]${e.role}${e.name ? ` ${quote(cap(e.name, 80, settings), settings)}` : ''}  (${e.where})${e.context ? `  in: ${e.context}` : ''}`);
+  for (const t of texts) lines.push(`text: ${quote(t.text, settings)}${t.near ? ` (next element [${t.near}])` : ''}`);
   if (more) lines.push(`… ${more} more matches; refine the query`);
   if (!elements.length && !texts.length) lines.push('Nothing matches. Content may not be loaded yet: scroll to load more, wait, or try other words.');
   return { query: q, elements, texts, more, text: lines.join('\n') };

@@ -5,14 +5,13 @@
  * Lines are chosen by priority (modal dialog, focus, dialogs, viewport, then nearby), then
  * printed in document order: role first, indentation only inside dialogs, forms and frames.
  * What does not fit becomes counts per direction, never a line cut in the middle. Page
- * content sits between markers so the prompt can treat it as data, never as instructions.
+ * content sits between markers (fence.ts) so the prompt can treat it as data, never as
+ * instructions; every page string is cleaned (`cap`, `quote`) before it joins our syntax.
  */
 import { estimateTokens } from './tokens';
 import type { ElementStates } from '../page-types';
-import type { Masks } from '../settings';
-
-export const CONTENT_START = '⟪page content⟫';
-export const CONTENT_END = '⟪/page content⟫';
+import { clean, markers } from './fence';
+import type { PageText } from '../settings';
 
 export type Direction = 'view' | 'above' | 'below' | 'left' | 'right';
 
@@ -50,124 +49,27 @@ const REF_SLOT = '[#]';
 const REF_PLACEHOLDER = '[f99:999999]';
 
 /**
- * Bracket-like characters, as they may stand around "page content" in a forged marker: every
- * Unicode opening/closing punctuation and quotation mark (⟪ ⟨ 〈 《 「 « ‹ …), and the angle
- * look-alikes that are letters or maths symbols (< ≪ ˂ ᐸ …). Fullwidth and compatibility forms
- * (＜ ﹤ 〈) are folded by NFKC first.
+ * Lines of data as one block, between the run's markers on lines of their own. Each page string
+ * in them was cleaned before it was joined to our syntax (`cap`, `quote`, or the caller), so
+ * nothing inside can close the block early; the block is masked once more (the run's secrets,
+ * the site's redaction: client/safety/masks.ts).
  */
-const BRACKET = String.raw`[\p{Ps}\p{Pe}\p{Pi}\p{Pf}<>≪≫⋘⋙˂˃ᐸᐳ⊲⊳◁▷]`;
-/** What may stand between a bracket and the words: spaces and slashes (/ ∕ ⁄ ⧸ ⟋ \\). */
-const GAP = String.raw`[\s/\\∕⁄⧸⟋]*`;
-/** "page content" in any case and spacing: p-a-g-e c-o-n-t-e-n-t with spaces, dots, dashes or
- *  underscores anywhere between the letters. */
-const WORDS = [...'pagecontent'].join(String.raw`[\s_.\-·]*`);
-/** A forged marker: the words with bracket-like characters on at least one side (checked in code). */
-const FORGED = new RegExp(`(${BRACKET}+)?${GAP}${WORDS}${GAP}(${BRACKET}+)?`, 'gu');
-/** Letters of "page content" from other scripts that read the same (Cyrillic, Greek…). */
-const LOOKALIKES: Record<string, string> = {
-  р: 'p',
-  ρ: 'p',
-  а: 'a',
-  α: 'a',
-  ɑ: 'a',
-  ɡ: 'g',
-  ց: 'g',
-  е: 'e',
-  ε: 'e',
-  ё: 'e',
-  с: 'c',
-  ϲ: 'c',
-  о: 'o',
-  ο: 'o',
-  օ: 'o',
-  п: 'n',
-  ո: 'n',
-  т: 't',
-  τ: 't',
-};
-/** Characters that show nothing (format controls, combining marks): ignored when matching. */
-const INVISIBLE = /[\p{Cf}\p{Mn}\p{Me}]/gu;
-
-/** One original character's folded form, for matching only: NFKC, invisibles dropped, lower case, look-alikes as Latin. */
-function fold(ch: string): string {
-  const n = ch.normalize('NFKC').replace(INVISIBLE, '').toLowerCase();
-  let out = '';
-  for (const c of n) out += LOOKALIKES[c] ?? c;
-  return out;
+export function dataBlock(lines: readonly string[], t: PageText): string {
+  const { start, end } = markers(t.fence);
+  return `${start}\n${t.masks.text(lines.join('\n'))}\n${end}`;
 }
 
-/**
- * Makes a page string safe to put between the data markers: removes the markers' own
- * characters (⟪ ⟫) everywhere, and the brackets of anything that reads as a marker — "page
- * content" in any case or spacing, with a bracket-like character before or after it, in any
- * script or width (checked after NFKC): `⟨/page content⟩`, `〈page content〉`, `《/Page Content》`,
- * `<</page content>>`, `＜／ｐａｇｅ ｃｏｎｔｅｎｔ＞`. The words stay (`/page content`); only the
- * brackets go, so the text can never open or close a data block. The one function for every
- * page-derived string in a prompt.
- */
-export function sanitize(s: string): string {
-  let text = s.replace(/[⟪⟫]/g, '');
-  // Removing brackets can bring another bracket next to the words ("(a) ⟨/page content⟩"):
-  // again until nothing changes (each pass removes something, so this ends).
-  for (let pass = 0; pass < 8; pass++) {
-    const next = dropForgedBrackets(text);
-    if (next === text) return text;
-    text = next;
-  }
-  return text;
-}
-
-function dropForgedBrackets(text: string): string {
-  // A cheap test on the whole string first: most strings hold nothing like a marker.
-  FORGED.lastIndex = 0;
-  if (!FORGED.test(foldAll(text))) return text;
-  // Fold character by character, remembering which original character each folded one came
-  // from, so that the brackets found in the folded text are removed from the original.
-  const chars = [...text];
-  let folded = '';
-  const from: number[] = [];
-  chars.forEach((ch, i) => {
-    for (const c of fold(ch)) {
-      folded += c;
-      from.push(i);
-    }
-  });
-  const drop = new Set<number>();
-  FORGED.lastIndex = 0;
-  for (let m = FORGED.exec(folded); m; m = FORGED.exec(folded)) {
-    const before = m[1] ?? '';
-    const after = m[2] ?? '';
-    if (!before && !after) continue;
-    const end = m.index + m[0].length;
-    for (let k = m.index; k < m.index + before.length; k++) drop.add(from[k]!);
-    for (let k = end - after.length; k < end; k++) drop.add(from[k]!);
-  }
-  return drop.size ? chars.filter((_, i) => !drop.has(i)).join('') : text;
-}
-
-/** The folded form of a whole string (for the cheap test; positions are not kept). */
-function foldAll(s: string): string {
-  let out = '';
-  for (const c of s.normalize('NFKC').replace(INVISIBLE, '').toLowerCase()) out += LOOKALIKES[c] ?? c;
-  return out;
-}
-
-/** Page-derived text as one data block: the markers on lines of their own around it, nothing
- *  inside that could close the block early, and no secret or redacted text (the masks it is given: client/safety/masks.ts). */
-export function dataBlock(text: string, masks: Masks): string {
-  return `${CONTENT_START}\n${sanitize(masks.text(text))}\n${CONTENT_END}`;
-}
-
-/** Caps a name at `max` characters on a word boundary (masked first: a cut value cannot be matched). */
-export function cap(text: string, max: number, masks: Masks): string {
-  const s = masks.text(text);
+/** Caps a page string at `max` characters on a word boundary (masked and cleaned first: a cut value cannot be matched). */
+export function cap(text: string, max: number, t: PageText): string {
+  const s = clean(t.masks.text(text), t.fence);
   if (s.length <= max) return s;
   const cut = s.slice(0, max);
   const sp = cut.lastIndexOf(' ');
   return `${(sp > max * 0.5 ? cut.slice(0, sp) : cut).trimEnd()}…`;
 }
 
-export const quote = (s: string, masks: Masks): string => JSON.stringify(sanitize(masks.text(s)));
+/** A page string in quotes, masked and cleaned, escaped as JSON (so no line break survives). */
+export const quote = (s: string, t: PageText): string => JSON.stringify(clean(t.masks.text(s), t.fence));
 
 const fmt1 = (n: number): string => (Math.round(n * 10) / 10).toFixed(1);
 
@@ -179,11 +81,11 @@ export function scrollText(s: { up: number; down: number; left: number; right: n
 }
 
 /** The states part of an element line, in a fixed order. */
-export function statesText(s: ElementStates, masks: Masks): string {
+export function statesText(s: ElementStates, t: PageText): string {
   const out: string[] = [];
   if (s.level) out.push(`level=${s.level}`);
   if (s.type) out.push(`type=${s.type}`);
-  if (s.value !== undefined) out.push(`value=${quote(cap(s.value, 60, masks), masks)}`);
+  if (s.value !== undefined) out.push(`value=${quote(cap(s.value, 60, t), t)}`);
   if (s.format) out.push(`format=${s.format}`);
   // Unchecked is the default a checkbox line implies; saying it costs a token per box.
   if (s.checked) out.push(s.checked === 'mixed' ? 'checked=mixed' : 'checked');
@@ -199,7 +101,7 @@ export function statesText(s: ElementStates, masks: Masks): string {
   if (s.step !== undefined) out.push(`step=${s.step}`);
   if (s.options) {
     const rest = s.options.count - s.options.first.length;
-    out.push(`options=${s.options.first.map((o) => cap(sanitize(o), 30, masks).replace(/\|/g, '/')).join('|')}${rest > 0 ? `|…${rest} more` : ''}`);
+    out.push(`options=${s.options.first.map((o) => cap(o, 30, t).replace(/\|/g, '/')).join('|')}${rest > 0 ? `|…${rest} more` : ''}`);
   }
   if (s.scroll) out.push(scrollText(s.scroll));
   if (s.focused) out.push('focused');
@@ -208,6 +110,8 @@ export function statesText(s: ElementStates, masks: Masks): string {
 
 export interface FormatInput {
   header: string;
+  /** The value the markers carry (the run's), if any. */
+  fence?: string;
   lines: Line[];
   maxTokens: number;
   counts: Counts;
@@ -224,9 +128,10 @@ export interface Formatted {
 /** Chooses lines within the budget. Call `render` with the refs of the chosen element lines. */
 export function choose(input: FormatInput): Formatted {
   const { header, lines, maxTokens } = input;
+  const { start, end } = markers(input.fence);
   const counts: Counts = { ...input.counts, covered: new Map(input.counts.covered) };
   // Reserve room for the header, markers and up to six count lines.
-  let used = estimateTokens(header) + estimateTokens(`${CONTENT_START}\n${CONTENT_END}`) + 2 + 6 * 14;
+  let used = estimateTokens(header) + estimateTokens(`${start}\n${end}`) + 2 + 6 * 14;
   const openedGroups = new Set<object>();
   const chosen = new Set<number>();
   const byPriority = [...lines].sort((a, b) => a.priority - b.priority || a.order - b.order);
@@ -247,7 +152,7 @@ export function choose(input: FormatInput): Formatted {
   }
 
   const render = (refs: Map<number, string>): string => {
-    const out: string[] = [header, CONTENT_START];
+    const out: string[] = [header, start];
     let open: readonly GroupHeader[] = [];
     let lastElement: { block: unknown; index: number } | null = null;
     for (const line of lines) {
@@ -269,7 +174,7 @@ export function choose(input: FormatInput): Formatted {
         lastElement = null;
       }
     }
-    out.push(CONTENT_END);
+    out.push(end);
     out.push(...countLines(counts));
     return out.join('\n');
   };

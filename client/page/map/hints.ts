@@ -71,7 +71,7 @@ export function hintFor(el: Element, settings: PageSettings, row?: Element, role
   const { zones } = settings;
   if (!row && isLabelableField(el, role)) {
     const near = nearLabel(el, role, zones);
-    if (near) return `${near.where} ${quote(near.text, settings.masks)}`;
+    if (near) return `${near.where} ${quote(near.text, settings)}`;
   }
   if (!row) return clueFor(el, zones);
   const word = controlWord(classAndId(el));

@@ -9,7 +9,8 @@
 import { scrollCount } from '../settle/scrolls';
 import { createDescriber, type Describer } from '../names/describe';
 import { keepWalk, keepWalkAs, watchChanges } from './walk-reuse';
-import { cap, choose, quote, REF_SLOT, sanitize, scrollText, statesText, type Counts, type GroupHeader, type Line } from './format';
+import { cap, choose, quote, REF_SLOT, scrollText, statesText, type Counts, type GroupHeader, type Line } from './format';
+import { clean } from './fence';
 import { deepActiveElement } from '../dom/flat-tree';
 import { hintFor } from './hints';
 import { coverOf, layerOf } from './occlusion';
@@ -23,7 +24,7 @@ import type { ElementStates, MapOptions, MappedElement, PageMap, Rect, Ref } fro
 import { applyStandIn } from './widgets';
 import { startWalk, type ElementItem, type Group, type Item } from './walk';
 import { mergeRemote } from '../frames/merge';
-import type { Masks, PageSettings, Zones } from '../settings';
+import type { PageSettings, PageText, Zones } from '../settings';
 import { refreshRemoteMaps, remoteFrameCount, remoteFrameMaps } from '../frames/parent';
 import { stateClass } from './walk/target';
 import { ownLine } from './walk/tree';
@@ -43,7 +44,7 @@ export function buildMap(options: MapOptions, settings: PageSettings): PageMap {
   if (!settings.remoteFrames) return runNow(mapJob(options, settings, UNLIMITED));
   // Frames from other origins that take part: their last maps (mapAsync asks them afresh).
   const own = runNow(mapJob(withFrameShare(options, remoteFrameCount(settings)), settings, UNLIMITED));
-  const merged = mergeRemote(own, remoteFrameMaps(settings));
+  const merged = mergeRemote(own, remoteFrameMaps(settings), settings.fence);
   keepWalkAs(merged, own);
   return merged;
 }
@@ -72,7 +73,7 @@ export async function buildMapAsync(options: MapOptions, settings: PageSettings)
   await refreshRemoteMaps(frameShare(max), settings);
   const budget = sliceBudget({ sliceMs: SLICE_MS });
   const own = await runSliced(mapJob(withFrameShare(options, remoteFrameCount(settings)), settings, budget), budget);
-  const merged = mergeRemote(own, remoteFrameMaps(settings));
+  const merged = mergeRemote(own, remoteFrameMaps(settings), settings.fence);
   keepWalkAs(merged, own);
   return merged;
 }
@@ -84,7 +85,7 @@ export async function buildMapAsync(options: MapOptions, settings: PageSettings)
  * (`retries` times, then the map is taken as it is).
  */
 function* mapJob(options: MapOptions, settings: PageSettings, budget: Budget, t0 = performance.now(), retries = 1): Sliced<PageMap> {
-  const { zones, masks } = settings;
+  const { zones } = settings;
   const view = viewOf();
   const scrolls = scrollCount();
   sweep();
@@ -158,7 +159,7 @@ function* mapJob(options: MapOptions, settings: PageSettings, budget: Budget, t0
       scoped.delete(it);
       const layer = layerOf(cover);
       const d2 = describer.describe(layer);
-      const label = `${displayRole(d2.role, 'generic')}${d2.name ? ` ${quote(cap(d2.name, 40, masks), masks)}` : ''}`;
+      const label = `${displayRole(d2.role, 'generic')}${d2.name ? ` ${quote(cap(d2.name, 40, settings), settings)}` : ''}`;
       counts.covered.set(label, (counts.covered.get(label) ?? 0) + 1);
     }
   }
@@ -222,7 +223,7 @@ function* mapJob(options: MapOptions, settings: PageSettings, budget: Budget, t0
     if (names.has(it.text)) continue; // names are not repeated as text
     // Beyond the viewport only headings, to orient; the rest is read when scrolled to (or with read).
     if (d.direction !== 'view' && !it.heading) continue;
-    const body = (it.heading ? `${'#'.repeat(Math.min(it.heading, 6))} ` : '') + cap(sanitize(it.text), TEXT_MAX, masks);
+    const body = (it.heading ? `${'#'.repeat(Math.min(it.heading, 6))} ` : '') + cap(it.text, TEXT_MAX, settings);
     const line: Line = {
       order: it.order,
       isElement: false,
@@ -246,8 +247,8 @@ function* mapJob(options: MapOptions, settings: PageSettings, budget: Budget, t0
   const present = lines.filter((l) => inPage(sources.get(l)!));
   present.sort((a, b) => a.order - b.order);
 
-  const header = pageHeader(W, H, masks);
-  const formatted = choose({ header, lines: present, maxTokens, counts });
+  const header = pageHeader(W, H, settings);
+  const formatted = choose({ header, fence: settings.fence, lines: present, maxTokens, counts });
 
   // Refs for what is listed: its own, a re-matched one (replaced node), or a new one.
   const listed = [...info.values()].filter((e) => formatted.chosen.has(e.item.order));
@@ -347,7 +348,7 @@ function describeItem(it: ElementItem, d: Describer, focused: Element | null, as
   // A label standing in for a hidden checkbox, radio or file input reads as that control.
   const control = it.standsFor;
   const controlRole = control ? d.role(control) : '';
-  const { zones, masks } = d.settings;
+  const { zones } = d.settings;
   const states = it.opaque ? {} : control ? readStates(control, controlRole, focused, zones) : readStates(el, role, focused, zones);
   // A custom select's visible stand-in reads as the hidden <select> it replaces (widgets.ts).
   const standIn = it.opaque ? undefined : applyStandIn(el, d, states);
@@ -386,13 +387,14 @@ function describeItem(it: ElementItem, d: Describer, focused: Element | null, as
       ? 'option'
       : displayRole(role, it.reason);
   const parts = [`${REF_SLOT}${shownRole}`];
-  if (shown) parts.push(quote(cap(shown, NAME_MAX, masks), masks));
-  if (hint) parts.push(`~${sanitize(hint)}`);
+  if (shown) parts.push(quote(cap(shown, NAME_MAX, d.settings), d.settings));
+  // The hint's page words are cleaned where it quotes them; what else it holds is a class or id.
+  if (hint) parts.push(`~${clean(hint, d.settings.fence)}`);
   if (it.opaque) {
     parts.push(`${Math.round(it.rect.width)}x${Math.round(it.rect.height)}`);
     parts.push(it.crossOrigin ? 'cross-origin, opaque: use click_at' : 'opaque: use click_at');
   }
-  const st = statesText(states, masks);
+  const st = statesText(states, d.settings);
   if (st) parts.push(st);
   if (it.hiddenInside) parts.push(`(${it.hiddenInside} more inside, scroll it)`);
   return { item: it, role, name, shownRole, shown, ...(hint ? { hint } : {}), display: parts.join(' '), states };
@@ -418,24 +420,24 @@ function displayRole(role: string, reason: string): string {
 }
 
 function groupLabel(g: Group, d: Describer): string {
-  const { masks } = d.settings;
+  const t = d.settings;
   if (g.kind === 'frame') {
     const f = g.el as HTMLIFrameElement;
     const title = f.title || f.name;
-    return `frame ${g.frame!.id}${title ? ` ${quote(cap(title, 40, masks), masks)}` : ''}`;
+    return `frame ${g.frame!.id}${title ? ` ${quote(cap(title, 40, t), t)}` : ''}`;
   }
   const name = d.name(g.el);
-  return `${g.kind}${name ? ` ${quote(cap(name, NAME_MAX, masks), masks)}` : ''}${g.modal ? ' modal' : ''}`;
+  return `${g.kind}${name ? ` ${quote(cap(name, NAME_MAX, t), t)}` : ''}${g.modal ? ' modal' : ''}`;
 }
 
-function pageHeader(W: number, H: number, masks: Masks): string {
+function pageHeader(W: number, H: number, t: PageText): string {
   const se = document.scrollingElement ?? document.documentElement;
   const up = window.scrollY / H;
   const down = Math.max(0, se.scrollHeight - H - window.scrollY) / H;
   const left = window.scrollX / W;
   const right = Math.max(0, se.scrollWidth - W - window.scrollX) / W;
   const url = location.href.length > 200 ? `${location.href.slice(0, 200)}…` : location.href;
-  return `page ${quote(cap(document.title, NAME_MAX, masks), masks)} ${sanitize(url)}  viewport ${W}x${H}  ${scrollText({ up, down, left, right })} screens`;
+  return `page ${quote(cap(document.title, NAME_MAX, t), t)} ${clean(url, t.fence)}  viewport ${W}x${H}  ${scrollText({ up, down, left, right })} screens`;
 }
 
 /**

@@ -1,0 +1,75 @@
+/**
+ * The data markers and the run's value they carry (pure). Page text reaches the model only
+ * between `⟪page content V⟫` and `⟪/page content V⟫`, where V is a random value made once per
+ * run (kept across its pages) and named in the system prompt: text that looks like a marker
+ * but lacks V is page text, so no look-alike list is needed. A page that reads V from storage
+ * where the run is saved still cannot write it: `clean` removes it from every page string
+ * before the string is placed, in any width or case, split by any separators.
+ */
+
+/** Hex digits in a run's value: 48 bits, too many to guess in the text of a page. */
+const FENCE_LENGTH = 12;
+
+/** A new random value for a run's markers. */
+export function newFence(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(FENCE_LENGTH / 2));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** A value we made (a saved run's may have been rewritten by the page: a short one would eat page text). */
+export const isFence = (v: unknown): v is string => typeof v === 'string' && /^[0-9a-f]{12}$/.test(v);
+
+/** The start and end markers; without a value (the page's own `pagehand.map()`) the bare ones. */
+export function markers(fence: string | undefined): { start: string; end: string } {
+  const v = fence ? ` ${fence}` : '';
+  return { start: `⟪page content${v}⟫`, end: `⟪/page content${v}⟫` };
+}
+
+/**
+ * Characters that break a line where the model reads one (C0 and C1 controls but tab and line
+ * feed, the Unicode line and paragraph separators), and the markers' own brackets, which only
+ * our markers use.
+ */
+const BREAKS = /[\0-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]/g;
+
+/**
+ * One page-derived string, safe to place between the markers: no line breaks but `\n`, no
+ * `⟪ ⟫`, and nothing that reads as the run's value. Call it on each string before it is joined
+ * to our own syntax, never on assembled text: the value is matched on letters and digits only,
+ * so across a join it could take a character of a ref.
+ */
+export function clean(s: string, fence: string | undefined): string {
+  let text = s.replace(BREAKS, ' ').replace(/[⟪⟫]/g, '');
+  if (!fence) return text;
+  // Removing one copy can join the halves around it into another: again until none is left.
+  for (let next = dropFence(text, fence); next !== text; next = dropFence(text, fence)) text = next;
+  return text;
+}
+
+/**
+ * Letters and digits as the model may read them: compatibility forms and accents taken apart
+ * (NFKD), lower case, all else dropped. Character by character it gives the same as on the
+ * whole string, so positions can be traced back.
+ */
+const fold = (s: string): string =>
+  s
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/[^0-9a-z]/g, '');
+
+/** The first copy of the value removed: the characters that spell it, whatever stands between them. */
+function dropFence(text: string, fence: string): string {
+  if (!fold(text).includes(fence)) return text; // the common case, in one pass
+  const chars = [...text];
+  let folded = '';
+  const from: number[] = [];
+  chars.forEach((ch, i) => {
+    for (const c of fold(ch)) {
+      folded += c;
+      from.push(i);
+    }
+  });
+  const at = folded.indexOf(fence);
+  const drop = new Set(from.slice(at, at + fence.length));
+  return chars.filter((_, i) => !drop.has(i)).join('');
+}
