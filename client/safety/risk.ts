@@ -482,6 +482,11 @@ function verbOf(call: ParsedCall, facts: TargetFacts): string {
   }
 }
 
+const quote = (text: string): string => `"${text.length > 60 ? `${text.slice(0, 57)}…` : text}"`;
+/** Where the words were seen, when the name did not say them. */
+const seenSays = (facts: TargetFacts): string =>
+  `its visible text says ${quote(facts.visibleText!)}${facts.name ? ` while its label says ${quote(facts.name)}` : ''}`;
+
 const kindName: Record<string, string> = { payment: 'a payment', deletion: 'a deletion', sending: 'sending a message', personal_data: 'personal data' };
 
 /**
@@ -521,11 +526,19 @@ export function classifyRisks(raw: PlannedCall | ParsedCall, facts: TargetFacts 
 
   // Words: the control's name (when its role is named by what it does), the button a submission goes through, the form's name.
   // A drop's target is named by what a drop there does ("Trash", "Archive"), whatever its role.
-  const texts = [...(NAMED_BY_ACT.has(facts.role) || facts.submits || call.name === 'drag' ? [facts.name] : []), ...(facts.words ?? [])].filter(Boolean);
+  const named = NAMED_BY_ACT.has(facts.role) || facts.submits || call.name === 'drag';
+  const texts = [...(named ? [facts.name] : []), ...(facts.words ?? [])].filter(Boolean);
   for (const text of texts) {
     for (const kind of wordsKinds(text)) {
       if (kind === 'sending' && facts.role === 'link' && !facts.submits) continue; // a "Share" link opens a page
       add(kind, `${verb} ${DOES[kind]}.`);
+    }
+  }
+  // What a person sees on it counts as much as its name: either saying "Delete" is a deletion.
+  if (named && facts.visibleText) {
+    for (const kind of wordsKinds(facts.visibleText)) {
+      if (kind === 'sending' && facts.role === 'link' && !facts.submits) continue;
+      add(kind, `${verb} ${DOES[kind]} (${seenSays(facts)}).`);
     }
   }
   if (facts.icon?.length) {
