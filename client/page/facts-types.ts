@@ -39,6 +39,11 @@ export interface TargetFacts {
   tag: string;
   /** How the call presses it; absent on facts made by hand (then the call says). */
   via?: Via;
+  /**
+   * The text a person sees on it, when it differs from `name` (an `aria-label` of "Open settings"
+   * on a button that shows "Delete account"; letters hidden inside the words): judged as well.
+   */
+  visibleText?: string;
   /** The button a submission goes through, for messages: `button "Delete my account"`. */
   button?: string;
   /** More texts that say what pressing it does: the default button's name, the form's name. */

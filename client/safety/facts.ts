@@ -10,6 +10,7 @@
  * exactly what the action then does, never the words of the call.
  */
 import { createDescriber, type Describer } from '../page/names/describe';
+import { visibleText } from '../page/names/visible-text';
 import { deepActiveElement } from '../page/dom/flat-tree';
 import { parseCall } from '../page/actions/args';
 import { clickAtTarget } from '../page/actions/click-at';
@@ -20,10 +21,11 @@ import { editableTarget, typingPlan } from '../page/actions/type';
 import { remoteFacts } from '../page/frames/parent';
 import { resolveRef } from '../page/map/refs';
 import { riskMarkOf } from './marks';
+import { personalKind } from './personal-words';
 import type { PageSettings } from '../page/settings';
 import type { CallLike, FormFacts, TargetFacts, Via } from '../page/facts-types';
 
-// Field kinds by autocomplete token, input type or name/id words.
+// Field kinds by autocomplete token, input type or name/id words (personal-words.ts).
 const PERSONAL_AUTOCOMPLETE: Array<[RegExp, string]> = [
   [/^(name|given-name|family-name|additional-name|nickname|honorific)/, 'name'],
   [/^email/, 'email'],
@@ -33,16 +35,6 @@ const PERSONAL_AUTOCOMPLETE: Array<[RegExp, string]> = [
   [/^bday/, 'birthday'],
   [/^new-password/, 'new password'],
   [/^current-password/, 'password'],
-];
-const PERSONAL_WORDS: Array<[RegExp, string]> = [
-  [/e-?mail/, 'email'],
-  [/phone|tel\b|mobile/, 'phone'],
-  [/card|cc-?num|cvc|cvv|iban/, 'card'],
-  [/pass(word)?\b|pwd/, 'password'],
-  [/street|address|city|zip|postal|postcode/, 'address'],
-  [/birth|dob\b/, 'birthday'],
-  [/ssn|passport|national.?id|tax.?id/, 'id number'],
-  [/(first|last|full|given|family|sur)[-_ ]?name|^name$/, 'name'],
 ];
 /** Names of card fields: a form with one takes a payment. */
 const CARD_FIELD =
@@ -75,9 +67,7 @@ function fieldKind(el: Element): string | undefined {
 }
 
 function wordsKind(el: Element): string | undefined {
-  const words = `${el.getAttribute('name') ?? ''} ${el.id}`.toLowerCase();
-  for (const [re, kind] of PERSONAL_WORDS) if (re.test(words)) return kind;
-  return undefined;
+  return personalKind(el.getAttribute('name') ?? '') ?? personalKind(el.id);
 }
 
 function isCardField(el: Element): boolean {
@@ -190,6 +180,17 @@ function nameOf(el: Element, role: string, describer: Describer): string {
   return name;
 }
 
+/** What a person sees on the control, when it is not its name (layout: only for the call's own target). */
+function seenText(el: Element, name: string, describer: Describer): string | undefined {
+  let seen: string;
+  try {
+    seen = visibleText(el, (e) => describer.settings.zones.excluded(e));
+  } catch {
+    return undefined;
+  }
+  return seen && seen !== name ? seen : undefined;
+}
+
 const label = (role: string, name: string, tag: string): string =>
   `${role === 'generic' ? tag : role}${name ? ` "${name.length > 60 ? `${name.slice(0, 57)}…` : name}"` : ''}`;
 
@@ -198,6 +199,8 @@ function activationFacts(control: Element, origin: Element, via: Via, describer:
   const role = describer.role(control);
   const name = nameOf(control, role, describer);
   const facts: TargetFacts = { role, name, tag: control.localName, via };
+  const seen = seenText(control, name, describer);
+  if (seen) facts.visibleText = seen;
   if (!name) {
     const icon = iconWords(control);
     if (icon.length) facts.icon = icon;
@@ -238,6 +241,8 @@ function enterFacts(
     const bname = nameOf(button, b.role, describer);
     facts.button = label(b.role, bname, button.localName);
     if (bname) words.push(bname);
+    const seen = seenText(button, bname, describer);
+    if (seen) words.push(seen);
     else {
       const icon = iconWords(button);
       if (icon.length) facts.icon = icon;

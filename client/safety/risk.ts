@@ -17,6 +17,7 @@ import type { PlannedCall, RiskKind } from '../agent/public-types';
 import { cap } from '../page/map/format';
 import type { PageText } from '../page/settings';
 import type { PageTool } from '../webmcp/page-tool';
+import { readAsPerson, readPattern, readings } from './read-as-person';
 
 export interface Risk {
   kind: RiskKind;
@@ -37,9 +38,11 @@ export interface RiskOptions {
 // Words are matched as whole words in any script: a letter or digit may not touch either end
 // (JS's \b is ASCII-only). No lookbehind: Safari 15 cannot parse it.
 const EDGE = '\\p{L}\\p{N}\\p{M}';
-const words = (list: string[]): RegExp => new RegExp(`(?:^|[^${EDGE}])(?:${list.map((w) => w.replace(/ /g, '\\s+')).join('|')})(?![${EDGE}])`, 'iu');
+// Each word is read as the page's text is (readAsPerson): look-alikes and accents agree.
+const words = (list: string[]): RegExp =>
+  new RegExp(`(?:^|[^${EDGE}])(?:${list.map((w) => readPattern(w).replace(/ /g, '\\s+')).join('|')})(?![${EDGE}])`, 'iu');
 // Chinese, Japanese and Korean run words together: a substring is a word.
-const inside = (list: string[]): RegExp => new RegExp(list.join('|'), 'u');
+const inside = (list: string[]): RegExp => new RegExp(list.map(readPattern).join('|'), 'u');
 
 const PAYMENT_WORDS = words([
   // en
@@ -297,9 +300,6 @@ const SENDING_CJK = inside([
   '공유',
 ]);
 
-/** U+0130 (İ) has no simple case folding to "i": Turkish "SİL" must still read as "sil". */
-const fold = (text: string): string => text.replace(/\u0130/g, 'i');
-
 type WordKind = 'payment' | 'deletion' | 'sending';
 const WORD_LISTS: Array<[WordKind, RegExp, RegExp]> = [
   ['payment', PAYMENT_WORDS, PAYMENT_CJK],
@@ -309,10 +309,10 @@ const WORD_LISTS: Array<[WordKind, RegExp, RegExp]> = [
 
 /** Every risky kind the words of a name say, in the order they are said ("Delete Buy milk": deletion, then payment). */
 export function wordsKinds(text: string): WordKind[] {
-  const t = fold(text);
   const found: Array<[number, WordKind]> = [];
+  const seen = readings(text);
   for (const [kind, latin, cjk] of WORD_LISTS) {
-    const at = [latin.exec(t)?.index, cjk.exec(t)?.index].filter((i): i is number => i !== undefined);
+    const at = seen.flatMap((t) => [latin.exec(t)?.index, cjk.exec(t)?.index]).filter((i): i is number => i !== undefined);
     if (at.length) found.push([Math.min(...at), kind]);
   }
   return found.sort((a, b) => a[0] - b[0]).map(([, kind]) => kind);
@@ -323,31 +323,39 @@ export function wordsKind(text: string): WordKind | undefined {
   return wordsKinds(text)[0];
 }
 
-// Icon names (class/id words) of a control with no name.
-const ICON_DELETION = new Set(['trash', 'delete', 'remove', 'bin', 'garbage', 'wastebasket', 'erase', 'destroy']);
-const ICON_PAYMENT = new Set(['pay', 'payment', 'purchase', 'buy']);
-const ICON_SENDING = new Set(['send']);
+/** Words read as readAsPerson reads them, to compare with what the page says. */
+const readSet = (list: string[]): Set<string> => new Set(list.map(readAsPerson));
+
+// Icon names (class/id words, a material icon's ligature) of a control with no name.
+const ICON_DELETION = readSet(['trash', 'delete', 'remove', 'bin', 'garbage', 'wastebasket', 'erase', 'destroy']);
+const ICON_PAYMENT = readSet(['pay', 'payment', 'purchase', 'buy']);
+const ICON_SENDING = readSet(['send']);
+const PAPER_PLANE = readAsPerson('paper plane');
 
 /** The risky kind an icon's words say, if any. */
 export function iconKind(icon: readonly string[]): 'payment' | 'deletion' | 'sending' | undefined {
-  if (icon.some((w) => ICON_PAYMENT.has(w))) return 'payment';
-  if (icon.some((w) => ICON_DELETION.has(w))) return 'deletion';
-  if (icon.some((w) => ICON_SENDING.has(w)) || icon.join(' ').includes('paper plane')) return 'sending';
+  const read = icon.map(readAsPerson);
+  if (read.some((w) => ICON_PAYMENT.has(w))) return 'payment';
+  if (read.some((w) => ICON_DELETION.has(w))) return 'deletion';
+  if (read.some((w) => ICON_SENDING.has(w)) || read.join(' ').includes(PAPER_PLANE)) return 'sending';
   return undefined;
 }
 
-// Where a form or link goes: a path segment of at most two words naming the act.
-const PATH_DELETION = new Set(['delete', 'remove', 'destroy', 'unsubscribe', 'deactivate', 'erase']);
-const PATH_PAYMENT = new Set(['pay', 'purchase', 'buy']);
+/** The icon words that say what it does, for the reason. */
+const iconSaying = (icon: readonly string[]): string[] =>
+  icon.filter((w) => [ICON_DELETION, ICON_PAYMENT, ICON_SENDING].some((set) => set.has(readAsPerson(w))) || PAPER_PLANE.includes(readAsPerson(w)));
+
+// Where a form or link goes: a path segment of at most two words naming the act (words read as readAsPerson reads them).
+const PATH_DELETION = readSet(['delete', 'remove', 'destroy', 'unsubscribe', 'deactivate', 'erase']);
+const PATH_PAYMENT = readSet(['pay', 'purchase', 'buy']);
 /** A form sent to /checkout, /payment or /orders pays; a link there only opens the page where one pays. */
-const FORM_PAYMENT = new Set(['checkout', 'payment', 'order', 'orders']);
-const ACCOUNTS = /^(account|subscription|membership|profile)$/;
+const FORM_PAYMENT = readSet(['checkout', 'payment', 'order', 'orders']);
+const ACCOUNTS = readSet(['account', 'subscription', 'membership', 'profile']);
+const ENDING = readSet(['cancel', 'close']);
 const QUERY_KEYS = /^(_?method|action|do|op|cmd|task|mode)$/i;
 
 function actWords(text: string): string[] {
-  return text
-    .toLowerCase()
-    .replace(/\.[a-z0-9]{1,5}$/, '')
+  return readAsPerson(text.replace(/\.[a-z0-9]{1,5}$/i, ''))
     .split(/[-_.+\s]+/)
     .filter(Boolean);
 }
@@ -355,7 +363,7 @@ function actWords(text: string): string[] {
 function actKind(parts: string[], form: boolean): 'payment' | 'deletion' | undefined {
   if (parts.length === 0 || parts.length > 2) return undefined;
   if (parts.some((w) => PATH_DELETION.has(w))) return 'deletion';
-  if ((parts.includes('cancel') || parts.includes('close')) && parts.some((w) => ACCOUNTS.test(w))) return 'deletion';
+  if (parts.some((w) => ENDING.has(w)) && parts.some((w) => ACCOUNTS.has(w))) return 'deletion';
   if (parts.some((w) => PATH_PAYMENT.has(w) || (form && FORM_PAYMENT.has(w)))) return 'payment';
   return undefined;
 }
@@ -379,12 +387,12 @@ export function urlKind(url: string, form: boolean): 'payment' | 'deletion' | un
   } catch {
     /* keep it encoded */
   }
-  const segments = path.toLowerCase().split('/').filter(Boolean);
+  const segments = path.split('/').filter(Boolean);
   for (let i = 0; i < segments.length; i++) {
     const kind = actKind(actWords(segments[i]!), form);
     if (kind) return kind;
     // /account/cancel, /subscription/close
-    if (i > 0 && /^(cancel|close)$/.test(segments[i]!) && ACCOUNTS.test(segments[i - 1]!)) return 'deletion';
+    if (i > 0 && ENDING.has(readAsPerson(segments[i]!)) && ACCOUNTS.has(readAsPerson(segments[i - 1]!))) return 'deletion';
   }
   for (const [key, value] of u.searchParams) {
     if (!QUERY_KEYS.test(key)) continue;
@@ -474,6 +482,11 @@ function verbOf(call: ParsedCall, facts: TargetFacts): string {
   }
 }
 
+const quote = (text: string): string => `"${text.length > 60 ? `${text.slice(0, 57)}…` : text}"`;
+/** Where the words were seen, when the name did not say them. */
+const seenSays = (facts: TargetFacts): string =>
+  `its visible text says ${quote(facts.visibleText!)}${facts.name ? ` while its label says ${quote(facts.name)}` : ''}`;
+
 const kindName: Record<string, string> = { payment: 'a payment', deletion: 'a deletion', sending: 'sending a message', personal_data: 'personal data' };
 
 /**
@@ -513,20 +526,24 @@ export function classifyRisks(raw: PlannedCall | ParsedCall, facts: TargetFacts 
 
   // Words: the control's name (when its role is named by what it does), the button a submission goes through, the form's name.
   // A drop's target is named by what a drop there does ("Trash", "Archive"), whatever its role.
-  const texts = [...(NAMED_BY_ACT.has(facts.role) || facts.submits || call.name === 'drag' ? [facts.name] : []), ...(facts.words ?? [])].filter(Boolean);
+  const named = NAMED_BY_ACT.has(facts.role) || facts.submits || call.name === 'drag';
+  const texts = [...(named ? [facts.name] : []), ...(facts.words ?? [])].filter(Boolean);
   for (const text of texts) {
     for (const kind of wordsKinds(text)) {
       if (kind === 'sending' && facts.role === 'link' && !facts.submits) continue; // a "Share" link opens a page
       add(kind, `${verb} ${DOES[kind]}.`);
     }
   }
+  // What a person sees on it counts as much as its name: either saying "Delete" is a deletion.
+  if (named && facts.visibleText) {
+    for (const kind of wordsKinds(facts.visibleText)) {
+      if (kind === 'sending' && facts.role === 'link' && !facts.submits) continue;
+      add(kind, `${verb} ${DOES[kind]} (${seenSays(facts)}).`);
+    }
+  }
   if (facts.icon?.length) {
     const kind = iconKind(facts.icon);
-    if (kind)
-      add(
-        kind,
-        `${verb} ${DOES[kind]} (its icon: ${facts.icon.filter((w) => ICON_DELETION.has(w) || ICON_PAYMENT.has(w) || ICON_SENDING.has(w) || w === 'paper' || w === 'plane').join(' ')}).`,
-      );
+    if (kind) add(kind, `${verb} ${DOES[kind]} (its icon: ${iconSaying(facts.icon).join(' ')}).`);
   }
 
   // Structure: where the submission or the link goes, and what the form holds.
