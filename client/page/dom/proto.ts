@@ -22,26 +22,24 @@ function method<A extends unknown[], T>(ctor: string, key: string): (o: object, 
 }
 
 /** `el.localName`. */
-export const localNameOf: Read<string> = getter('Element', 'localName');
-const getAttr = method<[string], string | null>('Element', 'getAttribute');
+export const localNameOf: Read<string> = /* @__PURE__ */ getter('Element', 'localName');
+const getAttr = /* @__PURE__ */ method<[string], string | null>('Element', 'getAttribute');
 /** `el.getAttribute(name)`. */
 export const attrOf = (el: Element, name: string): string | null => getAttr(el, name);
-const hasAttr = method<[string], boolean>('Element', 'hasAttribute');
+const hasAttr = /* @__PURE__ */ method<[string], boolean>('Element', 'hasAttribute');
 export const hasAttrOf = (el: Element, name: string): boolean => hasAttr(el, name);
-const closestM = method<[string], Element | null>('Element', 'closest');
+const closestM = /* @__PURE__ */ method<[string], Element | null>('Element', 'closest');
 /** `el.closest(selector)`. */
 export const closestOf = (el: Element, selector: string): Element | null => closestM(el, selector);
-const qsa = method<[string], NodeListOf<Element>>('Element', 'querySelectorAll');
+const qsa = /* @__PURE__ */ method<[string], NodeListOf<Element>>('Element', 'querySelectorAll');
 /** `[...el.querySelectorAll(selector)]`. */
 export const allIn = (el: Element, selector: string): Element[] => [...qsa(el, selector)];
 /** `node.ownerDocument`. */
-export const ownerDocumentOf: Read<Document> = getter('Node', 'ownerDocument');
+export const ownerDocumentOf: Read<Document> = /* @__PURE__ */ getter('Node', 'ownerDocument');
 /** `node.baseURI`. */
-export const baseURIOf: Read<string> = getter('Node', 'baseURI');
-/** `el.id`. */
-export const idOf: Read<string> = getter('Element', 'id');
+export const baseURIOf: Read<string> = /* @__PURE__ */ getter('Node', 'baseURI');
 
-const formElements: Read<HTMLFormControlsCollection> = getter('HTMLFormElement', 'elements');
+const formElements: Read<HTMLFormControlsCollection> = /* @__PURE__ */ getter('HTMLFormElement', 'elements');
 /** A form's controls, as the browser lists them (whatever fields the form names `elements`). */
 export const controlsOf = (form: HTMLFormElement): Element[] => [...formElements(form)];
 
@@ -55,7 +53,7 @@ const CONTROL_CTORS: Record<string, string> = {
   fieldset: 'HTMLFieldSetElement',
   object: 'HTMLObjectElement',
 };
-const controlGetters = new Map<string, Read<unknown>>();
+const controlGetters = /* @__PURE__ */ new Map<string, Read<unknown>>();
 /** `control[key]` through its own interface's getter; undefined for an element that is no form control. */
 function controlProp<T>(el: Element, key: 'type' | 'value' | 'name' | 'form'): T | undefined {
   const ctor = CONTROL_CTORS[localNameOf(el)];
@@ -74,18 +72,18 @@ export const nameOf = (el: Element): string => controlProp<string>(el, 'name') ?
 /** The form a control belongs to (its `form` attribute or its ancestor), or null. */
 export const formOf = (el: Element): HTMLFormElement | null => controlProp<HTMLFormElement | null>(el, 'form') ?? null;
 
-const inputFiles: Read<FileList | null> = getter('HTMLInputElement', 'files');
+const inputFiles: Read<FileList | null> = /* @__PURE__ */ getter('HTMLInputElement', 'files');
 /** How many files a file input holds. */
 export const fileCount = (el: Element): number => (localNameOf(el) === 'input' ? (inputFiles(el)?.length ?? 0) : 0);
 
-const labelControl: Read<HTMLElement | null> = getter('HTMLLabelElement', 'control');
+const labelControl: Read<HTMLElement | null> = /* @__PURE__ */ getter('HTMLLabelElement', 'control');
 /** The control a `<label>` labels, or null. */
 export const labelledControl = (label: Element): HTMLElement | null => labelControl(label);
 
 /** `node.textContent`. */
-export const textOf: Read<string | null> = getter('Node', 'textContent');
+export const textOf: Read<string | null> = /* @__PURE__ */ getter('Node', 'textContent');
 /** `document.activeElement` (a document's named images and forms shadow its own properties). */
-export const activeElementOf: Read<Element | null> = getter('Document', 'activeElement');
-const byId = method<[string], Element | null>('Document', 'getElementById');
+export const activeElementOf: Read<Element | null> = /* @__PURE__ */ getter('Document', 'activeElement');
+const byId = /* @__PURE__ */ method<[string], Element | null>('Document', 'getElementById');
 /** `doc.getElementById(id)`. */
 export const elementById = (doc: Document, id: string): Element | null => byId(doc, id);
