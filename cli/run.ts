@@ -204,10 +204,13 @@ export async function drive(
       report.note(`denied: ${what} — no terminal to ask (pass --yes to allow risky actions)`);
       return { allowed: false };
     }
-    const a = (await ask(`pagehand wants to: ${what}\n  ${request.reason}\n  Allow? [y]es / [a]lways / [N]o: `)).trim().toLowerCase();
-    const allowed = a === 'y' || a === 'yes' || a === 'a' || a === 'always';
+    // What pagehand could not judge is allowed one call at a time: no "always" for it.
+    const once = request.kind === 'unjudged';
+    const a = (await ask(`pagehand wants to: ${what}\n  ${request.reason}\n  Allow? [y]es${once ? '' : ' / [a]lways'} / [N]o: `)).trim().toLowerCase();
+    const always = !once && (a === 'a' || a === 'always');
+    const allowed = always || a === 'y' || a === 'yes';
     report.note(allowed ? `allowed: ${what}` : `denied: ${what}`);
-    return { allowed, always: a === 'a' || a === 'always' };
+    return { allowed, always };
   };
   const onAsk = async (question: string): Promise<string> => {
     report.event('ask', { question }, lastUrl);

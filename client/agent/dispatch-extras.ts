@@ -21,7 +21,7 @@ interface Host {
   readonly state: Pick<SavedRun, 'secrets'>;
   readonly ended: boolean;
   readonly signal?: AbortSignal;
-  confirm(call: Call, target: CallTarget | undefined, goal: string | undefined): Promise<true | string>;
+  confirm(call: Call, target: CallTarget | undefined, goal: string | undefined): Promise<true | string | ActionResult>;
   beforeAction(call: PageCall, target: CallTarget | undefined): void;
   pageSettings(): PageSettings;
 }
@@ -76,7 +76,12 @@ async function runPageTool(host: Host, call: PageToolCall, goal: string | undefi
   const allowed = await host.confirm(submit, undefined, goal);
   if (host.ended) return failure('The run ended.');
   if (allowed !== true)
-    return { ok: false, message: `Filled the form "${t.name}", but it was not submitted: ${allowed}`, error: { kind: 'failed' }, changes: {} };
+    return {
+      ok: false,
+      message: `Filled the form "${t.name}", but it was not submitted: ${typeof allowed === 'object' ? allowed.message : allowed}`,
+      error: { kind: 'failed' },
+      changes: {},
+    };
   host.beforeAction(submit, undefined);
   const r = await act(submit.action, undefined, host.pageSettings());
   results.push(r);

@@ -41,7 +41,8 @@ export interface DispatchHost {
   pending: StepRecord | undefined;
   finish(r: Omit<RunResult, 'steps' | 'usage'>): void;
   ask(question: string): Promise<string | undefined>;
-  confirm(call: Call, target: CallTarget | undefined, goal: string | undefined): Promise<true | string>;
+  /** true: run it; a sentence: the user (or nobody) did not allow it; a result: the risk check refused it (its element is gone). */
+  confirm(call: Call, target: CallTarget | undefined, goal: string | undefined): Promise<true | string | ActionResult>;
   /** An allowed page action or site tool is about to run: its recording step begins. */
   beforeAction(call: PageCall | SiteCall, target: CallTarget | undefined): void;
   /** A full navigation started: save and wait for the next page. */
@@ -136,6 +137,12 @@ export async function runStep(host: DispatchHost, step: number, calls: Call[], g
       if (call.kind === 'page' || call.kind === 'site' || call.kind === 'page_tool') {
         const allowed = await host.confirm(call, target, goal);
         if (host.ended) return 'ended';
+        if (typeof allowed === 'object') {
+          // Refused before it ran, as the action would have been: the model looks again.
+          push({ call: label, ok: false, result: withRefHint(allowed, host.lastMap) });
+          failed = true;
+          break;
+        }
         if (allowed !== true) {
           push({ call: label, ok: false, result: allowed });
           notes.push(`The user did not allow ${label}. Do not try it again; go on without it or finish.`);

@@ -16,8 +16,12 @@ import type { RiskyRule } from '../page/facts-types';
 /** The answer's schema and recordings: written once in common/ (the CLI checks them too). */
 export type { AnswerSchema, SchemaType, RecordedExpectation, RecordedStep, RecordedTarget, Recording };
 
-/** What a risky action is. `site_tool`: a site's own tool that does not declare itself read-only. */
-export type RiskKind = 'payment' | 'deletion' | 'sending' | 'personal_data' | 'leaving_site' | 'download' | 'site_tool';
+/**
+ * What a risky action is. `site_tool`: a site's own tool that does not declare itself read-only.
+ * `unjudged`: pagehand could not tell what the call does (the page broke the check, or hid what
+ * it needs): it asks, and a yes holds for that one call only (no "always").
+ */
+export type RiskKind = 'payment' | 'deletion' | 'sending' | 'personal_data' | 'leaving_site' | 'download' | 'site_tool' | 'unjudged';
 
 /** What the user allowed for the rest of a run ("always"): a kind, or one site tool by name (`tool:NAME`). */
 export type Allowance = RiskKind | `tool:${string}`;

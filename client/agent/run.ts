@@ -21,7 +21,9 @@ import type { PageMap } from '../page/page-types';
 import { callArgs, callLabel, normaliseCall, type Call, type PageCall, type SiteCall } from './calls';
 import { confirmCall } from '../safety/confirm';
 import { targetFacts } from '../safety/facts';
-import { classifyRisks, pageToolRisks, siteToolRisk, type Risk } from '../safety/risk';
+import { classifyRisks, pageToolRisks, siteToolRisk, unjudged, type RiskCheck } from '../safety/risk';
+import { ACTION_TOOLS } from '../page/actions/args';
+import { RefError } from '../page/map/refs';
 import { runStep, type DispatchHost, type StepOutcome } from './dispatch';
 import type { ActionResult } from '../page/actions/contract';
 import { createEmitter } from './events';
@@ -659,14 +661,15 @@ export class Run implements DispatchHost {
   /** The last call asked about was refused (by the user, or because no one could be asked). */
   refused = false;
 
-  /** Asks about a risky call: true, or why it must not run. */
-  async confirm(call: Call, target: CallTarget | undefined, goal: string | undefined): Promise<true | string> {
+  /** Asks about a risky call: true, why it must not run, or the refusal of a call whose element is gone. */
+  async confirm(call: Call, target: CallTarget | undefined, goal: string | undefined): Promise<true | string | ActionResult> {
     const t = clock();
-    const risks = risksOf(call, this.pageSettings(), this.untrustedPage);
+    const check = checkRisks(call, this.pageSettings(), this.untrustedPage);
     spent('risk', t);
+    if (check.refused) return check.refused;
     const answer = await confirmCall(
       { allowed: this.state.allowed, emitter: this.emitter, signal: this.abort.signal, confirmFn: () => this.confirmFn() },
-      risks,
+      check.risks,
       call.planned,
       target,
       goal,
@@ -742,17 +745,29 @@ export async function pageReady(settings: PageSettings): Promise<void> {
   }
 }
 
-/** Every risk of a call, most telling first (client/safety/risk.ts); none for calls that do not act. */
-export function risksOf(call: Call, settings: PageSettings, untrusted: boolean): Risk[] {
+/**
+ * What a call needs before it runs, judged on what it does (client/safety/risk.ts) by how its
+ * tool says it is judged: nothing, the user's yes (`risks`, most telling first), or a refusal
+ * (`refused`: its element is unknown or gone, which the action itself would refuse). Fails
+ * closed: an error anywhere in the judging, a fact missing, asks as `unjudged`, never allows.
+ */
+export function checkRisks(call: Call, settings: PageSettings, untrusted: boolean): RiskCheck {
+  const judge = call.kind === 'page' ? ACTION_TOOLS[call.action.name]?.judge : call.kind === 'site' || call.kind === 'page_tool' ? 'tool' : 'none';
   try {
     if (call.kind === 'site') {
       const r = siteToolRisk(call.tool);
-      return r ? [r] : [];
+      return { judge, risks: r ? [r] : [] };
     }
-    if (call.kind === 'page_tool') return pageToolRisks(call.tool, settings);
-    if (call.kind === 'page') return classifyRisks(call.action, targetFacts(call.action, settings), location.href, { trustMarks: !untrusted });
-  } catch {
-    /* a page that breaks the facts gets no question rather than a crash */
+    if (call.kind === 'page_tool') return { judge, risks: pageToolRisks(call.tool, settings) };
+    if (call.kind !== 'page') return { judge, risks: [] };
+    if (!judge) return { judge: 'none', risks: [unjudged(`pagehand has no rule for "${call.action.name}"`)] };
+    return { judge, risks: classifyRisks(call.action, targetFacts(call.action, settings), location.href, { trustMarks: !untrusted }) };
+  } catch (e) {
+    // A ref the map never gave, or an element that went away: refused here with the action's own
+    // words (the action must not run on what was not judged; the model looks again).
+    if (e instanceof RefError)
+      return { judge, risks: [], refused: { ok: false, message: e.message, error: { kind: e.code === 'unknown' ? 'unknown_ref' : 'stale_ref' }, changes: {} } };
+    // Whatever the page made the check trip on: its words stay out of the reason.
+    return { judge, risks: [unjudged(`reading what ${call.kind === 'page' ? call.action.name : 'this'} acts on failed`)] };
   }
-  return [];
 }

@@ -6,7 +6,7 @@
  * Rendered to the OpenAI `tools` format (the proxy maps them to Gemini).
  */
 import type { JsonSchema, ToolSpec } from '../llm/wire';
-import { ACTION_TOOLS, ArgError, type ArgSchema } from '../page/actions/args';
+import { ACTION_TOOLS, ArgError, assertJudged, type ArgSchema, type Judge } from '../page/actions/args';
 import { siteToolProblem } from './tool-problem';
 
 const str = (description?: string): ArgSchema => (description ? { type: 'string', description } : { type: 'string' });
@@ -14,6 +14,8 @@ const bool = (description?: string): ArgSchema => (description ? { type: 'boolea
 
 interface ToolDef {
   description: string;
+  /** How the risk check judges a call of it (page/actions/args.ts): the loop's own tools act on nothing. */
+  judge: Judge;
   properties?: Record<string, ArgSchema>;
   required?: string[];
 }
@@ -35,6 +37,7 @@ const endText = (a: Args): string => String(a.summary ?? a.reason ?? a.text ?? '
 export const AGENT_TOOL_TABLE: { [K in AgentToolName]: ToolDef & { parse(args: Args): AgentToolArgs[K] } } = {
   find: {
     description: 'Search the whole page beyond the map; returns refs.',
+    judge: 'none',
     properties: { query: str() },
     required: ['query'],
     parse: (a) => {
@@ -45,18 +48,21 @@ export const AGENT_TOOL_TABLE: { [K in AgentToolName]: ToolDef & { parse(args: A
   },
   done: {
     description: 'Finish: the answer or what was done, with the facts the user needs.',
+    judge: 'none',
     properties: { summary: str(), success: bool('false if only partly done') },
     required: ['summary'],
     parse: (a) => ({ summary: endText(a), success: a.success !== false && a.success !== 'false', ...(a.data !== undefined ? { data: a.data } : {}) }),
   },
   fail: {
     description: 'Give up: the task cannot be done; say why.',
+    judge: 'none',
     properties: { reason: str() },
     required: ['reason'],
     parse: (a) => ({ reason: endText(a) }),
   },
   ask_user: {
     description: 'Ask the user for information only they have.',
+    judge: 'none',
     properties: { question: str() },
     required: ['question'],
     parse: (a) => ({ question: String(a.question ?? '').trim() }),
@@ -68,6 +74,8 @@ export const AGENT_TOOLS = Object.keys(AGENT_TOOL_TABLE) as readonly AgentToolNa
 
 /** Every built-in tool, page actions first, in the order the model is offered them. */
 export const TOOLS: Readonly<Record<string, ToolDef>> = { ...ACTION_TOOLS, ...AGENT_TOOL_TABLE };
+
+assertJudged(TOOLS);
 
 export const TOOL_LIST = Object.keys(TOOLS);
 

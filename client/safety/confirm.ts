@@ -19,6 +19,8 @@ export interface ConfirmHost {
 }
 
 const allowance = (r: Risk): Allowance => (r.tool ? `tool:${r.tool}` : r.kind);
+/** What pagehand could not judge may be anything: each call is asked about, whatever "always" was given (or forged into a saved run). */
+const once = (r: Risk): boolean => r.kind === 'unjudged';
 
 /**
  * true, or the sentence the model reads when the user (or nobody) said no. The user's
@@ -34,7 +36,7 @@ export async function confirmCall(
   goal: string | undefined,
 ): Promise<true | string> {
   const allowed = host.allowed;
-  const granted = (r: Risk): boolean => allowed.includes(allowance(r)) || (r.kind !== 'site_tool' && allowed.includes(r.kind));
+  const granted = (r: Risk): boolean => !once(r) && (allowed.includes(allowance(r)) || (r.kind !== 'site_tool' && allowed.includes(r.kind)));
   const risk = risks.find((r) => !granted(r));
   if (!risk) return true;
   const request: ConfirmRequest = { kind: risk.kind, call: { name: planned.name, args: planned.args }, target, reason: risk.reason, goal };
@@ -53,7 +55,7 @@ export async function confirmCall(
       const respond = (ok: boolean, always?: boolean): void => {
         if (answered) return;
         answered = true;
-        if (ok && always && !allowed.includes(allowance(risk))) allowed.push(allowance(risk));
+        if (ok && always && !once(risk) && !allowed.includes(allowance(risk))) allowed.push(allowance(risk));
         resolve(ok === true);
       };
       host.signal.addEventListener('abort', () => respond(false), { once: true });

@@ -12,9 +12,30 @@
 import { createDescriber, type Describer } from '../page/names/describe';
 import { visibleText } from '../page/names/visible-text';
 import { deepActiveElement } from '../page/dom/flat-tree';
-import { parseCall } from '../page/actions/args';
+import { ACTION_TOOLS, parseCall, type ParsedCall, type ToolArgs } from '../page/actions/args';
 import { clickAtTarget } from '../page/actions/click-at';
-import { activatedBy } from '../page/actions/hit';
+import { activatedBy, deepHit } from '../page/actions/hit';
+import { viewportSize, visibleBox } from '../page/actions/dom';
+import { dropPoint } from '../page/actions/drag-path';
+import { matchOption } from '../page/actions/match';
+import { nativeSelectOf, pickNativeOptions } from '../page/actions/native-select';
+import {
+  allIn,
+  attrOf,
+  baseURIOf,
+  closestOf,
+  controlsOf,
+  elementById,
+  fileCount,
+  formOf,
+  hasAttrOf,
+  localNameOf,
+  nameOf as controlName,
+  ownerDocumentOf,
+  textOf,
+  typeOf,
+  valueOf,
+} from '../page/dom/proto';
 import { activatingKey, parseKeyCombo } from '../page/actions/keys';
 import { keyEffect, defaultButton, type KeyEffect } from '../page/actions/press';
 import { editableTarget, typingPlan } from '../page/actions/type';
@@ -43,7 +64,7 @@ const CARD_FIELD =
 const CARD_FRAME = /card|payment|checkout/i;
 
 function acTokens(el: Element): string {
-  return (el.getAttribute('autocomplete') ?? '')
+  return (attrOf(el, 'autocomplete') ?? '')
     .toLowerCase()
     .split(/\s+/)
     .filter((t) => !/^(section-|shipping|billing|home|work|mobile|on|off)/.test(t))
@@ -51,11 +72,10 @@ function acTokens(el: Element): string {
 }
 
 function fieldKind(el: Element): string | undefined {
-  const input = el as HTMLInputElement;
-  const type = el.localName === 'input' ? input.type : '';
+  const type = localNameOf(el) === 'input' ? typeOf(el) : '';
   if (type === 'submit' || type === 'button' || type === 'search' || type === 'checkbox' || type === 'radio') return undefined;
   // A file put into the form (upload) leaves with it.
-  if (type === 'file') return (el as HTMLInputElement).files?.length ? 'file' : undefined;
+  if (type === 'file') return fileCount(el) ? 'file' : undefined;
   // Hidden fields are sent too (a wizard carries earlier steps in them): judged by name only.
   if (type === 'hidden') return wordsKind(el);
   if (type === 'email') return 'email';
@@ -67,12 +87,12 @@ function fieldKind(el: Element): string | undefined {
 }
 
 function wordsKind(el: Element): string | undefined {
-  return personalKind(el.getAttribute('name') ?? '') ?? personalKind(el.id);
+  return personalKind(attrOf(el, 'name') ?? '') ?? personalKind(attrOf(el, 'id') ?? '');
 }
 
 function isCardField(el: Element): boolean {
   if (/^cc-/.test(acTokens(el))) return true;
-  return CARD_FIELD.test(`${el.getAttribute('name') ?? ''} ${el.id}`.toLowerCase());
+  return CARD_FIELD.test(`${attrOf(el, 'name') ?? ''} ${attrOf(el, 'id') ?? ''}`.toLowerCase());
 }
 
 const absolute = (url: string | null, base: string): string | undefined => {
@@ -89,41 +109,35 @@ const absolute = (url: string | null, base: string): string | undefined => {
  * `submitter`: the button the submission goes through (its formaction/formmethod win).
  */
 function formFacts(form: HTMLFormElement, filled?: Element, submitter?: Element): FormFacts {
-  const fields = [...form.elements].filter((e) => /^(input|select|textarea)$/.test(e.localName));
-  const texty = fields.filter((f) => f.localName !== 'select' && !/^(hidden|submit|button|checkbox|radio|reset|image)$/.test((f as HTMLInputElement).type));
+  // Every read goes through the prototypes: a field named "elements", "action" or "getAttribute" shadows the form's own.
+  const fields = controlsOf(form).filter((e) => /^(input|select|textarea)$/.test(localNameOf(e)));
+  const texty = fields.filter((f) => localNameOf(f) !== 'select' && !/^(hidden|submit|button|checkbox|radio|reset|image)$/.test(typeOf(f)));
   const search =
-    form.getAttribute('role') === 'search' ||
-    (texty.length === 1 && ((texty[0] as HTMLInputElement).type === 'search' || /^(q|query|search|s|keywords?)$/i.test((texty[0] as HTMLInputElement).name)));
+    attrOf(form, 'role') === 'search' ||
+    (texty.length === 1 && (typeOf(texty[0]!) === 'search' || /^(q|query|search|s|keywords?)$/i.test(controlName(texty[0]!))));
   const personal = new Set<string>();
   let newPassword = false;
   if (!search) {
     for (const f of fields) {
-      if (!(f as HTMLInputElement).value && f !== filled) continue;
+      if (!valueOf(f) && f !== filled) continue;
       const kind = fieldKind(f);
       if (kind) personal.add(kind);
       if (kind === 'new password') newPassword = true;
     }
   }
-  const base = form.ownerDocument.baseURI;
+  const base = baseURIOf(form);
   // Only an action the page wrote counts: a form without one posts to the page's own URL.
-  const action = absolute(submitter?.getAttribute('formaction') ?? null, base) ?? absolute(form.getAttribute('action'), base);
-  const override = fields.find((f) => (f as HTMLInputElement).name === '_method');
-  const method = ((override as HTMLInputElement | undefined)?.value || submitter?.getAttribute('formmethod') || form.getAttribute('method') || 'get')
-    .trim()
-    .toLowerCase();
-  let frames: boolean;
-  try {
-    frames = [...form.querySelectorAll('iframe')].some((f) => CARD_FRAME.test(`${f.getAttribute('title') ?? ''} ${f.getAttribute('name') ?? ''}`));
-  } catch {
-    frames = false;
-  }
+  const action = absolute(submitter ? attrOf(submitter, 'formaction') : null, base) ?? absolute(attrOf(form, 'action'), base);
+  const override = fields.find((f) => controlName(f) === '_method');
+  const method = ((override && valueOf(override)) || (submitter && attrOf(submitter, 'formmethod')) || attrOf(form, 'method') || 'get').trim().toLowerCase();
+  const frames = allIn(form, 'iframe').some((f) => CARD_FRAME.test(`${attrOf(f, 'title') ?? ''} ${attrOf(f, 'name') ?? ''}`));
   const payment = fields.some(isCardField) || frames;
   return { personal: [...personal], search, ...(action ? { action } : {}), method, ...(payment ? { payment } : {}), ...(newPassword ? { newPassword } : {}) };
 }
 
 function isSubmitter(el: Element): el is HTMLButtonElement | HTMLInputElement {
-  if (el.localName === 'button') return (el as HTMLButtonElement).type === 'submit';
-  return el.localName === 'input' && /^(submit|image)$/.test((el as HTMLInputElement).type);
+  const t = localNameOf(el);
+  return t === 'button' ? typeOf(el) === 'submit' : t === 'input' && /^(submit|image)$/.test(typeOf(el));
 }
 
 /** Roles a page's own key handler activates with Enter/Space (the browser does not: pages do). */
@@ -148,11 +162,8 @@ function iconWords(el: Element): string[] {
     if (/material-(icons|symbols)/.test(e.getAttribute('class') ?? '')) add(e.textContent);
   };
   take(el);
-  try {
-    [...el.querySelectorAll('svg, i, span, img, use, [class*="icon"]')].slice(0, 12).forEach(take);
-  } catch {
-    /* an odd subtree: the control's own words are enough */
-  }
+  // A subtree that throws is not a control without an icon: the error reaches the check, which asks.
+  allIn(el, 'svg, i, span, img, use, [class*="icon"]').slice(0, 12).forEach(take);
   const words = parts
     .join(' ')
     .replace(/([a-z])([A-Z])/g, '$1 $2')
@@ -162,32 +173,22 @@ function iconWords(el: Element): string[] {
   return [...new Set(words)].slice(0, 24);
 }
 
+/** The control's name (a nameless one's short content). Errors are not taken for "no name": the check asks instead. */
 function nameOf(el: Element, role: string, describer: Describer): string {
-  let name: string;
-  try {
-    name = describer.name(el);
-  } catch {
-    name = '';
-  }
+  let name = describer.name(el);
   if (!name && NAMELESS_ROLES.has(role)) {
-    try {
-      const content = describer.nameAs(el, 'button');
-      if (content.length <= CONTENT_NAME_MAX) name = content;
-    } catch {
-      /* no content name */
-    }
+    const content = describer.nameAs(el, 'button');
+    if (content.length <= CONTENT_NAME_MAX) name = content;
   }
   return name;
 }
 
-/** What a person sees on the control, when it is not its name (layout: only for the call's own target). */
+/**
+ * What a person sees on the control, when it is not its name (layout: only for the call's own
+ * target). A page that makes reading it fail fails the check: it asks (fail closed).
+ */
 function seenText(el: Element, name: string, describer: Describer): string | undefined {
-  let seen: string;
-  try {
-    seen = visibleText(el, (e) => describer.settings.zones.excluded(e));
-  } catch {
-    return undefined;
-  }
+  const seen = visibleText(el, (e) => describer.settings.zones.excluded(e));
   return seen && seen !== name ? seen : undefined;
 }
 
@@ -198,21 +199,23 @@ const label = (role: string, name: string, tag: string): string =>
 function activationFacts(control: Element, origin: Element, via: Via, describer: Describer): TargetFacts {
   const role = describer.role(control);
   const name = nameOf(control, role, describer);
-  const facts: TargetFacts = { role, name, tag: control.localName, via };
+  const facts: TargetFacts = { role, name, tag: localNameOf(control), via };
   const seen = seenText(control, name, describer);
   if (seen) facts.visibleText = seen;
   if (!name) {
     const icon = iconWords(control);
     if (icon.length) facts.icon = icon;
   }
-  const link = control.closest('a[href], area[href]') as HTMLAnchorElement | null;
+  const link = closestOf(control, 'a[href], area[href]');
   if (link) {
-    facts.href = link.href;
-    if (link.hasAttribute('download')) facts.download = true;
-    const method = (link.getAttribute('data-method') ?? link.getAttribute('data-turbo-method') ?? '').trim().toLowerCase();
+    // Resolved as the browser does (an SVG link has no `href` string to read).
+    const href = absolute(attrOf(link, 'href'), baseURIOf(link));
+    if (href) facts.href = href;
+    if (hasAttrOf(link, 'download')) facts.download = true;
+    const method = (attrOf(link, 'data-method') ?? attrOf(link, 'data-turbo-method') ?? '').trim().toLowerCase();
     if (method) facts.linkMethod = method;
   }
-  const form = isSubmitter(control) ? control.form : null;
+  const form = isSubmitter(control) ? formOf(control) : null;
   if (form) {
     facts.submits = formFacts(form, undefined, control);
     const formName = describer.name(form);
@@ -270,54 +273,145 @@ function keyFacts(target: Element, key: 'Enter' | ' ', filled: Element | undefin
   return activationFacts(control, target, 'key', describer);
 }
 
+/** Roles of the items a custom list or menu chooses from (select_option's rows). */
+const OPTION_ITEMS = 'option,[role=option],[role=menuitem],[role=menuitemradio],[role=menuitemcheckbox],[role=treeitem]';
+/** How much of an option's own text is judged beside its name. */
+const OPTION_TEXT_MAX = 200;
+
+/** Where a custom list's items are: the widget itself, its inner parts, and what they point at. */
+function optionItems(el: Element): Element[] {
+  const doc = ownerDocumentOf(el);
+  const parts = [el, ...allIn(el, '[aria-controls],[aria-owns]')];
+  const outer = closestOf(el, '[role=combobox]');
+  if (outer) parts.push(outer);
+  const places = [el];
+  for (const p of parts) {
+    for (const id of `${attrOf(p, 'aria-controls') ?? ''} ${attrOf(p, 'aria-owns') ?? ''}`.split(/\s+/).filter(Boolean)) {
+      const t = elementById(doc, id);
+      if (t) places.push(t);
+    }
+  }
+  return [...new Set(places.flatMap((p) => allIn(p, OPTION_ITEMS)))];
+}
+
 /**
- * What the call would do to which element, or undefined when it presses, submits or opens
- * nothing (or the action itself would refuse it: a bad argument, an unknown ref).
+ * What choosing `wanted` in `el` picks, judged by the options' own words: a native select's
+ * options as the action matches them, a custom list's items by their names. An option the list
+ * does not show yet (a menu still closed) is judged by the words asked for.
+ */
+function optionFacts(el: Element, wanted: readonly string[], describer: Describer): TargetFacts {
+  const native = nativeSelectOf(el);
+  const items = native ? [] : optionItems(el);
+  const chosen: Element[] = [];
+  const asked: string[] = [];
+  for (const w of wanted) {
+    let hit: Element | undefined;
+    if (native) {
+      try {
+        hit = pickNativeOptions(native, [w], '')[0]!.o;
+      } catch {
+        /* no such option: the action refuses it, and the words asked for are judged below */
+      }
+    } else {
+      const m = matchOption(
+        items.map((r) => ({ label: nameOf(r, 'option', describer), value: attrOf(r, 'data-value') ?? undefined, r })),
+        w,
+      );
+      if (m.ok) hit = m.item.r;
+    }
+    if (hit) chosen.push(hit);
+    else asked.push(w);
+  }
+  const all = chosen.map((o) => activationFacts(o, o, 'click', describer));
+  const facts: TargetFacts = all[0] ?? { role: 'option', name: asked[0] ?? '', tag: 'option', via: 'click' };
+  // Every option's name and its own text (a label can say "Keep" over the text "Delete account").
+  const words = [...all.map((f) => f.name), ...chosen.map((o) => (textOf(o) ?? '').replace(/\s+/g, ' ').trim().slice(0, OPTION_TEXT_MAX)), ...asked];
+  facts.words = [...new Set(words.filter((w) => w && w !== facts.name))];
+  const marks = all.map((f) => f.mark);
+  const mark = marks.find((m) => m && m !== 'none') ?? (marks.length && marks.every((m) => m === 'none') ? 'none' : undefined);
+  if (mark) facts.mark = mark;
+  else delete facts.mark;
+  return facts;
+}
+
+/** What `drag` lets go on: to_ref's element, or what is under the point dx/dy away from where it presses. */
+function dropTarget(el: Element, dx: number, dy: number): Element {
+  const { box } = visibleBox(el);
+  // The action scrolls it into view first: where it lands is not known from here.
+  if (!box) throw new Error('the dragged element is not in view, so where it lands is unknown');
+  const { to } = dropPoint({ x: (box.left + box.right) / 2, y: (box.top + box.bottom) / 2 }, dx, dy, viewportSize());
+  const hit = deepHit(to.x, to.y);
+  if (!hit || hit.crossOriginFrame) throw new Error('nothing pagehand can read is where the drag lets go');
+  return hit.el;
+}
+
+/** The call presses nothing, read from its own arguments (a key that activates nothing, typing with no line break). */
+function pressesNothing(call: ParsedCall): boolean {
+  if (call.name === 'press_key') return !activatingKey(parseKeyCombo(call.args.key));
+  if (call.name === 'type') return !call.args.submit && !/[\r\n]/.test(call.args.text);
+  return ACTION_TOOLS[call.name].judge === 'none';
+}
+
+/**
+ * What the call would do to which element, by how its tool says it is judged (`judge` in the
+ * tool table), or undefined when it presses, submits or opens nothing (`destination` and `none`
+ * calls carry no element facts). Throws when it cannot tell — an element the page broke, a frame
+ * that sent no facts, a drop it cannot place: the risk check then asks (fail closed).
  */
 export function targetFacts(raw: CallLike, settings: PageSettings): TargetFacts | undefined {
   const parsed = parseCall(raw); // a call already in its canonical form is taken as it is
-  if (!parsed.ok) return undefined;
+  if (!parsed.ok) return undefined; // the action refuses it with the same message
   const call = parsed.call;
   // In a frame from another origin: what that frame's pagehand said with its map (it refuses
   // the call if its element no longer matches).
   const remote = remoteFacts(call as CallLike, settings);
-  if (remote !== undefined) return remote ?? undefined;
+  if (remote) return remote;
+  if (remote === null) {
+    if (pressesNothing(call)) return undefined;
+    throw new Error('a frame from another site did not say what this does');
+  }
   const describer = createDescriber(settings);
   const resolve = (ref: unknown): Element => resolveRef(ref, (e) => describer.describe(e));
-  try {
-    switch (call.name) {
-      case 'click':
-      case 'double_click': {
-        const el = resolve(call.args.ref);
-        return activationFacts(activatedBy(el), el, 'click', describer);
-      }
-      case 'drag': {
-        // What a drop lands on says what it does ("Trash", "Delete"): judged like a press of it.
-        if (call.args.to_ref === undefined) return undefined;
-        const el = resolve(call.args.to_ref);
-        return activationFacts(activatedBy(el), el, 'click', describer);
-      }
-      case 'click_at': {
-        const { hit, activates } = clickAtTarget(call.args.x, call.args.y);
-        if (!hit || !activates) return undefined;
-        return activationFacts(activates, hit.el, 'click', describer);
-      }
-      case 'press_key': {
-        const key = activatingKey(parseKeyCombo(call.args.key));
-        if (!key) return undefined;
-        const target = call.args.ref !== undefined ? resolve(call.args.ref) : (deepActiveElement(document) ?? document.body);
-        return keyFacts(target, key, undefined, describer);
-      }
-      case 'type': {
-        const field = editableTarget(resolve(call.args.ref), 'the field');
-        const plan = typingPlan(field, call.args.text, call.args.submit);
-        if (!plan.enter && !plan.lineKeys) return undefined;
-        return keyFacts(field, 'Enter', field, describer);
-      }
-      default:
-        return undefined;
+  const judge = ACTION_TOOLS[call.name].judge;
+  switch (judge) {
+    case 'target': {
+      const el = resolve((call.args as { ref: unknown }).ref);
+      return activationFacts(activatedBy(el), el, 'click', describer);
     }
-  } catch {
-    return undefined; // unknown or stale ref, not a field, not a key: the action itself will say so
+    case 'drop': {
+      // What a drop lands on says what it does ("Trash", "Delete"): judged like a press of it.
+      const args = call.args as ToolArgs['drag'];
+      const el = args.to_ref !== undefined ? resolve(args.to_ref) : dropTarget(resolve(args.ref), args.dx!, args.dy!);
+      return activationFacts(activatedBy(el), el, 'click', describer);
+    }
+    case 'option': {
+      const args = call.args as ToolArgs['select_option'];
+      return optionFacts(resolve(args.ref), args.option, describer);
+    }
+    case 'point': {
+      const args = call.args as ToolArgs['click_at'];
+      const { hit, activates } = clickAtTarget(args.x, args.y);
+      if (!hit || !activates) return undefined;
+      return activationFacts(activates, hit.el, 'click', describer);
+    }
+    case 'key': {
+      const args = call.args as ToolArgs['press_key'];
+      const key = activatingKey(parseKeyCombo(args.key));
+      if (!key) return undefined;
+      const target = args.ref !== undefined ? resolve(args.ref) : (deepActiveElement(document) ?? document.body);
+      return keyFacts(target, key, undefined, describer);
+    }
+    case 'typed': {
+      const args = call.args as ToolArgs['type'];
+      const field = editableTarget(resolve(args.ref), 'the field');
+      const plan = typingPlan(field, args.text, args.submit);
+      if (!plan.enter && !plan.lineKeys) return undefined;
+      return keyFacts(field, 'Enter', field, describer);
+    }
+    case 'destination':
+    case 'none':
+      return undefined;
+    default:
+      throw new Error(`no rule judges "${call.name}"`);
   }
 }

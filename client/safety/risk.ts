@@ -12,7 +12,8 @@
  */
 import type { TargetFacts } from '../page/facts-types';
 import { activatingKey, comboLabel, parseKeyCombo } from '../page/actions/keys';
-import { parseCall, type ParsedCall } from '../page/actions/args';
+import { ACTION_TOOLS, parseCall, type Judge, type ParsedCall } from '../page/actions/args';
+import type { ActionResult } from '../page/actions/contract';
 import type { PlannedCall, RiskKind } from '../agent/public-types';
 import { cap } from '../page/map/format';
 import type { PageText } from '../page/settings';
@@ -24,6 +25,23 @@ export interface Risk {
   reason: string;
   /** A site tool's name: the user's "always" for it holds for this tool only. */
   tool?: string;
+}
+
+/**
+ * What the risk check decided about one call, for the dispatch to act on: run it (`risks`
+ * empty), ask first (`risks`), or refuse it (`refused`: the action's own refusal, for a call
+ * whose element is unknown or gone). `judge`: how its effect was judged (`tool`: a site's or
+ * page's own tool).
+ */
+export interface RiskCheck {
+  judge: Judge | 'tool';
+  risks: Risk[];
+  refused?: ActionResult;
+}
+
+/** The question for a call whose effect pagehand could not judge: asked, one call at a time. */
+export function unjudged(why: string): Risk {
+  return { kind: 'unjudged', reason: `pagehand could not tell what this does (${why}), so it needs your yes for this one call.` };
 }
 
 export interface RiskOptions {
@@ -430,7 +448,8 @@ const DOES: Record<'payment' | 'deletion' | 'sending', string> = {
 
 /** Whether a call presses anything, for facts made without `via` (tests, callers outside targetFacts). */
 function pressesByCall(call: ParsedCall, facts: TargetFacts): boolean {
-  if (call.name === 'click' || call.name === 'click_at' || call.name === 'double_click' || call.name === 'drag') return true;
+  const judge = ACTION_TOOLS[call.name].judge;
+  if (judge === 'none') return false;
   if (call.name === 'press_key') {
     try {
       return activatingKey(parseKeyCombo(call.args.key)) !== undefined;
@@ -442,7 +461,7 @@ function pressesByCall(call: ParsedCall, facts: TargetFacts): boolean {
     if (call.args.submit) return true;
     return facts.tag === 'textarea' ? /[\r\n]/.test(call.args.text) : /[\r\n]$/.test(call.args.text);
   }
-  return false;
+  return true;
 }
 
 const keyName = (key: string): string => {
@@ -475,6 +494,14 @@ function verbOf(call: ParsedCall, facts: TargetFacts): string {
       return `Double-clicking ${what}`;
     case 'drag':
       return `Dropping onto ${what}`;
+    case 'hover':
+      return `Hovering over ${what}`;
+    case 'right_click':
+      return `Right-clicking ${what}`;
+    case 'select_option':
+      return `Choosing ${what}`;
+    case 'navigate':
+      return `Opening ${safePath(facts.href ?? '')}`;
     case 'click':
       return call.args.hold ? `Pressing and holding ${what}` : `Clicking ${what}`;
     default:
@@ -504,10 +531,30 @@ export function classifyRisks(raw: PlannedCall | ParsedCall, facts: TargetFacts 
   const parsed = parseCall(raw);
   if (!parsed.ok) return [];
   const call = parsed.call;
-  if (call.name === 'navigate') {
-    const to = originOf(resolveUrl(call.args.url, here));
-    const from = originOf(here);
-    return to && from && to !== from ? [{ kind: 'leaving_site', reason: `Opening ${to} leaves this site.` }] : [];
+  // Judged by what the tool's table says it does (page/actions/args.ts), never by a list of names.
+  switch (ACTION_TOOLS[call.name].judge) {
+    case 'none':
+      return [];
+    case 'destination': {
+      // A navigate is judged as a link to where it goes: the same path, file and other-site rules.
+      const href = resolveUrl((call.args as { url: string }).url, here);
+      if (!href) return []; // not a URL: the action refuses it
+      if (!originOf(href)) return [unjudged(`it opens a ${new URL(href).protocol} address`)];
+      facts = { role: 'link', name: '', tag: 'a', via: 'click', href };
+      break;
+    }
+    case 'target':
+    case 'drop':
+    case 'option':
+      // These always act on an element: no facts means nothing was read of it.
+      if (!facts) return [unjudged('nothing could be read of what it acts on')];
+      break;
+    case 'key':
+    case 'typed':
+    case 'point':
+      break; // no facts: the key, the typing or the point presses nothing
+    default:
+      return [unjudged(`no rule judges "${call.name}"`)];
   }
   if (!facts || !(facts.via ? true : pressesByCall(call, facts))) return [];
   const verb = verbOf(call, facts);
@@ -526,7 +573,7 @@ export function classifyRisks(raw: PlannedCall | ParsedCall, facts: TargetFacts 
 
   // Words: the control's name (when its role is named by what it does), the button a submission goes through, the form's name.
   // A drop's target is named by what a drop there does ("Trash", "Archive"), whatever its role.
-  const named = NAMED_BY_ACT.has(facts.role) || facts.submits || call.name === 'drag';
+  const named = NAMED_BY_ACT.has(facts.role) || facts.submits || ACTION_TOOLS[call.name].judge === 'drop';
   const texts = [...(named ? [facts.name] : []), ...(facts.words ?? [])].filter(Boolean);
   for (const text of texts) {
     for (const kind of wordsKinds(text)) {

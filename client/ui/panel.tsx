@@ -287,9 +287,12 @@ function ConfirmCard({ view, t, act }: { view: RunView; t: Strings; act: PanelAc
         <button type="button" ref={first} onClick={() => act.confirm(false)} data-deny>
           {t.deny}
         </button>
-        <button type="button" onClick={onUserInput(() => act.confirm(true, true))} data-allow-kind>
-          {t.allowKind(kind)}
-        </button>
+        {/* What pagehand could not judge is allowed one call at a time. */}
+        {req.kind !== 'unjudged' && (
+          <button type="button" onClick={onUserInput(() => act.confirm(true, true))} data-allow-kind>
+            {t.allowKind(kind)}
+          </button>
+        )}
       </div>
     </div>
   );

@@ -432,7 +432,15 @@ window.__riskListing = () => {
     const calls = [{ name: 'click', args: { ref: e.ref } }];
     if (FIELDS.has(e.role)) calls.push({ name: 'press_key', args: { key: 'Enter', ref: e.ref } });
     for (const c of calls) {
-      const risks = classifyRisks(c, targetFacts(c, settings), location.href);
+      // A name that changed since the map (a ticking counter) is refused as stale before any question.
+      let facts;
+      try {
+        facts = targetFacts(c, settings);
+      } catch (e) {
+        if (e && e.name === 'RefError') continue;
+        throw e;
+      }
+      const risks = classifyRisks(c, facts, location.href);
       out.push({ call: c.name, role: e.role, name: e.name, asks: risks.map((r) => r.kind), reason: risks[0] ? risks[0].reason : '' });
     }
   }

@@ -178,6 +178,32 @@ describe('pagehand run on a page that marks a payment harmless', () => {
   });
 });
 
+describe('pagehand run on a page that breaks the risk check', () => {
+  it('a form holding <input name="elements"> still asks before "Delete my account" (no terminal, so denied)', { timeout: 180_000 }, async () => {
+    stack.setPolicy((req) => {
+      const map = latestMap(req);
+      if (hasText(map, 'Account deleted.')) return call('done', { summary: 'DELETED without asking.' });
+      if (/did not allow/.test(lastToolResults(req).join('\n'))) return call('fail', { reason: 'The deletion was not allowed.' });
+      return call('click', { ref: refFor(map, 'button', 'Delete my account') }, 'goal: delete the account');
+    });
+    const out = await cli([
+      'run',
+      '--url',
+      `${origin()}/fixtures/delivery/hostile/clobbered.html`,
+      '--proxy',
+      stack.proxyUrl,
+      '--token',
+      stack.token,
+      '--model',
+      MODELS.openai,
+      'Close my account',
+    ]);
+    expect(out.code, out.stderr + out.stdout).toBe(1);
+    expect(out.stderr).toMatch(/denied: click \[\d+\] button "Delete my account" — no terminal to ask/);
+    expect(out.stdout).toContain('The deletion was not allowed.');
+  });
+});
+
 describe('pagehand run sees what only the page world sees, handed over', () => {
   it(
     "a closed shadow root, a listener-only target, and the page's own request after a click — while the page still sees its root closed",

@@ -52,9 +52,14 @@ describe('risky actions', () => {
     expect(classifyRisks({ name: 'navigate', args: { url: 'http://[' } }, undefined, here)[0]).toBeUndefined();
   });
 
-  it('typing, scrolling and hovering are never risky by themselves', () => {
+  it('typing and scrolling are never risky by themselves; a hover is judged as a click on the same control (pages act on mouse-over)', () => {
     expect(classifyRisks({ name: 'type', args: { ref: '1', text: 'x' } }, button('Delete'), here)[0]).toBeUndefined();
-    expect(classifyRisks({ name: 'hover', args: { ref: '1' } }, button('Delete'), here)[0]).toBeUndefined();
+    expect(classifyRisks({ name: 'scroll', args: { ref: '1' } }, button('Delete'), here)[0]).toBeUndefined();
+    expect(classifyRisks({ name: 'hover', args: { ref: '1' } }, button('Delete'), here)[0]).toMatchObject({
+      kind: 'deletion',
+      reason: expect.stringMatching(/^Hovering over button "Delete"/),
+    });
+    expect(classifyRisks({ name: 'hover', args: { ref: '1' } }, button('Open menu'), here)[0]).toBeUndefined();
   });
 });
 

@@ -27,7 +27,11 @@ describe('risks of double_click, drag and click {hold_ms}', () => {
     expect(classifyRisks({ name: 'click', args: { ref: '3' } }, button('Hold to pay'), here)[0]!.reason).toMatch(/^Clicking button "Hold to pay"/);
   });
 
-  it('a right click presses nothing the check knows of', () => {
-    expect(classifyRisks({ name: 'right_click', args: { ref: '3' } }, undefined, here)).toEqual([]);
+  it('a right click is judged as a click on the same control; with nothing read of it, it asks', () => {
+    expect(classifyRisks({ name: 'right_click', args: { ref: '3' } }, button('Delete file'), here)[0]).toMatchObject({
+      kind: 'deletion',
+      reason: expect.stringMatching(/^Right-clicking button "Delete file"/),
+    });
+    expect(classifyRisks({ name: 'right_click', args: { ref: '3' } }, undefined, here)).toEqual([expect.objectContaining({ kind: 'unjudged' })]);
   });
 });

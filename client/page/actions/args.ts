@@ -67,6 +67,27 @@ function str(tool: string, args: Args, key: string, required: boolean): string |
   return v;
 }
 
+/**
+ * What the risk check (client/safety/facts.ts, risk.ts) reads to judge a call's effect:
+ * - `target`: the control it acts on, judged as a click on it (click, double_click, hover,
+ *   right_click: a page's mouse handlers act on any of them);
+ * - `key`: what the key does where it lands (press_key); `typed`: the Enter or line break
+ *   typing ends with (type); `point`: the control under the point (click_at);
+ * - `drop`: the element the drag lets go on, by to_ref or by dx/dy (drag);
+ * - `option`: the option it chooses, by its own words (select_option);
+ * - `destination`: the URL it opens, as a link there (navigate);
+ * - `none`: it reads, waits, scrolls, empties a field or puts an attached file into one.
+ */
+export type Judge = 'target' | 'key' | 'typed' | 'point' | 'drop' | 'option' | 'destination' | 'none';
+const JUDGES: readonly string[] = ['target', 'key', 'typed', 'point', 'drop', 'option', 'destination', 'none'];
+
+/** Throws when a tool of the table does not say how its effect is judged (checked as the table loads). */
+export function assertJudged(table: Readonly<Record<string, { judge?: unknown }>>): void {
+  for (const [name, t] of Object.entries(table)) {
+    if (!JUDGES.includes(t.judge as string)) throw new Error(`pagehand: the tool "${name}" does not declare how its effect is judged for risk.`);
+  }
+}
+
 /** One argument's JSON Schema, as the model is shown it (the subset the tools use). */
 export interface ArgSchema {
   type?: string;
@@ -82,6 +103,8 @@ export interface ArgSchema {
  */
 export interface ActionTool<A> {
   description: string;
+  /** How the risk check judges what a call of it does: required, so no tool goes unjudged. */
+  judge: Judge;
   properties?: Record<string, ArgSchema>;
   required?: string[];
   parse(args: Args): A;
@@ -99,6 +122,7 @@ const REF = S(); // the system prompt explains refs once, instead of in every to
 export const ACTION_TOOLS: { [K in ToolName]: ActionTool<ToolArgs[K]> } = {
   click: {
     description: 'Click an element.',
+    judge: 'target',
     properties: { ref: REF, hold_ms: N() },
     required: ['ref'],
     parse: (a) => {
@@ -108,6 +132,7 @@ export const ACTION_TOOLS: { [K in ToolName]: ActionTool<ToolArgs[K]> } = {
   },
   type: {
     description: 'Type into a field; replace=false appends.',
+    judge: 'typed',
     properties: { ref: REF, text: S(), replace: B(), submit: B('press Enter after') },
     required: ['ref', 'text'],
     parse: (a) => ({
@@ -117,9 +142,10 @@ export const ACTION_TOOLS: { [K in ToolName]: ActionTool<ToolArgs[K]> } = {
       submit: bool('type', a, 'submit', false),
     }),
   },
-  clear: { description: 'Empty a field.', properties: { ref: REF }, required: ['ref'], parse: (a) => ({ ref: ref('clear', a, true) }) },
+  clear: { description: 'Empty a field.', judge: 'none', properties: { ref: REF }, required: ['ref'], parse: (a) => ({ ref: ref('clear', a, true) }) },
   select_option: {
     description: 'Choose option(s): select, combobox, listbox.',
+    judge: 'option',
     properties: { ref: REF, option: { type: 'array', items: { type: 'string' }, description: 'labels or values' } },
     required: ['ref', 'option'],
     parse: (a) => {
@@ -136,23 +162,32 @@ export const ACTION_TOOLS: { [K in ToolName]: ActionTool<ToolArgs[K]> } = {
       return { ref: ref('select_option', a, true), option };
     },
   },
-  hover: { description: 'Hover over menus, tooltips.', properties: { ref: REF }, required: ['ref'], parse: (a) => ({ ref: ref('hover', a, true) }) },
-  double_click: { description: 'Double-click an element.', properties: { ref: REF }, required: ['ref'], parse: handsParsers.double_click },
-  right_click: { description: 'Right-click (context menu).', properties: { ref: REF }, required: ['ref'], parse: handsParsers.right_click },
+  hover: {
+    description: 'Hover over menus, tooltips.',
+    judge: 'target',
+    properties: { ref: REF },
+    required: ['ref'],
+    parse: (a) => ({ ref: ref('hover', a, true) }),
+  },
+  double_click: { description: 'Double-click an element.', judge: 'target', properties: { ref: REF }, required: ['ref'], parse: handsParsers.double_click },
+  right_click: { description: 'Right-click (context menu).', judge: 'target', properties: { ref: REF }, required: ['ref'], parse: handsParsers.right_click },
   drag: {
     description: 'Drag onto to_ref, or by dx/dy px.',
+    judge: 'drop',
     properties: { ref: REF, to_ref: S(), dx: N(), dy: N() },
     required: ['ref'],
     parse: handsParsers.drag,
   },
   upload: {
     description: 'Upload attached files.',
+    judge: 'none',
     properties: { ref: REF, files: { type: 'array', items: { type: 'string' } } },
     required: ['ref', 'files'],
     parse: handsParsers.upload,
   },
   press_key: {
     description: 'Press a key or combo: Enter, Escape, Tab, ArrowDown, Control+a.',
+    judge: 'key',
     properties: { key: S(), ref: S('element to focus first') },
     required: ['key'],
     parse: (a) => {
@@ -163,6 +198,7 @@ export const ACTION_TOOLS: { [K in ToolName]: ActionTool<ToolArgs[K]> } = {
   },
   scroll: {
     description: 'Scroll the page or an element.',
+    judge: 'none',
     properties: { direction: { type: 'string', enum: ['up', 'down', 'left', 'right'] }, ref: S('default page'), pages: N() },
     parse: (a) => {
       const d = str('scroll', a, 'direction', false)?.trim().toLowerCase() ?? 'down';
@@ -175,9 +211,16 @@ export const ACTION_TOOLS: { [K in ToolName]: ActionTool<ToolArgs[K]> } = {
       return { direction: d, ref: ref('scroll', a, false), pages };
     },
   },
-  scroll_to: { description: 'Scroll to an element.', properties: { ref: REF }, required: ['ref'], parse: (a) => ({ ref: ref('scroll_to', a, true) }) },
+  scroll_to: {
+    description: 'Scroll to an element.',
+    judge: 'none',
+    properties: { ref: REF },
+    required: ['ref'],
+    parse: (a) => ({ ref: ref('scroll_to', a, true) }),
+  },
   click_at: {
     description: 'Click at viewport fractions x, y (0–1).',
+    judge: 'point',
     properties: { x: N(), y: N() },
     required: ['x', 'y'],
     parse: (a) => {
@@ -193,6 +236,7 @@ export const ACTION_TOOLS: { [K in ToolName]: ActionTool<ToolArgs[K]> } = {
   },
   read: {
     description: 'Read the page, an element or a download, by pages.',
+    judge: 'none',
     properties: { ref: S(), page: N('from 1'), download: S() },
     parse: (a) => {
       const page = num('read', a, 'page') ?? 1;
@@ -203,6 +247,7 @@ export const ACTION_TOOLS: { [K in ToolName]: ActionTool<ToolArgs[K]> } = {
   },
   navigate: {
     description: 'Open a URL in this tab.',
+    judge: 'destination',
     properties: { url: S() },
     required: ['url'],
     parse: (a) => {
@@ -211,9 +256,10 @@ export const ACTION_TOOLS: { [K in ToolName]: ActionTool<ToolArgs[K]> } = {
       return { url };
     },
   },
-  go_back: { description: 'Go back in history.', parse: () => ({}) },
+  go_back: { description: 'Go back in history.', judge: 'none', parse: () => ({}) },
   wait: {
     description: 'Wait for text to appear, or seconds.',
+    judge: 'none',
     properties: { text: S(), seconds: N() },
     parse: (a) => {
       const seconds = num('wait', a, 'seconds');
@@ -226,6 +272,8 @@ export const ACTION_TOOLS: { [K in ToolName]: ActionTool<ToolArgs[K]> } = {
     },
   },
 };
+
+assertJudged(ACTION_TOOLS);
 
 /** The action names, in the table's order. */
 export const TOOL_NAMES = Object.keys(ACTION_TOOLS) as readonly ToolName[];

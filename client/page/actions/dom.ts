@@ -6,6 +6,7 @@
 
 import { contentOrigin, flatParent, type Point } from '../dom/flat-tree';
 import { nativeSetTimeout } from '../settle/settle';
+import { typeOf } from '../dom/proto';
 
 export { deepActiveElement, flatContains, flatParent, type Point } from '../dom/flat-tree';
 
@@ -159,7 +160,7 @@ const TEXT_INPUT_TYPES = new Set(['', 'text', 'search', 'email', 'url', 'tel', '
 const VALUE_INPUT_TYPES = new Set([...TEXT_INPUT_TYPES, 'date', 'time', 'datetime-local', 'month', 'week', 'range', 'color']);
 
 export function inputType(el: Element): string {
-  return tag(el) === 'input' ? ((el as HTMLInputElement).type || 'text').toLowerCase() : '';
+  return tag(el) === 'input' ? (typeOf(el) || 'text').toLowerCase() : '';
 }
 
 /** Inputs and textareas whose text a user types (incl. number). */

@@ -14,6 +14,16 @@ export const MAX_STEPS = 30;
 /** Moves at the end point before letting go. */
 export const REST_MOVES = 3;
 
+/**
+ * Where `drag {dx, dy}` lets go, from the point it presses: the offset, kept inside the viewport.
+ * The one computation behind the action and the risk check's judgement of the drop.
+ */
+export function dropPoint(from: Point, dx: number, dy: number, vp: { width: number; height: number }): { to: Point; clamped: boolean } {
+  const want = { x: from.x + dx, y: from.y + dy };
+  const to = { x: Math.max(0, Math.min(vp.width - 1, want.x)), y: Math.max(0, Math.min(vp.height - 1, want.y)) };
+  return { to, clamped: to.x !== want.x || to.y !== want.y };
+}
+
 export function dragPath(from: Point, to: Point): Point[] {
   const dx = to.x - from.x;
   const dy = to.y - from.y;

@@ -8,7 +8,7 @@
 import { waitActionable } from './actionability';
 import type { Handler } from './context';
 import { ActionError, viewportSize, visibleBox, type Point } from './dom';
-import { dragPath } from './drag-path';
+import { dragPath, dropPoint } from './drag-path';
 import { watchPlace } from './drag-report';
 import { dragAlong } from './gesture';
 import type { DragArgs } from './hands-args';
@@ -53,9 +53,7 @@ export const drag: Handler<DragArgs> = async (args, ctx) => {
       Object.assign(from, re);
     }
   } else {
-    const want = { x: from.root.x + args.dx!, y: from.root.y + args.dy! };
-    to = { x: Math.max(0, Math.min(vp.width - 1, want.x)), y: Math.max(0, Math.min(vp.height - 1, want.y)) };
-    clamped = to.x !== want.x || to.y !== want.y;
+    ({ to, clamped } = dropPoint(from.root, args.dx!, args.dy!, vp));
   }
   const landing = deepHit(to.x, to.y);
   if (landing && ctx.settings.zones.inside(landing.el)) throw new ZoneRefusal(`The place to drop on ${ZONE_REFUSAL}.`);

@@ -5,6 +5,7 @@
 import type { Describer } from '../names/describe';
 import { hasClickListener } from '../dom/hooks';
 import { flatContains, flatParent, inputType, isElement, tag } from './dom';
+import { labelledControl } from '../dom/proto';
 
 export { deepHit, type Hit } from '../dom/flat-tree';
 
@@ -170,7 +171,7 @@ export function activatedBy(el: Element): Element {
     const t = tag(e);
     if (t === 'body' || t === 'html') break;
     if (t === 'label') {
-      const control = (e as HTMLLabelElement).control;
+      const control = labelledControl(e);
       if (control) return control;
     }
     if (isControl(e)) return e;

@@ -38,6 +38,7 @@ import {
 } from './dom';
 import { deleteAtCaret, deleteInEditable, fireChange, fireInput, insertAtCaret, insertIntoEditable, roomLeft, setCaret } from './editing';
 import { fireKey, NO_MODIFIERS } from './keyevents';
+import { closestOf, controlsOf, formOf, typeOf } from '../dom/proto';
 import { comboLabel, modifierKey, parseKeyCombo, typedText, type KeyCombo, type KeyDef, type Modifiers } from './keys';
 
 type Field = HTMLInputElement | HTMLTextAreaElement;
@@ -48,13 +49,13 @@ const BUTTON_TYPES = new Set(['submit', 'reset', 'button', 'image']);
 
 function isSubmitButton(el: Element): boolean {
   const t = tag(el);
-  if (t === 'button') return (el as HTMLButtonElement).type === 'submit';
+  if (t === 'button') return typeOf(el) === 'submit';
   return t === 'input' && (inputType(el) === 'submit' || inputType(el) === 'image');
 }
 
 /** The button implicit submission clicks: the form's first submit button (HTML's "default button"). */
 export function defaultButton(form: HTMLFormElement): HTMLButtonElement | HTMLInputElement | undefined {
-  return [...form.elements].find(isSubmitButton) as HTMLButtonElement | HTMLInputElement | undefined;
+  return controlsOf(form).find(isSubmitButton) as HTMLButtonElement | HTMLInputElement | undefined;
 }
 
 /**
@@ -78,11 +79,11 @@ export function keyEffect(target: Element, key: 'Enter' | ' '): KeyEffect {
   const t = tag(target);
   const type = inputType(target);
   const host = editingHost(target);
-  const formOf = (el: Element): HTMLFormElement | undefined => (el as HTMLInputElement).form ?? (el.closest('form') as HTMLFormElement | null) ?? undefined;
+  const formAround = (el: Element): HTMLFormElement | undefined => formOf(el) ?? (closestOf(el, 'form') as HTMLFormElement | null) ?? undefined;
   if (key === 'Enter') {
-    if (t === 'textarea' || host) return { does: 'newline', form: formOf(target) };
+    if (t === 'textarea' || host) return { does: 'newline', form: formAround(target) };
     if (t === 'input' && !BUTTON_TYPES.has(type)) {
-      const form = (target as HTMLInputElement).form;
+      const form = formOf(target);
       return form ? { does: 'submit', form, button: defaultButton(form) } : { does: 'none' };
     }
     if ((t === 'button' || (t === 'input' && BUTTON_TYPES.has(type)) || (t === 'a' && target.hasAttribute('href')) || t === 'summary') && isHTML(target)) {
@@ -103,9 +104,9 @@ export function keyEffect(target: Element, key: 'Enter' | ' '): KeyEffect {
 
 /** Implicit submission from a field in a form. Returns a sentence, or '' when nothing happens. */
 export function implicitSubmit(field: Element, label: (el: Element) => string): string {
-  const form = (field as HTMLInputElement).form;
+  const form = formOf(field);
   if (!form) return '';
-  const controls = [...form.elements];
+  const controls = controlsOf(form);
   const button = defaultButton(form);
   if (button) {
     if (button.matches(':disabled')) return 'The form was not submitted: its submit button is disabled.';

@@ -5,6 +5,7 @@
  */
 import { shadowRootOf } from './hooks';
 import { UI_ATTR } from '../ui-attr';
+import { activeElementOf } from './proto';
 
 export interface Point {
   x: number;
@@ -37,7 +38,7 @@ export function frameDocument(frame: Element): Document | null {
 
 /** The focused element, looking into shadow roots and same-origin frames. */
 export function deepActiveElement(doc: Document = document): Element | null {
-  let a: Element | null = doc.activeElement;
+  let a: Element | null = activeElementOf(doc);
   for (let i = 0; a && i < 32; i++) {
     const root = shadowRootOf(a);
     if (root?.activeElement) {
@@ -47,8 +48,9 @@ export function deepActiveElement(doc: Document = document): Element | null {
     const t = a.localName;
     if (t !== 'iframe' && t !== 'frame') break;
     const inner = frameDocument(a);
-    if (!inner?.activeElement || inner.activeElement === inner.body) break;
-    a = inner.activeElement;
+    const focused = inner && activeElementOf(inner);
+    if (!focused || focused === inner.body) break;
+    a = focused;
   }
   return a;
 }
