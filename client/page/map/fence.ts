@@ -39,11 +39,24 @@ const BREAKS = /[\0-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]/g;
  * so across a join it could take a character of a ref.
  */
 export function clean(s: string, fence: string | undefined): string {
-  let text = s.replace(BREAKS, ' ').replace(/[⟪⟫]/g, '');
+  let text = ODD.test(s) ? s.replace(BREAKS, ' ').replace(/[⟪⟫]/g, '') : s;
   if (!fence) return text;
+  // Most page strings are ASCII: there `fold` only drops what is not a letter or digit, so one
+  // regex says whether the value is spelled in it, without taking the string apart.
+  if (!NON_ASCII.test(text) && !spelled(fence).test(text)) return text;
   // Removing one copy can join the halves around it into another: again until none is left.
   for (let next = dropFence(text, fence); next !== text; next = dropFence(text, fence)) text = next;
   return text;
+}
+
+/** Anything `clean` must take out before the value is looked for. */
+const ODD = /[\0-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029⟪⟫]/;
+const NON_ASCII = /[^\0-\x7f]/;
+let spelledFor: { fence: string; re: RegExp } | undefined;
+/** The value's characters in order with anything but letters and digits between them, any case (`fold` on ASCII). */
+function spelled(fence: string): RegExp {
+  if (spelledFor?.fence !== fence) spelledFor = { fence, re: new RegExp(fence.split('').join('[^0-9a-z]*'), 'i') };
+  return spelledFor.re;
 }
 
 /**
