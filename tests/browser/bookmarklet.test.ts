@@ -20,7 +20,7 @@ import { startNodeServer, type NodeServer } from '../../server/node';
 import { bookmarklet, embedSnippet } from '../../server/node/loader';
 import { useAgentStack } from './agent-harness';
 import { crossOrigin, origin } from './harness';
-import { allowInBroker, clickBookmarklet, inUi, panel, runBookmarklet, useUiSession } from './ui-kit';
+import { clickBookmarklet, inUi, panel, runBookmarklet, useUiSession } from './ui-kit';
 
 // The overlay's shadow root is closed; useUiSession opens it to these tests' locators.
 const session = useUiSession();
