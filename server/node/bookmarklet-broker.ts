@@ -18,7 +18,7 @@
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../app';
 import { ProxyError } from '../errors';
-import { mintSessionToken } from '../session/token';
+import { mintSessionToken, parentId } from '../session/token';
 
 export interface BrokerOptions {
   personalToken?: string;
@@ -34,9 +34,10 @@ export interface BrokerOptions {
 const MAX_BODY = 2048;
 
 export function mountBroker(app: Hono<AppEnv>, o: BrokerOptions): void {
-  app.get('/bookmarklet', o.guarded, (c) => {
+  app.get('/bookmarklet', o.guarded, async (c) => {
     c.header('Cache-Control', 'no-store');
-    return c.html(BROKER_PAGE);
+    // Sessions kept by the window are filed under the personal token's id: a new token drops them.
+    return c.html(brokerPage(o.personalToken ? await parentId(o.personalToken) : ''));
   });
   app.post('/bookmarklet/session', o.guarded, async (c) => {
     c.header('Cache-Control', 'no-store');
@@ -85,7 +86,7 @@ export function readOrigin(text: string): string {
  * on the message and that it comes from the window that opened it; it posts the token to that
  * origin only (a page that navigated away meanwhile gets nothing).
  */
-const BROKER_PAGE = `<!doctype html>
+const brokerPage = (generation: string): string => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>pagehand</title>
 <style>body{font:15px/1.5 system-ui,sans-serif;margin:1.5rem;color:#1d1d1f}code{font:13px ui-monospace,monospace;background:#f3f3f5;padding:0 .25em;border-radius:4px;word-break:break-all}button{font:inherit;padding:.4rem 1rem;border-radius:6px;border:1px solid #3b5bdb;background:#3b5bdb;color:#fff}button[disabled]{opacity:.5}</style>
@@ -95,13 +96,13 @@ const BROKER_PAGE = `<!doctype html>
 <script>
 (function () {
   var opener = window.opener, say = document.getElementById('say'), ask = document.getElementById('ask');
-  var allow = document.getElementById('allow'), deny = document.getElementById('deny'), busy = false;
+  var allow = document.getElementById('allow'), deny = document.getElementById('deny'), busy = false, gen = ${JSON.stringify(generation)};
   function text(t) { say.textContent = t; }
   if (!opener) { text('Open this window with the pagehand bookmarklet, on the page you want pagehand on.'); return; }
   function send(origin, m) { m.pagehand = 'broker'; opener.postMessage(m, origin); }
   function kept(origin) {
     try {
-      var s = JSON.parse(localStorage.getItem('pagehand.session ' + origin) || 'null');
+      var s = JSON.parse(localStorage.getItem('pagehand.session ' + gen + ' ' + origin) || 'null');
       return s && typeof s.token === 'string' && Date.parse(s.expiresAt) - Date.now() > 600000 ? s.token : null;
     } catch (e) { return null; }
   }
@@ -123,7 +124,7 @@ const BROKER_PAGE = `<!doctype html>
         .then(function (r) { return r.json().then(function (j) { return { ok: r.ok, j: j }; }); })
         .then(function (x) {
           if (!x.ok || !x.j || !x.j.token) throw new Error(x.j && x.j.error && x.j.error.message || 'no session');
-          try { localStorage.setItem('pagehand.session ' + origin, JSON.stringify({ token: x.j.token, expiresAt: x.j.expiresAt })); } catch (e) {}
+          try { localStorage.setItem('pagehand.session ' + gen + ' ' + origin, JSON.stringify({ token: x.j.token, expiresAt: x.j.expiresAt })); } catch (e) {}
           send(origin, { token: x.j.token });
           window.close();
         })

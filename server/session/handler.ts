@@ -48,7 +48,7 @@ export function createSession({ ttlSeconds, now }: CreateSessionOptions): Handle
       throw new ProxyError(
         410,
         'bookmarklet_outdated',
-        "This bookmarklet is from an older pagehand and put your personal token in the page. Open this proxy's page (/) and drag the new bookmarklet to your bookmarks bar in place of this one; if you clicked the old one on pages you do not trust, also make a new personal token (delete the token file and restart the proxy).",
+        'This bookmarklet is from an older pagehand and put your token in the page. Open the install page of your pagehand proxy (npm start, then /) and drag the new bookmarklet to your bookmarks bar in place of this one (a Worker has no bookmarklet: use the userscript); if you clicked the old one on pages you do not trust, also make a new token (for the personal token: delete the token file and restart the proxy).',
       );
     }
     const expiresAt = Math.floor(now() / 1000) + ttlSeconds;
