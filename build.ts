@@ -3,6 +3,10 @@
  *
  * dist/pagehand.js — one minified IIFE; the only name it leaves on `window` is `pagehand`. It is
  *   the one file a bookmarklet, the embed or a userscript loads.
+ * dist/pagehand-bookmarklet.js — what the bookmarklet loads: the same bundle with its mode (the
+ *   user's pagehand on a stranger's page) in its code and the proxy's origin a placeholder
+ *   (__PAGEHAND_PROXY__) the Node server fills in when it serves the file, so nothing on the page
+ *   decides either (client/entries/bookmarklet.ts).
  * dist/pagehand-screenshot.js — the screenshot module (html-to-image and the Set-of-Marks
  *   drawing), an ES module that `pagehand.screenshot()` imports on first use from next to
  *   pagehand.js: the first load stays within its size budget without it.
@@ -67,6 +71,13 @@ export const screenshotModuleOptions: BuildOptions = {
 };
 
 const { version } = JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { version: string };
+
+/** The bookmarklet's bundle: its mode compiled in, its proxy filled in by the server (server/node/pages.ts). */
+export const bookmarkletBundleOptions: BuildOptions = {
+  ...bundleOptions,
+  entryPoints: ['client/entries/bookmarklet.ts'],
+  outfile: 'dist/pagehand-bookmarklet.js',
+};
 
 /** The userscript's metadata block; the server substitutes the placeholders (server/node/pages.ts). */
 export const USERSCRIPT_HEADER = `// ==UserScript==
@@ -199,7 +210,16 @@ async function writeWorkerAssets(embed: EmbedFiles): Promise<void> {
 async function main(): Promise<void> {
   await mkdir(`${root}dist`, { recursive: true });
   if (process.argv.includes('--watch')) {
-    for (const options of [bundleOptions, screenshotModuleOptions, userscriptOptions, runnerBundleOptions, runnerPageOptions, esmOptions, cliOptions])
+    for (const options of [
+      bundleOptions,
+      bookmarkletBundleOptions,
+      screenshotModuleOptions,
+      userscriptOptions,
+      runnerBundleOptions,
+      runnerPageOptions,
+      esmOptions,
+      cliOptions,
+    ])
       await (await context(options)).watch();
     await watchEmbed(bundleOptions, root, version);
     console.log('watching client/ …');
@@ -208,6 +228,7 @@ async function main(): Promise<void> {
   const [embed] = await Promise.all([
     buildEmbed(bundleOptions, root, version),
     build(bundleOptions),
+    build(bookmarkletBundleOptions),
     build(screenshotModuleOptions),
     build(userscriptOptions),
     build(runnerBundleOptions),

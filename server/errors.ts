@@ -29,6 +29,8 @@ export type ErrorCode =
   | 'session_not_allowed'
   | 'cross_origin_refused'
   | 'model_not_allowed'
+  // an old bookmarklet (410)
+  | 'bookmarklet_outdated'
   // transport (404/405/413/415/429)
   | 'not_found'
   | 'method_not_allowed'

@@ -66,10 +66,14 @@ ${d.bundleBuilt ? '' : html`<div class="warn" id="no-bundle"><strong>dist/pageha
 ${
   d.personalToken
     ? html`<p>Drag this to your bookmarks bar, then click it on any page:
-  <a class="bm" id="bookmarklet" href="${bookmarklet(d.origin, d.personalToken)}">pagehand</a></p>
+  <a class="bm" id="bookmarklet" href="${bookmarklet(d.origin)}">pagehand</a></p>
+<p id="bookmarklet-help">The bookmarklet holds no token. Its click opens a small window of this proxy that asks
+you to allow pagehand on that page's origin; the page then gets only a session token that works from its
+own origin and expires. Bookmarklets dragged before this version carried your personal token and now say
+they are outdated: drag this one in their place.</p>
 <p>Your personal token (works from any origin; this server listens on loopback only): <code id="token">${d.personalToken}</code></p>`
-    : html`<p>This server uses the ${d.siteCount} site token(s) from <code>PAGEHAND_SITES</code>; no personal token is shown.
-A bookmarklet for a token <code>T</code> is:</p><pre>${bookmarklet(d.origin, 'T')}</pre>`
+    : html`<p>This server uses the ${d.siteCount} site token(s) from <code>PAGEHAND_SITES</code>, and the bookmarklet needs
+the personal token it makes without them: use the userscript, or the embed snippet on your own pages.</p>`
 }
 
 <h2>Embed on your site</h2>
@@ -128,6 +132,7 @@ the bookmarklet work, and a run carries on when a link leads to another site.</p
   <li><code>POST /v1/chat/completions</code> — OpenAI Chat Completions (JSON or SSE), any configured model</li>
   <li><code>GET /v1/config</code> — the models, features and limits of a token</li>
   <li><code>POST /v1/session</code> — a site or personal token → a session token bound to the calling page's origin, expiring</li>
+  <li><code>GET /bookmarklet</code> — the bookmarklet's window: asks you, then gives the page that opened it a session token for its origin</li>
 </ul>
 </body>
 </html>`;

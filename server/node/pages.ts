@@ -1,6 +1,6 @@
 /**
- * Routes only the Node entry has: the install page, the built bundle, the userscript and the
- * demo pages. Pages that show the personal token answer only to a loopback Host header, so a
+ * Routes only the Node entry has: the install page, the built bundle, the bookmarklet's bundle
+ * and broker window, the userscript and the demo pages. Pages that show the personal token answer only to a loopback Host header, so a
  * DNS-rebinding page cannot read the token through the browser, never to a request a reverse
  * proxy forwarded (it says so in its headers), and only to a top-level
  * navigation or a same-origin request (tokenPages), so another site cannot run or frame them.
@@ -15,6 +15,7 @@ import type { ProxyConfig } from '../config';
 import { ProxyError } from '../errors';
 import { tokenPages } from '../middleware/token-pages';
 import { mintSessionToken } from '../session/token';
+import { mountBroker } from './bookmarklet-broker';
 import { installPage } from './install-page';
 import { staticAssets } from './static-assets';
 import { embedSnippet } from './loader';
@@ -91,6 +92,24 @@ export function mountNodePages(app: Hono<AppEnv>, opts: NodePagesOptions): void 
     if (file === null) return c.text('pagehand: the userscript is not built yet (dist/pagehand.user.js does not exist).\n', 404);
     const source = fillUserscript(new TextDecoder().decode(file), new URL(originOf(c)), opts.personalToken);
     return c.body(source, 200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-cache' });
+  });
+
+  // The bookmarklet's bundle with this proxy's origin written into its code: the page it runs in
+  // cannot point it elsewhere by editing its script tag (client/entries/bookmarklet.ts). No token.
+  app.get('/pagehand-bookmarklet.js', async (c) => {
+    const file = await readOrNull(join(opts.distDir, 'pagehand-bookmarklet.js'));
+    if (file === null) return c.text('pagehand: dist/pagehand-bookmarklet.js is not built yet. Run `npm run build`.\n', 404);
+    const source = fillUserscript(new TextDecoder().decode(file), new URL(originOf(c)), undefined);
+    return c.body(source, 200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' });
+  });
+
+  // The bookmarklet's broker window and the session it mints (bookmarklet-broker.ts).
+  mountBroker(app, {
+    personalToken: opts.personalToken,
+    ttlSeconds: opts.config.limits.sessionTtlSeconds,
+    now: opts.config.now,
+    ownOrigin: originOf,
+    guarded,
   });
 
   app.get('/demo', (c) => c.redirect('/demo/'));

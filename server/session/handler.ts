@@ -4,9 +4,9 @@
  * only. Runs after requireSite (without sessions: a session token cannot make another), which
  * has already refused an origin the site does not allow.
  *
- * Body (optional): `{ "for": "user" }` — the token is for the user's own pagehand (the
- * bookmarklet): the bundle then treats the page as a stranger's whatever the page does to the
- * DOM. Without it, a session token behaves as its parent's (a site's embed).
+ * Body: empty. `{ "for": "user" }` is what bookmarklets made before the broker window sent, from
+ * inside the page with the personal token in it: refused (410) with a message telling the user to
+ * drag the new bookmarklet, which never puts a token in the page (server/node/bookmarklet-broker.ts).
  */
 import type { Handler } from 'hono';
 import { ProxyError } from '../errors';
@@ -44,10 +44,16 @@ export function createSession({ ttlSeconds, now }: CreateSessionOptions): Handle
     if (!isWebOrigin(origin)) {
       throw new ProxyError(403, 'origin_not_allowed', `A session token can only be bound to an http(s) origin, not ${origin.slice(0, 100)}.`);
     }
-    const user = await forUser(c.req.raw);
+    if (await forUser(c.req.raw)) {
+      throw new ProxyError(
+        410,
+        'bookmarklet_outdated',
+        'This bookmarklet is from an older pagehand and put your token in the page. Open the install page of your pagehand proxy (npm start, then /) and drag the new bookmarklet to your bookmarks bar in place of this one (a Worker has no bookmarklet: use the userscript); if you clicked the old one on pages you do not trust, also make a new token (for the personal token: delete the token file and restart the proxy).',
+      );
+    }
     const expiresAt = Math.floor(now() / 1000) + ttlSeconds;
     const body: SessionResponse = {
-      token: await mintSessionToken(c.get('site').token, origin, expiresAt, { user }),
+      token: await mintSessionToken(c.get('site').token, origin, expiresAt),
       origin,
       expiresAt: new Date(expiresAt * 1000).toISOString(),
     };
@@ -56,7 +62,7 @@ export function createSession({ ttlSeconds, now }: CreateSessionOptions): Handle
   };
 }
 
-/** The optional body's `for`: `"user"`, or nothing. Anything else is the caller's mistake (400). */
+/** Whether the body is an old bookmarklet's `{"for":"user"}`; empty is not. Anything else is the caller's mistake (400). */
 async function forUser(req: Request): Promise<boolean> {
   const text = await req.text().catch(() => '');
   if (!text.trim()) return false;
@@ -64,19 +70,11 @@ async function forUser(req: Request): Promise<boolean> {
   try {
     v = JSON.parse(text);
   } catch {
-    throw new ProxyError(
-      400,
-      'invalid_body',
-      'The body of POST /v1/session must be empty or JSON: {"for":"user"} for the user\'s own pagehand (the bookmarklet).',
-    );
+    throw new ProxyError(400, 'invalid_body', 'The body of POST /v1/session must be empty.');
   }
   const keys = v && typeof v === 'object' && !Array.isArray(v) ? Object.keys(v) : null;
   if (!keys || keys.some((k) => k !== 'for') || ((v as { for?: unknown }).for !== undefined && (v as { for?: unknown }).for !== 'user')) {
-    throw new ProxyError(
-      400,
-      'invalid_body',
-      'The body of POST /v1/session may only be {"for":"user"} (a token for the user\'s own pagehand, the bookmarklet).',
-    );
+    throw new ProxyError(400, 'invalid_body', 'The body of POST /v1/session must be empty.');
   }
   return (v as { for?: unknown }).for === 'user';
 }

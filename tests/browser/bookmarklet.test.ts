@@ -1,9 +1,11 @@
 /**
- * The bookmarklet as the install page hands it out: on a page of another origin it trades the
- * personal token for a session token bound to that page's origin, loads the bundle from the
- * proxy with the session token and opens the panel; clicked again it toggles the panel and
+ * The bookmarklet as the install page hands it out: on a page of another origin it opens the
+ * proxy's broker window, which (once the user allows it) gives it a session token bound to that
+ * page's origin; it loads the bookmarklet's bundle from the proxy with the session token and
+ * opens the panel; clicked again it toggles the panel and
  * never loads the bundle twice; when the proxy is unreachable, refuses the token or the page,
- * it says so. Afterwards nothing the page can read holds the personal token, and the session
+ * it says so; an old bookmarklet that still sends the personal token is told to re-install.
+ * Afterwards nothing the page can read holds the personal token, and the session
  * token it can read works from nowhere else and not for long.
  *
  * Also the other side of the same rule, in a real browser: a page of another origin that
@@ -18,7 +20,7 @@ import { startNodeServer, type NodeServer } from '../../server/node';
 import { bookmarklet, embedSnippet } from '../../server/node/loader';
 import { useAgentStack } from './agent-harness';
 import { crossOrigin, origin } from './harness';
-import { inUi, panel, useUiSession } from './ui-kit';
+import { clickBookmarklet, inUi, panel, runBookmarklet, useUiSession } from './ui-kit';
 
 // The overlay's shadow root is closed; useUiSession opens it to these tests' locators.
 const session = useUiSession();
@@ -33,9 +35,6 @@ afterAll(async () => {
   await Promise.all(extra.map((s) => s.close()));
   await rm(tmp, { recursive: true, force: true });
 });
-
-/** What the browser runs when the bookmark is clicked. */
-const click = (page: Page, href: string) => page.evaluate(decodeURI(href.slice('javascript:'.length)));
 
 const nextAlert = (page: Page) => new Promise<string>((resolve) => page.once('dialog', (d) => void d.dismiss().then(() => resolve(d.message()))));
 
@@ -108,22 +107,26 @@ describe('bookmarklet', () => {
     const page = await session.context.newPage();
     await page.goto(`${origin()}/fixtures/agent/counter.html`);
     expect(new URL(stack.proxyUrl).origin).not.toBe(origin());
-    const href = bookmarklet(stack.proxyUrl, stack.token);
-    await click(page, href);
+    expect(bookmarklet(stack.proxyUrl)).not.toContain(stack.token);
+    await clickBookmarklet(page, stack);
     await panel(page).waitFor({ state: 'visible' });
     expect(await page.evaluate(() => typeof (window as any).pagehand?.run)).toBe('function');
-    await click(page, href);
+    // Later clicks open no window: they toggle the panel.
+    let popups = 0;
+    page.on('popup', () => popups++);
+    await runBookmarklet(page, stack);
     await panel(page).waitFor({ state: 'hidden' });
-    await click(page, href);
+    await runBookmarklet(page, stack);
     await panel(page).waitFor({ state: 'visible' });
-    expect(await page.locator('script[src$="/pagehand.js"]').count()).toBe(1);
+    expect(popups).toBe(0);
+    expect(await page.locator('script[src$="/pagehand-bookmarklet.js"]').count()).toBe(1);
     await page.close();
   });
 
   it('leaves the personal token nowhere the page can read: the bundle holds a session token bound to the page', async () => {
     const page = await session.context.newPage();
     await page.goto(`${origin()}/fixtures/agent/counter.html`);
-    await click(page, bookmarklet(stack.proxyUrl, stack.token));
+    await clickBookmarklet(page, stack);
     await panel(page).waitFor({ state: 'visible' });
     // The panel takes a task; a run would save its state (sessionStorage) with the token it has.
     await inUi(page, 'textarea').fill('Count to three');
@@ -156,7 +159,7 @@ describe('bookmarklet', () => {
     extra.push(proxy);
     const page = await session.context.newPage();
     await page.goto(`${origin()}/fixtures/agent/counter.html`);
-    await click(page, bookmarklet(proxy.url, proxy.personalToken!));
+    await clickBookmarklet(page, { proxyUrl: proxy.url });
     await panel(page).waitFor({ state: 'visible' });
     const sessionToken = await sessionTokenOf(page);
     const ask = () =>
@@ -177,36 +180,40 @@ describe('bookmarklet', () => {
     await page.close();
   });
 
-  it('says so when the proxy does not accept its token (401), and loads nothing', async () => {
+  it('an old bookmarklet, which sends the personal token from the page, is told to drag the new one (410), and gets no session', async () => {
     const page = await session.context.newPage();
     await page.goto(`${origin()}/fixtures/agent/counter.html`);
-    const alerted = nextAlert(page);
-    await click(page, bookmarklet(stack.proxyUrl, 'ph_an-old-token-0123456789abcdefghij'));
-    expect(await alerted).toMatch(/did not accept this bookmarklet \(This token is not known to the proxy\.\)[\s\S]*drag the bookmarklet again/);
-    expect(await page.evaluate(() => 'pagehand' in window)).toBe(false);
-    expect(await page.locator('script[data-pagehand-loader]').count()).toBe(0);
+    // The request bookmarklets made before the broker window, from the page, with the personal token.
+    const answer = await page.evaluate(
+      async ([p, t]) => {
+        const r = await fetch(`${p}/v1/session`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${t}`, 'Content-Type': 'application/json' },
+          body: '{"for":"user"}',
+        });
+        return { status: r.status, body: await r.text() };
+      },
+      [stack.proxyUrl, stack.token] as const,
+    );
+    expect(answer.status).toBe(410);
+    const { error } = JSON.parse(answer.body) as { error: { code: string; message: string } };
+    expect(error.code).toBe('bookmarklet_outdated');
+    expect(error.message).toMatch(/older pagehand[\s\S]*drag the new bookmarklet/);
+    expect(answer.body).not.toMatch(/phs_/);
     await page.close();
   });
 
-  it('says so when the proxy refuses this page for its token (403), and loads nothing', async () => {
-    // The page's origin is listed for another site (so CORS lets the page ask), not for this token.
-    const refused = 'tok-refused-0123456789abcdef';
+  it('says so when the proxy has no personal token (PAGEHAND_SITES), and loads nothing', async () => {
     const proxy = await startNodeServer({
-      env: {
-        PORT: '0',
-        PAGEHAND_SITES: JSON.stringify([
-          { token: 'tok-other-page-0123456789abcdef', origins: [origin()] },
-          { token: refused, origins: ['https://elsewhere.test'] },
-        ]),
-      },
+      env: { PORT: '0', PAGEHAND_SITES: JSON.stringify([{ token: 'tok-other-page-0123456789abcdef', origins: [origin()] }]) },
       log: () => {},
     });
     extra.push(proxy);
     const page = await session.context.newPage();
     await page.goto(`${origin()}/fixtures/agent/counter.html`);
     const alerted = nextAlert(page);
-    await click(page, bookmarklet(proxy.url, refused));
-    expect(await alerted).toMatch(/refused this page \(This token may not be used from http:\/\/127\.0\.0\.1:\d+\.\)/);
+    await clickBookmarklet(page, { proxyUrl: proxy.url }).catch(() => {});
+    expect(await alerted).toMatch(/could not start a session \(This proxy has no personal token/);
     expect(await page.evaluate(() => 'pagehand' in window)).toBe(false);
     await page.close();
   });
@@ -215,8 +222,10 @@ describe('bookmarklet', () => {
     const page = await session.context.newPage();
     await page.goto(`${origin()}/fixtures/agent/counter.html`);
     const alerted = nextAlert(page);
-    await click(page, bookmarklet('http://127.0.0.1:9', 'tok'));
-    expect(await alerted).toMatch(/could not reach http:\/\/127\.0\.0\.1:9[\s\S]*userscript/);
+    const popup = page.waitForEvent('popup');
+    await runBookmarklet(page, { proxyUrl: 'http://127.0.0.1:9' });
+    await popup;
+    expect(await alerted).toMatch(/http:\/\/127\.0\.0\.1:9\/bookmarklet did not answer:[\s\S]*userscript/);
     expect(await page.evaluate(() => 'pagehand' in window)).toBe(false);
     await page.close();
   });
@@ -233,7 +242,7 @@ describe('bookmarklet', () => {
     const page = await withPolicy("require-trusted-types-for 'script'");
     const violations: string[] = [];
     page.on('console', (m) => /trusted ?type/i.test(m.text()) && violations.push(m.text()));
-    await click(page, bookmarklet(stack.proxyUrl, stack.token));
+    await clickBookmarklet(page, stack);
     await panel(page).waitFor({ state: 'visible' });
     // The panel renders and takes a task (which then runs against the scripted model).
     await inUi(page, 'textarea').fill('Count to three');
@@ -245,8 +254,8 @@ describe('bookmarklet', () => {
   it('says what is wrong, instead of failing silently, when Trusted Types allow it no policy', async () => {
     const page = await withPolicy("require-trusted-types-for 'script'; trusted-types 'none'");
     const alerted = nextAlert(page);
-    await click(page, bookmarklet(stack.proxyUrl, stack.token));
-    expect(await alerted).toMatch(/could not load .*pagehand\.js[\s\S]*userscript/);
+    await clickBookmarklet(page, stack);
+    expect(await alerted).toMatch(/could not load .*pagehand-bookmarklet\.js[\s\S]*userscript/);
     expect(await page.evaluate(() => 'pagehand' in window)).toBe(false);
     await page.close();
   });

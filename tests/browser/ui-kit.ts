@@ -46,8 +46,31 @@ export function useUiSession(viewport?: { width: number; height: number }): Sess
 
 /** Playwright's CSS engine pierces open shadow roots, so these reach inside the host (see revealOverlay). */
 /** What the browser runs when the user clicks the bookmark on `page` (its loader tag marks a stranger's page). */
-export const clickBookmarklet = (page: Page, stack: Pick<AgentStack, 'proxyUrl' | 'token'>): Promise<unknown> =>
-  page.evaluate(decodeURI(bookmarklet(stack.proxyUrl, stack.token).slice('javascript:'.length)));
+export const runBookmarklet = (page: Page, stack: Pick<AgentStack, 'proxyUrl'>): Promise<unknown> =>
+  page.evaluate(decodeURI(bookmarklet(stack.proxyUrl).slice('javascript:'.length)));
+
+/**
+ * The user in the broker window the bookmarklet opened: presses Allow when it asks (it asks
+ * nothing for an origin it gave a session to before, and closes at once), then it closes.
+ */
+export async function allowInBroker(popup: Page): Promise<void> {
+  const closed = popup.waitForEvent('close');
+  await Promise.race([
+    closed,
+    popup
+      .locator('#allow:enabled')
+      .click()
+      .catch(() => {}),
+  ]);
+  await closed;
+}
+
+/** A click on the bookmarklet and the user's Allow in the window it opens. */
+export async function clickBookmarklet(page: Page, stack: Pick<AgentStack, 'proxyUrl'>): Promise<void> {
+  const popup = page.waitForEvent('popup');
+  await runBookmarklet(page, stack);
+  await allowInBroker(await popup);
+}
 
 export const panel = (page: Page): Locator => page.locator('pagehand-ui section.panel');
 export const inUi = (page: Page, sel: string): Locator => page.locator(`pagehand-ui ${sel}`);

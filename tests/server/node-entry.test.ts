@@ -102,7 +102,7 @@ describe('npm start without PAGEHAND_SITES (personal token)', () => {
     expect(again.personalToken).toBe(s.personalToken);
   });
 
-  it('shows the token, a bookmarklet loading /pagehand.js with it, the embed snippet and the providers', () => {
+  it('shows the token, a bookmarklet without it that opens the broker window, the embed snippet and the providers', () => {
     expect(page).toContain(s.personalToken!);
     const href = /id="bookmarklet" href="([^"]+)"/.exec(page)?.[1];
     expect(href).toBeDefined();
@@ -114,13 +114,14 @@ describe('npm start without PAGEHAND_SITES (personal token)', () => {
     );
     expect(code.startsWith('javascript:(()=>{')).toBe(true);
     expect(code).toContain(`o="${s.url}"`);
-    expect(code).toContain("u=o+'/pagehand.js'");
-    // The personal token goes only into the session exchange; the script tag gets the session token.
-    expect(code).toContain(`fetch(o+'/v1/session',{method:'POST',mode:'cors'`);
-    expect(code).toContain(`Authorization:'Bearer '+"${s.personalToken}"`);
-    expect(code.split(s.personalToken!)).toHaveLength(2);
+    // It holds no token: the broker window on the proxy's origin gives it a session token.
+    expect(code).not.toContain(s.personalToken!);
+    expect(code).not.toContain('/v1/session');
+    expect(code).toContain("w.open(o+'/bookmarklet'");
+    expect(code).toContain("u=o+'/pagehand-bookmarklet.js'");
     expect(code).toContain('s.dataset.pagehandToken=k');
-    expect(code).toContain('s.dataset.pagehandProxy=o');
+    expect(code).not.toContain('pagehandProxy');
+    expect(page).toMatch(/id="bookmarklet-help">The bookmarklet holds no token/);
     expect(page).toContain(`data-pagehand-token=&quot;${s.personalToken}&quot;`);
     // Beside that snippet: it is for this machine only, and how to make a site token instead.
     expect(page).toMatch(/id="embed-personal">[^<]*<strong>personal token<\/strong>[^]*only to try pagehand on pages on this machine/);
@@ -168,6 +169,112 @@ describe('npm start without PAGEHAND_SITES (personal token)', () => {
     expect((await missing.json()).error.code).toBe('not_found');
     const sneaky = await fetch(`${s.url}/demo/..%2F..%2Fpackage.json`);
     expect(sneaky.status).toBe(404);
+  });
+
+  it('serves the bookmarklet bundle with its own origin written in, and 404 with a message when it is not built', async () => {
+    expect((await fetch(`${s.url}/pagehand-bookmarklet.js`)).status).toBe(404);
+    await writeFile(join(tmp, 'personal', 'dist', 'pagehand-bookmarklet.js'), 'const PROXY = "__PAGEHAND_PROXY__";');
+    const res = await fetch(`${s.url}/pagehand-bookmarklet.js`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/javascript/);
+    expect(await res.text()).toBe(`const PROXY = "${s.url}";`);
+  });
+
+  it('serves the broker window: no token in it, never framed', async () => {
+    const res = await fetch(`${s.url}/bookmarklet`);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain("fetch('/bookmarklet/session'");
+    expect(html).not.toContain(s.personalToken!);
+    expect(res.headers.get('content-security-policy')).toBe("frame-ancestors 'none'");
+    const framed = await fetch(`${s.url}/bookmarklet`, {
+      headers: { 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Mode': 'navigate', 'Sec-Fetch-Dest': 'iframe' },
+    });
+    expect(framed.status).toBe(403);
+  });
+
+  describe('POST /bookmarklet/session', () => {
+    const mint = (body: string, headers: Record<string, string> = { 'Sec-Fetch-Site': 'same-origin', Origin: s.url }) =>
+      fetch(`${s.url}/bookmarklet/session`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body });
+
+    it("mints, for the broker's same-origin request, a user session bound to the origin it names", async () => {
+      const res = await mint('{"origin":"https://page.test"}');
+      expect(res.status).toBe(200);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      const raw = await res.text();
+      expect(raw).not.toContain(s.personalToken!);
+      const j = JSON.parse(raw) as { token: string; origin: string; expiresAt: string };
+      expect(j.origin).toBe('https://page.test');
+      expect(JSON.parse(Buffer.from(j.token.slice(4).split('.')[0]!, 'base64url').toString())).toMatchObject({ o: 'https://page.test', u: 1 });
+      const use = (origin: string) => fetch(`${s.url}/v1/config`, { headers: { Authorization: `Bearer ${j.token}`, Origin: origin } });
+      expect((await use('https://page.test')).status).toBe(200);
+      expect((await use('https://other.test')).status).toBe(403);
+    });
+
+    it("refuses every request but the broker window's own (403), with a message and no token", async () => {
+      for (const headers of [
+        { 'Sec-Fetch-Site': 'cross-site', Origin: 'https://page.test' },
+        { 'Sec-Fetch-Site': 'same-site', Origin: 'http://localhost:1' },
+        { 'Sec-Fetch-Site': 'same-origin', Origin: 'https://page.test' },
+        { 'Sec-Fetch-Site': 'same-origin' },
+        { Origin: s.url },
+        {} as Record<string, string>,
+      ]) {
+        const res = await mint('{"origin":"https://page.test"}', headers);
+        expect(res.status, JSON.stringify(headers)).toBe(403);
+        const raw = await res.text();
+        expect(raw).not.toMatch(/phs_/);
+        expect(raw).not.toContain(s.personalToken!);
+        expect((JSON.parse(raw) as { error: { message: string } }).error.message).toBeTruthy();
+      }
+      const port = new URL(s.url).port;
+      const rebound = await new Promise<number>((resolve, reject) => {
+        const req = http.request(
+          `${s.url}/bookmarklet/session`,
+          {
+            method: 'POST',
+            headers: {
+              host: `attacker.test:${port}`,
+              'sec-fetch-site': 'same-origin',
+              origin: `http://attacker.test:${port}`,
+              'content-type': 'application/json',
+            },
+          },
+          (r) => {
+            r.resume();
+            resolve(r.statusCode ?? 0);
+          },
+        );
+        req.on('error', reject);
+        req.end('{"origin":"https://page.test"}');
+      });
+      expect(rebound).toBe(403);
+    });
+
+    it('answers a malformed body with a 400 and a message, never a 500 or a token', async () => {
+      for (const body of [
+        '',
+        'not json',
+        '[]',
+        'null',
+        '{}',
+        '{"origin":1}',
+        '{"origin":"https://page.test","for":"user"}',
+        '{"origin":"null"}',
+        '{"origin":"file:///etc"}',
+        '{"origin":"https://page.test/path"}',
+        '{"origin":"javascript:alert(1)"}',
+        `{"origin":"https://${'a'.repeat(3000)}.test"}`,
+      ]) {
+        const res = await mint(body);
+        expect(res.status, body.slice(0, 60)).toBe(400);
+        const raw = await res.text();
+        expect(raw).not.toMatch(/phs_/);
+        const e = JSON.parse(raw) as { error: { code: string; message: string } };
+        expect(e.error.code).toBe('invalid_body');
+        expect(e.error.message).toMatch(/\{"origin":"https:\/\/…"\}/);
+      }
+    });
   });
 
   it('shows the token only to a loopback Host (no DNS rebinding)', async () => {
@@ -227,6 +334,14 @@ describe('what the Node entry says when things are missing', () => {
     expect(page).toContain('1 site token(s)');
     expect(page).not.toContain('tok-site-0123456789abcdef');
     expect(page).not.toContain('id="bookmarklet"');
+    // No personal token, so no bookmarklet session: said, not a 500.
+    const res = await fetch(`${server.url}/bookmarklet/session`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Sec-Fetch-Site': 'same-origin', Origin: server.url },
+      body: '{"origin":"https://shop.test"}',
+    });
+    expect(res.status).toBe(404);
+    expect((await res.json()).error.message).toMatch(/no personal token/);
   });
 
   it('refuses to expose a personal token beyond loopback', async () => {

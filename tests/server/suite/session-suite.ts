@@ -75,29 +75,38 @@ export function defineSessionSuite(target: ProxyTarget): void {
       expect((await parent.json()).session).toBeUndefined();
     });
 
-    it('marks a token made for the user\'s own pagehand ({"for":"user"}); any other body is a 400 with a message, and no token', async () => {
+    it('tells an old bookmarklet ({"for":"user"}, sent from inside the page) to re-install, with a 410 and no token; any other body is a 400 with a message, and no token', async () => {
       const res = await proxy.fetch(`${proxy.base}/v1/session`, {
         method: 'POST',
         headers: { Authorization: `Bearer ${TOKENS.shop}`, Origin: SHOP_ORIGIN, 'Content-Type': 'application/json' },
         body: '{"for":"user"}',
       });
-      expect(res.status).toBe(200);
-      const s = (await res.json()) as Json;
-      const payload = JSON.parse(atob(s.token.slice(4).split('.')[0]!.replace(/-/g, '+').replace(/_/g, '/')));
-      expect(payload).toMatchObject({ o: SHOP_ORIGIN, u: 1 });
-      // It works as any session token.
-      expect((await chat(s.token, { Origin: SHOP_ORIGIN })).status).toBe(200);
-      for (const body of ['{"for":"site"}', '{"for":"user","o":"https://elsewhere.test"}', '[]', 'not json', '{"u":1}']) {
+      expect(res.status).toBe(410);
+      const text = await res.text();
+      expect(text).not.toMatch(/phs_/);
+      expect(text).not.toContain(TOKENS.shop);
+      const old = JSON.parse(text) as Json;
+      expect(old.error?.code).toBe('bookmarklet_outdated');
+      expect(old.error?.message).toMatch(/drag the new bookmarklet/);
+      for (const body of [
+        '{"for":"site"}',
+        '{"for":"user","o":"https://elsewhere.test"}',
+        '[]',
+        'not json',
+        '{"u":1}',
+        '{"origin":"https://elsewhere.test"}',
+      ]) {
         const bad = await proxy.fetch(`${proxy.base}/v1/session`, {
           method: 'POST',
           headers: { Authorization: `Bearer ${TOKENS.shop}`, Origin: SHOP_ORIGIN, 'Content-Type': 'application/json' },
           body,
         });
         expect(bad.status, body).toBe(400);
-        const e = (await bad.json()) as Json;
+        const raw = await bad.text();
+        const e = JSON.parse(raw) as Json;
         expect(e.error?.code, body).toBe('invalid_body');
-        expect(e.error?.message, body).toMatch(/\{"for":"user"\}/);
-        expect(e.token, body).toBeUndefined();
+        expect(e.error?.message, body).toMatch(/must be empty/);
+        expect(raw, body).not.toMatch(/phs_/);
       }
     });
 
