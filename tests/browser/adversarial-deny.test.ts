@@ -731,6 +731,28 @@ const CASES: Case[] = [
     },
   },
   {
+    path: 'typing into an editor that holds a zone (the value reported back)',
+    canary: 'CANARY-typed-7f3a',
+    fixture: 'deny-edges.html',
+    model_: () =>
+      sequence((req) => call('type', { ref: refFor(latestMap(req), 'textbox', 'Message'), text: 'there', replace: false }), call('done', { summary: 'typed' })),
+    check: async ({ page, requests }) => {
+      expect(resultsOf(requests)[0]).toMatch(/Typed "there" into textbox "Message"/);
+      expect(await page.evaluate(() => document.getElementById('msg')!.textContent)).toMatch(/there/);
+    },
+  },
+  {
+    path: 'a select the page moves onto a zone option as it changes (the value reported back)',
+    canary: 'CANARY-after-7f3a',
+    fixture: 'deny-edges.html',
+    model_: () =>
+      sequence((req) => call('select_option', { ref: refFor(latestMap(req), 'combobox', 'Size'), option: ['M'] }), call('done', { summary: 'picked' })),
+    check: async ({ page, requests }) => {
+      expect(resultsOf(requests)[0]).toMatch(/Selected "M"/);
+      expect(await page.evaluate(() => (document.getElementById('size') as HTMLSelectElement).selectedIndex)).toBe(2);
+    },
+  },
+  {
     path: 'outside hands still work beside zones (Enter submits, arrows move between outside radios, Apply and a short drag)',
     canary: 'CANARY-radio-7f3a',
     fixture: 'deny-edges.html',

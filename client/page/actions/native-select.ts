@@ -76,6 +76,6 @@ export async function selectNative(sel: HTMLSelectElement, wanted: string[], sub
   fireChange(sel);
   return {
     message: `Selected ${quoteList(picked.map((p) => p.label))} in ${label}.`,
-    after: () => ({ changes: { value: fieldValue(sel) ?? '' } }),
+    after: () => ({ changes: { value: fieldValue(sel, ctx.settings.zones) ?? '' } }),
   };
 }

@@ -144,7 +144,7 @@ function shownValue(el: Element, input: HTMLInputElement | undefined, zones: Zon
     const text = clean(zones.holds(n) ? zones.textOutside(n, 2000) : isHTML(n) ? n.innerText : (n.textContent ?? ''));
     if (text) return text;
   }
-  return clean(fieldValue(el) ?? editingHost(el)?.innerText ?? el.textContent ?? '');
+  return clean(fieldValue(el, zones) ?? zones.textOutside(el, 2000));
 }
 
 export const selectOption: Handler<ToolArgs['select_option']> = async ({ ref, option }, ctx) => {
