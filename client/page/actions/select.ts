@@ -14,7 +14,7 @@
 import type { ToolArgs } from './args';
 import { waitActionable } from './actionability';
 import type { ActionContext, Handler } from './context';
-import { ActionError, editingHost, fieldValue, isDisabled, isHTML, isValueField, tag } from './dom';
+import { ActionError, fieldValue, isDisabled, isHTML, isValueField, tag } from './dom';
 import { clearField } from './editing';
 import { typeChars } from './type';
 import { clickAt } from './pointer';

@@ -14,6 +14,7 @@ import type { ParsedCall } from './args';
 import { clickAtTarget } from './click-at';
 import { deepActiveElement, inputType, tag, viewportSize, visibleBox, type Point } from './dom';
 import { dragPath, dropPoint } from './drag-path';
+import { fileInputFor } from './file-input';
 import { activatedBy, deepHit } from './hit';
 import { parseKeyCombo, type KeyCombo } from './keys';
 import { keyEffect, nextTabStop, radioStep, selectStep } from './press';
@@ -103,6 +104,9 @@ export function touches(call: ParsedCall, resolve: (ref: Ref) => Element): Touch
     }
     case 'type':
       if (call.args.submit || /[\r\n]/.test(call.args.text)) out.push(...keyTouches(target!, parseKeyCombo('Enter')));
+      break;
+    case 'upload':
+      out.push({ el: fileInputFor(target!), what: 'the file input it stands for' });
       break;
     case 'drag': {
       const dest = call.args.to_ref !== undefined ? resolve(call.args.to_ref) : undefined;
