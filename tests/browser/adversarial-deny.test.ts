@@ -753,6 +753,26 @@ const CASES: Case[] = [
     },
   },
   {
+    path: 'the page moves focus into a zone during a key, then a key without a ref',
+    canary: 'CANARY-trap-7f3a',
+    fixture: 'deny-edges.html',
+    model_: () =>
+      sequence(
+        (req) => call('press_key', { key: 'Enter', ref: refFor(latestMap(req), 'textbox', 'Promo') }),
+        call('press_key', { key: 'x' }),
+        call('done', { summary: 'pressed' }),
+      ),
+    check: async ({ page, requests }) => {
+      const [enter, x] = resultsOf(requests);
+      expect(enter).toMatch(/Pressed Enter in textbox "Promo"/);
+      expect(x).toMatch(/FAILED: This press_key would act inside an area the site keeps from the agent \(the focused element\)/);
+      expect(await page.evaluate(() => ({ log: (window as any).log, trap: (document.getElementById('trap') as HTMLInputElement).value }))).toEqual({
+        log: [],
+        trap: '',
+      });
+    },
+  },
+  {
     path: 'outside hands still work beside zones (Enter submits, arrows move between outside radios, Apply and a short drag)',
     canary: 'CANARY-radio-7f3a',
     fixture: 'deny-edges.html',
