@@ -24,6 +24,7 @@ import { targetFacts } from '../safety/facts';
 import { classifyRisks, pageToolRisks, siteToolRisk, unjudged, type RiskCheck } from '../safety/risk';
 import { ACTION_TOOLS } from '../page/actions/args';
 import { RefError } from '../page/map/refs';
+import { ZoneRefusal } from '../page/actions/zones';
 import { runStep, type DispatchHost, type StepOutcome } from './dispatch';
 import type { ActionResult } from '../page/actions/contract';
 import { createEmitter } from './events';
@@ -765,6 +766,7 @@ export function checkRisks(call: Call, settings: PageSettings, untrusted: boolea
   } catch (e) {
     // A ref the map never gave, or an element that went away: refused here with the action's own
     // words (the action must not run on what was not judged; the model looks again).
+    if (e instanceof ZoneRefusal) return { judge, risks: [], refused: { ok: false, message: e.message, error: { kind: 'in_deny_zone' }, changes: {} } };
     if (e instanceof RefError)
       return { judge, risks: [], refused: { ok: false, message: e.message, error: { kind: e.code === 'unknown' ? 'unknown_ref' : 'stale_ref' }, changes: {} } };
     // Whatever the page made the check trip on: its words stay out of the reason.

@@ -19,6 +19,8 @@ import { viewportSize, visibleBox } from '../page/actions/dom';
 import { dropPoint } from '../page/actions/drag-path';
 import { matchOption } from '../page/actions/match';
 import { nativeSelectOf, pickNativeOptions } from '../page/actions/native-select';
+import { zoneGate } from '../page/actions/touches';
+import { ZoneRefusal } from '../page/actions/zones';
 import {
   allIn,
   attrOf,
@@ -308,7 +310,7 @@ function optionFacts(el: Element, wanted: readonly string[], describer: Describe
     let hit: Element | undefined;
     if (native) {
       try {
-        hit = pickNativeOptions(native, [w], '')[0]!.o;
+        hit = pickNativeOptions(native, [w], '', describer.settings.zones)[0]!.o;
       } catch {
         /* no such option: the action refuses it, and the words asked for are judged below */
       }
@@ -371,6 +373,9 @@ export function targetFacts(raw: CallLike, settings: PageSettings): TargetFacts 
     throw new Error('a frame from another site did not say what this does');
   }
   const describer = createDescriber(settings);
+  // A call that would touch a deny zone is refused, not judged: the action's own gate says so.
+  const refused = zoneGate(call, settings, describer);
+  if (refused) throw new ZoneRefusal(refused);
   const resolve = (ref: unknown): Element => resolveRef(ref, (e) => describer.describe(e));
   const judge = ACTION_TOOLS[call.name].judge;
   switch (judge) {

@@ -27,7 +27,7 @@ import { open, useSession } from './harness';
 const session = useSession();
 const stack = useAgentStack();
 
-const ZONE_SAYS = /in a part of the page the site keeps pagehand out of/;
+const ZONE_SAYS = /in a part of the page the site keeps pagehand out of|would act inside an area the site keeps from the agent/;
 
 interface Case {
   /** The path the zone could leak through. */
@@ -360,7 +360,7 @@ const CASES: Case[] = [
     fixture: 'deny-actions.html',
     model_: () => sequence((req) => call('click', { ref: refFor(latestMap(req), 'button', 'Send me offers') }), call('done', { summary: 'clicked' })),
     check: async ({ page, requests }) => {
-      expect(resultsOf(requests)[0]).toMatch(/button "Send me offers" is the label of a control that is in a part of the page/);
+      expect(resultsOf(requests)[0]).toMatch(/FAILED: This click would act inside an area the site keeps from the agent \(the control it activates\)/);
       expect(await page.evaluate(() => ({ log: (window as any).log, checked: (document.getElementById('optin') as HTMLInputElement).checked }))).toEqual({
         log: [],
         checked: false,
@@ -463,7 +463,7 @@ const CASES: Case[] = [
       ),
     check: async ({ page, requests }) => {
       const [, tab, enter] = resultsOf(requests);
-      expect(tab).toMatch(/FAILED: Tab would move focus into a part of the page the site keeps pagehand out of/);
+      expect(tab).toMatch(/FAILED: This press_key would act inside an area the site keeps from the agent \(where Tab moves focus\)/);
       expect(enter).toMatch(/Pressed Enter in textbox "Search"/);
       expect(await page.evaluate(() => (window as any).pressed)).toEqual(['search-enter']);
     },
@@ -480,7 +480,7 @@ const CASES: Case[] = [
       ),
     check: async ({ page, requests }) => {
       const [tab] = resultsOf(requests);
-      expect(tab).toMatch(/FAILED: Shift\+Tab would move focus into a part of the page the site keeps pagehand out of/);
+      expect(tab).toMatch(/FAILED: This press_key would act inside an area the site keeps from the agent \(where Tab moves focus\)/);
       expect(await page.evaluate(() => (window as any).pressed)).not.toContain('zone');
     },
   },
@@ -491,7 +491,7 @@ const CASES: Case[] = [
     model_: () => sequence(call('press_key', { key: 'x' }), call('press_key', { key: 'Tab' }), call('done', { summary: 'pressed' })),
     check: async ({ page, requests }) => {
       const [x, tab] = resultsOf(requests);
-      expect(x).toMatch(/FAILED: The focused element is in a part of the page the site keeps pagehand out of/);
+      expect(x).toMatch(/FAILED: This press_key would act inside an area the site keeps from the agent \(the focused element\)/);
       expect(tab).toMatch(ZONE_SAYS);
       expect(await page.evaluate(() => ({ keys: (window as any).keys, value: (document.getElementById('pin') as HTMLInputElement).value }))).toEqual({
         keys: [],
@@ -531,6 +531,269 @@ const CASES: Case[] = [
     check: async ({ page, requests }) => {
       expect(resultsOf(requests)[0]).toMatch(/scroll/i);
       expect(await page.evaluate(() => document.getElementById('pane')!.scrollTop)).toBe(0);
+    },
+  },
+  // ---- edges: what is outside a zone but reaches into it (deny-edges.html) ---------------------
+  {
+    path: "an outside field's <datalist> kept in a zone (options= in the map)",
+    canary: 'CANARY-datalist-7f3a',
+    fixture: 'deny-edges.html',
+    model_: lookAndRead('City'),
+    check: mapShows(/\[\d+\]combobox "City"/),
+  },
+  {
+    path: "a select's options kept in a zone (options= in the map)",
+    canary: 'CANARY-optzone-7f3a',
+    fixture: 'deny-edges.html',
+    model_: lookAndRead('Plan'),
+    check: mapShows(/\[\d+\]combobox "Plan"[^\n]*options=Basic\|Pro/),
+  },
+  {
+    path: 'a select whose chosen option is in a zone (its value)',
+    canary: 'CANARY-chosen-7f3a',
+    fixture: 'deny-edges.html',
+    model_: lookAndRead('Branch'),
+    check: mapShows(/\[\d+\]combobox "Branch"/),
+  },
+  {
+    path: 'ArrowDown on a select onto an option in a zone',
+    canary: 'CANARY-arrow-7f3a',
+    fixture: 'deny-edges.html',
+    model_: () =>
+      sequence((req) => call('press_key', { key: 'ArrowDown', ref: refFor(latestMap(req), 'combobox', 'Tier') }), call('done', { summary: 'pressed' })),
+    check: async ({ page, requests }) => {
+      expect(resultsOf(requests)[0]).toMatch(/FAILED: .*would act inside an area the site keeps from the agent/);
+      expect(await page.evaluate(() => ({ tier: (document.getElementById('tier') as HTMLSelectElement).value, log: (window as any).log }))).toEqual({
+        tier: 'Bronze',
+        log: [],
+      });
+    },
+  },
+  {
+    path: "a select's zone option reached by its first letter, and find of its words",
+    canary: 'CANARY-letter-7f3a',
+    fixture: 'deny-edges.html',
+    model_: () =>
+      sequence(
+        (req) => call('press_key', { key: 'z', ref: refFor(latestMap(req), 'combobox', 'Tier') }),
+        call('find', { query: 'Zinc' }),
+        call('done', { summary: 'pressed' }),
+      ),
+    check: async ({ page, requests }) => {
+      expect(resultsOf(requests)[1]).toMatch(/Nothing matches/);
+      expect(await page.evaluate(() => (document.getElementById('tier') as HTMLSelectElement).value)).toBe('Bronze');
+    },
+  },
+  {
+    path: "Enter in an outside field whose form's default button is in a zone",
+    canary: 'CANARY-submit-7f3a',
+    fixture: 'deny-edges.html',
+    model_: () =>
+      sequence((req) => call('press_key', { key: 'Enter', ref: refFor(latestMap(req), 'textbox', 'Coupon') }), call('done', { summary: 'pressed' })),
+    check: async ({ page, requests }) => {
+      expect(resultsOf(requests)[0]).toMatch(/FAILED: .*would act inside an area the site keeps from the agent/);
+      expect(await page.evaluate(() => (window as any).log)).toEqual([]);
+    },
+  },
+  {
+    path: 'Enter in a form whose default button sits in a zone through form=',
+    canary: 'CANARY-formattr-7f3a',
+    fixture: 'deny-edges.html',
+    model_: () =>
+      sequence((req) => call('press_key', { key: 'Enter', ref: refFor(latestMap(req), 'textbox', 'Gift code') }), call('done', { summary: 'pressed' })),
+    check: async ({ page, requests }) => {
+      expect(resultsOf(requests)[0]).toMatch(/FAILED: .*would act inside an area the site keeps from the agent/);
+      expect(await page.evaluate(() => (window as any).log)).toEqual([]);
+    },
+  },
+  {
+    path: 'ArrowDown on an outside radio into a zone radio of its group',
+    canary: 'CANARY-radio-7f3a',
+    fixture: 'deny-edges.html',
+    model_: () =>
+      sequence((req) => call('press_key', { key: 'ArrowDown', ref: refFor(latestMap(req), 'radio', 'Standard') }), call('done', { summary: 'pressed' })),
+    check: async ({ page, requests }) => {
+      expect(resultsOf(requests)[0]).toMatch(/FAILED: .*would act inside an area the site keeps from the agent/);
+      expect(await page.evaluate(() => ({ zone: (document.getElementById('ship-zone') as HTMLInputElement).checked, log: (window as any).log }))).toEqual({
+        zone: false,
+        log: [],
+      });
+    },
+  },
+  {
+    path: 'click_at on an outside label whose control (for=) is in a zone',
+    canary: 'CANARY-clickat-7f3a',
+    fixture: 'deny-edges.html',
+    model_: () => sequence(call('click_at', { x: 1020 / 1280, y: 40 / 800 }), call('done', { summary: 'clicked' })),
+    check: async ({ page, requests }) => {
+      expect(resultsOf(requests)[0]).toMatch(/FAILED: .*would act inside an area the site keeps from the agent/);
+      expect(await page.evaluate(() => ({ box: (document.getElementById('at-box') as HTMLInputElement).checked, log: (window as any).log }))).toEqual({
+        box: false,
+        log: [],
+      });
+    },
+  },
+  {
+    path: 'double_click and hover on an outside label whose control is in a zone',
+    canary: 'CANARY-clickat-7f3a',
+    fixture: 'deny-edges.html',
+    model_: () =>
+      sequence(
+        (req) => call('double_click', { ref: elementNamed(latestMap(req), 'Remember this device') }),
+        (req) => call('hover', { ref: elementNamed(latestMap(req), 'Remember this device') }),
+        call('done', { summary: 'tried' }),
+      ),
+    check: async ({ page, requests }) => {
+      const [dbl, hover] = resultsOf(requests);
+      expect(dbl).toMatch(/FAILED: .*would act inside an area the site keeps from the agent/);
+      expect(hover).toMatch(/FAILED: .*would act inside an area the site keeps from the agent/);
+      expect(await page.evaluate(() => (document.getElementById('at-box') as HTMLInputElement).checked)).toBe(false);
+    },
+  },
+  {
+    path: 'aria-owns from an outside listbox into a zone',
+    canary: 'CANARY-owns-7f3a',
+    fixture: 'deny-edges.html',
+    model_: lookAndRead('Colours'),
+    check: mapShows(/\[\d+\]listbox "Colours"/),
+  },
+  {
+    path: 'aria-controls from an outside button into a zone, then a click on it',
+    canary: 'CANARY-controls-7f3a',
+    fixture: 'deny-edges.html',
+    model_: () => sequence((req) => call('click', { ref: refFor(latestMap(req), 'button', 'Details') }), call('done', { summary: 'clicked' })),
+    check: async ({ page, requests }) => {
+      expect(resultsOf(requests)[0]).toMatch(/Clicked button "Details"/);
+      expect(await page.evaluate(() => (window as any).log)).toEqual(['details']);
+    },
+  },
+  {
+    path: 'aria-activedescendant of an outside combobox into a zone',
+    canary: 'CANARY-activedesc-7f3a',
+    fixture: 'deny-edges.html',
+    model_: () =>
+      sequence(
+        call('find', { query: 'Search city' }),
+        (req) => call('type', { ref: refFor(latestMap(req), 'combobox', 'Search city'), text: 'Pa' }),
+        call('read', {}),
+        call('done', { summary: 'looked' }),
+      ),
+    check: mapShows(/\[\d+\]combobox "Search city"/),
+  },
+  {
+    path: 'Tab into a shadow root inside a zone',
+    canary: 'CANARY-shadowzone-7f3a',
+    fixture: 'deny-edges.html',
+    model_: () =>
+      sequence((req) => call('press_key', { key: 'Tab', ref: refFor(latestMap(req), 'textbox', 'Nickname') }), call('done', { summary: 'pressed' })),
+    check: async ({ page, requests }) => {
+      expect(resultsOf(requests)[0]).toMatch(/FAILED: .*would act inside an area the site keeps from the agent/);
+      expect(await page.evaluate(() => (window as any).log)).toEqual([]);
+    },
+  },
+  {
+    path: 'a drag whose path passes over a zone',
+    canary: 'CANARY-dragpath-7f3a',
+    fixture: 'deny-edges.html',
+    model_: () =>
+      sequence(
+        (req) => call('drag', { ref: refFor(latestMap(req), 'button', 'Knob'), to_ref: elementNamed(latestMap(req), 'Bin') }),
+        call('done', { summary: 'dragged' }),
+      ),
+    check: async ({ page, requests }) => {
+      expect(resultsOf(requests)[0]).toMatch(/FAILED: .*would act inside an area the site keeps from the agent/);
+      expect(await page.evaluate(() => (window as any).log)).toEqual([]);
+    },
+  },
+  {
+    path: 'select_option of a zone option of an outside select, by its value',
+    canary: 'CANARY-optzone-7f3a',
+    fixture: 'deny-edges.html',
+    model_: () =>
+      sequence((req) => call('select_option', { ref: refFor(latestMap(req), 'combobox', 'Plan'), option: ['z1'] }), call('done', { summary: 'picked' })),
+    check: async ({ page, requests }) => {
+      expect(resultsOf(requests)[0]).toMatch(/FAILED/);
+      expect(await page.evaluate(() => ({ plan: (document.getElementById('plan') as HTMLSelectElement).value, log: (window as any).log }))).toEqual({
+        plan: 'Basic',
+        log: [],
+      });
+    },
+  },
+  {
+    path: 'select all (Control+A) on the page, then read',
+    canary: 'CANARY-owns-7f3a',
+    fixture: 'deny-edges.html',
+    model_: () => sequence(call('press_key', { key: 'Control+a' }), call('read', {}), call('done', { summary: 'read' })),
+    check: ({ requests }) => {
+      const [all, read] = resultsOf(requests);
+      expect(all).toMatch(/Selected all/);
+      expect(read).toMatch(/Text of the page/);
+    },
+  },
+  {
+    path: 'typing into an editor that holds a zone (the value reported back)',
+    canary: 'CANARY-typed-7f3a',
+    fixture: 'deny-edges.html',
+    model_: () =>
+      sequence((req) => call('type', { ref: refFor(latestMap(req), 'textbox', 'Message'), text: 'there', replace: false }), call('done', { summary: 'typed' })),
+    check: async ({ page, requests }) => {
+      expect(resultsOf(requests)[0]).toMatch(/Typed "there" into textbox "Message"/);
+      expect(await page.evaluate(() => document.getElementById('msg')!.textContent)).toMatch(/there/);
+    },
+  },
+  {
+    path: 'a select the page moves onto a zone option as it changes (the value reported back)',
+    canary: 'CANARY-after-7f3a',
+    fixture: 'deny-edges.html',
+    model_: () =>
+      sequence((req) => call('select_option', { ref: refFor(latestMap(req), 'combobox', 'Size'), option: ['M'] }), call('done', { summary: 'picked' })),
+    check: async ({ page, requests }) => {
+      expect(resultsOf(requests)[0]).toMatch(/Selected "M"/);
+      expect(await page.evaluate(() => (document.getElementById('size') as HTMLSelectElement).selectedIndex)).toBe(2);
+    },
+  },
+  {
+    path: 'the page moves focus into a zone during a key, then a key without a ref',
+    canary: 'CANARY-trap-7f3a',
+    fixture: 'deny-edges.html',
+    model_: () =>
+      sequence(
+        (req) => call('press_key', { key: 'Enter', ref: refFor(latestMap(req), 'textbox', 'Promo') }),
+        call('press_key', { key: 'x' }),
+        call('done', { summary: 'pressed' }),
+      ),
+    check: async ({ page, requests }) => {
+      const [enter, x] = resultsOf(requests);
+      expect(enter).toMatch(/Pressed Enter in textbox "Promo"/);
+      expect(x).toMatch(/FAILED: This press_key would act inside an area the site keeps from the agent \(the focused element\)/);
+      expect(await page.evaluate(() => ({ log: (window as any).log, trap: (document.getElementById('trap') as HTMLInputElement).value }))).toEqual({
+        log: [],
+        trap: '',
+      });
+    },
+  },
+  {
+    path: 'outside hands still work beside zones (Enter submits, arrows move between outside radios, Apply and a short drag)',
+    canary: 'CANARY-radio-7f3a',
+    fixture: 'deny-edges.html',
+    model_: () =>
+      sequence(
+        (req) => call('press_key', { key: 'Enter', ref: refFor(latestMap(req), 'combobox', 'City') }),
+        (req) => call('press_key', { key: 'ArrowDown', ref: refFor(latestMap(req), 'radio', 'Express') }),
+        (req) => call('click', { ref: refFor(latestMap(req), 'button', 'Apply') }),
+        (req) => call('press_key', { key: 'ArrowUp', ref: refFor(latestMap(req), 'combobox', 'Branch') }),
+        (req) => call('drag', { ref: refFor(latestMap(req), 'button', 'Knob'), dx: 100, dy: 0 }),
+        call('done', { summary: 'done' }),
+      ),
+    check: async ({ page, requests }) => {
+      const results = resultsOf(requests);
+      for (const r of results.slice(0, 5)) expect(r).not.toMatch(/FAILED/);
+      expect(
+        await page.evaluate(() => ({
+          log: (window as any).log,
+          std: (document.querySelector('input[value=std]') as HTMLInputElement).checked,
+        })),
+      ).toEqual({ log: ['form-main', 'apply', 'coupon-submit'], std: true });
     },
   },
 ];

@@ -38,7 +38,6 @@ export const clickAtPoint: Handler<ToolArgs['click_at']> = async ({ x, y }, ctx)
   if (hit.crossOriginFrame) {
     throw new ActionError(`The point ${where} is inside a frame from another site (${selectorOf(hit.crossOriginFrame)}); pagehand cannot click inside it.`);
   }
-  if (ctx.settings.zones.inside(hit.el)) throw new ActionError(`The point ${where} is in a part of the page the site keeps pagehand out of.`);
   ctx.begin(hit.el);
   clickAt(hit.el, { local: hit.local, root });
   const label = labelOf(hit.el, ctx.describer);

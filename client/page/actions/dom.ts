@@ -7,6 +7,7 @@
 import { contentOrigin, flatParent, type Point } from '../dom/flat-tree';
 import { nativeSetTimeout } from '../settle/settle';
 import { typeOf } from '../dom/proto';
+import type { Zones } from '../settings';
 
 export { deepActiveElement, flatContains, flatParent, type Point } from '../dom/flat-tree';
 
@@ -222,18 +223,23 @@ export function nextFrame(win: Win = window): Promise<void> {
   });
 }
 
-/** Current value of a field as the model may see it (passwords masked). */
-export function fieldValue(el: Element): string | undefined {
+/** Current value of a field as the model may see it (passwords masked, nothing from a deny zone). */
+export function fieldValue(el: Element, zones: Zones): string | undefined {
+  const inZone = zones.check();
   if (tag(el) === 'select') {
     const s = el as HTMLSelectElement;
-    return [...s.selectedOptions].map((o) => o.label || o.text).join(', ');
+    return [...s.selectedOptions]
+      .filter((o) => !inZone(o))
+      .map((o) => o.label || o.text)
+      .join(', ');
   }
   if (isValueField(el)) {
     const v = el.value;
     return inputType(el) === 'password' ? '•'.repeat(v.length) : v;
   }
   const host = editingHost(el);
-  if (host) return (host.innerText || '').trim();
+  // An editor holding a zone: its own words only (innerText would read the zone's too).
+  if (host) return (zones.holds(host) ? zones.textOutside(host, 100_000) : host.innerText || '').trim();
   return undefined;
 }
 

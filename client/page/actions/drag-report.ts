@@ -4,7 +4,8 @@
  * for a map pan) moved on screen.
  */
 import type { Describer } from '../names/describe';
-import { fieldValue, inputType, tag } from './dom';
+import { inputType, tag } from './dom';
+import type { Zones } from '../settings';
 import { labelOf } from './hit';
 
 const ITEMS_SHOWN = 10;
@@ -21,14 +22,15 @@ interface Place {
   inner?: DOMRect;
 }
 
-function itemText(el: Element): string {
-  const t = (el.textContent ?? '').replace(/\s+/g, ' ').trim();
+/** An item's words, never a deny zone's. */
+function itemText(el: Element, zones: Zones): string {
+  const t = zones.textOutside(el, 2000).replace(/\s+/g, ' ').trim();
   return t.length > ITEM_CHARS ? `${t.slice(0, ITEM_CHARS - 1)}…` : t;
 }
 
 /** A slider's value: a range input's, or aria-valuenow (with aria-valuetext when given). */
 function sliderValue(el: Element): string | undefined {
-  if (tag(el) === 'input' && inputType(el) === 'range') return fieldValue(el);
+  if (tag(el) === 'input' && inputType(el) === 'range') return (el as HTMLInputElement).value;
   const now = el.getAttribute('aria-valuetext') ?? el.getAttribute('aria-valuenow');
   return now ?? undefined;
 }
@@ -78,7 +80,7 @@ const ordinal = (n: number): string =>
  */
 export function watchPlace(el: Element, d: Describer, label: string): { after(): string; value(): string | undefined } {
   const before = placeOf(el);
-  const beforeText = before.items.map(itemText);
+  const beforeText = before.items.map((e) => itemText(e, d.settings.zones));
   const sameOrder = (a: Element[], b: Element[]): boolean => a.length === b.length && a.every((e, i) => e === b[i]);
   return {
     value: () => (el.isConnected ? sliderValue(el) : undefined),
@@ -87,7 +89,7 @@ export function watchPlace(el: Element, d: Describer, label: string): { after():
         // Re-rendered: the old list's new order still tells what happened.
         if (before.list?.isConnected && before.items.length > 1) {
           const first = before.items.find((i) => i.isConnected);
-          const order = first ? itemsLike(before.list, first).map(itemText) : [];
+          const order = first ? itemsLike(before.list, first).map((e) => itemText(e, d.settings.zones)) : [];
           if (order.length && order.join('\n') !== beforeText.join('\n'))
             return `${containerLabel(before.list, d)} now reads: ${listing(order)} (before: ${listing(beforeText)}).`;
         }
@@ -99,7 +101,7 @@ export function watchPlace(el: Element, d: Describer, label: string): { after():
         return `${label} moved from ${containerLabel(before.list, d)} to ${containerLabel(now.list, d)} (now ${ordinal(now.index + 1)} of ${now.items.length}).`;
       }
       if (now.list && before.items.length > 1 && !sameOrder(now.items, before.items)) {
-        return `The order of ${containerLabel(now.list, d)} is now: ${listing(now.items.map(itemText))} (before: ${listing(beforeText)}).`;
+        return `The order of ${containerLabel(now.list, d)} is now: ${listing(now.items.map((e) => itemText(e, d.settings.zones)))} (before: ${listing(beforeText)}).`;
       }
       const mx = Math.round(now.rect.left - before.rect.left);
       const my = Math.round(now.rect.top - before.rect.top);

@@ -13,7 +13,8 @@ import { watchPlace } from './drag-report';
 import { dragAlong } from './gesture';
 import type { DragArgs } from './hands-args';
 import { deepHit } from './hit';
-import { ZONE_REFUSAL, ZoneRefusal } from './zones';
+import { dragTouches, zoneGateMessage } from './touches';
+import { ZoneRefusal } from './zones';
 
 /** The centre of the part of `el` in view, in root-viewport pixels; undefined when none is. */
 function visibleCentre(el: Element): Point | undefined {
@@ -55,8 +56,11 @@ export const drag: Handler<DragArgs> = async (args, ctx) => {
   } else {
     ({ to, clamped } = dropPoint(from.root, args.dx!, args.dy!, vp));
   }
+  // The gate saw the path from the elements' centres; this is the path the hand really takes.
+  const inZone = ctx.settings.zones.check();
+  const crossed = dragTouches(from.root, to).find((t) => t.el && inZone(t.el));
+  if (crossed) throw new ZoneRefusal(zoneGateMessage('drag', crossed.what));
   const landing = deepHit(to.x, to.y);
-  if (landing && ctx.settings.zones.inside(landing.el)) throw new ZoneRefusal(`The place to drop on ${ZONE_REFUSAL}.`);
   if (landing?.crossOriginFrame) throw new ActionError('The place to drop on is inside a frame from another site; pagehand cannot drag into it.');
   const label = ctx.label(el);
   const place = watchPlace(el, ctx.describer, label);

@@ -18,11 +18,10 @@ import { subjectOf } from './actionability';
 import { clickAtPoint } from './click-at';
 import { click, doubleClick, hover, rightClick } from './click';
 import type { ActionContext, Handler, Outcome } from './context';
-import { ActionError, deepActiveElement, viewportSize } from './dom';
+import { ActionError } from './dom';
 import type { PageSettings } from '../settings';
 import { actInFrame } from '../frames/parent';
-import { deepHit, labelOf } from './hit';
-import { parseKeyCombo } from './keys';
+import { labelOf } from './hit';
 import { describeChanges } from './messages';
 import { goBack, navigate, watchNavigation, type NavigationWatch } from './navigate';
 import { takeSnapshot, diffSnapshots, type Snapshot } from './observe';
@@ -33,7 +32,8 @@ import { scroll, scrollTo } from './scroll';
 import { clear, typeText } from './type';
 import type { ActionCall, ActionChanges, ActionErrorKind, ActionResult, ActOptions } from './contract';
 import { wait } from './wait';
-import { coveredByZone, focusInZone, labelsZone, tabEntersZone, ZONE_REFUSAL, ZoneRefusal } from './zones';
+import { coveredByZone, ZONE_REFUSAL, ZoneRefusal } from './zones';
+import { zoneGate } from './touches';
 import { pageLazy } from '../lazy';
 
 export type { ActionCall, ActionResult, ActOptions } from './contract';
@@ -109,44 +109,6 @@ function attachedFiles(files: unknown): File[] {
 /** How a message names an element inside a zone. */
 const ZONE_PLACE = 'a part of the page the site keeps pagehand out of';
 
-/**
- * Checks that need the call's target before any event is sent: a key goes to the focused
- * element (or to the ref, focused first); Tab moves focus on; a click on a label activates its
- * control; click_at lands on the element under its point. Returns the refusal, or undefined to
- * go on. (A ref inside a zone is refused by `resolve`.)
- */
-function zoneRefusal(call: ParsedCall, ctx: ActionContext): string | undefined {
-  if (call.name === 'press_key') {
-    let from: Element | null;
-    if (call.args.ref !== undefined) from = ctx.resolve(call.args.ref);
-    else {
-      if (focusInZone(ctx.settings.zones)) return `The focused element ${ZONE_REFUSAL}, so no key is pressed there. Act on an element of the map instead.`;
-      from = deepActiveElement(document);
-    }
-    let combo;
-    try {
-      combo = parseKeyCombo(call.args.key);
-    } catch {
-      return undefined; // the handler reports the bad key
-    }
-    const m = combo.modifiers;
-    if (combo.def.key === 'Tab' && !m.ctrl && !m.meta && !m.alt && tabEntersZone(from, m.shift, ctx.settings.zones)) {
-      return `${m.shift ? 'Shift+Tab' : 'Tab'} would move focus into a part of the page the site keeps pagehand out of, so the key was not pressed. Act on an element of the map instead.`;
-    }
-  }
-  if (call.name === 'click_at') {
-    // The element under the point, found as click_at finds it.
-    const vp = viewportSize();
-    const hit = deepHit(Math.min(call.args.x * vp.width, vp.width - 1), Math.min(call.args.y * vp.height, vp.height - 1));
-    if (hit && ctx.settings.zones.inside(hit.el)) return `The point (${call.args.x}, ${call.args.y}) ${ZONE_REFUSAL}.`;
-  }
-  if (call.name === 'click' || call.name === 'hover' || call.name === 'double_click' || call.name === 'right_click') {
-    const el = ctx.resolve(call.args.ref);
-    if (labelsZone(el, ctx.settings.zones)) return `${ctx.subject(call.args.ref, el)} is the label of a control that ${ZONE_REFUSAL}.`;
-  }
-  return undefined;
-}
-
 /** Runs one tool call, as `settings` say (deny zones, masks, frames, the navigation hook). Never throws; never rejects. */
 export async function act(call: ActionCall, opts: ActOptions | undefined, settings: PageSettings): Promise<ActionResult> {
   const { zones } = settings;
@@ -204,7 +166,8 @@ export async function act(call: ActionCall, opts: ActOptions | undefined, settin
         return s;
       },
     };
-    const refused = zoneRefusal(parsed.call, ctx);
+    // One gate for deny zones: everything the call will touch, before any event is sent.
+    const refused = zoneGate(parsed.call, settings, describer);
     if (refused) return failure(refused, t0, 'in_deny_zone');
     const handler = handlers[tool] as Handler<unknown>;
     let outcome: Outcome;

@@ -7,6 +7,7 @@ import type { ActionContext } from './context';
 import { ActionError, fieldValue, isDisabled, isHTML, tag } from './dom';
 import { fireChange, fireInput } from './editing';
 import { matchOption, optionList } from './match';
+import type { Zones } from '../settings';
 
 export interface NativeChoice {
   label: string;
@@ -15,15 +16,21 @@ export interface NativeChoice {
   o: HTMLOptionElement;
 }
 
-/** The options the model asked for, matched against the select's own options (throws with the list). */
-export function pickNativeOptions(sel: HTMLSelectElement, wanted: string[], subject: string): NativeChoice[] {
+/**
+ * The options the model asked for, matched against the select's own options (throws with the
+ * list). An option in a deny zone is no choice: not matched, not listed.
+ */
+export function pickNativeOptions(sel: HTMLSelectElement, wanted: string[], subject: string, zones: Zones): NativeChoice[] {
   const what = subject.replace(/^Element \[[^\]]+\] /, '');
-  const choices: NativeChoice[] = [...sel.options].map((o) => ({
-    label: (o.label || o.text).replace(/\s+/g, ' ').trim(),
-    value: o.value,
-    disabled: o.disabled || isDisabled(o),
-    o,
-  }));
+  const inZone = zones.check();
+  const choices: NativeChoice[] = [...sel.options]
+    .filter((o) => !inZone(o))
+    .map((o) => ({
+      label: (o.label || o.text).replace(/\s+/g, ' ').trim(),
+      value: o.value,
+      disabled: o.disabled || isDisabled(o),
+      o,
+    }));
   if (wanted.length > 1 && !sel.multiple) throw new ActionError(`${subject} takes only one option; got ${wanted.length}.`);
   const picked: NativeChoice[] = [];
   for (const w of wanted) {
@@ -58,7 +65,7 @@ export async function selectNative(sel: HTMLSelectElement, wanted: string[], sub
   ctx.begin(sel);
   await waitActionable(sel, { timeout: ctx.options.actionTimeout, describer: ctx.describer, subject, pointer: false });
   const options = [...sel.options];
-  const picked = pickNativeOptions(sel, wanted, subject);
+  const picked = pickNativeOptions(sel, wanted, subject, ctx.settings.zones);
   const label = ctx.label(sel);
   const already = sel.multiple ? options.every((o) => o.selected === picked.some((p) => p.o === o)) : picked[0]!.o.selected;
   if (isHTML(sel) && sel.ownerDocument.activeElement !== sel) sel.focus({ preventScroll: true });
@@ -69,6 +76,6 @@ export async function selectNative(sel: HTMLSelectElement, wanted: string[], sub
   fireChange(sel);
   return {
     message: `Selected ${quoteList(picked.map((p) => p.label))} in ${label}.`,
-    after: () => ({ changes: { value: fieldValue(sel) ?? '' } }),
+    after: () => ({ changes: { value: fieldValue(sel, ctx.settings.zones) ?? '' } }),
   };
 }

@@ -243,11 +243,12 @@ function closeTopLayer(target: Element): string {
   return '';
 }
 
-function stepSelect(sel: HTMLSelectElement, key: string): string {
-  if (sel.multiple || sel.size > 1) return '';
+/** The option an arrow, Home, End or Page key moves a single-line select to (undefined: none). */
+export function selectStep(sel: HTMLSelectElement, key: string): HTMLOptionElement | undefined {
+  if (sel.multiple || sel.size > 1) return undefined;
   const opts = [...sel.options];
   const enabled = opts.filter((o) => !o.disabled);
-  if (!enabled.length) return '';
+  if (!enabled.length) return undefined;
   const cur = sel.selectedIndex;
   let next: HTMLOptionElement | undefined;
   if (key === 'Home' || key === 'PageUp') next = enabled[0];
@@ -258,23 +259,34 @@ function stepSelect(sel: HTMLSelectElement, key: string): string {
       .slice(0, Math.max(0, cur))
       .reverse()
       .find((o) => !o.disabled);
-  if (!next || next.index === cur) return '';
+  return next && next.index !== cur ? next : undefined;
+}
+
+function stepSelect(sel: HTMLSelectElement, key: string): string {
+  const next = selectStep(sel, key);
+  if (!next) return '';
   sel.selectedIndex = next.index;
   fireInput(sel, 'insertReplacementText', null);
   fireChange(sel);
   return `Selected "${next.label || next.text}".`;
 }
 
-function stepRadio(radio: HTMLInputElement, key: string, ctx: ActionContext): string {
+/** The radio an arrow key moves to (and checks) from `radio`, in its group (undefined: none). */
+export function radioStep(radio: HTMLInputElement, key: string): HTMLInputElement | undefined {
   const name = radio.name;
   const scope: ParentNode = radio.form ?? (radio.getRootNode() as ParentNode);
   const group = name
     ? [...scope.querySelectorAll(`input[type=radio]`)].filter((r) => (r as HTMLInputElement).name === name && !isDisabled(r) && isVisible(r))
     : [radio];
   const i = group.indexOf(radio);
-  if (group.length < 2 || i < 0) return '';
+  if (group.length < 2 || i < 0) return undefined;
   const back = key === 'ArrowUp' || key === 'ArrowLeft';
-  const next = group[(i + (back ? -1 : 1) + group.length) % group.length] as HTMLInputElement;
+  return group[(i + (back ? -1 : 1) + group.length) % group.length] as HTMLInputElement;
+}
+
+function stepRadio(radio: HTMLInputElement, key: string, ctx: ActionContext): string {
+  const next = radioStep(radio, key);
+  if (!next) return '';
   next.focus();
   if (!next.checked) next.click();
   return `Selected ${ctx.label(next)}.`;

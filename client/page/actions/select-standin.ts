@@ -85,7 +85,7 @@ async function typeToFilter(trigger: Element, label: string, ctx: ActionContext,
 
 export async function selectViaStandIn(s: StandIn, wanted: string[], subject: string, ctx: ActionContext): Promise<Outcome> {
   const { select: sel, trigger } = s;
-  const picked = pickNativeOptions(sel, wanted, subject);
+  const picked = pickNativeOptions(sel, wanted, subject, ctx.settings.zones);
   const label = ctx.label(trigger);
   const todo = picked.filter((p) => !p.o.selected);
   if (!todo.length) return { message: `${quoteList(picked.map((p) => p.label))} was already selected in ${label}.` };

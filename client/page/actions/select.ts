@@ -14,7 +14,7 @@
 import type { ToolArgs } from './args';
 import { waitActionable } from './actionability';
 import type { ActionContext, Handler } from './context';
-import { ActionError, editingHost, fieldValue, isDisabled, isHTML, isValueField, tag } from './dom';
+import { ActionError, fieldValue, isDisabled, isHTML, isValueField, tag } from './dom';
 import { clearField } from './editing';
 import { typeChars } from './type';
 import { clickAt } from './pointer';
@@ -144,7 +144,7 @@ function shownValue(el: Element, input: HTMLInputElement | undefined, zones: Zon
     const text = clean(zones.holds(n) ? zones.textOutside(n, 2000) : isHTML(n) ? n.innerText : (n.textContent ?? ''));
     if (text) return text;
   }
-  return clean(fieldValue(el) ?? editingHost(el)?.innerText ?? el.textContent ?? '');
+  return clean(fieldValue(el, zones) ?? zones.textOutside(el, 2000));
 }
 
 export const selectOption: Handler<ToolArgs['select_option']> = async ({ ref, option }, ctx) => {

@@ -34,6 +34,7 @@ import { fireKey } from './keyevents';
 import { keyForChar, parseKeyCombo } from './keys';
 import { pressOn } from './press';
 import { FORMAT_HINT, FORMATTED_TYPES, normaliseInputValue } from './values';
+import type { Zones } from '../settings';
 
 type Field = HTMLInputElement | HTMLTextAreaElement;
 
@@ -179,7 +180,7 @@ async function typeIntoEditable(host: HTMLElement, text: string, replace: boolea
   if (want && !landed().includes(want)) await ctx.settle();
   if (want && !landed().includes(want)) {
     throw new ActionError(
-      `Typed into ${subject.replace(/^Element \[[^\]]+\] /, '')}, but the text did not appear in it (the editor may need a click first). It now shows ${quote(landed().trim())}.`,
+      `Typed into ${subject.replace(/^Element \[[^\]]+\] /, '')}, but the text did not appear in it (the editor may need a click first). It now shows ${quote(fieldValue(host, ctx.settings.zones) ?? '')}.`,
     );
   }
   return [];
@@ -200,10 +201,10 @@ async function prepare(ref: Ref, ctx: ActionContext): Promise<{ field: Element; 
   return { field, subject, label: ctx.label(el) };
 }
 
-function report(field: Element, intended: string | undefined): Outcome['after'] {
+function report(field: Element, intended: string | undefined, zones: Zones): Outcome['after'] {
   return () => {
     if (!field.isConnected) return;
-    const value = fieldValue(field) ?? '';
+    const value = fieldValue(field, zones) ?? '';
     const masked = inputType(field) === 'password';
     const out = { changes: { value } };
     if (intended !== undefined && !masked && value !== intended) return { ...out, message: `The field now shows ${quote(value)}.` };
@@ -221,7 +222,7 @@ export const typeText: Handler<ToolArgs['type']> = async ({ ref, text, replace, 
   const parts = [`Typed ${shown} into ${label}.`, ...notes];
   if (enter && field.isConnected) parts.push(pressOn(field, parseKeyCombo('Enter'), ctx));
   const intended = host || FORMATTED_TYPES.has(inputType(field)) || notes.length || enter ? undefined : replace ? body : undefined;
-  return { message: parts.join(' '), after: report(field, intended) };
+  return { message: parts.join(' '), after: report(field, intended, ctx.settings.zones) };
 };
 
 export const clear: Handler<ToolArgs['clear']> = async ({ ref }, ctx) => {
@@ -235,5 +236,5 @@ export const clear: Handler<ToolArgs['clear']> = async ({ ref }, ctx) => {
     if (!clearField(field)) throw new ActionError(`The page refused to clear ${label}.`);
     fireChange(field);
   }
-  return { message: `Cleared ${label}.`, after: report(field, '') };
+  return { message: `Cleared ${label}.`, after: report(field, '', ctx.settings.zones) };
 };

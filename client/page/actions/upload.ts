@@ -9,30 +9,11 @@
  */
 import { waitActionable } from './actionability';
 import type { Handler } from './context';
-import { ActionError, flatParent, inputType, isDisabled, isElement, tag, winOf } from './dom';
+import { ActionError, isDisabled, winOf } from './dom';
 import { dataTransfer } from './data-transfer';
 import type { HandsArgs } from './hands-args';
 import { accepts, describeFile, pickFiles } from './upload-files';
-import { ZONE_REFUSAL, ZoneRefusal } from './zones';
-
-const isFileInput = (el: Element | null | undefined): el is HTMLInputElement => !!el && tag(el) === 'input' && inputType(el) === 'file';
-
-/** How far up from the ref a lone file input still counts as the ref's ("Choose file" button beside a hidden input). */
-const NEAR_LEVELS = 1;
-
-/** The file input the element stands for, if any. */
-export function fileInputFor(el: Element): HTMLInputElement | undefined {
-  if (isFileInput(el)) return el;
-  const label = tag(el) === 'label' ? (el as HTMLLabelElement) : (el.closest('label') as HTMLLabelElement | null);
-  if (label && isFileInput(label.control)) return label.control as HTMLInputElement;
-  let scope: Node | null = el;
-  for (let level = 0; scope && isElement(scope) && level <= NEAR_LEVELS; level++, scope = flatParent(scope)) {
-    const inputs = [...(scope as Element).querySelectorAll('input[type=file]')];
-    if (inputs.length === 1) return inputs[0] as HTMLInputElement;
-    if (inputs.length > 1) return undefined; // several: the ref must say which
-  }
-  return undefined;
-}
+import { fileInputFor } from './file-input';
 
 export const upload: Handler<HandsArgs['upload']> = async ({ ref, files: names }, ctx) => {
   const el = ctx.resolve(ref);
@@ -47,7 +28,6 @@ export const upload: Handler<HandsArgs['upload']> = async ({ ref, files: names }
   const input = fileInputFor(el);
   const win = winOf(el);
   if (input) {
-    if (input !== el && ctx.settings.zones.inside(input)) throw new ZoneRefusal(`The file input of ${subject} ${ZONE_REFUSAL}.`);
     const target = ctx.label(input === el ? el : input);
     if (isDisabled(input)) throw new ActionError(`${subject} is disabled: its file input takes no files now.`);
     const accept = input.getAttribute('accept') ?? '';

@@ -1,12 +1,10 @@
 /**
- * Deny zones on the action path: what the dispatcher (index.ts) checks before an action may
- * run, once its target is known — the focused element a key would go to, where Tab would move
- * focus, a label whose control is in a zone — and how a failure that would describe a zone is
- * told instead. No action lands inside a zone, and no message names what one holds.
+ * Deny zones on the action path: the refusal's class and the ref's sentence, and how a failure
+ * that would describe a zone is told instead. What a call touches is checked by the one gate in
+ * touches.ts; no message names what a zone holds.
  */
-import { ActionError, deepActiveElement, flatContains, flatParent, isElement, isHTML, tag, visibleBox } from './dom';
+import { ActionError, flatContains, flatParent, isElement, tag, visibleBox } from './dom';
 import { deepHit, hitReaches } from './hit';
-import { nextTabStop } from './press';
 import type { Zones } from '../settings';
 
 /** What the model reads when an action would reach into a zone: it names nothing in it. */
@@ -14,29 +12,6 @@ export const ZONE_REFUSAL = 'is in a part of the page the site keeps pagehand ou
 
 /** A refusal because of a deny zone (its kind is `in_deny_zone`, whatever the sentence). */
 export class ZoneRefusal extends ActionError {}
-
-/** The element keys go to now (the deepest focused one), when it sits in a zone. */
-export function focusInZone(zones: Zones): Element | undefined {
-  const focused = deepActiveElement(document);
-  return focused && zones.inside(focused) ? focused : undefined;
-}
-
-/** Tab from `from` would put focus inside a zone. */
-export function tabEntersZone(from: Element | null, back: boolean, zones: Zones): boolean {
-  const next = nextTabStop(from, back);
-  return !!next && zones.inside(next);
-}
-
-/** A click on `el` would activate a control in a zone through a <label> (its `for`, or the control it wraps). */
-export function labelsZone(el: Element, zones: Zones): boolean {
-  for (let n: Node | null = el; n && isElement(n); n = flatParent(n)) {
-    if (isHTML(n) && tag(n) === 'label') {
-      const control = (n as HTMLLabelElement).control;
-      return !!control && zones.inside(control);
-    }
-  }
-  return false;
-}
 
 /**
  * The target is covered by a layer that is, or holds, a zone: the actionability error would

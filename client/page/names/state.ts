@@ -164,7 +164,11 @@ export function readStates(
   }
 
   // options: native select, an input's datalist, an ARIA listbox, an open ARIA combobox's popup
-  const options = optionList(el, tag, role, s.expanded === true);
+  // An option in a deny zone (a <datalist> kept there, one <option>) is no option at all here.
+  const all = optionList(el, tag, role, s.expanded === true);
+  const kept = all && outsideZones(all, zones);
+  // A list whose options are all in zones says nothing, not even that it is there.
+  const options = kept && (kept.length || !all.length) ? kept : null;
   if (options) {
     const first: string[] = [];
     for (let i = 0; i < options.length && first.length < OPTIONS_SHOWN; i++) {
@@ -199,6 +203,12 @@ function nestedListState(el: Element): boolean | undefined {
     return typeof c.checkVisibility === 'function' ? c.checkVisibility({ visibilityProperty: true }) : getComputedStyle(c).display !== 'none';
   }
   return undefined;
+}
+
+/** The elements of `list` outside deny zones (and our UI). */
+function outsideZones<T extends Element>(list: ArrayLike<T>, zones: Zones): T[] {
+  const inZone = zones.check();
+  return Array.from(list).filter((o) => !inZone(o));
 }
 
 /** What an option shows: its label (label attribute or text), or its value (datalist options
@@ -255,7 +265,7 @@ function currentValue(el: Element, tag: string, type: string, role: string, zone
   }
   if (tag === 'textarea') return clip((el as HTMLTextAreaElement).value) || undefined;
   if (tag === 'select') {
-    const chosen = [...(el as HTMLSelectElement).selectedOptions].map(optionLabel);
+    const chosen = outsideZones((el as HTMLSelectElement).selectedOptions, zones).map(optionLabel);
     return chosen.length ? clip(chosen.join(', ')) : undefined;
   }
   if (tag === 'progress') {
