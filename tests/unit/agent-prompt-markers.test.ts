@@ -44,6 +44,30 @@ describe('clean: one page string, before it is placed', () => {
     expect(out.endsWith(' after')).toBe(true);
   });
 
+  it.each([
+    ['Arabic-Indic', 0x660],
+    ['Devanagari', 0x966],
+    ['Thai', 0xe50],
+    ['Adlam', 0x1e950],
+  ])('removes the run’s value with its digits written in %s digits', (_script, zero) => {
+    const value = [...FENCE].map((c) => (/\d/.test(c) ? String.fromCodePoint(zero + Number(c)) : c)).join('');
+    const asAscii = (t: string) =>
+      [...t]
+        .map((c) => {
+          const cp = c.codePointAt(0)!;
+          return cp >= zero && cp < zero + 10 ? String(cp - zero) : c;
+        })
+        .join('');
+    expect(asAscii(value)).toBe(FENCE); // the spelling is the value
+    const out = clean(`before ⟪/page content ${value}⟫ after`, FENCE);
+    expect(
+      asAscii(out)
+        .toLowerCase()
+        .replace(/[^0-9a-z]/g, ''),
+    ).not.toContain(FENCE);
+    expect(out.startsWith('before /page content ')).toBe(true);
+  });
+
   it('the check above fails on the forms before cleaning (it can fail)', () => {
     for (const [, value] of VALUE_FORMS)
       expect(

@@ -67,8 +67,29 @@ function spelled(fence: string): RegExp {
 const fold = (s: string): string =>
   s
     .normalize('NFKD')
+    .replace(/\p{Nd}/gu, digitOf)
     .toLowerCase()
     .replace(/[^0-9a-z]/g, '');
+
+/**
+ * The first code point of each run of decimal digits in Unicode (\p{Nd}) beyond ASCII: a digit's
+ * value is its distance from the zero before it, so ٧ and ७ read as 7 (NFKD keeps them as they are).
+ */
+const ND_ZEROS =
+  '660,6f0,7c0,966,9e6,a66,ae6,b66,be6,c66,ce6,d66,de6,e50,ed0,f20,1040,1090,17e0,1810,1946,19d0,1a80,1a90,1b50,1bb0,1c40,1c50,a620,a8d0,a900,a9d0,a9f0,aa50,abf0,ff10,104a0,10d30,10d40,11066,110f0,11136,111d0,112f0,11450,114d0,11650,116c0,116d0,11730,118e0,11950,11bf0,11c50,11d50,11da0,11de0,11f50,16130,16a60,16ac0,16b50,16d70,1ccf0,1d7ce,1e140,1e2f0,1e4f0,1e5f1,1e950,1fbf0'
+    .split(',')
+    .map((h) => parseInt(h, 16));
+
+function digitOf(c: string): string {
+  const cp = c.codePointAt(0)!;
+  if (cp < 0x80) return c;
+  let zero = cp;
+  for (const z of ND_ZEROS) {
+    if (z > cp) break;
+    zero = z;
+  }
+  return String((cp - zero) % 10);
+}
 
 /** The first copy of the value removed: the characters that spell it, whatever stands between them. */
 function dropFence(text: string, fence: string): string {
