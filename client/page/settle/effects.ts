@@ -7,14 +7,14 @@
  *
  * The page layer only holds and re-starts; what is risky and who is asked is the safety
  * layer's (safety/effects.ts), lent down through the action's settings (`PageSettings.effects`).
- * fetch and XHR are held in the wrappers settle detection already puts on them (./network.ts);
- * this file hooks beacons, `window.open` and, through Chromium's Navigation API, every
+ * fetch is held in the wrapper settle detection already puts on it (./network.ts: `hold`);
+ * this file wraps XHR's `open` and `send` (what `send` goes to is known only from `open`), and hooks beacons, `window.open` and, through Chromium's Navigation API, every
  * navigation of this window a page script or a form starts (link, `location`, `form.submit()`,
  * `requestSubmit()`). The hooks see only what runs after them: installed when the bundle loads
  * (document start for the userscript and an embed in `<head>`, later for the bookmarklet).
  */
-import { absolute, held } from './effect-gate';
-import { mimic } from './network';
+import { absolute, changes, held, type PageEffect } from './effect-gate';
+import { hold, mimic } from './network';
 
 interface NavigateEvent extends Event {
   destination?: { url: string; sameDocument: boolean };
@@ -23,10 +23,52 @@ interface NavigateEvent extends Event {
 
 let installed = false;
 
+/** A fetch that changes something, held (refused: it rejects as a network failure does). */
+function heldFetch([input, init]: unknown[]): Promise<unknown> | undefined {
+  const req = input instanceof Request ? input : undefined;
+  const method = String((init as RequestInit | undefined)?.method ?? req?.method ?? 'GET').toUpperCase();
+  const wait = changes(method) && held({ kind: 'request', url: absolute(req ? req.url : input), method });
+  return wait ? wait.then((ok) => ok || Promise.reject(new TypeError('Failed to fetch'))) : undefined;
+}
+
 /** Hooks beacons, `window.open`, form submissions and navigations of `win` once. */
 export function installEffectHooks(win: Window & typeof globalThis = window): void {
   if (installed) return;
   installed = true;
+  // XHR: what open() was given, judged at send().
+  const xhr = win.XMLHttpRequest?.prototype;
+  const opened = new WeakMap<XMLHttpRequest, PageEffect>();
+  const nativeOpen = xhr?.open;
+  if (nativeOpen) {
+    const open = function (this: XMLHttpRequest, method: string, url: string | URL, async?: boolean): void {
+      opened.set(this, { kind: 'request', method: String(method).toUpperCase(), url: absolute(url), now: arguments.length > 2 && !async });
+      // eslint-disable-next-line prefer-rest-params
+      return (nativeOpen as (...a: unknown[]) => void).apply(this, arguments as unknown as unknown[]);
+    };
+    mimic(open, nativeOpen);
+    xhr.open = open;
+  }
+  hold((args, go) => heldFetch(args)?.then(go) ?? go());
+  const nativeSend = xhr?.send;
+  if (nativeSend) {
+    const send = function (this: XMLHttpRequest): void {
+      // eslint-disable-next-line prefer-rest-params
+      const args = arguments as unknown as unknown[];
+      const sent = (): void => (nativeSend as (...a: unknown[]) => void).apply(this, args);
+      const what = opened.get(this);
+      const wait = what && changes(what.method) ? held(what) : undefined;
+      if (!wait) return sent();
+      // A synchronous request cannot wait: the gate refused it (now), and the page sees a network error.
+      if (what!.now) throw new DOMException('Failed to execute send', 'NetworkError');
+      void wait.then((ok) => {
+        if (ok) return sent();
+        // Refused: the page sees the request fail, as a network error.
+        for (const type of ['error', 'loadend']) this.dispatchEvent(new ProgressEvent(type));
+      });
+    };
+    mimic(send, nativeSend);
+    xhr.send = send;
+  }
   const nav = win.Navigator?.prototype;
   const beacon = nav?.sendBeacon;
   if (beacon) {

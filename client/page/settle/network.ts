@@ -9,12 +9,22 @@
  * `nativeFetch` so they are never counted as page activity.
  */
 
-import { absolute, changes, held, type PageEffect } from './effect-gate';
-
 type Listener = () => void;
 
 interface InFlight {
   start: number;
+}
+
+/**
+ * The engine's hold on the page's fetches (./effects.ts): given the arguments and how to send
+ * them, the promise the page gets — sent now, or once judged. A seam in the wrapper every
+ * request already goes through, set when the engine loads (the embed's loader stays small).
+ */
+type Hold = (args: unknown[], go: () => Promise<Response>) => Promise<Response>;
+let holder: Hold = (_, go) => go();
+/** Sets the hold (once, by the engine). */
+export function hold(fn: Hold): void {
+  holder = fn;
 }
 
 const inFlight = new Set<InFlight>();
@@ -77,8 +87,7 @@ export function instrumentNetwork(win: Window & typeof globalThis = window): voi
 /** Gives a wrapper the original's `name` and `length` (minifiers rename function expressions). */
 export function mimic(wrapper: object, original: { readonly name: string; readonly length: number }): void {
   try {
-    Object.defineProperty(wrapper, 'name', { value: original.name, configurable: true });
-    Object.defineProperty(wrapper, 'length', { value: original.length, configurable: true });
+    for (const key of ['name', 'length'] as const) Object.defineProperty(wrapper, key, { value: original[key], configurable: true });
   } catch {
     /* cosmetic only */
   }
@@ -94,10 +103,7 @@ function instrumentFetch(win: Window & typeof globalThis): void {
     const r = begin();
     let p: Promise<Response>;
     try {
-      const go = (): Promise<Response> => (original as (...a: unknown[]) => Promise<Response>).apply(this, args);
-      // During an action a request that changes something waits for its judgement (./effects.ts).
-      const wait = heldFetch(args);
-      p = wait ? wait.then((ok) => (ok ? go() : Promise.reject(new TypeError('Failed to fetch')))) : go();
+      p = holder(args, () => (original as (...a: unknown[]) => Promise<Response>).apply(this, args));
     } catch (e) {
       end(r);
       throw e;
@@ -118,27 +124,9 @@ function instrumentFetch(win: Window & typeof globalThis): void {
   win.fetch = wrapped as typeof fetch;
 }
 
-/** The gate's word on a fetch that changes something (no gate, or a GET: undefined). */
-function heldFetch(args: unknown[]): Promise<boolean> | undefined {
-  const [input, init] = args as [unknown, RequestInit | undefined];
-  const req = input instanceof Request ? input : undefined;
-  const method = String(init?.method ?? req?.method ?? 'GET');
-  return changes(method) ? held({ kind: 'request', url: absolute(req ? req.url : input), method: method.toUpperCase() }) : undefined;
-}
-
 function instrumentXhr(win: Window & typeof globalThis): void {
   const proto = win.XMLHttpRequest?.prototype;
   if (!proto) return;
-  // What open() was given, for judging the request at send().
-  const opened = new WeakMap<XMLHttpRequest, PageEffect>();
-  const nativeOpen = proto.open;
-  const open = function (this: XMLHttpRequest, method: string, url: string | URL, async?: boolean): void {
-    opened.set(this, { kind: 'request', method: String(method).toUpperCase(), url: absolute(url), now: arguments.length > 2 && !async });
-    // eslint-disable-next-line prefer-rest-params
-    return (nativeOpen as (...a: unknown[]) => void).apply(this, arguments as unknown as unknown[]);
-  };
-  mimic(open, nativeOpen);
-  Object.defineProperty(proto, 'open', { value: open, writable: true, configurable: true, enumerable: true });
   const nativeSend = proto.send;
   const tracked = new WeakMap<XMLHttpRequest, InFlight>();
   const done = function (this: XMLHttpRequest): void {
@@ -159,17 +147,7 @@ function instrumentXhr(win: Window & typeof globalThis): void {
       this.addEventListener('loadend', done, { once: true });
     }
     try {
-      const sent = opened.get(this);
-      const wait = sent && changes(sent.method) ? held(sent) : undefined;
-      if (!wait) return (nativeSend as (...a: unknown[]) => void).apply(this, args);
-      // A synchronous request cannot wait: the gate refused it (now: true), and the page sees a network error.
-      if (sent!.now) throw new DOMException('Failed to execute send', 'NetworkError');
-      void wait.then((ok) => {
-        if (ok) return (nativeSend as (...a: unknown[]) => void).apply(this, args);
-        // Refused: the page sees the request fail, as a network error.
-        for (const type of ['error', 'loadend']) this.dispatchEvent(new ProgressEvent(type));
-      });
-      return;
+      return (nativeSend as (...a: unknown[]) => void).apply(this, args);
     } catch (e) {
       if (r) {
         this.removeEventListener('loadend', done);

@@ -9,7 +9,6 @@
  * must not keep the page "busy" forever).
  */
 import { learnLoopsBetweenActions } from './animations';
-import { installEffectHooks } from './effects';
 import { instrumentNetwork, mimic, onNetworkActivity, pendingRequests } from './network';
 
 /**
@@ -115,9 +114,6 @@ let pageActivity: PageActivity = localActivity;
 
 /** Installs everything settle detection needs; called once when the bundle loads. */
 export function installActivityHooks(win: Window & typeof globalThis = window): void {
-  // Beacons, windows and navigations an action causes are held until judged (in the runner's
-  // isolated world only navigations are seen: the page's own world keeps its beacons and windows).
-  installEffectHooks(win);
   if (pageActivity !== localActivity) return; // the page world watches the page (the runner)
   instrumentNetwork(win);
   instrumentTimers(win);
