@@ -96,6 +96,7 @@ export function installEffectHooks(win: Window & typeof globalThis = window): vo
   // The form a navigation posts: re-submitted as it was after a yes.
   const proto = win.HTMLFormElement.prototype;
   const submit = proto.submit;
+  const action = Object.getOwnPropertyDescriptor(proto, 'action')!.get!;
   let last: { form: HTMLFormElement; by?: HTMLElement | null } | undefined;
   const submitSeen = function (this: HTMLFormElement): void {
     last = { form: this };
@@ -114,14 +115,17 @@ export function installEffectHooks(win: Window & typeof globalThis = window): vo
     if (!to || to.sameDocument || !e.cancelable) return;
     if (pass === to.url) return void (pass = undefined);
     const post = !!e.formData;
-    const form = post ? last : undefined;
+    // The form last submitted, if it is the one going there (read through the prototype: a field named `action` cannot lie).
+    const form =
+      post && last && (last.by?.getAttribute('formaction') ? (last.by as HTMLButtonElement).formAction : action.call(last.form)) === to.url ? last : undefined;
     const wait = held({ kind: 'navigation', url: to.url, method: post ? 'POST' : 'GET' });
     if (!wait) return;
     e.preventDefault();
     void wait.then((ok) => {
       if (!ok) return;
       pass = to.url;
-      if (!form) return win.location.assign(to.url);
+      // A POST whose form is unknown (submitted from a world these hooks do not see) is not re-sent as a GET.
+      if (!form) return post || win.location.assign(to.url);
       // The submitter's name and value travel as the browser would have sent them.
       const by = form.by;
       const extra =
