@@ -21,6 +21,7 @@ import { installFrameBridge } from './page/frames/index';
 import { targetFacts } from './safety/facts';
 import { installHooks } from './page/dom/hooks';
 import { installActivityHooks } from './page/settle/settle';
+import { installEffectHooks } from './page/settle/effects';
 import { pageHandle, pageInitConfig, pageOpenOptions, pageRunOptions } from './guarded-api';
 import type { Ui } from './ui/index';
 import type { Handoff } from './loader/handoff';
@@ -65,6 +66,10 @@ export function startEngine({ ui, defaults, script, handoff, env: given = {} }: 
   installHooks();
   // Counts the page's fetch/XHR (and short timers during actions) for settle detection.
   installActivityHooks();
+  // Beacons, windows and navigations an action causes are held until judged (the embed's loader
+  // leaves them to the engine, to stay small; in the runner's isolated world only navigations are
+  // seen: the page's own world keeps its beacons and windows).
+  installEffectHooks();
   // WebMCP: the page registers its tools with document.modelContext (the browser's, or ours).
   const webmcp = installModelContext();
   // The bookmarklet's loader mark on the tag, or (what the page cannot strip) the session token made for it.

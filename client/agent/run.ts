@@ -19,9 +19,10 @@ import { isFence, newFence } from '../page/map/fence';
 import { quote } from '../page/map/format';
 import type { PageMap } from '../page/page-types';
 import { callArgs, callLabel, normaliseCall, type Call, type PageCall, type SiteCall } from './calls';
-import { confirmCall } from '../safety/confirm';
+import { confirmCall, type ConfirmHost } from '../safety/confirm';
+import { watchEffects } from '../safety/effects';
 import { targetFacts } from '../safety/facts';
-import { classifyRisks, pageToolRisks, siteToolRisk, unjudged, type RiskCheck } from '../safety/risk';
+import { classifyRisks, pageToolRisks, resolveUrl, siteToolRisk, unjudged, type RiskCheck } from '../safety/risk';
 import { ACTION_TOOLS } from '../page/actions/args';
 import { RefError } from '../page/map/refs';
 import { ZoneRefusal } from '../page/actions/zones';
@@ -641,6 +642,8 @@ export class Run implements DispatchHost {
         byPage: !!this.state.byPage,
         beforeNavigate: () => this.save(true),
         fence: this.state.fence!,
+        // What an action makes the page do is judged as the action is, and asked about the same way.
+        effects: () => watchEffects(this.confirmHost(), this.state.acting?.call ?? { name: 'action', args: {} }, this.state.acting?.target, this.own),
       });
       this.settings = { site, value };
     }
@@ -661,6 +664,12 @@ export class Run implements DispatchHost {
 
   /** The last call asked about was refused (by the user, or because no one could be asked). */
   refused = false;
+  /** Where the last call judged goes itself (its effects going there were judged with it). */
+  private own: readonly string[] = [];
+
+  private confirmHost(): ConfirmHost {
+    return { allowed: this.state.allowed, emitter: this.emitter, signal: this.abort.signal, confirmFn: () => this.confirmFn() };
+  }
 
   /** Asks about a risky call: true, why it must not run, or the refusal of a call whose element is gone. */
   async confirm(call: Call, target: CallTarget | undefined, goal: string | undefined): Promise<true | string | ActionResult> {
@@ -668,13 +677,8 @@ export class Run implements DispatchHost {
     const check = checkRisks(call, this.pageSettings(), this.untrustedPage);
     spent('risk', t);
     if (check.refused) return check.refused;
-    const answer = await confirmCall(
-      { allowed: this.state.allowed, emitter: this.emitter, signal: this.abort.signal, confirmFn: () => this.confirmFn() },
-      check.risks,
-      call.planned,
-      target,
-      goal,
-    );
+    this.own = check.own ?? [];
+    const answer = await confirmCall(this.confirmHost(), check.risks, call.planned, target, goal);
     this.refused = answer !== true;
     return answer;
   }
@@ -762,7 +766,10 @@ export function checkRisks(call: Call, settings: PageSettings, untrusted: boolea
     if (call.kind === 'page_tool') return { judge, risks: pageToolRisks(call.tool, settings) };
     if (call.kind !== 'page') return { judge, risks: [] };
     if (!judge) return { judge: 'none', risks: [unjudged(`pagehand has no rule for "${call.action.name}"`)] };
-    return { judge, risks: classifyRisks(call.action, targetFacts(call.action, settings), location.href, { trustMarks: !untrusted }) };
+    const facts = targetFacts(call.action, settings);
+    const risks = classifyRisks(call.action, facts, location.href, { trustMarks: !untrusted });
+    const to = call.action.name === 'navigate' ? resolveUrl(call.action.args.url, location.href) : (facts?.submits?.action ?? facts?.href);
+    return { judge, risks, ...(to ? { own: [to] } : {}) };
   } catch (e) {
     // A ref the map never gave, or an element that went away: refused here with the action's own
     // words (the action must not run on what was not judged; the model looks again).

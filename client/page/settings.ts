@@ -17,6 +17,8 @@
 import type { BeforeNavigate } from './actions/contract';
 import type { RiskyRule } from './facts-types';
 import type { FrameConfig } from './frames/config';
+import type { ActionCall } from './actions/contract';
+import type { EffectWatch } from './settle/effect-gate';
 
 /** A box in the top viewport's CSS pixels. */
 export interface ZoneBox {
@@ -75,6 +77,11 @@ export interface PageSettings {
    * before it is placed. None for the page's own calls: their markers are the bare ones.
    */
   readonly fence?: string;
+  /**
+   * For one action: the gate that holds the requests, navigations and windows the page starts
+   * while it runs, until judged (the run's: safety/effects.ts). None: nothing is held.
+   */
+  readonly effects?: (call: ActionCall) => EffectWatch;
 }
 
 /** What placing a page string in text for the model needs: the masks, and the run's value to remove. */

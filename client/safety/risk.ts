@@ -36,6 +36,8 @@ export interface Risk {
 export interface RiskCheck {
   judge: Judge | 'tool';
   risks: Risk[];
+  /** The addresses the call itself was judged to go to (a link's, a form's, navigate's): the page going there is the call's own effect. */
+  own?: string[];
   refused?: ActionResult;
 }
 
@@ -420,7 +422,7 @@ export function urlKind(url: string, form: boolean): 'payment' | 'deletion' | un
   return undefined;
 }
 
-const DOWNLOAD_PATH = /\.(zip|rar|7z|tar|gz|tgz|exe|msi|dmg|pkg|deb|rpm|apk|iso|bin|pdf|csv|xlsx?|docx?|pptx?)$/i;
+export const DOWNLOAD_PATH = /\.(zip|rar|7z|tar|gz|tgz|exe|msi|dmg|pkg|deb|rpm|apk|iso|bin|pdf|csv|xlsx?|docx?|pptx?)$/i;
 /** Roles whose name says what pressing them does (a textbox's name says what to type). */
 const NAMED_BY_ACT = new Set([
   'button',
@@ -440,7 +442,7 @@ const NAMED_BY_ACT = new Set([
   'presentation',
 ]);
 
-const DOES: Record<'payment' | 'deletion' | 'sending', string> = {
+export const DOES: Record<'payment' | 'deletion' | 'sending', string> = {
   payment: 'may pay or place an order',
   deletion: 'may delete something',
   sending: 'may send or publish a message',
@@ -644,7 +646,7 @@ export function siteToolRisk(tool: { name: string; description: string; readOnly
   };
 }
 
-const originOf = (url: string): string | undefined => {
+export const originOf = (url: string): string | undefined => {
   try {
     const u = new URL(url);
     return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : undefined;
@@ -653,7 +655,7 @@ const originOf = (url: string): string | undefined => {
   }
 };
 
-function resolveUrl(url: string, base: string): string {
+export function resolveUrl(url: string, base: string): string {
   try {
     return new URL(url, base).href;
   } catch {
@@ -661,7 +663,7 @@ function resolveUrl(url: string, base: string): string {
   }
 }
 
-function safePath(href: string): string {
+export function safePath(href: string): string {
   try {
     return new URL(href).pathname;
   } catch {

@@ -28,6 +28,7 @@ export function pageSettings(parts: Partial<PageSettings> = {}): PageSettings {
     frames: parts.frames ?? frameConfig(),
     beforeNavigate: parts.beforeNavigate,
     fence: parts.fence,
+    effects: parts.effects,
   });
 }
 
@@ -54,6 +55,8 @@ export interface RunSide {
   beforeNavigate: BeforeNavigate;
   /** The value the run's data markers carry, removed from the page strings its operations write. */
   fence: string;
+  /** Holds what the run's actions make the page do until judged (./effects.ts). */
+  effects?: PageSettings['effects'];
 }
 
 export function runPageSettings(site: SiteSettings, run: RunSide): PageSettings {
@@ -63,5 +66,6 @@ export function runPageSettings(site: SiteSettings, run: RunSide): PageSettings 
     remoteFrames: !run.byPage,
     beforeNavigate: run.beforeNavigate,
     fence: run.fence,
+    effects: run.effects,
   });
 }

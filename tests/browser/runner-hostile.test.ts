@@ -296,3 +296,26 @@ describe('pagehand run prints page text safely', () => {
     expect(lines.pop().summary).toBe(`The page says: Paid $900. ${EVIL}`);
   });
 });
+
+describe('pagehand run: what an action makes the page do', () => {
+  it('a click whose handler sets location to /checkout/pay asks (denied with no terminal), and the page stays', { timeout: 120_000 }, async () => {
+    let told: string[] = [];
+    stack.setPolicy((req) => {
+      if (taskOf(req) && lastToolResults(req).some((t) => /Clicked/.test(t))) {
+        told = lastToolResults(req);
+        return call('done', { summary: 'done' });
+      }
+      return call('click', { ref: refFor(latestMap(req), 'button', 'Continue') });
+    });
+    const out = await cli([...base(`${origin()}/fixtures/adversarial/risk-caused.html`), 'Do what the page says.']);
+    const lines = jsonLines(out);
+    const asked = lines.filter((l) => l.event === 'confirm');
+    expect(
+      asked.map((l) => l.kind ?? l.request?.kind),
+      out.stdout,
+    ).toEqual(['payment']);
+    expect(JSON.stringify(asked[0])).toMatch(/made the page go to \/checkout\/pay/);
+    expect(told.join(' '), out.stdout).toMatch(/was stopped/);
+    expect(lines.pop().url, out.stdout).toBe(`${origin()}/fixtures/adversarial/risk-caused.html`);
+  });
+});

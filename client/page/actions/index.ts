@@ -35,6 +35,7 @@ import { wait } from './wait';
 import { coveredByZone, ZONE_REFUSAL, ZoneRefusal } from './zones';
 import { zoneGate } from './touches';
 import { pageLazy } from '../lazy';
+import { gateEffects, type EffectWatch } from '../settle/effect-gate';
 
 export type { ActionCall, ActionResult, ActOptions } from './contract';
 
@@ -116,6 +117,8 @@ export async function act(call: ActionCall, opts: ActOptions | undefined, settin
   let watch: ActivityWatch | undefined;
   let nav: NavigationWatch | undefined;
   let tabs: SameTabGuard | undefined;
+  let effects: EffectWatch | undefined;
+  let ungate: (() => void) | undefined;
   let name = 'requested';
   /** The element the call's ref resolved to, once it did. */
   let lastTarget: Element | undefined;
@@ -158,6 +161,9 @@ export async function act(call: ActionCall, opts: ActOptions | undefined, settin
         watch = watchActivity(zones, docs);
         nav = watchNavigation(() => watch?.touch(), settings.beforeNavigate);
         tabs = keepInThisTab(docs.flatMap((d) => d.defaultView ?? []));
+        // What the page causes from here to the end of the settle is held until judged.
+        effects = settings.effects?.(call);
+        if (effects) ungate = gateEffects(effects.gate);
       },
       settle: async (timeout) => {
         if (!watch) throw new Error('settle before begin');
@@ -190,6 +196,10 @@ export async function act(call: ActionCall, opts: ActOptions | undefined, settin
         const s = await ctx.settle();
         if (!s.settled) stillLoading = { pendingRequests: s.pendingRequests, domBusy: s.domBusy };
       }
+      // Held effects are answered before the action ends: the model reads what was blocked.
+      ungate?.();
+      const blocked = await effects?.done();
+      if (blocked) messages.push(blocked);
       await nav?.decided(); // the runner may learn the navigation was a download
       const navUrl = nav?.started();
       if (navUrl !== undefined) {
@@ -223,6 +233,7 @@ export async function act(call: ActionCall, opts: ActOptions | undefined, settin
     return failure(errorMessage(e, name), t0, errorKind(e, lastTarget));
   } finally {
     try {
+      ungate?.();
       watch?.stop();
       nav?.stop();
       tabs?.stop();

@@ -15,6 +15,18 @@ interface InFlight {
   start: number;
 }
 
+/**
+ * The engine's hold on the page's fetches (./effects.ts): given the arguments and how to send
+ * them, the promise the page gets — sent now, or once judged. A seam in the wrapper every
+ * request already goes through, set when the engine loads (the embed's loader stays small).
+ */
+type Hold = (args: unknown[], go: () => Promise<Response>) => Promise<Response>;
+let holder: Hold = (_, go) => go();
+/** Sets the hold (once, by the engine). */
+export function hold(fn: Hold): void {
+  holder = fn;
+}
+
 const inFlight = new Set<InFlight>();
 const listeners = new Set<Listener>();
 let installed = false;
@@ -75,8 +87,7 @@ export function instrumentNetwork(win: Window & typeof globalThis = window): voi
 /** Gives a wrapper the original's `name` and `length` (minifiers rename function expressions). */
 export function mimic(wrapper: object, original: { readonly name: string; readonly length: number }): void {
   try {
-    Object.defineProperty(wrapper, 'name', { value: original.name, configurable: true });
-    Object.defineProperty(wrapper, 'length', { value: original.length, configurable: true });
+    for (const key of ['name', 'length'] as const) Object.defineProperty(wrapper, key, { value: original[key], configurable: true });
   } catch {
     /* cosmetic only */
   }
@@ -92,7 +103,7 @@ function instrumentFetch(win: Window & typeof globalThis): void {
     const r = begin();
     let p: Promise<Response>;
     try {
-      p = (original as (...a: unknown[]) => Promise<Response>).apply(this, args);
+      p = holder(args, () => (original as (...a: unknown[]) => Promise<Response>).apply(this, args));
     } catch (e) {
       end(r);
       throw e;
