@@ -10,7 +10,7 @@
 import type { PageEffect, EffectWatch } from '../page/settle/effect-gate';
 import type { CallTarget, PlannedCall, RiskKind } from '../agent/public-types';
 import { confirmCall, type ConfirmHost } from './confirm';
-import { DOES, DOWNLOAD_PATH, originOf, safePath, unjudged, urlKind, type Risk } from './risk';
+import { DOES, DOWNLOAD_PATH, fileName, originOf, safePath, unjudged, urlKind, type Risk } from './risk';
 
 const DOING: Record<string, string> = {
   click: 'Clicking',
@@ -63,7 +63,7 @@ export function effectRisks(e: PageEffect, here: string, by: string): Risk[] {
   const kind = urlKind(e.url, e.method !== 'GET');
   if (kind) add(kind);
   if (e.kind === 'navigation' || e.kind === 'window') {
-    if (DOWNLOAD_PATH.test(safePath(e.url))) add('download');
+    if (DOWNLOAD_PATH.test(fileName(e.url))) add('download');
     if (to !== originOf(here)) add('leaving_site');
   }
   return out;

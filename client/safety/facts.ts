@@ -88,6 +88,14 @@ function fieldKind(el: Element): string | undefined {
   return wordsKind(el);
 }
 
+/** A field whose type or autocomplete (not only its name) says it holds personal data. */
+function strongKind(el: Element): boolean {
+  const type = localNameOf(el) === 'input' ? typeOf(el) : '';
+  if (type === 'email' || type === 'tel' || type === 'password' || (type === 'file' && fileCount(el) > 0)) return true;
+  const ac = acTokens(el);
+  return PERSONAL_AUTOCOMPLETE.some(([re]) => re.test(ac));
+}
+
 function wordsKind(el: Element): string | undefined {
   return personalKind(attrOf(el, 'name') ?? '') ?? personalKind(attrOf(el, 'id') ?? '');
 }
@@ -119,18 +127,20 @@ function formFacts(form: HTMLFormElement, filled?: Element, submitter?: Element)
     (texty.length === 1 && (typeOf(texty[0]!) === 'search' || /^(q|query|search|s|keywords?)$/i.test(controlName(texty[0]!))));
   const personal = new Set<string>();
   let newPassword = false;
-  if (!search) {
-    for (const f of fields) {
-      if (!valueOf(f) && f !== filled) continue;
-      const kind = fieldKind(f);
-      if (kind) personal.add(kind);
-      if (kind === 'new password') newPassword = true;
-    }
+  // A search form sends a query, not personal data; but the page names it a search itself
+  // (role=search): a field whose type or autocomplete says personal data still counts.
+  for (const f of fields) {
+    if (!valueOf(f) && f !== filled) continue;
+    if (search && !strongKind(f)) continue;
+    const kind = fieldKind(f);
+    if (kind) personal.add(kind);
+    if (kind === 'new password') newPassword = true;
   }
   const base = baseURIOf(form);
   // Only an action the page wrote counts: a form without one posts to the page's own URL.
   const action = absolute(submitter ? attrOf(submitter, 'formaction') : null, base) ?? absolute(attrOf(form, 'action'), base);
-  const override = fields.find((f) => controlName(f) === '_method');
+  // Rails/Laravel's method override: a field, or the button the form goes through (its name=value is sent too).
+  const override = submitter && controlName(submitter) === '_method' ? submitter : fields.find((f) => controlName(f) === '_method');
   const method = ((override && valueOf(override)) || (submitter && attrOf(submitter, 'formmethod')) || attrOf(form, 'method') || 'get').trim().toLowerCase();
   const frames = allIn(form, 'iframe').some((f) => CARD_FRAME.test(`${attrOf(f, 'title') ?? ''} ${attrOf(f, 'name') ?? ''}`));
   const payment = fields.some(isCardField) || frames;

@@ -81,6 +81,9 @@ const PAYMENT_WORDS = words([
   'book now',
   'subscribe',
   'donate',
+  '(?:transfer|send|wire) (?:money|funds|payment)',
+  'transfer(?=\\s*[$€£¥₹\\d])',
+  'wire transfer',
   // es
   'pagar',
   'pagar ahora',
@@ -163,6 +166,7 @@ const PAYMENT_WORDS = words([
   'bağış yap',
 ]);
 const PAYMENT_CJK = inside([
+  '💳', // a credit-card emoji
   '購入(?!履歴)',
   '注文を確定',
   '注文する',
@@ -258,7 +262,8 @@ const DELETION_WORDS = words([
   'sil',
   'hesab[ıi] (?:sil|kapat)',
 ]);
-const DELETION_CJK = inside(['削除', '消去', '退会', '解約', '删除', '刪除', '清空', '注销', '註銷', '销户', '銷戶', '삭제', '탈퇴', '해지']);
+// A trash-can emoji says delete in every language (as the trash icon does).
+const DELETION_CJK = inside(['🗑', '削除', '消去', '退会', '解約', '删除', '刪除', '清空', '注销', '註銷', '销户', '銷戶', '삭제', '탈퇴', '해지']);
 const SENDING_WORDS = words([
   'send',
   'post',
@@ -612,7 +617,7 @@ export function classifyRisks(raw: PlannedCall | ParsedCall, facts: TargetFacts 
     add('personal_data', `${verb} ${s.newPassword ? 'changes a password, submitting' : 'submits'} personal data (${s.personal.join(', ')}).`);
   }
   if (facts.href && facts.via !== 'newline') {
-    if (facts.download || DOWNLOAD_PATH.test(safePath(facts.href))) add('download', `${verb} downloads a file.`);
+    if (facts.download || DOWNLOAD_PATH.test(fileName(facts.href))) add('download', `${verb} downloads a file.`);
     const to = originOf(facts.href);
     const from = originOf(here);
     if (to && from && to !== from) add('leaving_site', `${verb} leaves this site for ${to}.`);
@@ -661,6 +666,20 @@ export function resolveUrl(url: string, base: string): string {
   } catch {
     return ''; // not a URL: the navigate action reports that itself
   }
+}
+
+/**
+ * The last part of a URL's path as a server reads it: percent-escapes decoded (`statement%2Epdf`)
+ * and `;` parameters left out (`statement.pdf;jsessionid=1`).
+ */
+export function fileName(href: string): string {
+  let name = safePath(href).replace(/^.*\//, '').replace(/;.*$/, '');
+  try {
+    name = decodeURIComponent(name);
+  } catch {
+    /* a stray % stays as it is */
+  }
+  return name.replace(/;.*$/, '');
 }
 
 export function safePath(href: string): string {
