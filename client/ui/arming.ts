@@ -48,10 +48,14 @@ export function guardCard(card: Element, onArmed: (armed: boolean) => void, ms =
     set(false);
     if (visible) timer = setTimeout(() => set(true), ms);
   };
-  const where = (): string => {
-    const r = card.getBoundingClientRect();
-    return `${r.x},${r.y},${r.width},${r.height}`;
-  };
+  /** Where the card and its buttons are (its content scrolls: a button can move inside it). */
+  const where = (): string =>
+    [card, ...card.querySelectorAll('button')]
+      .map((el) => {
+        const r = el.getBoundingClientRect();
+        return `${r.x},${r.y},${r.width},${r.height}`;
+      })
+      .join(' ');
   /** Each frame while shown: the card moved (a page that shifts it under the pointer) disarms. */
   const watch = (): void => {
     const now = where();

@@ -287,6 +287,7 @@ function ConfirmCard({ view, t, act }: { view: RunView; t: Strings; act: PanelAc
     </span>
   );
   return (
+    // It shrinks and scrolls when long (the model's goal can be), so it stays whole in the panel and can arm.
     <div
       ref={card}
       class="card confirm"
@@ -299,8 +300,7 @@ function ConfirmCard({ view, t, act }: { view: RunView; t: Strings; act: PanelAc
       onKeyDown={(e) => e.key === 'Escape' && (e.preventDefault(), act.confirm(false))}
     >
       <h3 id="ph-confirm-title">{`${t.confirmTitle} — ${kind}`}</h3>
-      {/* Scrolls when long (the model's goal can be), so the card stays whole in the panel and can arm. */}
-      <dl tabIndex={0}>
+      <dl>
         <dt>{t.action}</dt>
         <dd>{callLabel(req.target ? { name: req.call.name, args: { ...req.call.args, ref: undefined } } : req.call)}</dd>
         {req.target && [<dt key="e">{t.element}</dt>, <dd key="e2">{targetLabel(req.target)}</dd>]}
