@@ -65,8 +65,10 @@ const en = {
   element: 'Element',
   why: 'Why it needs you',
   goal: 'Goal',
-  allow: 'Allow',
-  deny: 'Deny',
+  /** The card's Allow names what it allows (the kind is pagehand's word, never the page's). */
+  allowIt: (kind: string) => `Allow: ${kind.toLowerCase()}`,
+  deny: "Don't allow",
+  arming: 'Allow works once this card has been in full view for a moment, with nothing over it.',
   allowKind: (kind: string) => `Allow every ${kind.toLowerCase()} action this run`,
   kinds: {
     payment: 'Payment',
@@ -145,8 +147,9 @@ const es: Strings = {
   element: 'Elemento',
   why: 'Por qué te lo pide',
   goal: 'Objetivo',
-  allow: 'Permitir',
-  deny: 'Denegar',
+  allowIt: (kind) => `Permitir: ${kind.toLowerCase()}`,
+  deny: 'No permitir',
+  arming: 'Permitir funciona cuando esta tarjeta lleva un momento a la vista, sin nada encima.',
   allowKind: (kind) => `Permitir toda acción de tipo «${kind.toLowerCase()}» en esta tarea`,
   kinds: {
     payment: 'Pago',

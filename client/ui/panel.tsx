@@ -14,6 +14,7 @@ import type { Entry, RunView, StepView } from './state';
 import { FilesBox } from './files';
 import { readSecrets, SecretsBox } from './secrets';
 import { isUserInput, onUserInput } from './trusted';
+import { guardCard, type CardGuard } from './arming';
 
 export interface PanelActions {
   /** `secrets`: the values the agent may type but not see; `files`: those attached; both from the task box. */
@@ -258,17 +259,44 @@ function EntryView({ e, t, running }: { e: Entry; t: Strings; running: boolean }
 
 function ConfirmCard({ view, t, act }: { view: RunView; t: Strings; act: PanelActions }) {
   const req = view.confirm!.request;
+  const card = useRef<HTMLDivElement>(null);
   const first = useRef<HTMLButtonElement>(null);
-  useEffect(() => first.current?.focus(), [view.confirm]);
+  const guard = useRef<CardGuard>();
+  // Allow is disarmed until the card has been in full view for a moment (arming.ts).
+  const [armed, setArmed] = useState(false);
+  useEffect(() => {
+    first.current?.focus();
+    const g = guardCard(card.current!, setArmed);
+    guard.current = g;
+    return g.stop;
+  }, [view.confirm]);
   const kind = t.kinds[req.kind] ?? req.kind;
+  const allow = (always?: boolean) => (e: MouseEvent) => {
+    if (isUserInput(e) && guard.current?.ok(e)) act.confirm(true, always);
+  };
+  /** Allow's look while disarmed: "…" for its icon, greyed, aria-disabled (it stays focusable). */
+  const gate = {
+    class: armed ? 'risk' : 'risk wait',
+    'aria-disabled': armed ? undefined : ('true' as const),
+    'aria-describedby': armed ? undefined : 'ph-confirm-wait',
+    onFocus: (e: FocusEvent) => guard.current?.focused(e.currentTarget),
+  };
+  const icon = (s: string) => (
+    <span class="ic" aria-hidden="true">
+      {armed ? s : '…'}
+    </span>
+  );
   return (
+    // It shrinks and scrolls when long (the model's goal can be), so it stays whole in the panel and can arm.
     <div
+      ref={card}
       class="card confirm"
       role="alertdialog"
       aria-modal="false"
       aria-labelledby="ph-confirm-title"
       aria-describedby="ph-confirm-why"
       data-confirm
+      data-armed={armed || undefined}
       onKeyDown={(e) => e.key === 'Escape' && (e.preventDefault(), act.confirm(false))}
     >
       <h3 id="ph-confirm-title">{`${t.confirmTitle} — ${kind}`}</h3>
@@ -280,20 +308,30 @@ function ConfirmCard({ view, t, act }: { view: RunView; t: Strings; act: PanelAc
         <dd id="ph-confirm-why">{req.reason}</dd>
         {req.goal && [<dt key="g">{t.goal}</dt>, <dd key="g2">{req.goal}</dd>]}
       </dl>
+      {/* Each button says what it does, with its own icon and colour, not only by its place. */}
       <div class="row">
-        <button type="button" class="primary" onClick={onUserInput(() => act.confirm(true))} data-allow>
-          {t.allow}
+        <button type="button" {...gate} onClick={allow()} data-allow>
+          {icon('✓')}
+          {t.allowIt(kind)}
         </button>
-        <button type="button" ref={first} onClick={() => act.confirm(false)} data-deny>
+        <button type="button" class="safe" ref={first} onClick={() => act.confirm(false)} data-deny>
+          <span class="ic" aria-hidden="true">
+            ✕
+          </span>
           {t.deny}
         </button>
         {/* What pagehand could not judge is allowed one call at a time. */}
         {req.kind !== 'unjudged' && (
-          <button type="button" onClick={onUserInput(() => act.confirm(true, true))} data-allow-kind>
+          <button type="button" {...gate} onClick={allow(true)} data-allow-kind>
+            {icon('✓')}
             {t.allowKind(kind)}
           </button>
         )}
       </div>
+      {/* Kept in its place when armed (hidden), so arming does not move the card. */}
+      <p class={armed ? 'hint off' : 'hint'} id="ph-confirm-wait">
+        {t.arming}
+      </p>
     </div>
   );
 }

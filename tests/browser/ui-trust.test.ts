@@ -189,7 +189,9 @@ describe('the overlay against page scripts', () => {
     await userClick(page, '.foot .row button:first-child');
     await page.waitForFunction(() => (window as any).pagehand.current()?.paused === false);
 
-    // The user's own click on Allow: the agent deletes the account and finishes.
+    // The user's own click on Allow, once the card has armed again (the footer changed back on
+    // Resume and moved it: a moved card waits its moment again): the agent deletes the account and finishes.
+    await inRoot(page, '[data-confirm][data-armed]');
     await userClick(page, '[data-allow]');
     await inRoot(page, '[data-end="done"]');
     expect(await page.evaluate(() => ({ deleted: (window as any).deleted, status: document.getElementById('status')!.textContent }))).toEqual({

@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createEmitter } from '../../client/agent/events';
 import type { Ref } from '../../client/page/page-types';
 import type { RunEvents, RunHandle, RunOptions } from '../../client/agent/public-types';
+import { ARM_MS } from '../../client/ui/arming';
 import { createUi } from '../../client/ui/index';
 import { LAYOUT_KEY, PANEL_KEY, saveLog } from '../../client/ui/storage';
 
@@ -103,6 +104,10 @@ const ref = (r: string): Ref => r as Ref;
 const usage = { promptTokens: 10, completionTokens: 5 };
 /** Lets Preact run its scheduled re-render (hook state changes render on a later tick). */
 const tick = (): Promise<void> => new Promise((r) => setTimeout(r, 0));
+/** Past the confirmation card's arming wait (happy-dom has no IntersectionObserver v2: the wait alone). */
+const armed = (): Promise<void> => new Promise((r) => setTimeout(r, ARM_MS + 50));
+/** A pointer's click (detail 1), as the user's mouse gives it; `el.click()` is a key press's (detail 0). */
+const press = (el: HTMLElement): boolean => el.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, detail: 1 }));
 
 function type(el: HTMLElement, value: string): void {
   (el as HTMLTextAreaElement).value = value;
@@ -223,7 +228,7 @@ describe('overlay controller', () => {
     expect($('[data-step="1"] .act')!.textContent).toContain('✓ type [4] — ernesto');
   });
 
-  it('a confirm event opens a dialog card; Allow, Deny and "allow this kind" answer through respond', () => {
+  it('a confirm event opens a dialog card; Allow, Deny and "allow this kind" answer through respond, Allow only once the card has been shown a moment', async () => {
     const h = fakeHandle('Pay');
     ui.attach(h); // a run from code with ui: true opens the panel
     const respond = vi.fn();
@@ -238,11 +243,22 @@ describe('overlay controller', () => {
     expect(card.getAttribute('aria-labelledby')).toBe('ph-confirm-title');
     expect(card.textContent).toContain('[9] button "Place order"');
     expect(card.textContent).toContain('It places an order.');
+    // Just shown: Allow and "allow this kind" are disarmed (aria-disabled) and take no click.
+    expect([$('[data-allow]')!.getAttribute('aria-disabled'), $('[data-allow-kind]')!.getAttribute('aria-disabled')]).toEqual(['true', 'true']);
+    press($('[data-allow]')!);
+    press($('[data-allow-kind]')!);
+    expect(respond).not.toHaveBeenCalled();
+    await armed();
+    expect($('[data-allow]')!.getAttribute('aria-disabled')).toBeNull();
+    // A key press (detail 0) counts only once the focus has been on Allow as long: it is on Deny.
     $('[data-allow]')!.click();
+    expect(respond).not.toHaveBeenCalled();
+    press($('[data-allow]')!);
     expect(respond).toHaveBeenLastCalledWith(true, undefined);
     expect($('[role="alertdialog"]')).toBeNull();
     ask();
-    $('[data-allow-kind]')!.click();
+    await armed();
+    press($('[data-allow-kind]')!);
     expect(respond).toHaveBeenLastCalledWith(true, true);
     ask();
     $('[data-deny]')!.click();
@@ -363,7 +379,7 @@ describe('overlay controller', () => {
     // The history records a task once, when it starts, not again on every page it resumes on.
     expect(sessionStorage.getItem('pagehand:history')).toBeNull();
   });
-  it("a script's clicks and keys (not the user's) do not allow, send, answer, retry, take over or resume; Deny and Stop still work", () => {
+  it("a script's clicks and keys (not the user's) do not allow, send, answer, retry, take over or resume; Deny and Stop still work", async () => {
     ui.open();
     input.user = false;
     type($('[data-task]')!, 'Delete my account');
@@ -376,8 +392,9 @@ describe('overlay controller', () => {
     ui.attach(h);
     const respond = vi.fn();
     h.emit('confirm', { request: { kind: 'deletion', call: { name: 'click', args: { ref: '3' } }, reason: 'It deletes the account.' }, respond });
-    $('[data-allow]')!.click();
-    $('[data-allow-kind]')!.click();
+    await armed(); // armed: what refuses these is that they are not the user's
+    press($('[data-allow]')!);
+    press($('[data-allow-kind]')!);
     expect(respond).not.toHaveBeenCalled();
     expect($('[data-confirm]')).not.toBeNull();
     $('[data-deny]')!.click();
