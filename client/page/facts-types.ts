@@ -56,6 +56,8 @@ export interface TargetFacts {
   download?: boolean;
   /** The link asks for another HTTP method (`data-method="delete"`, `data-turbo-method`). */
   linkMethod?: string;
+  /** The link's `ping` addresses (absolute): the browser POSTs to them when it is followed. */
+  pings?: string[];
   /** The call would submit a form: what it holds and where it goes. */
   submits?: FormFacts;
   /** The site's mark on the element or an ancestor (`data-pagehand-risk`, `init({ risky })`). */

@@ -226,6 +226,12 @@ function activationFacts(control: Element, origin: Element, via: Via, describer:
     if (hasAttrOf(link, 'download')) facts.download = true;
     const method = (attrOf(link, 'data-method') ?? attrOf(link, 'data-turbo-method') ?? '').trim().toLowerCase();
     if (method) facts.linkMethod = method;
+    // `ping`: the browser POSTs to each of these addresses when the link is followed.
+    const pings = (attrOf(link, 'ping') ?? '')
+      .split(/\s+/)
+      .map((u) => absolute(u, baseURIOf(link)))
+      .filter((u): u is string => !!u);
+    if (pings.length) facts.pings = pings;
   }
   const form = isSubmitter(control) ? formOf(control) : null;
   if (form) {

@@ -608,12 +608,21 @@ export function classifyRisks(raw: PlannedCall | ParsedCall, facts: TargetFacts 
     const kind = s.action ? urlKind(s.action, s.method !== 'get') : undefined;
     if (kind) add(kind, `${verb} ${DOES[kind]} (the form goes to ${safePath(s.action!)}).`);
     if (s.payment) add('payment', `${verb} sends a form with card fields.`);
+    const to = s.action ? originOf(s.action) : undefined;
+    if (to && to !== originOf(here)) add('leaving_site', `${verb} sends a form to ${to}, another site.`);
   } else if (facts.href && facts.via !== 'newline') {
     if (facts.linkMethod === 'delete') add('deletion', `${verb} sends a DELETE request.`);
     const kind = urlKind(facts.href, false);
     if (kind) add(kind, `${verb} ${DOES[kind]} (the link goes to ${safePath(facts.href)}).`);
+    // A ping is a POST the browser sends as the link is followed: judged as a form's would be.
+    for (const ping of facts.pings ?? []) {
+      const k = urlKind(ping, true);
+      if (k) add(k, `${verb} ${DOES[k]} (the link pings ${safePath(ping)}).`);
+      const to = originOf(ping);
+      if (to && to !== originOf(here)) add('leaving_site', `${verb} tells ${to} (the link pings it).`);
+    }
   }
-  if (s && !s.search && s.personal.length && facts.via !== 'newline') {
+  if (s && s.personal.length && facts.via !== 'newline') {
     add('personal_data', `${verb} ${s.newPassword ? 'changes a password, submitting' : 'submits'} personal data (${s.personal.join(', ')}).`);
   }
   if (facts.href && facts.via !== 'newline') {

@@ -104,7 +104,40 @@ export function installEffectHooks(win: Window & typeof globalThis = window): vo
   };
   mimic(submitSeen, submit);
   proto.submit = submitSeen;
-  win.addEventListener('submit', (e) => (last = { form: e.target as HTMLFormElement, by: (e as SubmitEvent).submitter }), true);
+  const requestSubmit = proto.requestSubmit;
+  const method = Object.getOwnPropertyDescriptor(proto, 'method')!.get!;
+  /** A submission let go after a yes: its submit event and the navigation after it pass once. */
+  let passSubmit: HTMLFormElement | undefined;
+  let passNavigation = false;
+  // Held at the window, in the capture phase: before any handler of the page's sees the submission.
+  win.addEventListener(
+    'submit',
+    (e) => {
+      const form = e.target as HTMLFormElement;
+      const by = (e as SubmitEvent).submitter;
+      last = { form, by };
+      if (passSubmit === form) return void (passSubmit = undefined);
+      const how = (by?.getAttribute('formmethod') || method.call(form)).toLowerCase();
+      if (how === 'dialog') return;
+      const to = by?.getAttribute('formaction') ? (by as HTMLButtonElement).formAction : action.call(form);
+      const wait = held({ kind: 'navigation', url: to, method: how === 'post' ? 'POST' : 'GET' });
+      if (!wait) return;
+      e.preventDefault();
+      e.stopImmediatePropagation();
+      void wait.then((ok) => {
+        if (!ok) return;
+        passSubmit = form;
+        // The navigation it starts, if the page lets it, begins within the call (its navigate event fires there).
+        passNavigation = true;
+        try {
+          requestSubmit.call(form, by ?? undefined);
+        } finally {
+          passNavigation = false;
+        }
+      });
+    },
+    true,
+  );
 
   const navigation = (win as unknown as { navigation?: EventTarget }).navigation;
   /** A navigation let go after a yes: passes the gate once. */
@@ -114,6 +147,7 @@ export function installEffectHooks(win: Window & typeof globalThis = window): vo
     const to = e.destination;
     if (!to || to.sameDocument || !e.cancelable) return;
     if (pass === to.url) return void (pass = undefined);
+    if (passNavigation) return void (passNavigation = false);
     const post = !!e.formData;
     // The form last submitted, if it is the one going there (read through the prototype: a field named `action` cannot lie).
     const form =
