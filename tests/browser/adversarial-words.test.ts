@@ -105,7 +105,7 @@ describe('risk words as a person reads them', () => {
     deletion('a transparent letter inside "Delete"', 'w20', /visible text says "Delete account"/),
     deletion('a letter moved off-screen inside "Delete"', 'w21', /visible text says "Delete account"/),
     deletion('a clipped (screen-reader-only) letter inside "Delete"', 'w22', /visible text says "Delete account"/),
-    { name: 'aria-label "Continue" on a button showing "Sеnd money" with a Cyrillic е', call: at('w23'), asks: 'sending', reason: /visible text says/ },
+    { name: 'aria-label "Continue" on a button showing "Sеnd money" with a Cyrillic е', call: at('w23'), asks: 'payment', reason: /visible text says/ },
     { name: 'Cyrillic а and о in "Pay now"', call: at('w24'), asks: 'payment' },
     deletion('"Удалить" (Russian) still reads as itself', 'w25'),
     deletion('a word joiner inside "Delete"', 'w26'),

@@ -132,7 +132,7 @@ describe('recovered faults', () => {
 
 describe('the prompt budget', () => {
   it('every request fits maxPromptTokens; the oldest steps are left out first', async () => {
-    const budget = 2500;
+    const budget = 2800;
     const { result, reqs } = await runOn(
       (req) => {
         const map = latestMap(req);

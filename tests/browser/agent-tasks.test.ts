@@ -191,7 +191,7 @@ describe('site configuration (pagehand.init)', () => {
     });
     await startRun(page, 'Go to checkout', { proxy: stack.proxyUrl, token: stack.token, model: MODELS.openai });
     const result = await waitForResult(page);
-    expect(result.summary).toMatch(/keeps pagehand out/);
+    expect(result.summary).toMatch(/would act inside an area the site keeps from the agent/);
     expect(seen).not.toMatch(/Checkout|Cart \(/);
     expect(tools.sort()).toEqual(['ask_user', 'click_at', 'done', 'fail', 'find', 'scroll']);
     expect(page.url()).toContain('index.html');

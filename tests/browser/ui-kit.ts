@@ -75,6 +75,12 @@ export async function clickBookmarklet(page: Page, stack: Pick<AgentStack, 'prox
 export const panel = (page: Page): Locator => page.locator('pagehand-ui section.panel');
 export const inUi = (page: Page, sel: string): Locator => page.locator(`pagehand-ui ${sel}`);
 
+/** The user's click on Allow, once the confirmation card has armed (it takes no click before: client/ui/arming.ts). */
+export async function clickAllow(page: Page): Promise<void> {
+  await inUi(page, '[data-confirm][data-armed]').waitFor();
+  await inUi(page, '[data-allow]').click();
+}
+
 /** `pagehand.open()` with the stack's proxy, as a bookmarklet configured for it would. */
 export async function openPanel(page: Page, stack: AgentStack, extra: Record<string, unknown> = {}): Promise<void> {
   // Each test starts from the default place (tests on one origin share localStorage).

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { call, hasText, latestMap, mapUrl, openWithAgent, refFor, type Policy, useAgentStack } from './agent-harness';
 import { connect } from './harness';
-import { checkState, DARK_BG, inUi, LIGHT_BG, openPanel, panel, revealOverlay, sendTask, useUiSession, waitIn } from './ui-kit';
+import { checkState, clickAllow, DARK_BG, inUi, LIGHT_BG, openPanel, panel, revealOverlay, sendTask, useUiSession, waitIn } from './ui-kit';
 
 const session = useUiSession();
 const stack = useAgentStack();
@@ -93,7 +93,7 @@ describe('panel states', () => {
     expect(await card.getAttribute('aria-labelledby')).toBe('ph-confirm-title');
     expect(await inUi(page, '[data-resumed]').count()).toBe(1);
     await checkState(page, 'confirm', { background: LIGHT_BG });
-    await inUi(page, '[data-allow]').click();
+    await clickAllow(page);
 
     const summary = inUi(page, '[data-end="done"] [data-summary]');
     await summary.waitFor({ timeout: 30_000 });

@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { call, hasText, latestMap, mapUrl, refFor, signupModel, startAgentStack, type AgentStack, type Policy } from './agent-harness';
 import { origin, useSession } from './harness';
-import { inUi, OPEN_OVERLAY, panel } from './ui-kit';
+import { clickAllow, inUi, OPEN_OVERLAY, panel } from './ui-kit';
 
 const session = useSession();
 let stack: AgentStack;
@@ -271,7 +271,7 @@ describe('the userscript under Tampermonkey on a strict-CSP page', () => {
     // This tab holds the run (its state is in GM storage under its own key).
     const runId = a.tabObject().pagehandRun as string;
     expect(runId).toEqual(expect.any(String));
-    await inUi(page, '[data-allow]').click();
+    await clickAllow(page);
     const r = await Promise.race([a.result, timeoutWith(a)]);
 
     expect(r, JSON.stringify(a.events.slice(-5))).toMatchObject({ ok: true });
@@ -327,7 +327,7 @@ describe('the userscript under Tampermonkey on a strict-CSP page', () => {
     expect(await b.page.evaluate((id) => typeof (window as any).GM_getValue(`pagehand:run:${id}`), runId)).toBe('string');
 
     // The user allows leaving the site in tab A: the run moves to the partner site there.
-    await inUi(a.page, '[data-allow]').click();
+    await clickAllow(a.page);
     const r = await Promise.race([a.result, timeoutWith(a)]);
     expect(r).toMatchObject({ ok: true });
     expect(new URL(a.page.url()).hostname).toBe('localhost');
@@ -456,7 +456,7 @@ describe('the userscript under Violentmonkey (no tab API) on a strict-CSP page',
     // Its first step went through GM_xmlhttpRequest (progress text) and acted on the page.
     expect(await page.locator('#status').textContent()).toBe('Saved: Ada Lovelace');
     expect(chats(t)).toBe(2);
-    await inUi(page, '[data-allow]').click();
+    await clickAllow(page);
     await page.waitForURL(/localhost.*partner\.html/);
     await settled(page);
     // The new page holds no run: nothing resumed, no model call, the partner's button untouched.

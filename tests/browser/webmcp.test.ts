@@ -18,7 +18,7 @@ import type { ModelRequest } from '../server/fakes/model-request';
 import { call, lastToolResults, openWithAgent, runAgent, sequence, useAgentStack, type Reply } from './agent-harness';
 import { startRun, waitForResult } from './agent-run';
 import { bundleSource, origin } from './harness';
-import { inUi, useUiSession } from './ui-kit';
+import { clickAllow, inUi, useUiSession } from './ui-kit';
 
 const session = useUiSession();
 const stack = useAgentStack();
@@ -236,7 +236,7 @@ describe("on a stranger's page (the userscript)", () => {
     stack.setPolicy(sequence(call('transfer_funds', { to: 'savings', amount: 5 }), call('done', { summary: 'Moved.' })));
     await startRun(page, 'Move 5 to savings.', { model: 'gpt-test' });
     await inUi(page, '[data-confirm]').waitFor();
-    await inUi(page, '[data-allow]').click();
+    await clickAllow(page);
     await waitForResult(page);
     expect(await page.evaluate(() => (window as any).__calls)).toEqual(['transfer savings 5']);
     await page.close();

@@ -13,7 +13,7 @@ import type { ActionCall, ActionResult } from '../actions/contract';
 import type { TargetFacts } from '../facts-types';
 import { contentOrigin } from '../dom/flat-tree';
 import { activatingKey, parseKeyCombo } from '../actions/keys';
-import { parseRef, refOf } from '../map/refs';
+import { parseRef, RefError, refOf } from '../map/refs';
 import { nativeSetTimeout } from '../settle/settle';
 import { frameIdOf } from '../map/walk';
 import { frameAllowed, type FrameConfig } from './config';
@@ -188,7 +188,11 @@ export function remoteFacts(call: { name: string; args?: Record<string, unknown>
   const on = (ref: unknown, kind: 'click' | 'enter' | 'space' | 'submit'): TargetFacts | null | undefined => {
     const hit = sessionFor(ref);
     if (!hit) return undefined;
-    return hit.s.map?.facts[hit.local]?.[kind] ?? null;
+    // A ref the frame never listed is no element at all: refused as the frame would refuse it.
+    const map = hit.s.map;
+    if (map && !map.elements.some((e) => String(e.ref) === String(hit.local)))
+      throw new RefError('unknown', String(ref), `There is no element [${String(ref)}] in the map. Use a ref from the latest observation.`);
+    return map?.facts[hit.local]?.[kind] ?? null;
   };
   switch (call.name) {
     case 'click':
