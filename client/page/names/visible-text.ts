@@ -80,6 +80,25 @@ function shownContent(value: string): string {
 const up = (e: Element): Element | null => e.assignedSlot ?? e.parentElement ?? ((e.parentNode as ShadowRoot | null)?.host || null);
 
 /**
+ * Transparent text still drawn: by a shadow, a stroke, or the background painted through it
+ * (`background-clip: text`). Counted as seen: a page would use these to show words it hides
+ * from a colour check.
+ */
+function drawnOtherwise(s: CSSStyleDeclaration): boolean {
+  return (
+    (s.textShadow !== '' && s.textShadow !== 'none') ||
+    parseFloat(s.getPropertyValue('-webkit-text-stroke-width')) > 0 ||
+    s.getPropertyValue('background-clip') === 'text' ||
+    s.getPropertyValue('-webkit-background-clip') === 'text'
+  );
+}
+
+/** Text as it is drawn: `unicode-bidi: bidi-override` with `direction: rtl` draws its letters backwards. */
+function drawnOrder(text: string, s: CSSStyleDeclaration): string {
+  return s.unicodeBidi === 'bidi-override' && s.direction === 'rtl' ? [...text].reverse().join('') : text;
+}
+
+/**
  * The text drawn on `control`. `skip`: elements whose text must not be read at all (the site's
  * deny zones, pagehand's own UI).
  * @example visibleText(button) // 'Delete account', for <button aria-label="Open settings">Delete account</button>
@@ -124,8 +143,7 @@ export function visibleText(control: Element, skip: (el: Element) => boolean = (
     const fill = s.getPropertyValue('-webkit-text-fill-color');
     return (
       opacity >= MIN_OPACITY &&
-      alphaOf(s.color) >= MIN_ALPHA &&
-      (!fill || alphaOf(fill) >= MIN_ALPHA) &&
+      ((alphaOf(s.color) >= MIN_ALPHA && (!fill || alphaOf(fill) >= MIN_ALPHA)) || drawnOtherwise(s)) &&
       parseFloat(s.fontSize) >= MIN_SIZE &&
       (typeof el.checkVisibility !== 'function' || el.checkVisibility({ visibilityProperty: true, contentVisibilityAuto: true }))
     );
@@ -156,12 +174,14 @@ export function visibleText(control: Element, skip: (el: Element) => boolean = (
     const start = out.length;
     const visible = readable(el) && windowOf(el) !== null;
     if (visible) out += pseudo(el, '::before');
+    // A button drawn from its value (<input type=button value="…">): the value is its text.
+    if (visible && el.localName === 'input' && /^(button|submit|reset)$/i.test(el.getAttribute('type') ?? '')) out += ` ${(el as HTMLInputElement).value} `;
     const root = el.shadowRoot;
     const children = root ? root.childNodes : el.localName === 'slot' ? (el as HTMLSlotElement).assignedNodes({ flatten: true }) : el.childNodes;
     for (const child of children) {
       nodes++;
       if (child.nodeType === 3) {
-        if (drawnText(child as Text, el)) out += applyTextTransform((child as Text).data, style(el).textTransform);
+        if (drawnText(child as Text, el)) out += drawnOrder(applyTextTransform((child as Text).data, style(el).textTransform), style(el));
       } else if (child.nodeType === 1) walk(child as Element);
     }
     if (visible) out += pseudo(el, '::after');
