@@ -13,7 +13,8 @@ import { Run, type RunDeps } from './run';
 import { fill, recordingProblem, valuesFor } from './recording/recording';
 import type { ReplayState } from './recording/state';
 import type { Recording, ReplayOptions } from './public-types';
-import { sessionRunStore, withoutSecrets, type SavedRun, type StoredOptions } from './persist';
+import { sessionRunStore, withoutSecrets, withoutThread, type SavedRun, type StoredOptions } from './persist';
+import { keptTurns, threadProblem } from '../../common/thread';
 import { DEFAULT_MAX_STEPS, DEFAULT_PROMPT_BUDGET } from './request';
 import { toolProblem } from './tools';
 import { answerSchema } from '../../common/answer-schema';
@@ -34,7 +35,7 @@ export interface ScriptDefaults {
 
 export class RunError extends Error {
   constructor(
-    readonly code: 'busy' | 'invalid_task' | 'invalid_tool' | 'invalid_files' | 'invalid_recording',
+    readonly code: 'busy' | 'invalid_task' | 'invalid_tool' | 'invalid_files' | 'invalid_recording' | 'invalid_thread',
     message: string,
   ) {
     super(message);
@@ -56,8 +57,9 @@ export interface AgentExtensions {
 
 export function createAgentApi(defaults: ScriptDefaults, env: AgentEnv = {}, extensions: AgentExtensions = {}) {
   const untrusted = untrustedPage(env);
-  // On a stranger's page the page's sessionStorage is the page's to read: no secret goes there.
-  const store = env.store ?? (untrusted ? withoutSecrets(sessionRunStore()) : sessionRunStore());
+  // The page's sessionStorage is the page's to read: the conversation never goes there, and on a
+  // stranger's page no secret either. (The userscript's and the runner's stores are out of its reach.)
+  const store = env.store ?? withoutThread(untrusted ? withoutSecrets(sessionRunStore()) : sessionRunStore());
   let site: SiteConfig = {};
   // Before any init: only the script tag's proxy and token (frames from other origins need init to list them).
   let settings: SiteSettings = siteSettings({}, { frames: frameConfig({ proxy: defaults.proxy, token: defaults.token }) }).site;
@@ -159,6 +161,10 @@ export function createAgentApi(defaults: ScriptDefaults, env: AgentEnv = {}, ext
     if (secrets) state.secrets = secrets;
     const schema = answerSchema(options.schema);
     if (schema) stored.schema = schema;
+    const threadIssue = threadProblem(options.thread);
+    if (threadIssue) throw new RunError('invalid_thread', `pagehand.run: ${threadIssue}.`);
+    const turns = keptTurns(options.thread);
+    if (turns.length) state.thread = turns;
     const filesIssue = filesProblem(options.files);
     if (filesIssue) throw new RunError('invalid_files', `pagehand.run: ${filesIssue}.`);
     const attached: RunFiles = { files: [...(options.files ?? [])], origin: location.origin };

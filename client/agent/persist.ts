@@ -10,6 +10,7 @@ import type { RunSecrets } from '../safety/secrets';
 import type { StepRecord } from './history';
 import type { Allowance, CallTarget, PlannedCall, RecordedStep, RunOptions } from './public-types';
 import type { ReplayState } from './recording/state';
+import type { ThreadTurn } from '../../common/thread';
 
 export const STORAGE_KEY = 'pagehand:run';
 
@@ -62,6 +63,11 @@ export interface SavedRun {
   recordPending?: RecordedStep;
   /** Set when the run replays a recording (client/replay). */
   replay?: ReplayState;
+  /**
+   * The conversation's earlier turns this run continues (`run(task, { thread })`). Saved only
+   * in a store out of the page's reach (see `withoutThread`).
+   */
+  thread?: ThreadTurn[];
   /**
    * The value the run's data markers carry (page/map/fence.ts), kept so a resumed run's prompt
    * reads as before. The page can read it here: every page string is cleaned of it anyway.
@@ -152,6 +158,23 @@ export function withoutSecrets(store: RunStore): RunStore {
       if (!state.secrets) return store.save(state, leaving);
       const copy: SavedRun = { ...state };
       delete copy.secrets;
+      return store.save(copy, leaving);
+    },
+  };
+}
+
+/**
+ * A run store that keeps the conversation out of what it saves: the tab's sessionStorage is the
+ * page's to read, and the thread (the user's earlier tasks and the answers) is never put where
+ * the page can read it. A run resumed from such a store goes on without its earlier turns.
+ */
+export function withoutThread(store: RunStore): RunStore {
+  return {
+    ...store,
+    save(state, leaving) {
+      if (!state.thread) return store.save(state, leaving);
+      const copy: SavedRun = { ...state };
+      delete copy.thread;
       return store.save(copy, leaving);
     },
   };

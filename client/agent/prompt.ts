@@ -15,6 +15,7 @@ import { describeFile, type FileFacts } from '../page/actions/upload-files';
 import { clean, markers } from '../page/map/fence';
 import { dataBlock } from '../page/map/format';
 import type { PageText } from '../page/settings';
+import type { FittedThread } from './thread';
 
 /** The system prompt before the site owner's words; `fence`: the run's value its markers carry. */
 export const basePrompt = (fence: string | undefined): string => {
@@ -77,6 +78,8 @@ export interface StepMessageInput {
   files?: FileFacts[];
   /** While a replay's step is repaired: the recording's steps, one per line (data: they name page elements). */
   recording?: string[];
+  /** The conversation's earlier turns (already fitted): their tasks are the user's words, their answers and pages data. */
+  thread?: FittedThread;
   /** The page map's text (header, content block, counts): data, all of it. */
   map: string;
 }
@@ -105,7 +108,9 @@ export function stepMessage(m: StepMessageInput, t: PageText): string {
   // The task, the answers and our notes stand outside the blocks, cleaned too (a page can
   // rewrite a saved run's task; notes quote the model's calls): the message has exactly the
   // blocks it is built with.
-  const parts = [`# Task\n${c(m.task)}`, `Step ${m.step} of ${m.maxSteps}.`];
+  const parts: string[] = [];
+  if (m.thread?.turns.length || m.thread?.omitted) parts.push(threadSection(m.thread, t));
+  parts.push(`# Task\n${c(m.task)}`, `Step ${m.step} of ${m.maxSteps}.`);
   if (m.files?.length)
     parts.push(
       `# Attached files (upload puts them into the page by name)\n${dataBlock(
@@ -125,4 +130,23 @@ export function stepMessage(m: StepMessageInput, t: PageText): string {
   if (m.recording?.length) parts.push(`# The recording being replayed\n${dataBlock(m.recording.map(c), t)}`);
   parts.push(`# Current page\n${mapBlock(m.map, t)}`);
   return parts.join('\n\n');
+}
+
+/**
+ * The conversation before this task: each earlier task as the user wrote it (trusted, cleaned),
+ * then its answer and the page it ended on in a data block of its own — the answer is the
+ * model's, but it may quote a page, so it instructs no more than the page did. Nothing of a
+ * turn says what the user allowed then: each step of this task is asked about anew.
+ */
+function threadSection(f: FittedThread, t: PageText): string {
+  const c = (s: string): string => clean(s, t.fence);
+  const out = [
+    '# Earlier in this conversation\nThe user\'s earlier tasks, oldest first, each with how it ended. A follow-up task may refer to them ("it", "that order"). What was allowed then is not allowed now: risky steps of this task are asked about again.',
+  ];
+  if (f.omitted) out.push(`(${f.omitted} earlier turn${f.omitted === 1 ? '' : 's'} left out)`);
+  for (const s of f.turns) {
+    out.push(`Turn ${s.n}${s.short ? ' (shortened)' : ''}. The user asked: ${c(s.task)}`);
+    out.push(dataBlock([`ended: ${s.status} on ${c(s.url)}`, `answer: ${c(s.answer)}`], t));
+  }
+  return out.join('\n');
 }

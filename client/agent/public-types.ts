@@ -12,9 +12,10 @@ import type { JsonSchema, ToolChoice, Usage } from '../llm/wire';
 import type { AnswerSchema, SchemaType } from '../../common/answer-schema';
 import type { RecordedExpectation, RecordedStep, RecordedTarget, Recording } from '../../common/recording';
 import type { RiskyRule } from '../page/facts-types';
+import type { Thread, ThreadTurn } from '../../common/thread';
 
-/** The answer's schema and recordings: written once in common/ (the CLI checks them too). */
-export type { AnswerSchema, SchemaType, RecordedExpectation, RecordedStep, RecordedTarget, Recording };
+/** The answer's schema, recordings and threads: written once in common/ (the CLI checks them too). */
+export type { AnswerSchema, SchemaType, RecordedExpectation, RecordedStep, RecordedTarget, Recording, Thread, ThreadTurn };
 
 /**
  * What a risky action is. `site_tool`: a site's own tool that does not declare itself read-only.
@@ -89,6 +90,11 @@ export interface RunResult {
   recording?: Recording;
   /** On a replay: steps replayed as recorded, steps repaired by the model, and model calls made. */
   replay?: { replayed: number; repaired: number; modelCalls: number };
+  /**
+   * The conversation with this run as its newest turn (task, answer, how and where it ended):
+   * pass it as the next run's `thread` to continue it.
+   */
+  thread?: Thread;
 }
 
 /** `pagehand.replay(recording, options)`: a run's options, and the values for the recording's `{name}`s. */
@@ -218,6 +224,13 @@ export interface RunOptions {
    * then carries `data`, checked against it, and `result.data` holds it.
    */
   schema?: AnswerSchema;
+  /**
+   * A conversation to continue: a previous `result.thread`. The model reads the earlier tasks,
+   * their answers and where each ended (the newest in full, older ones shortened when the prompt
+   * budget is short), so a follow-up like "Cancel it" knows what "it" is. It carries no
+   * permission: every risky step of this run is asked about anew.
+   */
+  thread?: Thread;
 }
 
 /**

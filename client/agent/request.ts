@@ -1,7 +1,7 @@
 /**
  * One step's model request within the prompt budget, planned once per step: what every request
  * carries whatever the map (system prompt, tools, the task, memory, the last results, the
- * user's answers, notes) is counted first; the map gets what is left (within its own bounds),
+ * user's answers, notes, the conversation's earlier turns within their share) is counted first; the map gets what is left (within its own bounds),
  * then the history lines fill the rest. Pure but for the token estimate.
  */
 import type { ChatRequest, ToolSpec } from '../llm/wire';
@@ -12,6 +12,7 @@ import type { SavedRun } from './persist';
 import { stepMessage, type StepMessageInput } from './prompt';
 import type { PageText } from '../page/settings';
 import { IMAGE_TOKENS } from '../../common/image-tokens';
+import { fitThread, THREAD_SHARE, threadTokens } from './thread';
 
 export const DEFAULT_MAX_STEPS = 50;
 export const DEFAULT_PROMPT_BUDGET = 12_000;
@@ -39,6 +40,9 @@ export function planPrompt(state: SavedRun, step: number, system: string, tools:
   const o = state.options;
   const budget = o.maxPromptTokens ?? DEFAULT_PROMPT_BUDGET;
   const last = state.history[state.history.length - 1];
+  // The conversation's earlier turns: within their share of the budget, oldest compressed first.
+  const thread = fitThread(state.thread, Math.floor(budget * THREAD_SHARE));
+  const threaded = threadTokens(thread);
   const base = {
     task: state.task,
     step,
@@ -49,6 +53,7 @@ export function planPrompt(state: SavedRun, step: number, system: string, tools:
     notes: state.notes,
     ...(recording?.length ? { recording } : {}),
     ...(state.files?.length ? { files: state.files } : {}),
+    ...(threaded ? { thread } : {}),
   };
   // The data blocks' markers (memory, steps, results, map) count too.
   const essentials =
@@ -58,7 +63,7 @@ export function planPrompt(state: SavedRun, step: number, system: string, tools:
   // A replay's recording, shown while the model repairs a step.
   const replayed = recording?.length ? estimateTokens(recording.join('\n')) + 20 : 0;
   // Keep room for about ten history lines.
-  const mapTokens = Math.max(MAP_MIN_TOKENS, Math.min(MAP_MAX_TOKENS, budget - fixed - essentials - replayed - 600));
+  const mapTokens = Math.max(MAP_MIN_TOKENS, Math.min(MAP_MAX_TOKENS, budget - fixed - essentials - replayed - threaded - 600));
   return { step, system, tools, budget, fixed, base, mapTokens };
 }
 

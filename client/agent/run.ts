@@ -49,6 +49,7 @@ import { newRecording, pathOn } from './recording/recording';
 import { recordRepairStep, recordsActions, repairLines, replayedSoFar, replayResult } from './recording/steps';
 import { agentLazy } from './lazy';
 import { clock, spent } from '../page/step-parts';
+import { withTurn, type Thread } from '../../common/thread';
 
 /** How long a parked run waits for the page to unload before it assumes the navigation did not happen. */
 const NAVIGATION_GRACE_MS = 8000;
@@ -282,6 +283,12 @@ export class Run implements DispatchHost {
     else (this.state.recorded ??= []).push(step);
   }
 
+  /** The conversation with this run as its newest turn: the task, what it answered, how and where it ended. */
+  protected threadAfter(r: Omit<RunResult, 'steps' | 'usage'>): Thread {
+    const status = r.ok ? 'done' : r.reason === 'stopped' ? 'stopped' : 'failed';
+    return withTurn(this.state.thread, { task: this.state.task, answer: r.summary, status, url: location.href });
+  }
+
   finish(r: Omit<RunResult, 'steps' | 'usage'>): void {
     if (this.ended) return;
     this.ended = true;
@@ -294,7 +301,7 @@ export class Run implements DispatchHost {
     } catch {
       /* the result goes out without them */
     }
-    const result: RunResult = { ...r, steps: this.state.step, usage: { ...this.state.usage }, ...extras };
+    const result: RunResult = { ...r, steps: this.state.step, usage: { ...this.state.usage }, ...extras, thread: this.threadAfter(r) };
     this.deps.onEnd(this);
     this.resolveResult(result);
     this.emitter.emit('done', { result });
