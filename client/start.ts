@@ -13,14 +13,16 @@ import type { AgentEnv } from './agent/env';
 import { readScriptTag, type EmbedDefaults } from './embed/script-tag';
 import { startEngine } from './engine';
 import { createUi } from './ui/index';
+import type { ThreadStore } from './ui/storage';
 
-export function startPagehand(env: AgentEnv = {}, fixed: EmbedDefaults = {}): void {
+/** `threads`: where the panel's conversation survives a page load, when the embedding has a store out of the page's reach. */
+export function startPagehand(env: AgentEnv = {}, fixed: EmbedDefaults = {}, threads?: ThreadStore): void {
   // Not in a browser (a framework rendering on the server imports this too): nothing to install.
   if (typeof window === 'undefined' || window.pagehand) return;
   // The script tag that loaded the bundle: proxy, token, language, corner, model.
   const script = document.currentScript;
   // `fixed`: what the entry knows itself (the bookmarklet's proxy), over anything on the tag.
   const defaults = { ...readScriptTag(script, location.href), ...fixed };
-  const ui = createUi({ lang: defaults.lang, position: defaults.position });
+  const ui = createUi({ lang: defaults.lang, position: defaults.position, siteInstalled: env.installedBy !== 'user', ...(threads ? { threads } : {}) });
   startEngine({ ui, defaults, script, env });
 }

@@ -12,7 +12,7 @@ import { adoptHandoff } from './adopt';
 const handoff = adoptHandoff();
 // Started before the panel paints: the engine's files were requested by the loader with this one.
 const engine = import('../engine');
-const ui = createUi({ lang: handoff.defaults.lang, position: handoff.defaults.position });
+const ui = createUi({ lang: handoff.defaults.lang, position: handoff.defaults.position, siteInstalled: true });
 // A site embed shows its launcher, or the panel as the visitor left it in this tab.
 if (handoff.defaults.embed) ui.launcher();
 // The overlay takes the stub's open/close/toggle over now: it opens the panel if the visitor asked for it (or hides it after a close()).

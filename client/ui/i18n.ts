@@ -98,6 +98,9 @@ const en = {
   retrying: (s: number) => `Trying again in ${s} s`,
   you: 'You',
   agent: 'Agent',
+  // The conversation (a thread of tasks).
+  conversation: 'Earlier in this conversation',
+  newConversation: 'New conversation',
 };
 
 export type Strings = typeof en;
@@ -179,6 +182,8 @@ const es: Strings = {
   retrying: (s) => `Reintento en ${s} s`,
   you: 'Tú',
   agent: 'Agente',
+  conversation: 'Antes en esta conversación',
+  newConversation: 'Nueva conversación',
 };
 
 const tables: Record<Lang, Strings> = { en, es };

@@ -17,7 +17,20 @@ import { Mask } from './mask';
 import { topModal, watchDialogs } from './modal';
 import { Panel, type PanelActions } from './panel';
 import { reduce, type RunView, type UiEvent } from './state';
-import { launcherAnchor, loadHistory, loadLayout, loadLog, placeIn, recordTask, saveLayout, saveLog, type HistoryItem, type Layout } from './storage';
+import {
+  launcherAnchor,
+  loadHistory,
+  loadLayout,
+  loadLog,
+  placeIn,
+  recordTask,
+  saveLayout,
+  saveLog,
+  type HistoryItem,
+  type Layout,
+  type PanelThread,
+  type ThreadStore,
+} from './storage';
 import { adoptStyles } from './styles';
 
 /** Saves a recording as a JSON file (the browser's download). */
@@ -77,6 +90,14 @@ export interface UiDeps {
   lang?: string;
   /** From the script tag (`data-position`). */
   position?: LauncherPosition;
+  /** Where the conversation survives a page load, out of the page's reach (the userscript's); else it lives with the page. */
+  threads?: ThreadStore;
+  /**
+   * The site put pagehand here (the embed, npm): a run resumed after a navigation is its panel's
+   * own and continues the conversation. On a stranger's page the page can rewrite a saved run,
+   * so only a run the store says the panel started does.
+   */
+  siteInstalled?: boolean;
 }
 
 /**
@@ -110,6 +131,26 @@ export function createUi(deps: UiDeps) {
   let focusNext: string | undefined;
   let waiting = false;
   let unwatch: (() => void) | undefined;
+  /**
+   * The conversation: the turns of the runs the panel started, each new task carrying them.
+   * Only runs started here continue it (a page script's run, a replay, has its own).
+   */
+  let thread: PanelThread = { turns: [] };
+  /** Runs this panel started on this page; and the run whose turn is the thread's last (its view shows it). */
+  const mine = new Set<string>();
+  const resumedHere = new Set<string>();
+  let lastTurnOf: string | undefined;
+  const keepThread = (): void => {
+    if (thread.turns.length || thread.pending) deps.threads?.save(thread);
+    else deps.threads?.clear();
+  };
+  // The conversation of this tab and site's earlier pages, once the store can say.
+  void deps.threads?.ready().then(() => {
+    const saved = deps.threads!.load();
+    if (!saved || thread.turns.length || mine.size) return;
+    thread = saved;
+    paint();
+  });
 
   const dispatch = (ev: UiEvent): void => {
     view = reduce(view, ev);
@@ -183,8 +224,17 @@ export function createUi(deps: UiDeps) {
     lastSecrets = secrets;
     lastFiles = files;
     try {
-      // Through the page's own `run`, which hands the new handle to attach().
-      attach(a.run(task, { ...runOptions(), ...(secrets ? { secrets } : {}), ...(files?.length ? { files } : {}) }));
+      // Through the page's own `run`, which hands the new handle to attach(); it continues the conversation.
+      const h = a.run(task, {
+        ...runOptions(),
+        ...(thread.turns.length ? { thread: { turns: thread.turns } } : {}),
+        ...(secrets ? { secrets } : {}),
+        ...(files?.length ? { files } : {}),
+      });
+      mine.add(h.id);
+      thread = { ...thread, pending: h.id };
+      keepThread();
+      attach(h);
     } catch (e) {
       notice = String((e as Error)?.message ?? e);
       paint();
@@ -217,6 +267,16 @@ export function createUi(deps: UiDeps) {
       }),
     saveRecording: (recording) => saveFile(recording),
     dismissResume: () => dispatch({ type: 'dismissResume' }),
+    newConversation: () => {
+      if (view?.status === 'running') return;
+      thread = { turns: [] };
+      lastTurnOf = undefined;
+      keepThread();
+      view = undefined;
+      notice = undefined;
+      focusNext = '[data-task]';
+      paint();
+    },
     collapse: () => {
       setLayout({ ...layout, collapsed: true });
       focusNext = '.launcher';
@@ -277,6 +337,7 @@ export function createUi(deps: UiDeps) {
             <Panel
               view={view}
               t={t}
+              earlier={view && view.id === lastTurnOf ? thread.turns.slice(0, -1) : thread.turns}
               history={history}
               recordings={site.recordings ?? []}
               notice={notice}
@@ -301,6 +362,7 @@ export function createUi(deps: UiDeps) {
     if (h === handle || !h.active) return;
     for (const off of unsubscribe) off();
     handle = h;
+    if (resumed) resumedHere.add(h.id);
     // A run resumed after a navigation brings the log of the pages before.
     dispatch({ type: 'attach', id: h.id, task: h.task, paused: h.paused, resumed, now: Date.now(), entries: resumed ? loadLog(h.id) : undefined });
     if (!resumed) history = recordTask({ task: h.task, at: Date.now() });
@@ -321,6 +383,13 @@ export function createUi(deps: UiDeps) {
       }),
       h.on('done', (p) => {
         if (p.result.reason !== 'moved') history = recordTask({ task: h.task, ok: p.result.ok, at: Date.now() });
+        // A run of the panel's own (started here, or on the page before this one) adds its turn.
+        const own = mine.has(h.id) || thread.pending === h.id || (deps.siteInstalled === true && resumedHere.has(h.id));
+        if (p.result.reason !== 'moved' && p.result.thread && own) {
+          thread = { turns: p.result.thread.turns };
+          lastTurnOf = h.id;
+          keepThread();
+        }
         dispatch({ type: 'done', p, now: Date.now() });
       }),
     ];

@@ -6,7 +6,7 @@
  * and the rest only make it do less, so they take any click.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { Recording } from '../agent/public-types';
+import type { Recording, ThreadTurn } from '../agent/public-types';
 import type { Strings } from './i18n';
 import { callLabel, targetLabel } from './labels';
 import type { HistoryItem } from './storage';
@@ -30,6 +30,8 @@ export interface PanelActions {
   /** Saves a recording as a JSON file. */
   saveRecording(recording: Recording): void;
   dismissResume(): void;
+  /** Forgets the conversation: the next task starts one of its own. */
+  newConversation(): void;
   collapse(): void;
   close(): void;
   move(dx: number, dy: number, done?: boolean): void;
@@ -38,6 +40,8 @@ export interface PanelActions {
 interface Props {
   view?: RunView;
   t: Strings;
+  /** The conversation's turns before the one the view shows, oldest first. */
+  earlier: readonly ThreadTurn[];
   history: HistoryItem[];
   /** The site's recordings (init): one-click tasks. */
   recordings: Recording[];
@@ -67,7 +71,7 @@ function useTick(on: boolean): void {
   }, [on]);
 }
 
-export function Panel({ view, t, history, recordings, notice, waiting, restore, box, act, onResize }: Props) {
+export function Panel({ view, t, earlier, history, recordings, notice, waiting, restore, box, act, onResize }: Props) {
   const running = view?.status === 'running';
   useTick(running);
   const ref = useRef<HTMLElement>(null);
@@ -92,7 +96,7 @@ export function Panel({ view, t, history, recordings, notice, waiting, restore, 
 
   // The log follows the newest entry.
   const last = view?.entries[view.entries.length - 1];
-  const count = view ? view.entries.length + (last?.kind === 'step' ? (last as StepView).actions.length : 0) : 0;
+  const count = earlier.length + (view ? view.entries.length + (last?.kind === 'step' ? (last as StepView).actions.length : 0) : 0);
   useEffect(() => {
     const el = logRef.current;
     if (el) el.scrollTop = el.scrollHeight;
@@ -118,13 +122,14 @@ export function Panel({ view, t, history, recordings, notice, waiting, restore, 
         </div>
       )}
       <div class="log" role="log" aria-label={t.log} ref={logRef} tabIndex={0}>
+        {earlier.length > 0 && <Conversation t={t} turns={earlier} />}
         {view && <p class="task">{view.task}</p>}
         {view?.entries.map((e, i) => (
           <EntryView key={i} e={e} t={t} running={running} />
         ))}
-        {!view && <p class="hint intro">{t.intro}</p>}
+        {!view && !earlier.length && <p class="hint intro">{t.intro}</p>}
         {!view && recordings.length > 0 && <SiteTasks t={t} recordings={recordings} act={act} />}
-        {!view && history.length > 0 && <History t={t} items={history} pick={setDraft} />}
+        {!view && !earlier.length && history.length > 0 && <History t={t} items={history} pick={setDraft} />}
       </div>
       {view?.confirm && <ConfirmCard view={view} t={t} act={act} />}
       {view?.ask !== undefined && running && <AskCard question={view.ask} t={t} act={act} />}
@@ -147,7 +152,16 @@ export function Panel({ view, t, history, recordings, notice, waiting, restore, 
             {view!.paused && <span class="hint">{t.paused}</span>}
           </div>
         ) : (
-          <TaskBox t={t} send={act.send} text={draft} setText={setDraft} waiting={waiting} />
+          <>
+            {(view || earlier.length > 0) && (
+              <div class="row">
+                <button type="button" class="link" onClick={act.newConversation} data-new-conversation>
+                  {t.newConversation}
+                </button>
+              </div>
+            )}
+            <TaskBox t={t} send={act.send} text={draft} setText={setDraft} waiting={waiting} />
+          </>
         )}
         {notice && (
           <p class="err" role="alert">
@@ -196,6 +210,29 @@ function Header({ t, running, act }: { t: Strings; running: boolean; act: PanelA
         <span aria-hidden="true">×</span>
       </button>
     </header>
+  );
+}
+
+/**
+ * The conversation's earlier turns, each as it was asked and answered: they stay in view while
+ * the next task runs. (How an answer is drawn is the answer's own component's business.)
+ */
+function Conversation({ t, turns }: { t: Strings; turns: readonly ThreadTurn[] }) {
+  return (
+    <ol class="thread" aria-label={t.conversation} data-thread>
+      {turns.map((turn, i) => (
+        <li key={i} data-turn={i + 1}>
+          <p class="task">
+            <span class="sr">{t.you}: </span>
+            {turn.task}
+          </p>
+          <p class={turn.status === 'done' ? 'entry msg model' : 'entry msg model bad'} data-turn-answer={turn.status}>
+            <span class="sr">{t.agent}: </span>
+            {turn.status === 'stopped' ? t.stopped : turn.status === 'failed' ? `${t.notDone}: ${turn.answer}` : turn.answer}
+          </p>
+        </li>
+      ))}
+    </ol>
   );
 }
 

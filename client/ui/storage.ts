@@ -4,9 +4,10 @@
  * or folded to the launcher (sessionStorage `pagehand:panel`: a panel, like a run, belongs to its
  * tab — another tab of the site, or a new one, starts with the launcher); and the last few
  * tasks (sessionStorage `pagehand:history`, this tab and site only). Storage that throws
- * (disabled, full, sandboxed) only loses the memory.
+ * (disabled, full, sandboxed) only loses the memory. The conversation is never kept in any of
+ * these: the page can read them (see `ThreadStore`).
  */
-import type { LauncherPosition } from '../agent/public-types';
+import type { LauncherPosition, ThreadTurn } from '../agent/public-types';
 
 export const LAYOUT_KEY = 'pagehand:ui';
 export const PANEL_KEY = 'pagehand:panel';
@@ -134,4 +135,24 @@ export function launcherAnchor(box: Box, corner: LauncherPosition, vw: number, v
     top: top ? px(box.y) : undefined,
     bottom: top ? undefined : px(vh - box.y - box.height),
   };
+}
+
+/** The panel's conversation as kept between pages: its turns, and the id of its own run under way. */
+export interface PanelThread {
+  turns: ThreadTurn[];
+  /** The run the panel started that may end on another page: its end continues this thread. */
+  pending?: string;
+}
+
+/**
+ * Where the panel's conversation survives a page load: only a store out of the page's reach,
+ * for its tab and site (the userscript's: the manager's per-tab object). Without one the
+ * conversation lives as long as the page does: the page's own storage is the page's to read.
+ */
+export interface ThreadStore {
+  /** Resolves once load() can answer (the manager hands its tab object over asynchronously). */
+  ready(): Promise<void>;
+  load(): PanelThread | undefined;
+  save(thread: PanelThread): void;
+  clear(): void;
 }

@@ -72,6 +72,11 @@ dd{margin:0;white-space:pre-wrap;overflow-wrap:anywhere}
 .files li{display:flex;align-items:center;gap:2px;background:var(--soft);border-radius:6px;padding:0 0 0 6px;max-width:100%}
 .files li span{overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .intro{font-size:13.5px;line-height:1.5}
+.thread{list-style:none;margin:0;padding:0 0 8px;display:flex;flex-direction:column;gap:8px;border-bottom:1px dashed var(--line)}
+.thread li{display:flex;flex-direction:column;gap:6px}
+.msg.model.bad{color:var(--mute)}
+button.link{background:transparent;border-color:transparent;color:var(--acc);padding:2px 4px;min-height:28px;font-size:13px}
+button.link:hover{text-decoration:underline;border-color:transparent}
 .hist{font-size:13px}
 .hist ul{list-style:none;margin:4px 0 0;padding:0;display:flex;flex-direction:column;gap:2px}
 .hist button{width:100%;text-align:left;background:transparent;border-color:transparent;padding:4px 6px;min-height:28px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
