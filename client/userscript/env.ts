@@ -10,6 +10,8 @@ import { createGmFetch, type GmXmlHttpRequest } from './fetch';
 import { createSessionTabStore } from './session-tab-store';
 import { createGmStore, memoryRunStore } from './store';
 import { gmTab, type GmTabGlobals } from './tab';
+import { TAB_THREADS_KEY, tabThreadStore } from './thread-store';
+import type { ThreadStore } from '../ui/storage';
 
 /** Filled in by the server (build.ts puts it in the banner with placeholders). */
 declare const PAGEHAND_USERSCRIPT: { proxy: string; token: string };
@@ -55,15 +57,19 @@ const values =
     ? { getValue: GM_getValue, setValue: GM_setValue, deleteValue: GM_deleteValue }
     : undefined;
 
+const gmStore = values && tab ? createGmStore(values, tab) : undefined;
 const store = !values
   ? memoryRunStore()
-  : tab
-    ? createGmStore(values, tab)
+  : gmStore
+    ? gmStore
     : createSessionTabStore(values, {
         session: () => window.sessionStorage,
         origin: location.origin,
         ...(typeof GM_listValues === 'function' ? { list: GM_listValues } : {}),
       });
+
+/** The panel's conversation, in the manager's per-tab object where it has one (else it lives with the page). */
+export const userscriptThreads: ThreadStore | undefined = gmStore ? tabThreadStore(gmStore.field(TAB_THREADS_KEY), location.origin) : undefined;
 
 /** What the userscript supplies to the agent: the manager's transport and storage; the page is a stranger's. */
 export const userscriptEnv: AgentEnv = {

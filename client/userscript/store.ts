@@ -64,30 +64,40 @@ export interface GmStoreOptions {
   tabWaitMs?: number;
 }
 
-/** The userscript's run store: GM storage bound to this tab, or memory only when either is missing. */
-export function createGmStore(gm: GmStorage | undefined, tab: GmTab | undefined, opts: GmStoreOptions = {}): RunStore {
+/** One field of the manager's per-tab object, kept for as long as the tab is open, out of the page's reach. */
+export interface TabField {
+  ready(): Promise<void>;
+  get(): unknown;
+  set(value: unknown): void;
+}
+
+/**
+ * The userscript's run store: GM storage bound to this tab, or memory only when either is
+ * missing. `field(name)` gives other fields of the same tab object (the panel's conversation),
+ * written through the same copy so neither overwrites the other.
+ */
+export function createGmStore(gm: GmStorage, tab: GmTab, opts?: GmStoreOptions): RunStore & { field(name: string): TabField };
+export function createGmStore(gm: GmStorage | undefined, tab: GmTab | undefined, opts?: GmStoreOptions): RunStore;
+export function createGmStore(gm: GmStorage | undefined, tab: GmTab | undefined, opts: GmStoreOptions = {}): RunStore & { field?(name: string): TabField } {
   if (!gm || !tab) return memoryRunStore();
   const kv = gmKeyValue(gm, opts.now);
   /** One run's state, under its own key. */
   const slot = (id: string): RunStore =>
     createRunStore(() => ({ get: () => kv.get(gmRunKey(id)), set: (_k, v) => kv.set(gmRunKey(id), v), remove: () => kv.remove(gmRunKey(id)) }));
 
-  /** The tab object once the manager gave it; until then, a claim made meanwhile. */
+  /** The tab object once the manager gave it; until then, what was written meanwhile. */
   let known: TabObject | undefined;
-  let early: { id: string | undefined } | undefined;
-  const claimed = (): string | undefined => {
-    const id = known ? known[TAB_RUN_KEY] : early?.id;
-    return typeof id === 'string' ? id : undefined;
-  };
-  const claim = (id: string | undefined): void => {
+  let early: TabObject | undefined;
+  /** One field of the tab object: written at once when the manager gave it, else once it does. */
+  const setField = (name: string, value: unknown): void => {
     if (!known) {
-      early = { id };
+      (early ??= {})[name] = value;
       return;
     }
-    if (claimed() === id) return;
+    if (known[name] === value) return;
     const next = { ...known };
-    if (id === undefined) delete next[TAB_RUN_KEY];
-    else next[TAB_RUN_KEY] = id;
+    if (value === undefined) delete next[name];
+    else next[name] = value;
     known = next;
     try {
       tab.save(next);
@@ -95,6 +105,12 @@ export function createGmStore(gm: GmStorage | undefined, tab: GmTab | undefined,
       /* the manager refused: this page's run still ends or goes on here */
     }
   };
+  const field = (name: string): unknown => (known ?? early ?? {})[name];
+  const claimed = (): string | undefined => {
+    const id = field(TAB_RUN_KEY);
+    return typeof id === 'string' ? id : undefined;
+  };
+  const claim = (id: string | undefined): void => setField(TAB_RUN_KEY, id);
 
   let readying: Promise<void> | undefined;
   const ready = (): Promise<void> =>
@@ -113,9 +129,9 @@ export function createGmStore(gm: GmStorage | undefined, tab: GmTab | undefined,
       }
       known = got;
       if (early) {
-        const { id } = early;
+        const written = early;
         early = undefined;
-        claim(id);
+        for (const [name, value] of Object.entries(written)) setField(name, value);
       }
     })());
 
@@ -136,5 +152,6 @@ export function createGmStore(gm: GmStorage | undefined, tab: GmTab | undefined,
       if (id !== undefined) slot(id).clear();
       claim(undefined);
     },
+    field: (name) => ({ ready, get: () => field(name), set: (value) => setField(name, value) }),
   };
 }
