@@ -10,6 +10,8 @@ import { basename, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Recording } from '../client/agent/public-types';
 import { readFlags, type FlagSpec } from './flags';
+import { readThreadFile } from './thread-file';
+import type { Thread } from '../common/thread';
 import { readRecordingFile, valuesOf } from './recording-file';
 import { parseTestArgs, TEST_HELP, type TestArgs } from './test-args';
 
@@ -40,6 +42,8 @@ export interface RunArgs {
   repair?: boolean;
   /** `--record FILE`: where to write the run's recording. */
   record?: string;
+  /** `--thread FILE`: the conversation to continue (read when the file exists) and where the run writes it back. */
+  thread?: { path: string; value?: Thread };
 }
 
 export type Parsed =
@@ -96,6 +100,10 @@ Options:
                         summary, and as "data" in the --json result line.
   --record FILE         Write the run's recording to FILE (JSON; docs/replay.md): run it again
                         with --replay, or list it in a test kit's tasks file.
+  --thread FILE         Continue a conversation: the model reads the earlier tasks in FILE,
+                        their answers and where each ended (so "Cancel it" knows what "it" is),
+                        and the run writes FILE back with its own turn added. A FILE that does
+                        not exist yet starts one. Nothing allowed in an earlier run carries over.
   --replay FILE         Run a recording again instead of a task: no model call while every
                         step matches; a step that broke goes to the model, which redoes that
                         step only. --url defaults to the page the recording starts on.
@@ -120,7 +128,7 @@ Examples:
 ${TEST_HELP}`;
 
 const RUN_FLAGS: FlagSpec = {
-  values: ['url', 'proxy', 'token', 'model', 'max-steps', 'screenshot-dir', 'profile', 'chromium', 'schema', 'replay', 'record'],
+  values: ['url', 'proxy', 'token', 'model', 'max-steps', 'screenshot-dir', 'profile', 'chromium', 'schema', 'replay', 'record', 'thread'],
   /** Flags that may be given more than once, each time with a value. */
   lists: ['file', 'secret', 'value'],
   booleans: ['json', 'headed', 'yes', 'no-repair'],
@@ -208,6 +216,13 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
   if (typeof secrets === 'string') return { kind: 'error', message: secrets };
   const schema = values.schema === undefined ? undefined : schemaFrom(resolve(cwd, values.schema), values.schema);
   if (typeof schema === 'string') return { kind: 'error', message: schema };
+  let thread: RunArgs['thread'];
+  if (values.thread !== undefined) {
+    if (replay) return { kind: 'error', message: '--thread goes with a task, not with --replay' };
+    const t = readThreadFile(resolve(cwd, values.thread), values.thread);
+    if (typeof t === 'string') return { kind: 'error', message: t };
+    thread = { path: resolve(cwd, values.thread), ...(t ? { value: t } : {}) };
+  }
   const proxy = (values.proxy ?? DEFAULT_PROXY).replace(/\/+$/, '');
   try {
     if (!/^https?:$/.test(new URL(proxy).protocol)) throw new Error('not http');
@@ -234,6 +249,7 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
       ...(schema ? { schema } : {}),
       ...(replay ? { replay, repair: !flags.has('no-repair'), ...(recordValues ? { values: recordValues } : {}) } : {}),
       ...(values.record !== undefined ? { record: resolve(cwd, values.record) } : {}),
+      ...(thread ? { thread } : {}),
     },
   };
 }

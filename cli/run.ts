@@ -34,6 +34,7 @@ import { checkChromium, checkModel, checkProxy, CliError } from './preflight';
 import { describeAction, humanReporter, jsonReporter, type EventName, type Out, type Reporter } from './report';
 import { safeForTerminal } from './terminal-text';
 import { writeRecordingFile } from './recording-file';
+import { writeThreadFile } from './thread-file';
 import { defaultToken } from './token';
 
 export interface RunIo {
@@ -126,6 +127,10 @@ export async function runCommand(args: RunArgs, io: RunIo): Promise<number> {
     if (args.record && outcome.recording) {
       await writeRecordingFile(args.record, outcome.recording);
       report.note(`recording written to ${args.record}`);
+    }
+    if (args.thread && outcome.thread) {
+      await writeThreadFile(args.thread.path, outcome.thread);
+      report.note(`conversation written to ${args.thread.path}`);
     }
     report.result(outcome);
     return outcome.ok ? 0 : 1;
@@ -308,6 +313,7 @@ export async function drive(
       ui: false,
       ...(args.secrets ? { secrets: args.secrets } : {}),
       ...(args.schema ? { schema: args.schema } : {}),
+      ...(args.thread?.value ? { thread: args.thread.value } : {}),
     };
     // --file: made File objects in the run's world, for upload (the model sees names, types, sizes).
     const files = await readRunFiles(args.files ?? []);
