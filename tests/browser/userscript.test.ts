@@ -365,6 +365,58 @@ const signupHereModel = (): Policy => (req) => {
   return call('done', { summary: 'Signed up Ada Lovelace.' }, 'eval: saved\nmemory: signed up\ngoal: finish');
 };
 
+describe('a conversation in the userscript (Tampermonkey)', () => {
+  it('goes on after the user navigates between the turns, kept in the tab object where no page script reads it', { timeout: 120_000 }, async () => {
+    const taskIn = (text: string): string => /^# Task\n(.*)$/m.exec(text)?.[1] ?? '';
+    const seen: string[] = [];
+    stack.setPolicy((req) => {
+      const text = req.messages.find((m) => m.role === 'user')?.text ?? '';
+      const task = taskIn(text);
+      seen.push(text);
+      const map = latestMap(req);
+      if (task === 'What was my last order?') {
+        if (mapUrl(map).endsWith('home.html')) return call('click', { ref: refFor(map, 'link', 'My orders') });
+        return call('done', { summary: '#A-7731, a blue mug' });
+      }
+      return call('done', { summary: 'Cancelled #A-7731.' });
+    });
+    const a = await openTab('Tampermonkey', `tm-thread-${Date.now()}`);
+    const { page } = a;
+    const home = `${origin()}/fixtures/agent/thread/home.html`;
+    await page.goto(home);
+    await settled(page);
+    await page.evaluate(() => (window as any).pagehand.open());
+    await inUi(page, '[data-task]').click();
+    await page.keyboard.type('What was my last order?');
+    await page.keyboard.press('Enter');
+    await inUi(page, '[data-end="done"]').waitFor({ timeout: 30_000 });
+    expect(new URL(page.url()).pathname).toMatch(/orders\.html$/);
+    // The conversation is in this tab's object, for this site.
+    const kept = (a.tabObject().pagehandThreads as Record<string, { turns: Array<{ answer: string }> }>)[origin()];
+    expect(kept.turns.map((t) => t.answer)).toEqual(['#A-7731, a blue mug']);
+
+    // The user goes back to the account page (a full page load), then asks a follow-up.
+    await page.goto(home);
+    await settled(page);
+    await page.evaluate(() => (window as any).pagehand.open());
+    await inUi(page, '[data-thread] [data-turn-answer="done"]').waitFor();
+    await inUi(page, '[data-task]').click();
+    await page.keyboard.type('Cancel it');
+    await page.keyboard.press('Enter');
+    await inUi(page, '[data-end="done"]').waitFor({ timeout: 30_000 });
+    const second = seen.find((t) => taskIn(t) === 'Cancel it')!;
+    expect(second).toContain('The user asked: What was my last order?');
+    expect(second).toContain('answer: #A-7731, a blue mug');
+    // Nothing of it where the page's scripts can look.
+    const readable = await page.evaluate(
+      () => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.documentElement.outerHTML,
+    );
+    expect(readable).not.toContain('#A-7731, a blue mug');
+    expect(readable).not.toContain('Cancelled #A-7731');
+    await page.close();
+  });
+});
+
 describe.each(['Tampermonkey', 'ScriptCat', 'Violentmonkey', 'Greasemonkey'] as const)('the userscript under %s', (handler) => {
   it('finishes a run whose replies stream in many writes: every call named, no broken stream, no retry', { timeout: 60_000 }, async () => {
     stack.setPolicy(streamed(signupHereModel()));
