@@ -77,14 +77,14 @@ module.exports = {
       name: 'browser-code-imports-no-server-or-build-code',
       severity: 'error',
       from: { path: '^client/' },
-      to: { path: '^(server/|cli/|bench/)|^build(-embed)?\\.ts$' },
+      to: { path: '^(server/|cli/|bench/)|^build(-embed|-bookmarklet)?\\.ts$' },
     },
     {
       name: 'common-stands-alone',
       severity: 'error',
       comment: 'Pure rules shared by the bundle and the CLI: they import nothing but each other.',
       from: { path: '^common/' },
-      to: { path: '^(client|server|cli|bench|tests)/|^build(-embed)?\\.ts$' },
+      to: { path: '^(client|server|cli|bench|tests)/|^build(-embed|-bookmarklet)?\\.ts$' },
     },
     {
       name: 'server-and-cli-apart-from-client',

@@ -4,6 +4,7 @@
 const { readFileSync } = require('node:fs');
 
 const agent = JSON.parse(readFileSync(`${__dirname}/dist/pagehand-agent.files.json`, 'utf8'));
+const bookmarklet = JSON.parse(readFileSync(`${__dirname}/dist/pagehand-bookmarklet.files.json`, 'utf8'));
 
 module.exports = [
   {
@@ -23,6 +24,20 @@ module.exports = [
     // …and the engine beside it (map, actions, loop, safety); it grows only through files loaded on first use.
     name: 'engine on open',
     path: agent.engine.map((f) => `dist/${f}`),
+    brotli: true,
+    limit: '100 KB',
+  },
+  {
+    // The bookmarklet's click loads the panel first, from one file (overlay, Preact, the stand-in `pagehand`)…
+    name: 'bookmarklet first file (panel)',
+    path: `dist/${bookmarklet.first}`,
+    gzip: true,
+    limit: '25 KB',
+  },
+  {
+    // …and imports its engine from the proxy at once (the same bar as the embed's engine on open).
+    name: 'bookmarklet engine',
+    path: bookmarklet.engine.map((f) => `dist/${f}`),
     brotli: true,
     limit: '100 KB',
   },

@@ -1,12 +1,14 @@
 /**
  * Builds the injected bundle.
  *
- * dist/pagehand.js — one minified IIFE; the only name it leaves on `window` is `pagehand`. It is
- *   the one file a bookmarklet, the embed or a userscript loads.
- * dist/pagehand-bookmarklet.js — what the bookmarklet loads: the same bundle with its mode (the
- *   user's pagehand on a stranger's page) in its code and the proxy's origin a placeholder
- *   (__PAGEHAND_PROXY__) the Node server fills in when it serves the file, so nothing on the page
- *   decides either (client/entries/bookmarklet.ts).
+ * dist/pagehand.js — one minified IIFE; the only name it leaves on `window` is `pagehand`: the
+ *   whole agent in one file, which embed tags from before the loader load.
+ * dist/pagehand-bookmarklet.js + dist/pagehand-bookmarklet-engine.HASH.js (+ pagehand-bookmarklet-NAME.HASH.js)
+ *   — what the bookmarklet loads: a first file with the panel (a classic script, its mode — the
+ *   user's pagehand on a stranger's page — in its code and the proxy's origin a placeholder,
+ *   __PAGEHAND_PROXY__, the Node server fills in when it serves the file), which imports the
+ *   engine from that origin at once, so nothing on the page decides either
+ *   (client/entries/bookmarklet.ts, build-bookmarklet.ts).
  * dist/pagehand-screenshot.js — the screenshot module (html-to-image and the Set-of-Marks
  *   drawing), an ES module that `pagehand.screenshot()` imports on first use from next to
  *   pagehand.js: the first load stays within its size budget without it.
@@ -38,6 +40,7 @@ import { readFileSync } from 'node:fs';
 import { chmod, copyFile, mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildBookmarklet, watchBookmarklet } from './build-bookmarklet';
 import { buildEmbed, watchEmbed, type EmbedFiles } from './build-embed';
 import { cacheControlFor } from './server/node/static-assets';
 
@@ -71,13 +74,6 @@ export const screenshotModuleOptions: BuildOptions = {
 };
 
 const { version } = JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { version: string };
-
-/** The bookmarklet's bundle: its mode compiled in, its proxy filled in by the server (server/node/pages.ts). */
-export const bookmarkletBundleOptions: BuildOptions = {
-  ...bundleOptions,
-  entryPoints: ['client/entries/bookmarklet.ts'],
-  outfile: 'dist/pagehand-bookmarklet.js',
-};
 
 /** The userscript's metadata block; the server substitutes the placeholders (server/node/pages.ts). */
 export const USERSCRIPT_HEADER = `// ==UserScript==
@@ -210,25 +206,17 @@ async function writeWorkerAssets(embed: EmbedFiles): Promise<void> {
 async function main(): Promise<void> {
   await mkdir(`${root}dist`, { recursive: true });
   if (process.argv.includes('--watch')) {
-    for (const options of [
-      bundleOptions,
-      bookmarkletBundleOptions,
-      screenshotModuleOptions,
-      userscriptOptions,
-      runnerBundleOptions,
-      runnerPageOptions,
-      esmOptions,
-      cliOptions,
-    ])
+    for (const options of [bundleOptions, screenshotModuleOptions, userscriptOptions, runnerBundleOptions, runnerPageOptions, esmOptions, cliOptions])
       await (await context(options)).watch();
     await watchEmbed(bundleOptions, root, version);
+    await watchBookmarklet(bundleOptions, root, version);
     console.log('watching client/ …');
     return;
   }
-  const [embed] = await Promise.all([
+  const [embed, bookmarklet] = await Promise.all([
     buildEmbed(bundleOptions, root, version),
+    buildBookmarklet(bundleOptions, root, version),
     build(bundleOptions),
-    build(bookmarkletBundleOptions),
     build(screenshotModuleOptions),
     build(userscriptOptions),
     build(runnerBundleOptions),
@@ -245,6 +233,8 @@ async function main(): Promise<void> {
     embed.loader,
     embed.agent,
     ...embed.files.filter((f) => f !== embed.agent),
+    bookmarklet.first,
+    ...bookmarklet.engine,
     'pagehand.user.js',
     'pagehand.runner.js',
   ]) {

@@ -2,8 +2,9 @@
  * The engine: everything of pagehand but the panel — the document-start hooks, the page API
  * (map, actions), the agent (loop, model client, safety) and `window.pagehand` — wired to an
  * overlay the entry made first. The single-file bundles (pagehand.js, the userscript, the runner,
- * the npm entry) import it with the panel (client/entries/index.ts); the embed's agent loads the panel
- * and imports this beside it, so the visitor can type while it arrives (client/loader/agent.ts).
+ * the npm entry) import it with the panel (client/entries/index.ts); the embed's agent and the
+ * bookmarklet load the panel and import this beside it, so the visitor can type while it arrives
+ * (client/loader/agent.ts, client/entries/bookmarklet.ts).
  *
  * Who put it on the page decides what the page's scripts may do with it: the site's own embed
  * (or npm import) is trusted with the whole API; on a stranger's page (the bookmarklet, whose
@@ -60,8 +61,8 @@ export interface EngineStart {
   env?: AgentEnv;
 }
 
-/** Installs the engine, connects the overlay to it and defines `window.pagehand`. */
-export function startEngine({ ui, defaults, script, handoff, env: given = {} }: EngineStart): void {
+/** Installs the engine, connects the overlay to it, defines `window.pagehand` and returns that API. */
+export function startEngine({ ui, defaults, script, handoff, env: given = {} }: EngineStart): NonNullable<Window['pagehand']> {
   // At document start these reveal closed shadow roots and listener-only click targets.
   installHooks();
   // Counts the page's fetch/XHR (and short timers during actions) for settle detection.
@@ -127,22 +128,18 @@ export function startEngine({ ui, defaults, script, handoff, env: given = {} }: 
         open: (o?: Parameters<typeof ui.open>[0]) => ui.open(pageOpenOptions(o)),
       }
     : { run, replay, current: agent.current, init, open: ui.open };
-  Object.defineProperty(window, 'pagehand', {
-    value: Object.freeze({
-      // On a stranger's page its scripts call this too: frames from other origins stay out of it.
-      ...createPageApi(() => (stranger ? { ...agent.siteSettings().page, remoteFrames: false } : agent.siteSettings().page)),
-      ...api,
-      close: ui.close,
-      toggle: ui.toggle,
-      // What the embed loader's `ready` resolves to; here, this API at once.
-      get ready() {
-        return Promise.resolve(this);
-      },
-    }),
-    configurable: true,
-    enumerable: false,
-    writable: false,
+  const full: NonNullable<Window['pagehand']> = Object.freeze({
+    // On a stranger's page its scripts call this too: frames from other origins stay out of it.
+    ...createPageApi(() => (stranger ? { ...agent.siteSettings().page, remoteFrames: false } : agent.siteSettings().page)),
+    ...api,
+    close: ui.close,
+    toggle: ui.toggle,
+    // What the embed loader's `ready` resolves to; here, this API at once.
+    get ready() {
+      return Promise.resolve(full);
+    },
   });
+  Object.defineProperty(window, 'pagehand', { value: full, configurable: true, enumerable: false, writable: false });
   // The overlay's Send reaches the agent from now on (a task typed and sent while it loaded starts now).
   ui.connect({ run, replay, current: agent.current });
   // A run saved before a navigation goes on here, in the overlay — unless it was started with
@@ -158,5 +155,6 @@ export function startEngine({ ui, defaults, script, handoff, env: given = {} }: 
   if (store?.ready) void store.ready().then(resumeSaved, resumeSaved);
   else resumeSaved();
   // The calls made to the loader's stub before the agent came, and its launcher, go over to this API.
-  handoff?.takeover(window.pagehand!);
+  handoff?.takeover(full);
+  return full;
 }

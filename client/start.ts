@@ -1,28 +1,27 @@
 /**
  * Starts pagehand in this page with what its embedding supplies (`env`): the overlay first,
  * then the engine (./engine.ts), at once. Called by each single-file bundle's entry — pagehand.js
- * and the npm entry (./index.ts), the userscript (./userscript/index.ts), the runner
- * (./runner.ts), the bookmarklet's (./entries/bookmarklet.ts) — with its own environment. Defines exactly one global, `pagehand`; a second
- * call keeps the first instance (a bookmarklet clicked again must not reset refs).
+ * and the npm entry (./entries/index.ts), the userscript (./userscript/index.ts), the runner
+ * (./entries/runner.ts) — with its own environment. (The embed's agent and the bookmarklet load
+ * the two halves apart, the panel first: ./loader/panel-first.ts, ./entries/bookmarklet.ts.)
+ * Defines exactly one global, `pagehand`; a second call keeps the first instance.
  *
  * @example
  *   startPagehand({ installedBy: 'user', fetch: gmFetch, store: gmStore });
- *   startPagehand({ installedBy: 'user' }, { proxy: 'http://127.0.0.1:8787' }); // the bookmarklet's bundle
  */
 import type { AgentEnv } from './agent/env';
-import { readScriptTag, type EmbedDefaults } from './embed/script-tag';
+import { readScriptTag } from './embed/script-tag';
 import { startEngine } from './engine';
 import { createUi } from './ui/index';
 import type { ThreadStore } from './ui/storage';
 
 /** `threads`: where the panel's conversation survives a page load, when the embedding has a store out of the page's reach. */
-export function startPagehand(env: AgentEnv = {}, fixed: EmbedDefaults = {}, threads?: ThreadStore): void {
+export function startPagehand(env: AgentEnv = {}, threads?: ThreadStore): void {
   // Not in a browser (a framework rendering on the server imports this too): nothing to install.
   if (typeof window === 'undefined' || window.pagehand) return;
   // The script tag that loaded the bundle: proxy, token, language, corner, model.
   const script = document.currentScript;
-  // `fixed`: what the entry knows itself (the bookmarklet's proxy), over anything on the tag.
-  const defaults = { ...readScriptTag(script, location.href), ...fixed };
+  const defaults = readScriptTag(script, location.href);
   const ui = createUi({ lang: defaults.lang, position: defaults.position, siteInstalled: env.installedBy !== 'user', ...(threads ? { threads } : {}) });
   startEngine({ ui, defaults, script, env });
 }

@@ -24,5 +24,5 @@ if (window.top !== window.self) {
   answerUserscriptParent(pageSettings(), targetFacts);
 } else {
   // Inlined by the build (one file): the entry runs right after this script, before any page script.
-  void import('../start').then((m) => m.startPagehand(userscriptEnv, {}, userscriptThreads)).finally(restoreCurrentScript);
+  void import('../start').then((m) => m.startPagehand(userscriptEnv, userscriptThreads)).finally(restoreCurrentScript);
 }

@@ -12,7 +12,8 @@
  * proxy's broker window (`/bookmarklet`, bookmarklet-broker.ts), which asks the user, mints a
  * session token bound to this page's origin and posts it here; then it loads
  * /pagehand-bookmarklet.js (whose mode and proxy are in its code, not read from the page) with
- * that session token and opens the panel. A later click on the same page toggles the panel
+ * that session token and opens the panel; that file is the panel and imports the engine itself
+ * (client/entries/bookmarklet.ts), so this code stays the same for bookmarklets dragged before. A later click on the same page toggles the panel
  * instead of loading the bundle again. When the window is blocked, the proxy cannot be reached,
  * or the script is refused (the page's CSP or Trusted Types), it says so.
  *

@@ -4,9 +4,9 @@
  *    the main thread), never per request; the client's `Accept-Encoding` picks br, then gzip,
  *    else the plain bytes (`Vary: Accept-Encoding`);
  *  - every response with an `ETag`, and `If-None-Match` answered with a 304;
- *  - the agent chunks under content-hashed names, cached for a year as immutable; the embed's
- *    loader for five minutes; pagehand.js and the screenshot module (fixed names the bookmarklet
- *    and the userscript load) revalidated on every use.
+ *  - the embed's agent chunks and the bookmarklet's engine under content-hashed names, cached
+ *    for a year as immutable; the embed's loader for five minutes; pagehand.js and the
+ *    screenshot module (fixed names old embed tags and the engines load) revalidated on every use.
  * A request costs a `stat`: a rebuilt file is served at once, and read and compressed again.
  *
  * @example
@@ -30,9 +30,12 @@ export interface StaticAssetsOptions {
 /** A content-hashed file of the embed's agent (its entry or one of its chunks: build.ts names them by their content, so they never change). */
 export const AGENT_CHUNK_NAME = /^pagehand-agent(?:-[\w-]+)?\.[0-9A-Za-z]{8}\.js$/;
 
+/** A content-hashed file of the bookmarklet's engine (build-bookmarklet.ts); its first file, pagehand-bookmarklet.js, has its own route (server/node/pages.ts). */
+export const BOOKMARKLET_CHUNK_NAME = /^pagehand-bookmarklet-[\w-]+\.[0-9A-Za-z]{8}\.js$/;
+
 /** The `Cache-Control` each served file gets (also written to the Workers `_headers` by build.ts). */
 export function cacheControlFor(name: string): string | undefined {
-  if (AGENT_CHUNK_NAME.test(name)) return 'public, max-age=31536000, immutable';
+  if (AGENT_CHUNK_NAME.test(name) || BOOKMARKLET_CHUNK_NAME.test(name)) return 'public, max-age=31536000, immutable';
   if (name === 'pagehand-loader.js') return 'public, max-age=300';
   if (name === 'pagehand.js' || name === 'pagehand-screenshot.js') return 'no-cache';
   return undefined;
@@ -142,7 +145,7 @@ export function staticAssets(opts: StaticAssetsOptions): MiddlewareHandler {
     if (!cacheControl || (c.req.method !== 'GET' && c.req.method !== 'HEAD')) return next();
     const file = await load(name).catch(() => null);
     if (!file) {
-      const hint = AGENT_CHUNK_NAME.test(name)
+      const hint = cacheControl.includes('immutable')
         ? `pagehand: dist/${name} is not there: a newer build replaced it. Reload the page.\n`
         : `pagehand: dist/${name} is not built yet. Run \`npm run build\` (or \`npm start\`, which builds first).\n`;
       return c.text(hint, 404, { 'Cache-Control': 'no-store' });

@@ -22,7 +22,7 @@ import { call, latestMap, mapElements, MODELS, refFor, refNear, type Policy, typ
 import { useAgentStack } from './agent-harness';
 import { runLog, startRun, waitForResult } from './agent-run';
 import { open, origin } from './harness';
-import { clickBookmarklet, inUi, useUiSession } from './ui-kit';
+import { bookmarkletReady, clickBookmarklet, inUi, useUiSession } from './ui-kit';
 
 const session = useUiSession();
 const stack = useAgentStack();
@@ -389,7 +389,7 @@ describe("hole 5: the site's own say", () => {
       const page = await session.context.newPage();
       await page.goto(`${origin()}/fixtures/adversarial/risk-marks.html`);
       await clickBookmarklet(page, stack);
-      await page.waitForFunction(() => typeof (window as any).pagehand?.run === 'function');
+      await bookmarkletReady(page);
       expect(await playInPanel(page, 'Delete draft')).toMatch(/— Deletion$/);
       expect(await playInPanel(page, 'Continue')).toMatch(/— Payment$/);
       await page.close();

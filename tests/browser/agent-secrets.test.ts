@@ -16,7 +16,7 @@ import { describe, expect, it } from 'vitest';
 import type { ModelRequest } from '../server/fakes/model-request';
 import { call, lastToolResults, latestMap, openWithAgent, refFor, runAgent, sequence, useAgentStack } from './agent-harness';
 import { origin, useSession } from './harness';
-import { clickBookmarklet } from './ui-kit';
+import { bookmarkletReady, clickBookmarklet } from './ui-kit';
 
 const session = useSession();
 const stack = useAgentStack();
@@ -147,7 +147,7 @@ describe('secrets', () => {
     const page = await session.context.newPage();
     await page.goto(`${origin()}/fixtures/agent/secrets/account.html`);
     await clickBookmarklet(page, stack);
-    await page.waitForFunction(() => typeof (window as any).pagehand?.run === 'function');
+    await bookmarkletReady(page);
     const saved: string[] = [];
     stack.setPolicy(
       sequence(

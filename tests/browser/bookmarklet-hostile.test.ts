@@ -17,7 +17,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { call, latestMap, refFor, sequence, useAgentStack } from './agent-harness';
 import { crossOrigin, origin } from './harness';
-import { clickBookmarklet, inUi, sendTask, useUiSession, waitIn } from './ui-kit';
+import { bookmarkletReady, clickBookmarklet, inUi, sendTask, useUiSession, waitIn } from './ui-kit';
 
 const session = useUiSession();
 const stack = useAgentStack();
@@ -160,6 +160,7 @@ describe("the loader tag's attributes rewritten before the bundle runs", () => {
     }, attack.token === 'replaced');
     await clickBookmarklet(page, stack);
     await waitIn(page, 'section.panel');
+    await bookmarkletReady(page);
     expect(await page.locator('script[data-pagehand-loader]').count()).toBe(0);
     expect(await page.locator(`script[data-pagehand-proxy="${origin()}"]`).count()).toBe(1);
     await page.evaluate(`window.tricked = 0;

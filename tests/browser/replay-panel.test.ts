@@ -9,7 +9,7 @@ import type { Recording } from '../../client/agent/public-types';
 import { MODELS, openWithAgent, useAgentStack } from './agent-harness';
 import { origin } from './harness';
 import { task } from './replay-kit';
-import { clickBookmarklet, inUi, openPanel, panel, sendTask, useUiSession, waitIn } from './ui-kit';
+import { bookmarkletReady, clickBookmarklet, inUi, openPanel, panel, sendTask, useUiSession, waitIn } from './ui-kit';
 
 const session = useUiSession();
 const stack = useAgentStack();
@@ -79,7 +79,7 @@ describe('recordings in the panel', () => {
     const page = await session.context.newPage();
     await page.goto(`${origin()}/fixtures/agent/lazy/list.html`);
     await clickBookmarklet(page, stack);
-    await page.waitForFunction(() => !!(window as any).pagehand?.init);
+    await bookmarkletReady(page);
     const warned: string[] = [];
     page.on('console', (m) => warned.push(m.text()));
     await page.evaluate(() =>

@@ -72,6 +72,17 @@ export async function clickBookmarklet(page: Page, stack: Pick<AgentStack, 'prox
   await allowInBroker(await popup);
 }
 
+/**
+ * Waits for the bookmarklet's engine. Its panel comes first, and until the engine is there the
+ * page's `pagehand` is a stand-in whose `run` is a promise and whose `init` and `map` throw
+ * (client/entries/bookmarklet-stub.ts): tests that call the full API wait for it.
+ */
+export async function bookmarkletReady(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    await (window as any).pagehand.ready;
+  });
+}
+
 export const panel = (page: Page): Locator => page.locator('pagehand-ui section.panel');
 export const inUi = (page: Page, sel: string): Locator => page.locator(`pagehand-ui ${sel}`);
 

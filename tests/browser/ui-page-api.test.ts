@@ -12,19 +12,20 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { call, latestMap, refFor, sequence, useAgentStack, type ModelRequest } from './agent-harness';
 import { origin } from './harness';
-import { clickBookmarklet, inUi, sendTask, useUiSession, waitIn } from './ui-kit';
+import { bookmarkletReady, clickBookmarklet, inUi, sendTask, useUiSession, waitIn } from './ui-kit';
 
 const session = useUiSession();
 const stack = useAgentStack();
 const ACCOUNT = () => `${origin()}/fixtures/ui/account.html`;
 
-/** The account page with pagehand loaded as the bookmarklet loads it; its panel open. */
+/** The account page with pagehand loaded as the bookmarklet loads it; its panel open, its engine there. */
 async function strangerPage(): Promise<Page> {
   const page = await session.context.newPage();
   page.on('pageerror', (e) => console.error('[page error]', e.message));
   await page.goto(ACCOUNT());
   await clickBookmarklet(page, stack);
   await waitIn(page, 'section.panel');
+  await bookmarkletReady(page);
   expect(await page.locator('script[data-pagehand-loader]').count()).toBe(1);
   return page;
 }

@@ -124,6 +124,14 @@ describe('caching', () => {
     expect(cacheControlFor('pagehand-agent.XYZ.js')).toBeUndefined();
   });
 
+  it("the bookmarklet's content-hashed engine files are immutable; its first file is left to its own route (which writes the proxy's origin in)", () => {
+    for (const f of ['pagehand-bookmarklet-engine.0123ABCD.js', 'pagehand-bookmarklet-on-demand.0123ABCD.js', 'pagehand-bookmarklet-chunk.0123ABCD.js'])
+      expect(cacheControlFor(f), f).toBe('public, max-age=31536000, immutable');
+    expect(cacheControlFor('pagehand-bookmarklet.js')).toBeUndefined();
+    expect(cacheControlFor('pagehand-bookmarklet.files.json')).toBeUndefined();
+    expect(cacheControlFor('pagehand-bookmarklet-engine.js')).toBeUndefined();
+  });
+
   it('answers If-None-Match with a 304 and no body, for its own tags (also weak, in a list, or *); another tag gets the file', async () => {
     const first = await get('/pagehand-loader.js', { 'Accept-Encoding': 'br' });
     const tag = first.headers.etag!;

@@ -1,0 +1,162 @@
+/**
+ * How build.ts makes the bookmarklet's two parts (build-time code for Node, in no bundle):
+ *
+ * dist/pagehand-bookmarklet-engine.HASH.js (+ pagehand-bookmarklet-NAME.HASH.js) — the engine, as
+ *   ES modules: client/entries/bookmarklet-engine.ts (map, actions, loop, safety; its mode in its
+ *   code, its proxy its own origin), what it imports, and one chunk per feature it `import()`s on
+ *   first use. Named by esbuild's content hash, so they are cached as immutable.
+ * dist/pagehand-bookmarklet.js — the first file, a classic script (the bookmarklet, old ones
+ *   too, adds it with a plain script tag): client/entries/bookmarklet.ts, the panel and the
+ *   stand-in `pagehand`, given the engine's file name. The proxy writes its origin over its
+ *   placeholder when it serves it (server/node/pages.ts).
+ *
+ * The files of the build before the current one are kept (a first file served a moment before a
+ * rebuild still asks for them; dist/pagehand-bookmarklet.files.json lists both); older ones are
+ * removed.
+ */
+import { build, context, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
+import { existsSync } from 'node:fs';
+import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { BOOKMARKLET_CHUNK_NAME } from './server/node/static-assets';
+
+export const BOOKMARKLET_FILE = 'pagehand-bookmarklet.js';
+const ENGINE_ENTRY = 'client/entries/bookmarklet-engine.ts';
+const MANIFEST = 'pagehand-bookmarklet.files.json';
+
+/** The bookmarklet's files, as dist/pagehand-bookmarklet.files.json lists them. */
+export interface BookmarkletFiles {
+  /** The first file (fixed name, served with the proxy's origin written in). */
+  first: string;
+  /** The engine's entry first, then the files it imports (all load when the first file runs). */
+  engine: string[];
+  /** Loaded on a feature's first use. */
+  lazy: string[];
+  /** The previous build's engine files, still in dist/. */
+  previous: string[];
+}
+
+/** The engine as ES modules with code splitting (nothing written: writeBookmarklet does). */
+export function bookmarkletEngineOptions(base: BuildOptions): BuildOptions {
+  return {
+    ...base,
+    entryPoints: [ENGINE_ENTRY],
+    outfile: undefined,
+    outdir: 'dist',
+    format: 'esm',
+    splitting: true,
+    entryNames: 'pagehand-bookmarklet-engine.[hash]',
+    chunkNames: 'pagehand-bookmarklet-[name].[hash]',
+    // An ES module: its proxy is its own URL's origin, and the screenshot module sits beside it.
+    define: Object.fromEntries(Object.entries(base.define ?? {}).filter(([k]) => k !== 'import.meta.url')),
+    write: false,
+    metafile: true,
+  };
+}
+
+/** The first file, given the engine's files (its entry first). */
+export function bookmarkletFirstOptions(base: BuildOptions, engineFiles: readonly string[], version: string): BuildOptions {
+  return {
+    ...base,
+    entryPoints: ['client/entries/bookmarklet.ts'],
+    outfile: `dist/${BOOKMARKLET_FILE}`,
+    define: {
+      ...base.define,
+      __PAGEHAND_BOOKMARKLET_ENGINE__: JSON.stringify(engineFiles),
+      __PAGEHAND_VERSION__: JSON.stringify(version),
+    },
+  };
+}
+
+const nameOf = (path: string): string => path.replace(/^.*\//, '');
+
+/** The engine's entry and its static imports (transitively), and the rest: what loads on first use. */
+export function engineFilesOf(meta: Metafile): { engine: string[]; lazy: string[] } {
+  const outputs = meta.outputs;
+  const entry = Object.keys(outputs).find((p) => outputs[p]!.entryPoint === ENGINE_ENTRY);
+  if (!entry) throw new Error(`bookmarklet build: no output for ${ENGINE_ENTRY}`);
+  const eager = new Set<string>();
+  const visit = (path: string): void => {
+    if (eager.has(path)) return;
+    eager.add(path);
+    for (const i of outputs[path]?.imports ?? []) {
+      if (i.external || i.kind === 'dynamic-import') continue;
+      const target = Object.keys(outputs).find((p) => p === i.path || nameOf(p) === nameOf(i.path));
+      if (target) visit(target);
+    }
+  };
+  visit(entry);
+  const js = Object.keys(outputs).filter((p) => p.endsWith('.js'));
+  return { engine: [...eager].map(nameOf), lazy: js.filter((p) => !eager.has(p)).map(nameOf) };
+}
+
+/** Keeps this build's engine files and the previous build's in `dir`; removes older ones. Returns the previous build's. */
+async function prune(dir: string, current: readonly string[]): Promise<string[]> {
+  let previous: string[] = [];
+  try {
+    const m = JSON.parse(await readFile(`${dir}/${MANIFEST}`, 'utf8')) as { current?: unknown };
+    if (Array.isArray(m.current))
+      previous = m.current.filter((n): n is string => typeof n === 'string' && BOOKMARKLET_CHUNK_NAME.test(n) && !current.includes(n));
+  } catch {
+    /* first build: nothing kept from before */
+  }
+  const keep = new Set([...current, ...previous]);
+  for (const n of await readdir(dir)) if (BOOKMARKLET_CHUNK_NAME.test(n) && !keep.has(n)) await rm(`${dir}/${n}`, { force: true });
+  return previous.filter((n) => existsSync(`${dir}/${n}`));
+}
+
+/** Writes the engine's files, then builds the first file that names its entry. */
+async function writeBookmarklet(
+  outputFiles: ReadonlyArray<{ path: string; contents: Uint8Array }>,
+  meta: Metafile,
+  base: BuildOptions,
+  root: string,
+  version: string,
+): Promise<BookmarkletFiles> {
+  const { engine, lazy } = engineFilesOf(meta);
+  const current: string[] = [];
+  for (const f of outputFiles) {
+    const n = nameOf(f.path);
+    if (!BOOKMARKLET_CHUNK_NAME.test(n)) continue;
+    await writeFile(`${root}dist/${n}`, f.contents);
+    current.push(n);
+  }
+  const first = await build({ ...bookmarkletFirstOptions(base, engine, version), metafile: true });
+  // The first file is the panel: the engine must come only through its import().
+  const held = Object.values(first.metafile!.outputs).flatMap((o) => Object.keys(o.inputs));
+  if (held.includes('client/engine.ts') || held.includes('client/agent/api.ts'))
+    throw new Error(`bookmarklet build: dist/${BOOKMARKLET_FILE} holds the engine: something the panel or the stub imports pulled it in.`);
+  const previous = await prune(`${root}dist`, current);
+  await writeFile(`${root}dist/${MANIFEST}`, `${JSON.stringify({ first: BOOKMARKLET_FILE, engine, lazy, current, previous }, null, 2)}\n`);
+  return { first: BOOKMARKLET_FILE, engine, lazy, previous };
+}
+
+/** Builds the engine's files and the first file. */
+export async function buildBookmarklet(base: BuildOptions, root: string, version: string): Promise<BookmarkletFiles> {
+  const r = await build(bookmarkletEngineOptions(base));
+  return writeBookmarklet(r.outputFiles!, r.metafile!, base, root, version);
+}
+
+/** `--watch`: the engine and the first file again when the engine's sources change, the first file when its own do. */
+export async function watchBookmarklet(base: BuildOptions, root: string, version: string): Promise<void> {
+  let engineFiles: string[] | undefined;
+  const engine = bookmarkletEngineOptions(base);
+  const onEngine: Plugin = {
+    name: 'pagehand-write-bookmarklet',
+    setup(b) {
+      b.onEnd(async (r) => {
+        if (!r.errors.length && r.outputFiles?.length) engineFiles = (await writeBookmarklet(r.outputFiles, r.metafile!, base, root, version)).engine;
+      });
+    },
+  };
+  await (await context({ ...engine, plugins: [...(engine.plugins ?? []), onEngine] })).watch();
+  const first = bookmarkletFirstOptions(base, ['pagehand-bookmarklet-engine.00000000.js'], version);
+  const onFirst: Plugin = {
+    name: 'pagehand-write-bookmarklet-first',
+    setup(b) {
+      b.onEnd(async (r) => {
+        if (!r.errors.length && engineFiles) await build(bookmarkletFirstOptions(base, engineFiles, version));
+      });
+    },
+  };
+  await (await context({ ...first, write: false, plugins: [...(first.plugins ?? []), onFirst] })).watch();
+}
