@@ -4,7 +4,9 @@
  * the run handle — the one `pagehand.run` returned, or the one the bundle resumed on this page
  * after a navigation — and passes its events to Node through bindings that exist in that world
  * only. Confirmations and questions go to Node too, which decides (--yes, the terminal, or no)
- * and answers in that world. Node drives the world through `__pagehandRunner` there.
+ * and answers in that world. Node drives the world through `__pagehandRunner` there. Around
+ * each call that acts, the run asks Node to hold what the page sends (cli/network-hold.ts) and
+ * Node has each held request judged there (`effect`).
  *
  * For --screenshot-dir, the bridge draws the first acted-on element's box and the click point
  * of each step right as the action starts (synchronously, before it runs), in a fixed layer
@@ -18,6 +20,7 @@ export const BINDINGS = {
   confirm: '__pagehandRunnerConfirm',
   ask: '__pagehandRunnerAsk',
   save: '__pagehandRunnerSave',
+  hold: '__pagehandRunnerHold',
 } as const;
 
 /** What the run's world offers Node (a global of that world, out of the page's reach). */
@@ -51,6 +54,12 @@ export interface ConfirmMessage {
 export interface AskMessage {
   id: number;
   question: string;
+  url: string;
+}
+/** Hold what the page sends (`on`, around a call that acts) or stop holding; answered true once done. */
+export interface HoldMessage {
+  id: number;
+  on: boolean;
   url: string;
 }
 
@@ -88,25 +97,20 @@ export function markedImageHtml(png: Buffer, marks: Marks): string {
 }
 
 /**
- * The bridge, as source for the run's world. Events are copied as plain JSON (functions
- * dropped). A confirmation or a question waits for Node's answer by id (`answer`).
+ * The bridge, as source for the run's world (inside worldSource: it uses its RUNNER_NODE and
+ * RUNNER_DOWNLOADS). Events are copied as plain JSON (functions dropped). A confirmation or a
+ * question waits for Node's answer by id (`answer`).
  */
-export function bridgeSource(o: BridgeOptions, downloads = 'undefined'): string {
+function bridgeSource(o: BridgeOptions): string {
   return `(() => {
   if (window.top !== window) return;
-  const DOWNLOADS = ${downloads};
+  const DOWNLOADS = RUNNER_DOWNLOADS;
   const O = ${JSON.stringify(o)};
   const B = ${JSON.stringify(BINDINGS)};
   const plain = (v) => { try { return JSON.parse(JSON.stringify(v ?? null)); } catch { return null; } };
-  const send = (binding, message) => { try { window[binding](JSON.stringify(message)); } catch {} };
+  const send = RUNNER_NODE.send;
   const emit = (name, payload) => send(B.event, { name, payload: plain(payload), url: location.href });
-  const waiting = new Map();
-  let lastId = 0;
-  const request = (binding, message) => new Promise((resolve) => {
-    const id = ++lastId;
-    waiting.set(id, resolve);
-    send(binding, { ...message, id, url: location.href });
-  });
+  const request = RUNNER_NODE.request;
   const seen = new WeakSet();
   let marked = 0;
   const clearMarks = () => { for (const el of document.querySelectorAll('[data-pagehand-runner-marks]')) el.remove(); };
@@ -172,10 +176,16 @@ export function bridgeSource(o: BridgeOptions, downloads = 'undefined'): string 
         return { error: String((e && e.message) || e) };
       }
     },
-    answer(id, value) {
-      const resolve = waiting.get(id);
-      waiting.delete(id);
-      if (resolve) resolve(value);
+    answer: RUNNER_NODE.answer,
+    // A request Node holds (cli/network-hold.ts), judged by the action's gate: 'go' or 'stop'.
+    // No gate (the call has not started acting, or its page has settled): it goes.
+    effect(e) {
+      const judge = RUNNER_NODE.judge;
+      if (!judge) return 'stop';
+      try {
+        const wait = judge(e);
+        return wait ? Promise.resolve(wait).then((ok) => (ok === true ? 'go' : 'stop'), () => 'stop') : 'go';
+      } catch { return 'stop'; }
     },
     alive: () => !!current(),
     stop() { const h = current(); if (h) h.stop(); },
@@ -193,7 +203,8 @@ export function bridgeSource(o: BridgeOptions, downloads = 'undefined'): string 
  * The run's world: the runner's bundle (dist/pagehand.runner.js) in a scope that gives it the
  * runner's store (client/entries/runner-env.ts) — the run's state read from Node synchronously with
  * the run's secret, saves sent to Node, the downloads Node saved handed in through the bridge's
- * `download` — then the bridge. Top frame only (frames are read from the top through the map).
+ * `download`, the network hold around each call that acts and the gate that judges what it
+ * holds — then the bridge. Top frame only (frames are read from the top through the map).
  * This world's XMLHttpRequest, bindings and globals are its own: no page script can wrap, read
  * or call them.
  */
@@ -210,6 +221,27 @@ const RUNNER_DOWNLOADS = (() => {
     hand(note) { if (take) take(note); else if (held.length < 50) held.push(note); },
   };
 })();
+// Messages to Node through this world's bindings; a request waits for Node's answer by id.
+// \`judge\`: the bundle's gate for what Node holds at the network layer (set through PAGEHAND_RUNNER).
+const RUNNER_NODE = (() => {
+  const waiting = new Map();
+  let lastId = 0;
+  const send = (binding, message) => { try { window[binding](JSON.stringify(message)); } catch {} };
+  return {
+    send,
+    request: (binding, message) => new Promise((resolve) => {
+      const id = ++lastId;
+      waiting.set(id, resolve);
+      send(binding, { ...message, id, url: location.href });
+    }),
+    answer(id, value) {
+      const resolve = waiting.get(id);
+      waiting.delete(id);
+      if (resolve) resolve(value);
+    },
+    judge: undefined,
+  };
+})();
 (function () {
 const PAGEHAND_RUNNER = (() => {
   const X = XMLHttpRequest, save = window.${BINDINGS.save};
@@ -224,11 +256,18 @@ const PAGEHAND_RUNNER = (() => {
     },
     set(json) { try { save(json); } catch {} },
     downloads(take) { RUNNER_DOWNLOADS.listen(take); },
+    hold() {
+      return RUNNER_NODE.request(${JSON.stringify(BINDINGS.hold)}, { on: true }).then((on) => {
+        if (on !== true) throw new Error('no network hold');
+        return () => RUNNER_NODE.request(${JSON.stringify(BINDINGS.hold)}, { on: false }).then(() => undefined);
+      });
+    },
+    effects(judge) { RUNNER_NODE.judge = judge; },
   };
 })();
 ${bundle}
 })();
-${bridgeSource(o, 'RUNNER_DOWNLOADS')}
+${bridgeSource(o)}
 })();`;
 }
 

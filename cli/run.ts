@@ -22,6 +22,7 @@ import {
   type AskMessage,
   type ConfirmMessage,
   type EventMessage,
+  type HoldMessage,
   type Marks,
 } from './bridge';
 import { answerDialog } from './dialogs';
@@ -29,6 +30,7 @@ import { downloadHandoff } from './download-handoff';
 import { downloadSaver } from './downloads';
 import { readRunFiles } from './files';
 import { openIsolatedWorld, type WorldContext } from './isolated-world';
+import { networkHold } from './network-hold';
 import { runSecret, runStateKeeper, serveRunState } from './run-state';
 import { checkChromium, checkModel, checkProxy, CliError } from './preflight';
 import { describeAction, humanReporter, jsonReporter, type EventName, type Out, type Reporter } from './report';
@@ -79,6 +81,8 @@ export function chromiumArgs(): string[] {
     '--disable-sync',
     // The page calls the proxy on 127.0.0.1: let public pages reach it without a permission prompt.
     '--disable-features=LocalNetworkAccessChecks,PrivateNetworkAccessRespectPreflightResults,BlockInsecurePrivateNetworkRequests',
+    // No shared workers: one outlives the tab's reach, and what it sends no route of the tab sees (cli/network-hold.ts).
+    '--disable-blink-features=SharedWorker',
   ];
   // Chromium's sandbox cannot start as root (containers, CI).
   if (process.getuid?.() === 0) args.push('--no-sandbox');
@@ -244,6 +248,11 @@ export async function drive(
     } else if (name === BINDINGS.ask) {
       const m = parse<AskMessage>(payload);
       if (m && typeof m.id === 'number') void onAsk(String(m.question)).then((a) => ctx.evaluate(`${WORLD_API}.answer(${m.id}, ${JSON.stringify(a)})`));
+    } else if (name === BINDINGS.hold) {
+      // Around each call that acts: what the page sends is held at the network layer, judged in this world.
+      const m = parse<HoldMessage>(payload);
+      if (m && typeof m.id === 'number')
+        void (m.on ? hold.start(ctx) : hold.end()).then((a) => ctx.evaluate(`${WORLD_API}.answer(${m.id}, ${JSON.stringify(a)})`));
     }
   };
 
@@ -263,6 +272,7 @@ export async function drive(
     onBinding,
   });
   await serveRunState(world, { keeper, secret, ended: () => ended });
+  const hold = networkHold(page, { proxy: args.proxy, report, session: world.session });
   const inWorld = async <T>(expression: string): Promise<T | undefined> => (await world.ready())?.evaluate<T>(expression);
 
   page.on('dialog', (d) => void answerDialog(d, { yes: args.yes, ask: interactive ? ask : undefined }, report));

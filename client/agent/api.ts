@@ -103,6 +103,7 @@ export function createAgentApi(defaults: ScriptDefaults, env: AgentEnv = {}, ext
     siteTools: () => toolsFor(ownTools),
     site: () => site,
     siteSettings: () => settings,
+    networkHold: env.networkHold,
   });
 
   // The last chance to save a step in progress when the page goes away by other means.

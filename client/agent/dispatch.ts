@@ -55,6 +55,8 @@ export interface DispatchHost {
   files?(): readonly File[];
   /** What the page layer acts with: the site's zones and masks, the run's secrets and frames. */
   pageSettings(): PageSettings;
+  /** The runner's hold at the network layer, put on around each call that acts on the page (AgentEnv.networkHold). */
+  readonly holdNetwork?: () => Promise<() => Promise<void>>;
 }
 
 /** Changes after which the rest of a batch was planned on a page that no longer exists. */
@@ -158,7 +160,7 @@ export async function runStep(host: DispatchHost, step: number, calls: Call[], g
       push(current);
       host.state.acting = { step, call: planned, ...(target ? { target } : {}) };
       const ta = clock();
-      const result = await runExtended(host, call, goal, () => run(call, host));
+      const result = await holding(host, call, () => runExtended(host, call, goal, () => run(call, host)));
       spent('act', ta);
       delete host.state.acting;
       if (host.ended) return 'ended';
@@ -189,6 +191,27 @@ export async function runStep(host: DispatchHost, step: number, calls: Call[], g
     }
   }
   return failed ? 'failed' : 'ok';
+}
+
+/**
+ * A call that acts on the page (an action, a page's tool) runs inside the runner's network hold
+ * when there is one: on before the call starts, off once its page has settled and what it held
+ * is answered. A hold that cannot be set fails closed: the call does not run.
+ */
+async function holding(host: DispatchHost, call: Call, go: () => Promise<ActionResult>): Promise<ActionResult> {
+  const hold = call.kind === 'page' || call.kind === 'page_tool' ? host.holdNetwork : undefined;
+  if (!hold) return go();
+  let release: () => Promise<void>;
+  try {
+    release = await hold();
+  } catch {
+    return { ok: false, message: 'Not done: the runner could not watch what this call would make the page send.', error: { kind: 'failed' }, changes: {} };
+  }
+  try {
+    return await go();
+  } finally {
+    await release().catch(() => undefined);
+  }
 }
 
 /** Runs a call of a kind that acts: a page action, find, a site tool, or one whose arguments did not parse. */

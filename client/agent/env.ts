@@ -23,6 +23,13 @@ export interface AgentEnv {
    * API — the runner's own bridge answers confirmations — even where the page is a stranger's.
    */
   isolated?: boolean;
+  /**
+   * The runner: while a page call runs, what the page sends is also held at the browser's
+   * network layer, where no page script can avoid it (a worker's fetch, a fresh frame's), and
+   * judged by the action's own gate (cli/network-hold.ts). Resolves once the hold is on (it
+   * rejects when it could not be set: the call does not run); what it resolves to ends it.
+   */
+  networkHold?: () => Promise<() => Promise<void>>;
 }
 
 /** The page is a stranger's (bookmarklet, userscript, runner): its marks and callbacks may only add caution. */

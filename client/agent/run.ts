@@ -83,6 +83,8 @@ export interface RunDeps {
   replay?: (run: Run) => Promise<void>;
   /** The site's settings for the page layer (its `init`), read at each step: a resumed run gets this page's. */
   siteSettings: () => SiteSettings;
+  /** The runner's hold at the network layer around a page call (AgentEnv.networkHold). */
+  networkHold?: () => Promise<() => Promise<void>>;
 }
 
 /** The site's instructions, then the run's own: both are the site owner's words, and both apply. */
@@ -148,6 +150,10 @@ export class Run implements DispatchHost {
   /** The page is a stranger's (bookmarklet, userscript, runner): its marks may only add caution. */
   get untrustedPage(): boolean {
     return this.deps.untrusted === true;
+  }
+
+  get holdNetwork(): RunDeps['networkHold'] {
+    return this.deps.networkHold;
   }
 
   get options(): StoredOptions {

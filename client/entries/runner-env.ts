@@ -14,6 +14,11 @@
  * - The downloads the runner saves (another site's file, a link that turned into a download)
  *   are handed in by Node through `PAGEHAND_RUNNER.downloads`: a call Node evaluates in this
  *   world (cli/download-handoff.ts), never a DOM event, so no page script can plant a file.
+ * - What an action makes the page send is held by the runner at the network layer too, where
+ *   no page script can avoid it (cli/network-hold.ts): the run asks Node to hold around each
+ *   call that acts (`PAGEHAND_RUNNER.hold`), and Node hands each request it holds to the
+ *   action's own gate (`PAGEHAND_RUNNER.effects`: the one the page hooks use,
+ *   page/settle/effect-gate.ts), so it is judged, asked about and told to the model the same way.
  * - The pages are strangers' (the user runs pagehand on them): their marks may only add caution
  *   (`installedBy: 'user'`). Yet the `pagehand` the entry makes lives in the isolated world, out
  *   of the page scripts' reach (`isolated`): it keeps the whole API, so the runner's own bridge
@@ -25,6 +30,7 @@ import type { AgentEnv } from '../agent/env';
 import { createRunStore } from '../agent/persist';
 import { useRunnerDownloads } from '../page/downloads';
 import { useHooksFromPageWorld } from '../page/dom/hooks';
+import { held, type PageEffect } from '../page/settle/effect-gate';
 import { usePageWorldActivity } from '../page/settle/settle';
 import { setPageToolRegistry } from '../webmcp/offer';
 import { pageWorldToolRegistry } from '../webmcp/runner-registry';
@@ -35,6 +41,10 @@ declare const PAGEHAND_RUNNER:
       set(json: string): void;
       /** Registers what takes the runner's notes about downloads (Node calls it in this world). */
       downloads?(take: (note: unknown) => void): void;
+      /** Asks Node to hold what the page sends while a call runs; resolves to what ends the hold. */
+      hold?(): Promise<() => Promise<void>>;
+      /** Registers what judges a request Node holds (Node calls it in this world): the current action's gate. */
+      effects?(judge: (e: PageEffect) => Promise<boolean> | undefined): void;
     }
   | undefined;
 
@@ -47,9 +57,12 @@ export function runnerEnv(): AgentEnv {
   setPageToolRegistry(pageWorldToolRegistry());
   const listen = host.downloads;
   if (typeof listen === 'function') useRunnerDownloads((take) => listen(take));
+  const hold = host.hold;
+  host.effects?.(held);
   return {
     installedBy: 'user',
     isolated: true,
+    ...(typeof hold === 'function' ? { networkHold: () => hold() } : {}),
     store: createRunStore(() => ({
       get: () => host.get(),
       set: (_key, value) => host.set(value),
