@@ -9,7 +9,7 @@
  *   startPagehand({ installedBy: 'user', fetch: gmFetch, store: gmStore });
  *   startPagehand({ installedBy: 'user' }, { proxy: 'http://127.0.0.1:8787' }); // the bookmarklet's bundle
  */
-import type { AgentEnv } from './agent/env';
+import { pageEnv, untrustedPage, type AgentEnv } from './agent/env';
 import { readScriptTag, type EmbedDefaults } from './embed/script-tag';
 import { startEngine } from './engine';
 import { createUi } from './ui/index';
@@ -21,6 +21,7 @@ export function startPagehand(env: AgentEnv = {}, fixed: EmbedDefaults = {}): vo
   const script = document.currentScript;
   // `fixed`: what the entry knows itself (the bookmarklet's proxy), over anything on the tag.
   const defaults = { ...readScriptTag(script, location.href), ...fixed };
-  const ui = createUi({ lang: defaults.lang, position: defaults.position });
+  // On a stranger's page the panel speaks the user's language, not the page's.
+  const ui = createUi({ lang: defaults.lang, position: defaults.position, stranger: untrustedPage(pageEnv(env, script, defaults.token)) });
   startEngine({ ui, defaults, script, env });
 }
