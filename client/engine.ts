@@ -11,7 +11,7 @@
  * loader tag carries `data-pagehand-loader`, and the userscript) page scripts get the cut-down
  * API of guarded-api.ts, and only the user approves or answers, in the panel.
  */
-import { isUserSession, untrustedPage, type AgentEnv } from './agent/env';
+import { pageEnv, untrustedPage, type AgentEnv } from './agent/env';
 import { createAgentApi, type StartedBy } from './agent/api';
 import type { InitConfig, Recording, ReplayOptions, RunHandle, RunOptions } from './agent/public-types';
 import { parseInit, type ParsedInit } from './embed/init-config';
@@ -74,7 +74,7 @@ export function startEngine({ ui, defaults, script, handoff, env: given = {} }: 
   // WebMCP: the page registers its tools with document.modelContext (the browser's, or ours).
   const webmcp = installModelContext();
   // The bookmarklet's loader mark on the tag, or (what the page cannot strip) the session token made for it.
-  const env: AgentEnv = script?.hasAttribute('data-pagehand-loader') || isUserSession(defaults.token) ? { ...given, installedBy: 'user' } : given;
+  const env: AgentEnv = pageEnv(given, script, defaults.token);
   // Page scripts reach the API on a stranger's page (not in the runner's isolated world): they get the guarded one.
   const stranger = untrustedPage(env) && !env.isolated;
   // The replay driver sits on the agent: lent to it here, loaded when a replay starts.

@@ -9,7 +9,7 @@
  * @example
  *   startPagehand({ installedBy: 'user', fetch: gmFetch, store: gmStore });
  */
-import type { AgentEnv } from './agent/env';
+import { pageEnv, untrustedPage, type AgentEnv } from './agent/env';
 import { readScriptTag } from './embed/script-tag';
 import { startEngine } from './engine';
 import { createUi } from './ui/index';
@@ -22,6 +22,13 @@ export function startPagehand(env: AgentEnv = {}, threads?: ThreadStore): void {
   // The script tag that loaded the bundle: proxy, token, language, corner, model.
   const script = document.currentScript;
   const defaults = readScriptTag(script, location.href);
-  const ui = createUi({ lang: defaults.lang, position: defaults.position, siteInstalled: env.installedBy !== 'user', ...(threads ? { threads } : {}) });
+  // On a stranger's page the panel speaks the user's language, not the page's.
+  const ui = createUi({
+    lang: defaults.lang,
+    position: defaults.position,
+    siteInstalled: env.installedBy !== 'user',
+    stranger: untrustedPage(pageEnv(env, script, defaults.token)),
+    ...(threads ? { threads } : {}),
+  });
   startEngine({ ui, defaults, script, env });
 }

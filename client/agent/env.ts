@@ -52,3 +52,11 @@ export function isUserSession(token: string | undefined): boolean {
     return false;
   }
 }
+
+/**
+ * The environment as it applies on this page: the entry's own, made a stranger's page's when the
+ * script tag carries the bookmarklet's loader mark or the token is a session token made for the
+ * user's own pagehand (what a page cannot forge).
+ */
+export const pageEnv = (given: AgentEnv, script: Element | null, token: string | undefined): AgentEnv =>
+  script?.hasAttribute('data-pagehand-loader') || isUserSession(token) ? { ...given, installedBy: 'user' } : given;

@@ -36,7 +36,7 @@ function start(): void {
   for (const u of imports) import(u).catch(() => {});
   // The tag's session token, language, corner and model (read now: currentScript is this file only while it first runs).
   const tag = readScriptTag(document.currentScript, location.href);
-  const ui = createUi({ lang: tag.lang, position: tag.position });
+  const ui = createUi({ lang: tag.lang, position: tag.position, stranger: true });
   const stub = bookmarkletStub(ui, __PAGEHAND_VERSION__);
   // The bookmarklet opens the panel through it once this file has run; the engine's API replaces it.
   Object.defineProperty(window, 'pagehand', { value: stub.api, configurable: true, enumerable: false, writable: false });

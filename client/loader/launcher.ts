@@ -2,25 +2,27 @@
  * The loader's launcher: the same button as the overlay's (client/ui/launcher.tsx), built with
  * a few DOM calls in a closed shadow root (as the overlay's) instead of Preact, so a page view that never opens
  * the panel pays for neither. The agent's overlay replaces it when the agent chunk arrives.
+ *
+ * Its name is the product's, the same in every language: the words of "Open pagehand" in each of
+ * the panel's languages would be bytes on every page view, for a name the overlay's own launcher
+ * (in the visitor's language: `t.expand` of client/ui/i18n.ts) takes over as soon as the agent is here.
  */
 import type { LauncherPosition, Theme } from '../agent/public-types';
 import type { NativeSnapshot } from './handoff';
 import { UI_ATTR } from '../page/ui-attr';
-import { pickLang } from '../ui/i18n';
 import { launcherAnchor, loadLayout, placeIn } from '../ui/storage';
 
 /** The overlay's stylesheet cut to the launcher's rules (./launcher-css.ts), put in at build time. */
 declare const __PAGEHAND_LAUNCHER_CSS__: string;
 
-/** `strings(lang).expand` of client/ui/i18n.ts (a unit test keeps them equal). */
-export const OPEN_LABEL = { en: 'Open pagehand', es: 'Abrir pagehand' } as const;
+/** The launcher's name until the agent's overlay, which names it in the visitor's language, takes over. */
+export const OPEN_NAME = 'pagehand';
 
 /** What the launcher shows: the script tag's attributes under the site's `init`. */
 export interface LauncherLook {
   text?: string;
   theme?: Theme;
   position?: LauncherPosition;
-  lang?: string;
 }
 
 export interface LoaderLauncher {
@@ -86,16 +88,14 @@ export function createLauncher(natives: NativeSnapshot, onOpen: () => void, onIn
       root.addEventListener('pointerover', onIntent);
       root.addEventListener('focusin', onIntent);
     }
-    const lang = pickLang(look.lang);
     const corner = look.position ?? 'bottom-right';
     const wrap = document.createElement('div');
     wrap.className = look.theme && look.theme !== 'auto' ? `ph ${look.theme}` : 'ph';
-    wrap.lang = lang;
     const button = document.createElement('button');
     button.type = 'button';
     button.className = look.text ? 'launcher labelled' : 'launcher';
-    if (!look.text) button.setAttribute('aria-label', OPEN_LABEL[lang]);
-    button.title = OPEN_LABEL[lang];
+    if (!look.text) button.setAttribute('aria-label', OPEN_NAME);
+    button.title = OPEN_NAME;
     if (loading) button.setAttribute('aria-busy', 'true');
     const anchor = launcherAnchor(placeIn(loadLayout(true), innerWidth, innerHeight, corner), corner, innerWidth, innerHeight);
     for (const side of ['left', 'right', 'top', 'bottom'] as const) if (anchor[side] !== undefined) button.style[side] = anchor[side]!;

@@ -6,13 +6,20 @@
  * types while the engine arrives; Send waits for it (the overlay shows that), and an engine that
  * fails to load is said in the panel and rejects `pagehand.ready`.
  */
+import { pageEnv, untrustedPage } from '../agent/env';
 import { createUi } from '../ui/index';
 import { adoptHandoff } from './adopt';
 
 const handoff = adoptHandoff();
 // Started before the panel paints: the engine's files were requested by the loader with this one.
 const engine = import('../engine');
-const ui = createUi({ lang: handoff.defaults.lang, position: handoff.defaults.position, siteInstalled: true });
+const ui = createUi({
+  lang: handoff.defaults.lang,
+  position: handoff.defaults.position,
+  // A session token made for the user's own pagehand: a stranger's page (see the engine's pageEnv).
+  siteInstalled: true,
+  stranger: untrustedPage(pageEnv({}, null, handoff.defaults.token)),
+});
 // A site embed shows its launcher, or the panel as the visitor left it in this tab.
 if (handoff.defaults.embed) ui.launcher();
 // The overlay takes the stub's open/close/toggle over now: it opens the panel if the visitor asked for it (or hides it after a close()).

@@ -67,7 +67,6 @@ export function createStub(deps: StubDeps) {
     text: site.launcherText,
     theme: opening?.theme ?? site.theme,
     position: site.position ?? defaults.position,
-    lang: opening?.lang ?? site.lang ?? defaults.lang,
   });
   const launcher = createLauncher(
     deps.natives,

@@ -6,9 +6,8 @@
  */
 import { useRef } from 'preact/hooks';
 import type { Strings } from './i18n';
+import { fileSize } from './format';
 import { isUserInput, onUserInput } from './trusted';
-
-const size = (n: number): string => (n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${Math.round(n / 102.4) / 10} KB` : `${Math.round(n / 104857.6) / 10} MB`);
 
 export function FilesBox({ t, files, setFiles }: { t: Strings; files: File[]; setFiles(f: File[]): void }) {
   const input = useRef<HTMLInputElement>(null);
@@ -44,7 +43,7 @@ export function FilesBox({ t, files, setFiles }: { t: Strings; files: File[]; se
         <ul aria-label={t.attached}>
           {files.map((f) => (
             <li key={f.name} data-file>
-              <span data-file-name>{`${f.name} (${size(f.size)})`}</span>
+              <span data-file-name dir="auto">{`${f.name} (${fileSize(f.size, t.locale)})`}</span>
               <button
                 type="button"
                 class="icon"

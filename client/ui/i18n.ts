@@ -1,27 +1,16 @@
 /**
- * Every string the overlay shows, in English and Spanish. One table so a translation is one
- * place to edit; functions where a number or a name goes inside the sentence.
+ * Every string the overlay shows, in English: the list of keys every language has (one place to
+ * add a key: here, then in each ./lang/*.ts, which `Strings` makes tsc ask for, and
+ * tests/unit/ui-i18n.test.ts checks). English is built into the panel as the fallback; the other
+ * languages load only when shown (./lang-load.ts). Functions where a number or a name goes
+ * inside the sentence; numbers, money and times go through `Intl` (./format.ts).
  */
 import type { RiskKind } from '../agent/public-types';
+import { money, num } from './format';
 
-export type Lang = 'en' | 'es';
-
-/** A run's cost: cents and below with four decimals (a step costs fractions of a cent). */
-function dollars(usd: number, lang: Lang): string {
-  const digits = usd < 1 ? 4 : 2;
-  try {
-    return new Intl.NumberFormat(lang === 'es' ? 'es' : 'en-US', {
-      style: 'currency',
-      currency: 'USD',
-      minimumFractionDigits: digits,
-      maximumFractionDigits: digits,
-    }).format(usd);
-  } catch {
-    return `$${usd.toFixed(digits)}`;
-  }
-}
-
-const en = {
+export const en = {
+  /** The language's code, for `Intl` and the lang attribute (not shown). */
+  locale: 'en',
   title: 'pagehand',
   taskLabel: 'What should I do on this page?',
   taskHint: 'Enter sends, Shift+Enter adds a line.',
@@ -40,8 +29,8 @@ const en = {
   move: 'Move the panel (arrow keys)',
   log: 'Agent steps',
   step: (k: number, max: number) => `Step ${k} of ${max}`,
-  tokens: (n: number) => `${n.toLocaleString('en')} tokens`,
-  cost: (usd: number) => dollars(usd, 'en'),
+  tokens: (n: number) => `${num(n, 'en')} tokens`,
+  cost: (usd: number) => money(usd, 'en'),
   secrets: 'Values the agent may type but not see',
   secretsHint: 'The agent reads <secret:name> and types the value; the value never leaves the page.',
   secretName: 'Name',
@@ -95,103 +84,15 @@ const en = {
   history: 'Earlier tasks on this site',
   paused: 'You have control. The agent waits until you resume.',
   working: 'The agent is working; the page is locked.',
-  retrying: (s: number) => `Trying again in ${s} s`,
+  retrying: (s: number) => `Trying again in ${num(s, 'en')} s`,
   you: 'You',
   agent: 'Agent',
   // The conversation (a thread of tasks).
   conversation: 'Earlier in this conversation',
   newConversation: 'New conversation',
+  /** The language menu's name. */
+  language: 'Language',
+  replayUnavailable: 'Replay is not available here.',
 };
 
 export type Strings = typeof en;
-
-const es: Strings = {
-  title: 'pagehand',
-  taskLabel: '¿Qué hago en esta página?',
-  taskHint: 'Intro envía, Mayús+Intro añade una línea.',
-  intro:
-    'Dime qué hacer en esta página. Trabajo paso a paso y aquí muestro cada paso; puedes detenerme o tomar el control en cualquier momento, y te pregunto antes de algo arriesgado.',
-  send: 'Enviar',
-  sendWaiting: 'Enviando…',
-  waitingAgent: 'El agente aún se está cargando: tu tarea sale en cuanto llegue.',
-  agentFailed: (why: string) =>
-    `No se pudo cargar el agente, así que tu tarea no se envió (vuelve a estar en el cuadro). Recarga la página para intentarlo de nuevo. (${why})`,
-  stop: 'Detener',
-  takeOver: 'Tomar el control',
-  resume: 'Reanudar',
-  collapse: 'Minimizar',
-  expand: 'Abrir pagehand',
-  close: 'Cerrar',
-  move: 'Mover el panel (flechas)',
-  log: 'Pasos del agente',
-  step: (k, max) => `Paso ${k} de ${max}`,
-  tokens: (n) => `${n.toLocaleString('es')} tokens`,
-  cost: (usd) => dollars(usd, 'es'),
-  secrets: 'Valores que el agente puede escribir sin verlos',
-  secretsHint: 'El agente lee <secret:nombre> y escribe el valor; el valor nunca sale de la página.',
-  secretName: 'Nombre',
-  secretValue: 'Valor',
-  addSecret: 'Añadir un valor',
-  removeSecret: 'Quitar',
-  attach: 'Adjuntar archivos que el agente puede subir',
-  attachShort: 'Adjuntar archivos',
-  attached: 'Archivos adjuntos',
-  removeFile: (name: string) => `Quitar ${name}`,
-  thinking: 'Pensando…',
-  details: 'Detalles',
-  evaluation: 'Evaluación',
-  memory: 'Memoria',
-  nextGoal: 'Siguiente objetivo',
-  result: 'Resultado',
-  askTitle: 'El agente te pregunta',
-  answer: 'Tu respuesta',
-  confirmTitle: '¿Permitir esta acción?',
-  action: 'Acción',
-  element: 'Elemento',
-  why: 'Por qué te lo pide',
-  goal: 'Objetivo',
-  allowIt: (kind) => `Permitir: ${kind.toLowerCase()}`,
-  deny: 'No permitir',
-  arming: 'Permitir funciona cuando esta tarjeta lleva un momento a la vista, sin nada encima.',
-  allowKind: (kind) => `Permitir toda acción de tipo «${kind.toLowerCase()}» en esta tarea`,
-  kinds: {
-    payment: 'Pago',
-    deletion: 'Borrado',
-    sending: 'Envío',
-    personal_data: 'Datos personales',
-    leaving_site: 'Salir del sitio',
-    download: 'Descarga',
-    site_tool: 'Herramienta del sitio',
-    unjudged: 'Sin comprobar',
-  },
-  done: 'Hecho',
-  notDone: 'Sin terminar',
-  copy: 'Copiar',
-  copied: 'Copiado',
-  error: 'Algo salió mal',
-  retry: 'Reintentar',
-  runAgain: 'Repetir',
-  saveRecording: 'Guardar como grabación',
-  siteTasks: 'Tareas de este sitio',
-  stopped: 'Detenido.',
-  resumed: 'La página cambió; la tarea sigue aquí.',
-  dismiss: 'Cerrar aviso',
-  history: 'Tareas anteriores en este sitio',
-  paused: 'Tienes el control. El agente espera a que reanudes.',
-  working: 'El agente está trabajando; la página está bloqueada.',
-  retrying: (s) => `Reintento en ${s} s`,
-  you: 'Tú',
-  agent: 'Agente',
-  conversation: 'Antes en esta conversación',
-  newConversation: 'Nueva conversación',
-};
-
-const tables: Record<Lang, Strings> = { en, es };
-
-/** The `lang` option wins; else the browser's language; English for anything we lack. */
-export function pickLang(option?: string, browser: string = typeof navigator === 'undefined' ? 'en' : navigator.language): Lang {
-  const tag = (option || browser || 'en').toLowerCase();
-  return tag.startsWith('es') ? 'es' : 'en';
-}
-
-export const strings = (lang: Lang): Strings => tables[lang];

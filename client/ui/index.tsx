@@ -11,7 +11,9 @@
 import { render } from 'preact';
 import type { LauncherPosition, OpenOptions, Recording, RunHandle, RunOptions, UiConfig } from '../agent/public-types';
 import { UI_ATTR } from '../page/ui-attr';
-import { pickLang, strings } from './i18n';
+import { en, type Strings } from './i18n';
+import { loadStrings } from './lang-load';
+import { chooseLang, isRtl, matchLang, type Lang } from './languages';
 import { Launcher } from './launcher';
 import { Mask } from './mask';
 import { topModal, watchDialogs } from './modal';
@@ -20,10 +22,12 @@ import { reduce, type RunView, type UiEvent } from './state';
 import {
   launcherAnchor,
   loadHistory,
+  loadLang,
   loadLayout,
   loadLog,
   placeIn,
   recordTask,
+  saveLang,
   saveLayout,
   saveLog,
   type HistoryItem,
@@ -98,6 +102,11 @@ export interface UiDeps {
    * so only a run the store says the panel started does.
    */
   siteInstalled?: boolean;
+  /**
+   * A stranger's page (bookmarklet, userscript): the panel speaks the user's language (their
+   * choice, else their browser's), not the one the page or its scripts name.
+   */
+  stranger?: boolean;
 }
 
 /**
@@ -126,7 +135,15 @@ export function createUi(deps: UiDeps) {
   let view: RunView | undefined;
   let handle: RunHandle | undefined;
   let unsubscribe: Array<() => void> = [];
-  let notice: string | undefined;
+  /** A line under the task box: said in the panel's language when it is one of ours. */
+  let notice: string | ((t: Strings) => string) | undefined;
+  /** The language the user picked in the panel's menu (remembered for the site). */
+  let chosen: Lang | undefined = matchLang(loadLang());
+  /** Each language's strings once loaded (English is built in); a language whose file failed shows English. */
+  const tables: Partial<Record<Lang, Strings>> = { en };
+  const loading = new Set<Lang>();
+  /** The strings last painted: kept on screen while the next language's file arrives. */
+  let shown: Strings | undefined;
   /** What to focus after the next render (the launcher after collapsing, and back). */
   let focusNext: string | undefined;
   let waiting = false;
@@ -188,7 +205,31 @@ export function createUi(deps: UiDeps) {
     return true;
   }
 
-  const lang = () => pickLang(options.lang ?? site.lang ?? deps.lang);
+  const lang = (): Lang =>
+    chooseLang({
+      chosen,
+      site: [options.lang, site.lang, deps.lang],
+      page: document.documentElement?.lang,
+      browser: navigator.languages?.length ? navigator.languages : [navigator.language],
+      stranger: deps.stranger,
+    });
+
+  /** `lang`'s strings, or undefined while its file loads (asked for once; the panel paints when it is here). */
+  function stringsOf(code: Lang): Strings | undefined {
+    const t = tables[code];
+    if (t || loading.has(code)) return t;
+    loading.add(code);
+    loadStrings(code)
+      .then(
+        (s) => (tables[code] = s),
+        () => (tables[code] = en),
+      )
+      .finally(() => {
+        loading.delete(code);
+        paint();
+      });
+    return undefined;
+  }
   const corner = (): LauncherPosition => site.position ?? deps.position ?? 'bottom-right';
 
   /**
@@ -198,6 +239,8 @@ export function createUi(deps: UiDeps) {
   const runOptions = (): RunOptions => {
     const o: RunOptions = {};
     for (const k of RUN_KEYS) if (options[k] !== undefined) (o as Record<string, unknown>)[k] = options[k];
+    // The language the user picked is the one the agent answers them in, too.
+    if (chosen) o.lang = chosen;
     return o;
   };
 
@@ -210,7 +253,8 @@ export function createUi(deps: UiDeps) {
     notice = undefined;
     if (agent) return go(agent);
     if (agentError) {
-      notice = strings(lang()).agentFailed(agentError);
+      const why = agentError;
+      notice = (t) => t.agentFailed(why);
       restore = { text };
     } else queued = { text, go: () => go(agent!) };
     paint();
@@ -258,8 +302,11 @@ export function createUi(deps: UiDeps) {
     replay: (recording) =>
       withAgent(recording.task, (a) => {
         try {
-          if (!a.replay) throw new Error('Replay is not available here.');
-          attach(a.replay(recording, runOptions()));
+          if (a.replay) attach(a.replay(recording, runOptions()));
+          else {
+            notice = (t) => t.replayUnavailable;
+            paint();
+          }
         } catch (e) {
           notice = String((e as Error)?.message ?? e);
           paint();
@@ -283,6 +330,11 @@ export function createUi(deps: UiDeps) {
       paint();
     },
     close,
+    setLang: (l) => {
+      chosen = l;
+      saveLang(l);
+      paint();
+    },
     move: (dx, dy, done) => {
       const box = placeIn(layout, innerWidth, innerHeight, corner());
       layout = { ...layout, x: box.x + dx, y: box.y + dy };
@@ -304,13 +356,16 @@ export function createUi(deps: UiDeps) {
       if (root) render(null, root);
       return;
     }
-    if (!mount()) return;
-    const t = strings(lang());
+    // The language's strings, else those on screen until they arrive (the first paint waits for them).
+    const t = stringsOf(lang()) ?? shown;
+    if (!t || !mount()) return;
+    shown = t;
+    const rtl = isRtl(t.locale as Lang);
     const themeName = options.theme ?? site.theme;
     const theme = themeName && themeName !== 'auto' ? ` ${themeName}` : '';
     const box = placeIn(layout, innerWidth, innerHeight, corner());
     render(
-      <div class={`ph${theme}`} lang={lang()}>
+      <div class={`ph${theme}`} lang={t.locale} dir={rtl ? 'rtl' : 'ltr'}>
         {uiRun && (
           <Mask
             host={host!}
@@ -340,12 +395,21 @@ export function createUi(deps: UiDeps) {
               earlier={view && view.id === lastTurnOf ? thread.turns.slice(0, -1) : thread.turns}
               history={history}
               recordings={site.recordings ?? []}
-              notice={notice}
+              notice={typeof notice === 'function' ? notice(t) : notice}
               waiting={queued?.text}
               restore={restore}
               box={box}
+              rtl={rtl}
               act={act}
-              onResize={(width, height) => setLayout({ ...layout, width, height })}
+              // Right to left, the panel hangs from its right edge (the resize grip is bottom-left): that edge stays put.
+              onResize={(width, height) =>
+                setLayout({
+                  ...layout,
+                  width,
+                  height,
+                  ...(rtl && (layout.x !== undefined || corner().endsWith('left')) ? { x: box.x + box.width - width } : {}),
+                })
+              }
             />
           ))}
       </div>,
@@ -467,14 +531,16 @@ export function createUi(deps: UiDeps) {
 
   /** The engine could not be loaded: said in the panel; a task waiting for it goes back to the task box. */
   function agentFailed(e: unknown): void {
-    agentError = String((e as Error)?.message ?? e);
-    notice = strings(lang()).agentFailed(agentError);
+    const why = (agentError = String((e as Error)?.message ?? e));
+    notice = (t) => t.agentFailed(why);
     if (queued) restore = { text: queued.text };
     queued = undefined;
     paint();
   }
 
   addEventListener('resize', () => visible && paint());
+  // The language's file is asked for now, so it is here by the time the panel opens.
+  stringsOf(lang());
   addEventListener('pagehide', () => {
     if (view?.status === 'running')
       saveLog(

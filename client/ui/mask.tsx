@@ -68,7 +68,9 @@ export function Mask({ host, acting, t, onTakeOver, onStop }: Props) {
     <div class="mask" data-mask onWheel={(e) => e.preventDefault()}>
       {r && (
         <div class="hl" data-highlight style={{ left: `${r.x - 3}px`, top: `${r.y - 3}px`, width: `${r.width + 6}px`, height: `${r.height + 6}px` }}>
-          <span class={r.y < 30 ? 'cap below' : 'cap'}>{callLabel(acting!.call, acting!.target)}</span>
+          <span class={r.y < 30 ? 'cap below' : 'cap'} dir="auto">
+            {callLabel(acting!.call, acting!.target)}
+          </span>
         </div>
       )}
       {at && (

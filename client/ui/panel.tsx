@@ -15,6 +15,9 @@ import { FilesBox } from './files';
 import { readSecrets, SecretsBox } from './secrets';
 import { isUserInput, onUserInput } from './trusted';
 import { guardCard, type CardGuard } from './arming';
+import { clock } from './format';
+import type { Lang } from './languages';
+import { LangMenu } from './lang-menu';
 
 export interface PanelActions {
   /** `secrets`: the values the agent may type but not see; `files`: those attached; both from the task box. */
@@ -34,6 +37,8 @@ export interface PanelActions {
   newConversation(): void;
   collapse(): void;
   close(): void;
+  /** The user picked a language in the panel's menu. */
+  setLang(lang: Lang): void;
   move(dx: number, dy: number, done?: boolean): void;
 }
 
@@ -52,14 +57,11 @@ interface Props {
   /** Text given back to the task box (a task the agent never got); a new object each time. */
   restore?: { text: string };
   box: { x: number; y: number; width: number; height: number };
+  /** Right to left: the panel hangs from its right edge, where its resize grip is not. */
+  rtl?: boolean;
   act: PanelActions;
   onResize(width: number, height: number): void;
 }
-
-const clock = (ms: number): string => {
-  const s = Math.max(0, Math.floor(ms / 1000));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
-};
 
 /** Re-renders once a second while `on`, for the elapsed-time clock. */
 function useTick(on: boolean): void {
@@ -71,7 +73,7 @@ function useTick(on: boolean): void {
   }, [on]);
 }
 
-export function Panel({ view, t, earlier, history, recordings, notice, waiting, restore, box, act, onResize }: Props) {
+export function Panel({ view, t, earlier, history, recordings, notice, waiting, restore, box, rtl, act, onResize }: Props) {
   const running = view?.status === 'running';
   useTick(running);
   const ref = useRef<HTMLElement>(null);
@@ -103,12 +105,22 @@ export function Panel({ view, t, earlier, history, recordings, notice, waiting, 
   }, [count, view?.status]);
 
   return (
-    <section ref={ref} class="panel" aria-label={t.title} style={{ left: `${box.x}px`, top: `${box.y}px`, width: `${box.width}px`, height: `${box.height}px` }}>
+    <section
+      ref={ref}
+      class="panel"
+      aria-label={t.title}
+      style={{
+        ...(rtl ? { right: `${(document.documentElement.clientWidth || innerWidth) - box.x - box.width}px` } : { left: `${box.x}px` }),
+        top: `${box.y}px`,
+        width: `${box.width}px`,
+        height: `${box.height}px`,
+      }}
+    >
       <Header t={t} running={running} act={act} />
       {view && view.step > 0 && (
         <div class="bar" data-progress>
           <span>{t.step(view.step, view.maxSteps)}</span>
-          <span>{clock(running ? Date.now() - view.startedAt : view.elapsedMs)}</span>
+          <span>{clock(running ? Date.now() - view.startedAt : view.elapsedMs, t.locale)}</span>
           <span>{t.tokens(view.tokens)}</span>
           {view.cost !== undefined && <span data-cost>{t.cost(view.cost)}</span>}
         </div>
@@ -123,7 +135,11 @@ export function Panel({ view, t, earlier, history, recordings, notice, waiting, 
       )}
       <div class="log" role="log" aria-label={t.log} ref={logRef} tabIndex={0}>
         {earlier.length > 0 && <Conversation t={t} turns={earlier} />}
-        {view && <p class="task">{view.task}</p>}
+        {view && (
+          <p class="task" dir="auto">
+            {view.task}
+          </p>
+        )}
         {view?.entries.map((e, i) => (
           <EntryView key={i} e={e} t={t} running={running} />
         ))}
@@ -177,7 +193,7 @@ function Header({ t, running, act }: { t: Strings; running: boolean; act: PanelA
   // Dragging by the header; the move button does the same from the keyboard.
   const drag = useRef<{ x: number; y: number } | undefined>();
   const down = (e: PointerEvent): void => {
-    if ((e.target as Element).closest('button') || e.button !== 0) return;
+    if ((e.target as Element).closest('button,select') || e.button !== 0) return;
     drag.current = { x: e.clientX, y: e.clientY };
     (e.currentTarget as Element).setPointerCapture(e.pointerId);
   };
@@ -200,6 +216,7 @@ function Header({ t, running, act }: { t: Strings; running: boolean; act: PanelA
         <span class={running ? 'dot on' : 'dot'} aria-hidden="true" />
         {t.title}
       </h2>
+      <LangMenu t={t} pick={act.setLang} />
       <button type="button" class="icon" aria-label={t.move} title={t.move} onKeyDown={key} data-move>
         <span aria-hidden="true">✥</span>
       </button>
@@ -222,11 +239,11 @@ function Conversation({ t, turns }: { t: Strings; turns: readonly ThreadTurn[] }
     <ol class="thread" aria-label={t.conversation} data-thread>
       {turns.map((turn, i) => (
         <li key={i} data-turn={i + 1}>
-          <p class="task">
+          <p class="task" dir="auto">
             <span class="sr">{t.you}: </span>
             {turn.task}
           </p>
-          <p class={turn.status === 'done' ? 'entry msg model' : 'entry msg model bad'} data-turn-answer={turn.status}>
+          <p class={turn.status === 'done' ? 'entry msg model' : 'entry msg model bad'} data-turn-answer={turn.status} dir="auto">
             <span class="sr">{t.agent}: </span>
             {turn.status === 'stopped' ? t.stopped : turn.status === 'failed' ? `${t.notDone}: ${turn.answer}` : turn.answer}
           </p>
@@ -239,7 +256,7 @@ function Conversation({ t, turns }: { t: Strings; turns: readonly ThreadTurn[] }
 function EntryView({ e, t, running }: { e: Entry; t: Strings; running: boolean }) {
   if (e.kind === 'message') {
     return (
-      <p class={`entry msg ${e.from}`}>
+      <p class={`entry msg ${e.from}`} dir="auto">
         <span class="sr">{e.from === 'user' ? t.you : t.agent}: </span>
         {e.text}
       </p>
@@ -262,31 +279,59 @@ function EntryView({ e, t, running }: { e: Entry; t: Strings; running: boolean }
     <div class="entry" data-step={e.step}>
       <div class="k">{`#${e.step}`}</div>
       {e.thinking !== undefined && !r && (e.thinking || running) && (
-        <p class="think" aria-hidden="true">
+        <p class="think" aria-hidden="true" dir="auto">
           {e.thinking.slice(-240) || t.thinking}
         </p>
       )}
       {!r && e.thinking === undefined && running && <p class="think">{t.thinking}</p>}
       {/* What it saw (muted), then what it does next and why; the rest under Details. */}
-      {r?.evaluation && <p class="entry saw">{r.evaluation}</p>}
-      {r?.nextGoal && <p class="entry">{r.nextGoal}</p>}
+      {r?.evaluation && (
+        <p class="entry saw" dir="auto">
+          {r.evaluation}
+        </p>
+      )}
+      {r?.nextGoal && (
+        <p class="entry" dir="auto">
+          {r.nextGoal}
+        </p>
+      )}
       {e.actions.map((a, i) => (
-        <span key={i} class={a.result && !a.result.ok ? 'act fail' : 'act'}>
+        <span key={i} class={a.result && !a.result.ok ? 'act fail' : 'act'} dir="auto">
           {a.result ? (a.result.ok ? '✓ ' : '✗ ') : '… '}
           {callLabel(a.call, a.target)}
         </span>
       ))}
       {quiet.map((c, i) => (
-        <span key={`q${i}`} class="act">{`→ ${callLabel(c)}`}</span>
+        <span key={`q${i}`} class="act" dir="auto">{`→ ${callLabel(c)}`}</span>
       ))}
       {(r?.evaluation || r?.memory || r?.nextGoal || results.length > 0) && (
         <details>
           <summary>{t.details}</summary>
           <dl>
-            {r?.evaluation && [<dt key="e">{t.evaluation}</dt>, <dd key="e2">{r.evaluation}</dd>]}
-            {r?.memory && [<dt key="m">{t.memory}</dt>, <dd key="m2">{r.memory}</dd>]}
-            {r?.nextGoal && [<dt key="g">{t.nextGoal}</dt>, <dd key="g2">{r.nextGoal}</dd>]}
-            {results.map((a, i) => [<dt key={`r${i}`}>{t.result}</dt>, <dd key={`d${i}`}>{a.result!.message}</dd>])}
+            {r?.evaluation && [
+              <dt key="e">{t.evaluation}</dt>,
+              <dd key="e2" dir="auto">
+                {r.evaluation}
+              </dd>,
+            ]}
+            {r?.memory && [
+              <dt key="m">{t.memory}</dt>,
+              <dd key="m2" dir="auto">
+                {r.memory}
+              </dd>,
+            ]}
+            {r?.nextGoal && [
+              <dt key="g">{t.nextGoal}</dt>,
+              <dd key="g2" dir="auto">
+                {r.nextGoal}
+              </dd>,
+            ]}
+            {results.map((a, i) => [
+              <dt key={`r${i}`}>{t.result}</dt>,
+              <dd key={`d${i}`} dir="auto">
+                {a.result!.message}
+              </dd>,
+            ])}
           </dl>
         </details>
       )}
@@ -339,11 +384,24 @@ function ConfirmCard({ view, t, act }: { view: RunView; t: Strings; act: PanelAc
       <h3 id="ph-confirm-title">{`${t.confirmTitle} — ${kind}`}</h3>
       <dl>
         <dt>{t.action}</dt>
-        <dd>{callLabel(req.target ? { name: req.call.name, args: { ...req.call.args, ref: undefined } } : req.call)}</dd>
-        {req.target && [<dt key="e">{t.element}</dt>, <dd key="e2">{targetLabel(req.target)}</dd>]}
+        {/* What comes from the page, the model or the risk check keeps its own direction (dir=auto). */}
+        <dd dir="auto">{callLabel(req.target ? { name: req.call.name, args: { ...req.call.args, ref: undefined } } : req.call)}</dd>
+        {req.target && [
+          <dt key="e">{t.element}</dt>,
+          <dd key="e2" dir="auto">
+            {targetLabel(req.target)}
+          </dd>,
+        ]}
         <dt>{t.why}</dt>
-        <dd id="ph-confirm-why">{req.reason}</dd>
-        {req.goal && [<dt key="g">{t.goal}</dt>, <dd key="g2">{req.goal}</dd>]}
+        <dd id="ph-confirm-why" dir="auto">
+          {req.reason}
+        </dd>
+        {req.goal && [
+          <dt key="g">{t.goal}</dt>,
+          <dd key="g2" dir="auto">
+            {req.goal}
+          </dd>,
+        ]}
       </dl>
       {/* Each button says what it does, with its own icon and colour, not only by its place. */}
       <div class="row">
@@ -384,7 +442,9 @@ function AskCard({ question, t, act }: { question: string; t: Strings; act: Pane
   return (
     <div class="card" data-ask role="group" aria-labelledby="ph-ask-q">
       <h3>{t.askTitle}</h3>
-      <p id="ph-ask-q">{question}</p>
+      <p id="ph-ask-q" dir="auto">
+        {question}
+      </p>
       <label class="sr" for="ph-answer">
         {t.answer}
       </label>
@@ -422,7 +482,9 @@ function EndCard({ view, t, act }: { view: RunView; t: Strings; act: PanelAction
   return (
     <div class={ok ? 'card ok' : 'card bad'} data-end={view.status} role="status">
       <h3>{ok ? t.done : view.error ? t.error : t.notDone}</h3>
-      <p data-summary>{text}</p>
+      <p data-summary dir="auto">
+        {text}
+      </p>
       <div class="row">
         {ok ? (
           <button type="button" onClick={copy} data-copy>
@@ -475,6 +537,7 @@ function TaskBox({ t, send, text, setText, waiting }: { t: Strings; send: PanelA
       <textarea
         id="ph-task"
         ref={box}
+        dir="auto"
         data-task
         rows={2}
         value={waiting ?? text}
@@ -512,7 +575,7 @@ function SiteTasks({ t, recordings, act }: { t: Strings; recordings: Recording[]
       <ul>
         {recordings.map((r, i) => (
           <li key={i}>
-            <button type="button" title={r.task} onClick={onUserInput(() => act.replay(r))}>
+            <button type="button" title={r.task} dir="auto" onClick={onUserInput(() => act.replay(r))}>
               {r.task}
             </button>
           </li>
@@ -532,6 +595,7 @@ function History({ t, items, pick }: { t: Strings; items: HistoryItem[]; pick(ta
             <button
               type="button"
               title={i.task}
+              dir="auto"
               onClick={(e) => (pick(i.task), ((e.currentTarget as Element).getRootNode() as ShadowRoot).getElementById?.('ph-task')?.focus())}
             >
               {i.ok === true ? '✓ ' : i.ok === false ? '✗ ' : ''}

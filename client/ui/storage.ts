@@ -3,9 +3,10 @@
  * `pagehand:ui` key, so every page of the site opens it in the same place); whether it is open
  * or folded to the launcher (sessionStorage `pagehand:panel`: a panel, like a run, belongs to its
  * tab — another tab of the site, or a new one, starts with the launcher); and the last few
- * tasks (sessionStorage `pagehand:history`, this tab and site only). Storage that throws
- * (disabled, full, sandboxed) only loses the memory. The conversation is never kept in any of
- * these: the page can read them (see `ThreadStore`).
+ * tasks (sessionStorage `pagehand:history`, this tab and site only); and the language the user
+ * picked in the panel's menu (localStorage `pagehand:lang`, beside the place: a preference of the
+ * site's every page). Storage that throws (disabled, full, sandboxed) only loses the memory. The
+ * conversation is never kept in any of these: the page can read them (see `ThreadStore`).
  */
 import type { LauncherPosition, ThreadTurn } from '../agent/public-types';
 
@@ -14,6 +15,7 @@ export const PANEL_KEY = 'pagehand:panel';
 export const HISTORY_KEY = 'pagehand:history';
 export const HISTORY_MAX = 8;
 export const LOG_KEY = 'pagehand:log';
+export const LANG_KEY = 'pagehand:lang';
 /** Entries carried over a navigation (the newest). */
 export const LOG_MAX = 60;
 
@@ -156,3 +158,11 @@ export interface ThreadStore {
   save(thread: PanelThread): void;
   clear(): void;
 }
+
+/** The language the user picked in the panel (a code; the caller checks it is one we have). */
+export const loadLang = (): string | undefined => {
+  const l = read<unknown>('localStorage', LANG_KEY);
+  return typeof l === 'string' ? l : undefined;
+};
+
+export const saveLang = (lang: string): void => write('localStorage', LANG_KEY, lang);

@@ -7,11 +7,11 @@
 export const CSS = `
 :host{all:initial!important;position:fixed!important;inset:0 auto auto 0!important;width:0!important;height:0!important;z-index:2147483647!important;display:block!important;visibility:visible!important;opacity:1!important;transform:none!important;filter:none!important;contain:none!important;pointer-events:none!important}
 .ph{--bg:#fff;--fg:#1b1e24;--mute:#5b6270;--line:#d9dde4;--soft:#f3f5f8;--acc:#1f5fd1;--acc-fg:#fff;--ok:#17753a;--bad:#b42318;--warn:#fff5d6;--focus:#1f5fd1;--shadow:0 8px 30px rgba(0,0,0,.22);
-font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);color-scheme:light;-webkit-text-size-adjust:100%;text-align:left;letter-spacing:normal;word-spacing:normal;text-transform:none}
+font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);color-scheme:light;-webkit-text-size-adjust:100%;text-align:start;letter-spacing:normal;word-spacing:normal;text-transform:none}
 @media (prefers-color-scheme:dark){.ph:not(.light){--bg:#1c1f26;--fg:#e8eaef;--mute:#a7aebb;--line:#3a404c;--soft:#262a33;--acc:#7aa7ff;--acc-fg:#0d1424;--ok:#6fd08f;--bad:#ff8a80;--warn:#3b3320;--focus:#9cc0ff;color-scheme:dark}}
 .ph.dark{--bg:#1c1f26;--fg:#e8eaef;--mute:#a7aebb;--line:#3a404c;--soft:#262a33;--acc:#7aa7ff;--acc-fg:#0d1424;--ok:#6fd08f;--bad:#ff8a80;--warn:#3b3320;--focus:#9cc0ff;color-scheme:dark}
 *,*::before,*::after{box-sizing:border-box}
-button,textarea,input{font:inherit;color:inherit;margin:0}
+button,textarea,input,select{font:inherit;color:inherit;margin:0}
 p{margin:0}
 button{cursor:pointer;border:1px solid var(--line);background:var(--soft);border-radius:8px;padding:6px 12px;min-height:32px}
 button:hover{border-color:var(--mute)}
@@ -23,8 +23,9 @@ button.icon:hover{background:var(--soft)}
 :focus-visible{outline:2px solid var(--focus);outline-offset:2px}
 textarea{width:100%;resize:none;border:1px solid var(--line);border-radius:8px;padding:8px;background:var(--bg);min-height:60px;display:block}
 .panel{position:fixed;pointer-events:auto;display:flex;flex-direction:column;background:var(--bg);border:1px solid var(--line);border-radius:12px;box-shadow:var(--shadow);overflow:hidden;resize:both;min-width:240px;min-height:200px;max-width:calc(100vw - 16px);max-height:calc(100vh - 16px);z-index:2}
-header{display:flex;align-items:center;gap:6px;padding:6px 6px 6px 10px;border-bottom:1px solid var(--line);cursor:move;user-select:none;touch-action:none;flex:none}
+header{display:flex;align-items:center;gap:6px;padding:6px;padding-inline-start:10px;border-bottom:1px solid var(--line);cursor:move;user-select:none;touch-action:none;flex:none}
 header h2{font-size:15px;font-weight:650;margin:0;flex:1;display:flex;align-items:center;gap:8px}
+.langs{flex:0 1 auto;min-width:0;max-width:9em;height:28px;padding:0 4px;border:1px solid var(--line);border-radius:8px;background:var(--bg);font-size:12.5px;cursor:pointer}
 .dot{width:8px;height:8px;border-radius:50%;background:var(--mute)}
 .dot.on{background:var(--ok);animation:pulse 1.2s ease-in-out infinite}
 @keyframes pulse{50%{opacity:.35}}
@@ -69,7 +70,7 @@ dd{margin:0;white-space:pre-wrap;overflow-wrap:anywhere}
 .files .attach{display:inline-flex;align-items:center;gap:4px;background:transparent;border-color:transparent;padding:2px 4px;min-height:24px;font-size:12.5px;color:var(--mute)}
 .files .attach:hover{background:var(--soft)}
 .files ul{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:4px;min-width:0}
-.files li{display:flex;align-items:center;gap:2px;background:var(--soft);border-radius:6px;padding:0 0 0 6px;max-width:100%}
+.files li{display:flex;align-items:center;gap:2px;background:var(--soft);border-radius:6px;padding-inline-start:6px;max-width:100%}
 .files li span{overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .intro{font-size:13.5px;line-height:1.5}
 .thread{list-style:none;margin:0;padding:0 0 8px;display:flex;flex-direction:column;gap:8px;border-bottom:1px dashed var(--line)}
@@ -79,11 +80,11 @@ button.link{background:transparent;border-color:transparent;color:var(--acc);pad
 button.link:hover{text-decoration:underline;border-color:transparent}
 .hist{font-size:13px}
 .hist ul{list-style:none;margin:4px 0 0;padding:0;display:flex;flex-direction:column;gap:2px}
-.hist button{width:100%;text-align:left;background:transparent;border-color:transparent;padding:4px 6px;min-height:28px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.hist button{width:100%;text-align:start;background:transparent;border-color:transparent;padding:4px 6px;min-height:28px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .hist button:hover{background:var(--soft)}
 .launcher{position:fixed;pointer-events:auto;width:48px;height:48px;border-radius:50%;background:var(--acc);color:var(--acc-fg);border:none;box-shadow:var(--shadow);display:flex;align-items:center;justify-content:center;font-weight:700;font-size:18px;z-index:2}
-.launcher .dot{position:absolute;top:4px;right:4px;border:2px solid var(--bg)}
-.launcher.labelled{width:auto;max-width:min(320px,calc(100vw - 24px));border-radius:24px;padding:0 18px 0 12px;gap:8px;font-size:15px;font-weight:600}
+.launcher .dot{position:absolute;top:4px;inset-inline-end:4px;border:2px solid var(--bg)}
+.launcher.labelled{width:auto;max-width:min(320px,calc(100vw - 24px));border-radius:24px;padding:0;padding-inline:12px 18px;gap:8px;font-size:15px;font-weight:600}
 .launcher .lt{overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .launcher svg{flex:none}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}

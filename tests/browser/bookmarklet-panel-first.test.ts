@@ -8,7 +8,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { strings } from '../../client/ui/i18n';
+import { en } from '../../client/ui/i18n';
 import { call, latestMap, refFor, sequence, useAgentStack } from './agent-harness';
 import { origin } from './harness';
 import { clickBookmarklet, inUi, panel, runBookmarklet, sendTask, useUiSession, waitIn } from './ui-kit';
@@ -62,7 +62,7 @@ describe("the bookmarklet's click: the panel before the engine", () => {
     stack.setPolicy(sequence(call('done', { summary: 'Counted to three.' })));
     const from = stack.requests().length;
     await page.keyboard.press('Enter');
-    const t = strings('en');
+    const t = en;
     const waiting = await waitIn(page, '[data-waiting][role="status"]');
     expect(await waiting.textContent()).toBe(t.waitingAgent);
     expect(await inUi(page, '[data-send]').textContent()).toBe(t.sendWaiting);

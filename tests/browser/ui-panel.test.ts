@@ -219,6 +219,8 @@ describe('panel states', () => {
       const page = await narrow.context.newPage();
       const { origin } = await import('./harness');
       await page.goto(`${origin()}/fixtures/agent/webmail/inbox.html`);
+      // The page's own <html lang> would come first (ui-i18n.test.ts): this page names none.
+      await page.evaluate(() => document.documentElement.removeAttribute('lang'));
       await page.addScriptTag({ path: 'dist/pagehand.js' });
       await page.emulateMedia({ colorScheme: 'light' });
       await openPanel(page, stack);
@@ -235,7 +237,7 @@ describe('panel states', () => {
     }
   });
 
-  it('Spanish from the browser language; the lang option overrides it', async () => {
+  it('Spanish from the browser language on a page that names none; the lang option overrides it', async () => {
     const es = await connect();
     try {
       const ctx = await es.browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'es-ES' });
@@ -243,6 +245,8 @@ describe('panel states', () => {
       const page = await ctx.newPage();
       const { origin } = await import('./harness');
       await page.goto(`${origin()}/fixtures/agent/webmail/inbox.html`);
+      // The page's own <html lang> would come first (ui-i18n.test.ts): this page names none.
+      await page.evaluate(() => document.documentElement.removeAttribute('lang'));
       await page.addScriptTag({ path: 'dist/pagehand.js' });
       await page.emulateMedia({ colorScheme: 'light' });
       await openPanel(page, stack);

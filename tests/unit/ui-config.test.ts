@@ -71,18 +71,19 @@ describe('ui.configure (pagehand.init)', () => {
     expect($('section.panel')!.style.left).toBe('12px');
   });
 
-  it("init's theme and lang replace those open() was given: the last call wins", () => {
+  it("init's theme and lang replace those open() was given: the last call wins", async () => {
     ui.open({ theme: 'light', lang: 'en' });
     expect($('.ph.light')).not.toBeNull();
     ui.configure({ theme: 'dark', lang: 'es' });
+    // Spanish paints once its module is here (English stays on screen until then).
+    await vi.waitFor(() => expect($('[data-send]')!.textContent).toBe('Enviar'));
     expect($('.ph.dark')).not.toBeNull();
-    expect($('[data-send]')!.textContent).toBe('Enviar');
   });
 
-  it("the script tag's language and corner are the defaults beneath init", () => {
+  it("the script tag's language and corner are the defaults beneath init", async () => {
     setup({ lang: 'es', position: 'bottom-left' });
     ui.launcher();
-    expect($('.launcher')!.getAttribute('aria-label')).toBe('Abrir pagehand');
+    await vi.waitFor(() => expect($('.launcher')!.getAttribute('aria-label')).toBe('Abrir pagehand'));
     expect($('.launcher')!.style.left).toBe('12px');
     ui.configure({ lang: 'en' });
     expect($('.launcher')!.getAttribute('aria-label')).toBe('Open pagehand');

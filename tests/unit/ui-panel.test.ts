@@ -102,6 +102,8 @@ const text = (): string => shadow().textContent ?? '';
 /** Refs are branded strings in the contract. */
 const ref = (r: string): Ref => r as Ref;
 const usage = { promptTokens: 10, completionTokens: 5 };
+/** The panel painted: a language other than English paints once its module has loaded. */
+const painted = (): Promise<void> => vi.waitFor(() => expect(hosts()[0]?.shadowRoot?.querySelector('.ph')).toBeTruthy());
 /** Lets Preact run its scheduled re-render (hook state changes render on a later tick). */
 const tick = (): Promise<void> => new Promise((r) => setTimeout(r, 0));
 /** Past the confirmation card's arming wait (happy-dom has no IntersectionObserver v2: the wait alone). */
@@ -177,6 +179,7 @@ describe('overlay controller', () => {
   it('an engine that fails to load: the error in the panel, the task back in the box, nothing run', async () => {
     setup('es', false);
     ui.open();
+    await painted();
     type($('[data-task]')!, 'Busca la factura');
     key($('[data-task]')!, 'Enter');
     await tick();
@@ -186,7 +189,8 @@ describe('overlay controller', () => {
     expect($('[role="alert"]')!.textContent).toContain('No se pudo cargar el agente');
     expect($('[role="alert"]')!.textContent).toContain('could not load the engine');
     const box = $('[data-task]') as HTMLTextAreaElement;
-    expect(box.value).toBe('Busca la factura');
+    // Given back by an effect (Preact runs those after the next frame).
+    await vi.waitFor(() => expect(box.value).toBe('Busca la factura'));
     expect(box.readOnly).toBe(false);
     expect(($('[data-send]') as HTMLButtonElement).disabled).toBe(false);
   });
@@ -350,9 +354,10 @@ describe('overlay controller', () => {
     expect(JSON.parse(localStorage.getItem(LAYOUT_KEY)!).x).toBe(left - 16);
   });
 
-  it('Spanish from the lang option', () => {
+  it('Spanish from the lang option', async () => {
     setup('es');
     ui.open();
+    await painted();
     expect($('[data-send]')!.textContent).toBe('Enviar');
     expect($('.ph')!.getAttribute('lang')).toBe('es');
   });

@@ -1,13 +1,12 @@
 // @vitest-environment happy-dom
 /**
- * The overlay's pure parts: what each run event does to the panel's view (the reducer), the
- * language choice, and what it remembers (layout in localStorage, task history in
- * sessionStorage).
+ * The overlay's pure parts: what each run event does to the panel's view (the reducer) and what
+ * it remembers (layout in localStorage, task history in sessionStorage). The languages:
+ * ui-i18n.test.ts.
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Ref } from '../../client/page/page-types';
 import type { RunEvents, RunResult } from '../../client/agent/public-types';
-import { pickLang, strings } from '../../client/ui/i18n';
 import { callLabel } from '../../client/ui/labels';
 import { pointFor } from '../../client/ui/mask';
 import { reduce, type RunView, type UiEvent } from '../../client/ui/state';
@@ -146,24 +145,6 @@ describe('labels and the pointer', () => {
     expect(pointFor({ call: { name: 'click', args: {} }, target: { ref: ref('1'), role: 'button', name: '', rect } })).toEqual({ x: 60, y: 40 });
     expect(pointFor({ call: { name: 'click_at', args: { x: 5, y: 7 } } })).toEqual({ x: 5, y: 7 });
     expect(pointFor({ call: { name: 'wait', args: {} } })).toBeUndefined();
-  });
-});
-
-describe('i18n', () => {
-  it('the lang option wins, else the browser language; anything else is English', () => {
-    expect(pickLang(undefined, 'es-MX')).toBe('es');
-    expect(pickLang('en', 'es-ES')).toBe('en');
-    expect(pickLang('es', 'en-US')).toBe('es');
-    expect(pickLang(undefined, 'fr-FR')).toBe('en');
-  });
-
-  it('Spanish has every string English has, and they differ', () => {
-    const en = strings('en');
-    const es = strings('es');
-    expect(Object.keys(es).sort()).toEqual(Object.keys(en).sort());
-    expect(es.send).toBe('Enviar');
-    expect(es.step(3, 50)).toBe('Paso 3 de 50');
-    expect(Object.keys(es.kinds)).toEqual(Object.keys(en.kinds));
   });
 });
 

@@ -1,0 +1,141 @@
+/**
+ * The panel's languages: every language has exactly English's keys, of the same kinds, with the
+ * numbers and names put inside its sentences kept (through Intl, in its own digits); each loads
+ * through its own module; and which language a page gets (the user's choice, the site's word,
+ * the page's, the browser's — and on a stranger's page only the user's and the browser's).
+ */
+import { describe, expect, it } from 'vitest';
+import { en, type Strings } from '../../client/ui/i18n';
+import { money, num } from '../../client/ui/format';
+import { chooseLang, isRtl, LANGUAGES, matchLang, type Lang } from '../../client/ui/languages';
+import { loadStrings } from '../../client/ui/lang-load';
+
+const CODES = Object.keys(LANGUAGES) as Lang[];
+const tables = new Map<Lang, Strings>();
+for (const code of CODES) tables.set(code, await loadStrings(code));
+
+/** Every key path (kinds.payment …) with what it holds: 'string' or the function's arity. */
+function shape(o: object, prefix = ''): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(o)) {
+    if (v && typeof v === 'object') Object.assign(out, shape(v, `${prefix}${k}.`));
+    else out[`${prefix}${k}`] = typeof v === 'function' ? `fn/${v.length}` : typeof v;
+  }
+  return out;
+}
+
+/** The functions that take numbers; the others take a name, a reason or a kind. */
+const NUMERIC = new Set(['step', 'tokens', 'cost', 'retrying']);
+
+/** Every string a table shows, its functions called with stand-ins. */
+function texts(t: Strings): string[] {
+  const out: string[] = [];
+  const walk = (o: object): void => {
+    for (const [k, v] of Object.entries(o)) {
+      if (typeof v === 'string') out.push(v);
+      else if (typeof v === 'function') out.push(String(v(...Array(v.length).fill(NUMERIC.has(k) ? 3 : 'Name'))));
+      else if (v && typeof v === 'object') walk(v);
+    }
+  };
+  walk(t);
+  return out;
+}
+
+describe('every language has every key', () => {
+  it('at least twelve languages, English and the issue’s eleven among them, Hebrew too', () => {
+    expect(CODES.length).toBeGreaterThanOrEqual(12);
+    for (const code of ['en', 'es', 'fr', 'de', 'it', 'pt', 'nl', 'pl', 'ja', 'zh', 'ko', 'ar', 'he']) expect(CODES).toContain(code);
+  });
+
+  it.each(CODES.filter((c) => c !== 'en'))('%s: exactly English’s keys (no extra, none missing), each a string or a function of as many arguments', (code) => {
+    expect(shape(tables.get(code)!)).toEqual(shape(en));
+  });
+
+  it.each(CODES)('%s: its own module, its code, nothing empty or left unfilled', (code) => {
+    const t = tables.get(code)!;
+    expect(t.locale).toBe(code);
+    expect(t.title).toBe('pagehand');
+    for (const s of texts(t)) {
+      expect(s.trim().length, `${code}: ${JSON.stringify(s)}`).toBeGreaterThan(0);
+      expect(s).not.toMatch(/undefined|NaN|\$\{|\[object /);
+    }
+    if (code !== 'en') {
+      // Written in the language, not English left over.
+      for (const k of ['intro', 'taskLabel', 'send', 'stop', 'confirmTitle', 'deny', 'arming', 'working', 'language'] as const)
+        expect(t[k], `${code}.${k}`).not.toBe(en[k]);
+    }
+  });
+});
+
+describe('placeholders are kept', () => {
+  it.each(CODES)('%s: names, reasons and kinds go into the sentence; numbers in the language’s own digits', (code) => {
+    const t = tables.get(code)!;
+    expect(t.agentFailed('⟦why⟧')).toContain('⟦why⟧');
+    expect(t.removeFile('⟦cv.pdf⟧')).toContain('⟦cv.pdf⟧');
+    for (const kind of Object.values(t.kinds)) {
+      expect(t.allowIt(kind).toLowerCase()).toContain(kind.toLowerCase());
+      expect(t.allowKind(kind).toLowerCase()).toContain(kind.toLowerCase());
+    }
+    const step = t.step(7, 40);
+    expect(step).toContain(num(7, code));
+    expect(step).toContain(num(40, code));
+    expect(t.tokens(12345)).toContain(num(12345, code));
+    expect(t.retrying(2.5)).toContain(num(2.5, code));
+    expect(t.cost(0.0123)).toBe(money(0.0123, code));
+    expect(t.cost(12)).toBe(money(12, code));
+    // The syntax the agent reads is shown as it is written.
+    expect(t.secretsHint).toContain('<secret:');
+    expect(t.expand).toContain('pagehand');
+  });
+
+  it('Intl writes each language’s numbers and money its own way', () => {
+    expect(num(12345, 'en')).toBe('12,345');
+    expect(num(12345, 'de')).toBe('12.345');
+    expect(tables.get('fr')!.tokens(12345)).toBe('12\u202f345 jetons');
+    expect(tables.get('en')!.cost(0.0123)).toBe('$0.0123');
+    expect(tables.get('de')!.cost(0.0123)).toMatch(/^0,0123\s\$$/);
+    expect(tables.get('pl')!.tokens(1)).toBe('1 token');
+    expect(tables.get('pl')!.tokens(3)).toBe('3 tokeny');
+    expect(tables.get('pl')!.tokens(5)).toBe('5 tokenów');
+  });
+});
+
+describe('which language a page gets', () => {
+  const browser = ['de-CH', 'en'];
+
+  it('matches tags to the languages we have: region and script dropped, old codes known, others none', () => {
+    expect(matchLang('pt-BR')).toBe('pt');
+    expect(matchLang('zh-Hant-TW')).toBe('zh');
+    expect(matchLang('ES_mx')).toBe('es');
+    expect(matchLang('iw')).toBe('he');
+    expect(matchLang('sv-SE')).toBeUndefined();
+    expect(matchLang('constructor')).toBeUndefined();
+    expect(matchLang('')).toBeUndefined();
+    expect(matchLang(undefined)).toBeUndefined();
+  });
+
+  it("a site's page: the site's word (open, init, data-lang, in that order) > <html lang> > the browser's languages > English", () => {
+    expect(chooseLang({ site: ['ja', 'fr', 'es'], page: 'it', browser })).toBe('ja');
+    expect(chooseLang({ site: [undefined, 'fr', 'es'], page: 'it', browser })).toBe('fr');
+    expect(chooseLang({ site: [undefined, undefined, 'es'], page: 'it', browser })).toBe('es');
+    expect(chooseLang({ site: [], page: 'it-IT', browser })).toBe('it');
+    expect(chooseLang({ site: [], page: '', browser })).toBe('de');
+    // A language we lack goes on to the next source, not to English.
+    expect(chooseLang({ site: ['sv'], page: 'fi', browser: ['nb', 'ko-KR'] })).toBe('ko');
+    expect(chooseLang({ site: ['sv'], page: 'fi', browser: ['nb'] })).toBe('en');
+  });
+
+  it('the user’s own choice beats every other', () => {
+    expect(chooseLang({ chosen: 'ar', site: ['ja'], page: 'it', browser })).toBe('ar');
+    expect(chooseLang({ chosen: 'ar', site: ['ja'], page: 'it', browser, stranger: true })).toBe('ar');
+  });
+
+  it("a stranger's page (bookmarklet, userscript): the browser's languages; the page's words do not count", () => {
+    expect(chooseLang({ site: ['ja', 'fr', 'es'], page: 'it', browser, stranger: true })).toBe('de');
+    expect(chooseLang({ site: ['ja'], page: 'it', browser: [], stranger: true })).toBe('en');
+  });
+
+  it('Arabic and Hebrew are written right to left, the rest left to right', () => {
+    expect(CODES.filter(isRtl)).toEqual(['ar', 'he']);
+  });
+});
