@@ -29,7 +29,7 @@ export interface ParsedInit {
 }
 
 const SITE_KEYS = ['instructions', 'tools', 'allowedActions', 'deny', 'risky', 'confirm', 'redact', 'webmcp', 'recordings'] as const;
-const OTHER_KEYS = ['theme', 'launcherText', 'autoOpen', 'position', 'lang', 'model', 'proxy', 'token', 'frames'] as const;
+const OTHER_KEYS = ['theme', 'launcherText', 'autoOpen', 'position', 'lang', 'model', 'proxy', 'token', 'frames', 'suggestions'] as const;
 export const INIT_KEYS: readonly string[] = [...SITE_KEYS, ...OTHER_KEYS];
 
 /** BCP 47 in the shape people write it: `es`, `pt-BR`, `zh-Hant-TW`. */
@@ -174,6 +174,7 @@ export function parseInit(config: unknown): ParsedInit {
       position: pick('position', c.position, POSITIONS),
       lang,
       recordings: c.recordings?.length ? c.recordings : undefined,
+      suggestions: strings('suggestions', c.suggestions),
     },
     autoOpen: c.autoOpen === true,
     runDefaults: { model, lang, proxy: proxy?.replace(/\/+$/, ''), token },

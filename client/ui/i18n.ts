@@ -98,6 +98,14 @@ const en = {
   retrying: (s: number) => `Trying again in ${s} s`,
   you: 'You',
   agent: 'Agent',
+  // Answers: "Show me" on a ref, its element gone, the rating, the site's starter tasks.
+  showMe: 'Show me',
+  goneFromPage: 'No longer on the page',
+  rateAnswer: 'Rate this answer',
+  helpful: 'Helpful',
+  notHelpful: 'Not helpful',
+  thanks: 'Thanks for your feedback.',
+  starters: 'Try asking',
 };
 
 export type Strings = typeof en;
@@ -179,6 +187,13 @@ const es: Strings = {
   retrying: (s) => `Reintento en ${s} s`,
   you: 'Tú',
   agent: 'Agente',
+  showMe: 'Muéstramelo',
+  goneFromPage: 'Ya no está en la página',
+  rateAnswer: 'Valora esta respuesta',
+  helpful: 'Útil',
+  notHelpful: 'No es útil',
+  thanks: 'Gracias por tu opinión.',
+  starters: 'Prueba a pedir',
 };
 
 const tables: Record<Lang, Strings> = { en, es };

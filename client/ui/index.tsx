@@ -9,13 +9,15 @@
  * that hooks the DOM: the buttons that give the agent something also refuse scripted clicks.
  */
 import { render } from 'preact';
-import type { LauncherPosition, OpenOptions, Recording, RunHandle, RunOptions, UiConfig } from '../agent/public-types';
+import type { AnswerFeedback, LauncherPosition, OpenOptions, Recording, RunHandle, RunOptions, UiConfig } from '../agent/public-types';
 import { UI_ATTR } from '../page/ui-attr';
 import { pickLang, strings } from './i18n';
 import { Launcher } from './launcher';
 import { Mask } from './mask';
 import { topModal, watchDialogs } from './modal';
 import { Panel, type PanelActions } from './panel';
+import type { Markdown } from './markdown';
+import { Spot, type Box } from './spot';
 import { reduce, type RunView, type UiEvent } from './state';
 import { launcherAnchor, loadHistory, loadLayout, loadLog, placeIn, recordTask, saveLayout, saveLog, type HistoryItem, type Layout } from './storage';
 import { adoptStyles } from './styles';
@@ -70,6 +72,12 @@ export interface UiAgent {
   /** Runs a recording again (the end card's "Run again", the site's one-click tasks). */
   replay?(recording: Recording, options?: RunOptions): RunHandle;
   current(): RunHandle | undefined;
+  /** An answer's "Show me": scrolls to the element a ref names and gives its box when asked; undefined when it is gone. */
+  reveal?(ref: string): (() => Box | undefined) | undefined;
+  /** The user's rating of an answer, told to the site (absent where the site did not install pagehand). */
+  feedback?(f: AnswerFeedback): void;
+  /** Loads the Markdown parser (markdown.ts) for answers: in the embed, with the code loaded on first use (client/on-demand.ts). */
+  markdown?(): Promise<Markdown>;
 }
 
 export interface UiDeps {
@@ -110,6 +118,18 @@ export function createUi(deps: UiDeps) {
   let focusNext: string | undefined;
   let waiting = false;
   let unwatch: (() => void) | undefined;
+  /** The outline a "Show me" draws, while it shows. */
+  let spot: (() => Box | undefined) | undefined;
+  /** The Markdown parser for answers: loaded when a run is shown, not with the panel (most opens never get an answer). */
+  let md: Markdown | undefined;
+  const loadMarkdown = (): void =>
+    void agent?.markdown?.().then(
+      (m) => {
+        md = m;
+        paint();
+      },
+      () => {}, // answers stay plain text
+    );
 
   const dispatch = (ev: UiEvent): void => {
     view = reduce(view, ev);
@@ -216,6 +236,16 @@ export function createUi(deps: UiDeps) {
         }
       }),
     saveRecording: (recording) => saveFile(recording),
+    show: (ref) => {
+      const box = agent?.reveal?.(ref);
+      spot = box;
+      paint();
+      return !!box;
+    },
+    rate: (rating) => {
+      const r = view?.result;
+      if (view && r) agent?.feedback?.({ id: view.id, rating, task: view.task, answer: r.summary });
+    },
     dismissResume: () => dispatch({ type: 'dismissResume' }),
     collapse: () => {
       setLayout({ ...layout, collapsed: true });
@@ -260,6 +290,15 @@ export function createUi(deps: UiDeps) {
             onStop={act.stop}
           />
         )}
+        {spot && visible && (
+          <Spot
+            box={spot}
+            onEnd={() => {
+              spot = undefined;
+              paint();
+            }}
+          />
+        )}
         {visible &&
           (layout.collapsed ? (
             <Launcher
@@ -279,6 +318,9 @@ export function createUi(deps: UiDeps) {
               t={t}
               history={history}
               recordings={site.recordings ?? []}
+              suggestions={(site.suggestions ?? []).filter((s) => s.trim()).slice(0, 4)}
+              canRate={!!agent?.feedback}
+              md={md}
               notice={notice}
               waiting={queued?.text}
               restore={restore}
@@ -301,6 +343,7 @@ export function createUi(deps: UiDeps) {
     if (h === handle || !h.active) return;
     for (const off of unsubscribe) off();
     handle = h;
+    if (!md) loadMarkdown();
     // A run resumed after a navigation brings the log of the pages before.
     dispatch({ type: 'attach', id: h.id, task: h.task, paused: h.paused, resumed, now: Date.now(), entries: resumed ? loadLog(h.id) : undefined });
     if (!resumed) history = recordTask({ task: h.task, at: Date.now() });
@@ -346,6 +389,7 @@ export function createUi(deps: UiDeps) {
 
   function close(): void {
     visible = false;
+    spot = undefined;
     paint();
   }
 
