@@ -5,6 +5,9 @@
  *   ES modules: client/entries/bookmarklet-engine.ts (map, actions, loop, safety; its mode in its
  *   code, its proxy its own origin), what it imports, and one chunk per feature it `import()`s on
  *   first use. Named by esbuild's content hash, so they are cached as immutable.
+ * dist/pagehand-bookmarklet-lang-XX.HASH.js — each panel language but English, an ES module of its
+ *   own the first file imports by address when it is the one shown (inlined, the twelve would
+ *   weigh more than the rest of the first file).
  * dist/pagehand-bookmarklet.js — the first file, a classic script (the bookmarklet, old ones
  *   too, adds it with a plain script tag): client/entries/bookmarklet.ts, the panel and the
  *   stand-in `pagehand`, given the engine's file name. The proxy writes its origin over its
@@ -15,13 +18,38 @@
  * removed.
  */
 import { build, context, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { BOOKMARKLET_CHUNK_NAME } from './server/node/static-assets';
 
 export const BOOKMARKLET_FILE = 'pagehand-bookmarklet.js';
 const ENGINE_ENTRY = 'client/entries/bookmarklet-engine.ts';
 const MANIFEST = 'pagehand-bookmarklet.files.json';
+const LANG_DIR = 'client/ui/lang';
+const LANG_FILE = /^client\/ui\/lang\/([a-z]{2})\.ts$/;
+
+/** The panel's languages other than English (client/ui/lang/XX.ts). */
+const langCodes = (): string[] =>
+  readdirSync(LANG_DIR)
+    .map((n) => /^([a-z]{2})\.ts$/.exec(n)?.[1])
+    .filter((c): c is string => !!c);
+
+/**
+ * In the first file, a language's `import('./lang/XX')` becomes an import of its built module at
+ * the serving proxy's address (the proxy writes its origin over the placeholder, as for the engine).
+ */
+function langsByAddress(files: Readonly<Record<string, string>>): Plugin {
+  return {
+    name: 'pagehand-bookmarklet-langs',
+    setup(b) {
+      b.onResolve({ filter: /^\.\/lang\/[a-z]{2}$/ }, (a) => {
+        const code = a.path.slice('./lang/'.length);
+        const file = files[code];
+        return file ? { path: `__PAGEHAND_PROXY__/${file}`, external: true } : undefined;
+      });
+    },
+  };
+}
 
 /** The bookmarklet's files, as dist/pagehand-bookmarklet.files.json lists them. */
 export interface BookmarkletFiles {
@@ -33,6 +61,8 @@ export interface BookmarkletFiles {
   lazy: string[];
   /** The previous build's engine files, still in dist/. */
   previous: string[];
+  /** Each panel language's file (not English: built into the first file), by its code. */
+  langs: Record<string, string>;
 }
 
 /** The engine as ES modules with code splitting (nothing written: writeBookmarklet does). */
@@ -53,10 +83,32 @@ export function bookmarkletEngineOptions(base: BuildOptions): BuildOptions {
   };
 }
 
-/** The first file, given the engine's files (its entry first). */
-export function bookmarkletFirstOptions(base: BuildOptions, engineFiles: readonly string[], version: string): BuildOptions {
+/** Each language as a module that stands alone (no chunk shared with the engine: it can show before the engine is here). */
+export function bookmarkletLangOptions(base: BuildOptions): BuildOptions {
   return {
     ...base,
+    entryPoints: Object.fromEntries(langCodes().map((c) => [`pagehand-bookmarklet-lang-${c}`, `${LANG_DIR}/${c}.ts`])),
+    outfile: undefined,
+    outdir: 'dist',
+    format: 'esm',
+    splitting: false,
+    entryNames: '[name].[hash]',
+    define: Object.fromEntries(Object.entries(base.define ?? {}).filter(([k]) => k !== 'import.meta.url')),
+    write: false,
+    metafile: true,
+  };
+}
+
+/** The first file, given the engine's files (its entry first) and each language's file. */
+export function bookmarkletFirstOptions(
+  base: BuildOptions,
+  engineFiles: readonly string[],
+  version: string,
+  langs: Readonly<Record<string, string>>,
+): BuildOptions {
+  return {
+    ...base,
+    plugins: [...(base.plugins ?? []), langsByAddress(langs)],
     entryPoints: ['client/entries/bookmarklet.ts'],
     outfile: `dist/${BOOKMARKLET_FILE}`,
     define: {
@@ -89,6 +141,16 @@ export function engineFilesOf(meta: Metafile): { engine: string[]; lazy: string[
   return { engine: [...eager].map(nameOf), lazy: js.filter((p) => !eager.has(p)).map(nameOf) };
 }
 
+/** Each language's built file, by its code. */
+export function langFilesOf(meta: Metafile): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const [path, o] of Object.entries(meta.outputs)) {
+    const code = o.entryPoint && LANG_FILE.exec(o.entryPoint)?.[1];
+    if (code) files[code] = nameOf(path);
+  }
+  return files;
+}
+
 /** Keeps this build's engine files and the previous build's in `dir`; removes older ones. Returns the previous build's. */
 async function prune(dir: string, current: readonly string[]): Promise<string[]> {
   let previous: string[] = [];
@@ -113,21 +175,25 @@ async function writeBookmarklet(
   version: string,
 ): Promise<BookmarkletFiles> {
   const { engine, lazy } = engineFilesOf(meta);
+  const langs = await build(bookmarkletLangOptions(base));
   const current: string[] = [];
-  for (const f of outputFiles) {
+  for (const f of [...outputFiles, ...langs.outputFiles!]) {
     const n = nameOf(f.path);
     if (!BOOKMARKLET_CHUNK_NAME.test(n)) continue;
     await writeFile(`${root}dist/${n}`, f.contents);
     current.push(n);
   }
-  const first = await build({ ...bookmarkletFirstOptions(base, engine, version), metafile: true });
+  const first = await build({ ...bookmarkletFirstOptions(base, engine, version, langFilesOf(langs.metafile!)), metafile: true });
   // The first file is the panel: the engine must come only through its import().
   const held = Object.values(first.metafile!.outputs).flatMap((o) => Object.keys(o.inputs));
   if (held.includes('client/engine.ts') || held.includes('client/agent/api.ts'))
     throw new Error(`bookmarklet build: dist/${BOOKMARKLET_FILE} holds the engine: something the panel or the stub imports pulled it in.`);
   const previous = await prune(`${root}dist`, current);
-  await writeFile(`${root}dist/${MANIFEST}`, `${JSON.stringify({ first: BOOKMARKLET_FILE, engine, lazy, current, previous }, null, 2)}\n`);
-  return { first: BOOKMARKLET_FILE, engine, lazy, previous };
+  await writeFile(
+    `${root}dist/${MANIFEST}`,
+    `${JSON.stringify({ first: BOOKMARKLET_FILE, engine, lazy, langs: langFilesOf(langs.metafile!), current, previous }, null, 2)}\n`,
+  );
+  return { first: BOOKMARKLET_FILE, engine, lazy, previous, langs: langFilesOf(langs.metafile!) };
 }
 
 /** Builds the engine's files and the first file. */
@@ -139,22 +205,27 @@ export async function buildBookmarklet(base: BuildOptions, root: string, version
 /** `--watch`: the engine and the first file again when the engine's sources change, the first file when its own do. */
 export async function watchBookmarklet(base: BuildOptions, root: string, version: string): Promise<void> {
   let engineFiles: string[] | undefined;
+  let langFiles: Record<string, string> = {};
   const engine = bookmarkletEngineOptions(base);
   const onEngine: Plugin = {
     name: 'pagehand-write-bookmarklet',
     setup(b) {
       b.onEnd(async (r) => {
-        if (!r.errors.length && r.outputFiles?.length) engineFiles = (await writeBookmarklet(r.outputFiles, r.metafile!, base, root, version)).engine;
+        if (!r.errors.length && r.outputFiles?.length) {
+          const files = await writeBookmarklet(r.outputFiles, r.metafile!, base, root, version);
+          engineFiles = files.engine;
+          langFiles = files.langs;
+        }
       });
     },
   };
   await (await context({ ...engine, plugins: [...(engine.plugins ?? []), onEngine] })).watch();
-  const first = bookmarkletFirstOptions(base, ['pagehand-bookmarklet-engine.00000000.js'], version);
+  const first = bookmarkletFirstOptions(base, ['pagehand-bookmarklet-engine.00000000.js'], version, {});
   const onFirst: Plugin = {
     name: 'pagehand-write-bookmarklet-first',
     setup(b) {
       b.onEnd(async (r) => {
-        if (!r.errors.length && engineFiles) await build(bookmarkletFirstOptions(base, engineFiles, version));
+        if (!r.errors.length && engineFiles) await build(bookmarkletFirstOptions(base, engineFiles, version, langFiles));
       });
     },
   };

@@ -38,7 +38,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 import { bundleOptions, screenshotModuleOptions } from '../build';
-import { bookmarkletEngineOptions, bookmarkletFirstOptions, type BookmarkletFiles } from '../build-bookmarklet';
+import { bookmarkletEngineOptions, bookmarkletFirstOptions, bookmarkletLangOptions, langFilesOf, type BookmarkletFiles } from '../build-bookmarklet';
 import { agentChunkOptions, loaderOptions } from '../build-embed';
 import { startNodeServer } from '../server/node';
 import { median } from './lib/stats';
@@ -466,7 +466,12 @@ async function main(): Promise<void> {
     [`the panel on open (${panelFiles.join(', ')})`, agentMeta, panel, panelFiles],
     [`the engine on open (${built.engine.join(', ')})`, agentMeta, engine, built.engine],
     [`the agent on demand (${built.lazy.join(', ')})`, agentMeta, lazy, built.lazy],
-    [`dist/${marklet.first}`, await metafileOf(bookmarkletFirstOptions(bundleOptions, marklet.engine, '0.0.0')), markletFirst, undefined],
+    [
+      `dist/${marklet.first}`,
+      await metafileOf(bookmarkletFirstOptions(bundleOptions, marklet.engine, '0.0.0', langFilesOf(await metafileOf(bookmarkletLangOptions(bundleOptions))))),
+      markletFirst,
+      undefined,
+    ],
     [`the bookmarklet engine on click (${marklet.engine.join(', ')})`, markletMeta, markletEngine, marklet.engine],
     ['dist/pagehand-screenshot.js', await metafileOf(screenshotModuleOptions), shots, undefined],
   ] as const) {

@@ -17,6 +17,7 @@ import type { InitConfig, Recording, ReplayOptions, RunHandle, RunOptions } from
 import { parseInit, type ParsedInit } from './embed/init-config';
 import type { EmbedDefaults } from './embed/script-tag';
 import { createPageApi } from './page/api';
+import { revealRef } from './page/reveal';
 import { frameConfig } from './page/frames/config';
 import { installFrameBridge } from './page/frames/index';
 import { targetFacts } from './safety/facts';
@@ -128,9 +129,10 @@ export function startEngine({ ui, defaults, script, handoff, env: given = {} }: 
         open: (o?: Parameters<typeof ui.open>[0]) => ui.open(pageOpenOptions(o)),
       }
     : { run, replay, current: agent.current, init, open: ui.open };
+  // On a stranger's page its scripts call the page API too: frames from other origins stay out of it.
+  const pageSettings = () => (stranger ? { ...agent.siteSettings().page, remoteFrames: false } : agent.siteSettings().page);
   const full: NonNullable<Window['pagehand']> = Object.freeze({
-    // On a stranger's page its scripts call this too: frames from other origins stay out of it.
-    ...createPageApi(() => (stranger ? { ...agent.siteSettings().page, remoteFrames: false } : agent.siteSettings().page)),
+    ...createPageApi(pageSettings),
     ...api,
     close: ui.close,
     toggle: ui.toggle,
@@ -141,7 +143,17 @@ export function startEngine({ ui, defaults, script, handoff, env: given = {} }: 
   });
   Object.defineProperty(window, 'pagehand', { value: full, configurable: true, enumerable: false, writable: false });
   // The overlay's Send reaches the agent from now on (a task typed and sent while it loaded starts now).
-  ui.connect({ run, replay, current: agent.current });
+  // An answer's "Show me" finds its element through the ref table, never in a deny zone. A rating
+  // is the site's to hear (an event on its window) only on its own pages: on a stranger's page
+  // the page has no business with what the user thought.
+  ui.connect({
+    run,
+    replay,
+    current: agent.current,
+    reveal: (ref) => revealRef(ref, pageSettings()),
+    markdown: async () => (await onDemand()).markdown,
+    feedback: untrustedPage(env) ? undefined : (f) => dispatchEvent(new CustomEvent('pagehand:feedback', { detail: Object.freeze({ ...f }) })),
+  });
   // A run saved before a navigation goes on here, in the overlay — unless it was started with
   // ui: false on the site's own page (a stranger's page cannot keep a run out of the user's sight).
   const resumeSaved = (): void => {

@@ -79,8 +79,9 @@ export function pageRunOptions(options: RunOptions | undefined): RunOptions {
 export function pageInitConfig(config: InitConfig | undefined): InitConfig | undefined {
   if (!config || typeof config !== 'object' || Array.isArray(config)) return config; // init says what is wrong
   const copy: InitConfig = { ...config };
-  // `recordings` would offer page-made steps in the panel as the site's own tasks.
-  for (const k of ['confirm', 'instructions', 'tools', 'proxy', 'token', 'recordings'] as const) {
+  // `recordings` would offer page-made steps in the panel as the site's own tasks, `suggestions`
+  // page-made words as the user's own task.
+  for (const k of ['confirm', 'instructions', 'tools', 'proxy', 'token', 'recordings', 'suggestions'] as const) {
     if (copy[k] !== undefined) warnOnce(`init's ${k}`);
     delete copy[k];
   }

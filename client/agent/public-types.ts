@@ -305,6 +305,8 @@ export interface InitConfig extends SiteConfig {
   autoOpen?: boolean;
   /** Default `data-position` on the script tag, else `bottom-right`. */
   position?: LauncherPosition;
+  /** Starter tasks the panel offers before the first task (the first four): a click puts one in the task box. */
+  suggestions?: string[];
   /** The panel's language and runs' reply language (`en`, `es`, …); a run's own `lang` wins. Default `data-lang`. */
   lang?: string;
   /** Default model for runs; a run's own `model` wins. Default `data-model`, else the proxy's. */
@@ -334,6 +336,21 @@ export interface UiConfig {
   launcherText?: string;
   position?: LauncherPosition;
   lang?: string;
+  /** Starter tasks shown before the first task. */
+  suggestions?: string[];
+}
+
+/**
+ * The detail of `pagehand:feedback`, fired on `window` when the visitor rates an answer in the
+ * panel (thumbs up or down) on the site's own pages. pagehand sends it nowhere itself.
+ */
+export interface AnswerFeedback {
+  /** The run the answer ended (its handle's `id`). */
+  id: string;
+  rating: 'up' | 'down';
+  task: string;
+  /** The answer as the model wrote it (the run's `result.summary`). */
+  answer: string;
 }
 
 /** `pagehand.open(options)`: how runs started from the panel are made, and how it looks. */

@@ -29,7 +29,7 @@ export interface ParsedInit {
 }
 
 const SITE_KEYS = ['instructions', 'tools', 'allowedActions', 'deny', 'risky', 'confirm', 'redact', 'webmcp', 'recordings'] as const;
-const OTHER_KEYS = ['theme', 'launcherText', 'autoOpen', 'position', 'lang', 'model', 'proxy', 'token', 'frames'] as const;
+const OTHER_KEYS = ['theme', 'launcherText', 'autoOpen', 'position', 'lang', 'model', 'proxy', 'token', 'frames', 'suggestions'] as const;
 export const INIT_KEYS: readonly string[] = [...SITE_KEYS, ...OTHER_KEYS];
 
 /** BCP 47 in the shape people write it: `es`, `pt-BR`, `zh-Hant-TW`. */
@@ -61,9 +61,10 @@ function pick<T extends string>(field: string, v: unknown, values: readonly T[])
   return v as T;
 }
 
-function text(field: string, v: unknown, expected = 'a non-empty string'): string | undefined {
+/** A non-empty string, trimmed; `shape`: what it must look like besides. */
+function text(field: string, v: unknown, expected = 'a non-empty string', shape?: RegExp): string | undefined {
   if (v === undefined) return undefined;
-  if (typeof v !== 'string' || !v.trim()) fail(field, v, expected);
+  if (typeof v !== 'string' || !v.trim() || (shape && !shape.test(v.trim()))) fail(field, v, expected);
   return v.trim();
 }
 
@@ -134,17 +135,20 @@ export function parseInit(config: unknown): ParsedInit {
   if (typeof config !== 'object' || Array.isArray(config)) fail('config', config, 'an object');
   const c = config as Record<string, unknown> & InitConfig;
 
-  const lang = text('lang', c.lang, "a language tag such as 'en' or 'es'");
-  if (lang !== undefined && !LANG_TAG.test(lang)) fail('lang', c.lang, "a language tag such as 'en' or 'es'");
-  if (c.autoOpen !== undefined && typeof c.autoOpen !== 'boolean') fail('autoOpen', c.autoOpen, 'true or false');
-  if (c.instructions !== undefined && typeof c.instructions !== 'string') fail('instructions', c.instructions, 'a string');
+  const lang = text('lang', c.lang, "a language tag such as 'en' or 'es'", LANG_TAG);
+  /** A field that, when given, must be of this type. */
+  const typed = (field: keyof InitConfig, type: string, expected: string): void => {
+    if (c[field] !== undefined && typeof c[field] !== type) fail(field, c[field], expected);
+  };
+  typed('autoOpen', 'boolean', 'true or false');
+  typed('instructions', 'string', 'a string');
   if (c.tools !== undefined && !Array.isArray(c.tools)) fail('tools', c.tools, 'an array of { name, description, parameters, handler }');
-  if (c.confirm !== undefined && typeof c.confirm !== 'function') fail('confirm', c.confirm, 'a function');
+  typed('confirm', 'function', 'a function');
   strings('allowedActions', c.allowedActions);
   strings('deny', c.deny);
   const rules = risky(c.risky);
   const redact = redaction(c.redact);
-  if (c.webmcp !== undefined && typeof c.webmcp !== 'boolean') fail('webmcp', c.webmcp, 'true or false');
+  typed('webmcp', 'boolean', 'true or false');
   if (c.recordings !== undefined) {
     if (!Array.isArray(c.recordings)) fail('recordings', c.recordings, "an array of recordings (the JSON of a run's result.recording)");
     c.recordings.forEach((r: unknown, i) => {
@@ -157,8 +161,7 @@ export function parseInit(config: unknown): ParsedInit {
   for (const k of SITE_KEYS) if (c[k] !== undefined) (site as Record<string, unknown>)[k] = c[k];
   if (rules) site.risky = rules;
   const model = text('model', c.model);
-  const proxy = text('proxy', c.proxy, "the proxy's URL, such as 'https://proxy.example'");
-  if (proxy !== undefined && !/^https?:\/\/[^/\s]+/i.test(proxy)) fail('proxy', c.proxy, "the proxy's URL, such as 'https://proxy.example'");
+  const proxy = text('proxy', c.proxy, "the proxy's URL, such as 'https://proxy.example'", /^https?:\/\/[^/\s]+/i);
   const token = text('token', c.token, 'a site token (a non-empty string)');
   const framesIssue = framesProblem(c.frames);
   if (framesIssue) fail('frames', c.frames, framesIssue);
@@ -170,10 +173,11 @@ export function parseInit(config: unknown): ParsedInit {
       launcherText: text('launcherText', c.launcherText),
       position: pick('position', c.position, POSITIONS),
       lang,
-      ...(c.recordings?.length ? { recordings: c.recordings } : {}),
+      recordings: c.recordings?.length ? c.recordings : undefined,
+      suggestions: strings('suggestions', c.suggestions),
     },
     autoOpen: c.autoOpen === true,
-    runDefaults: { model, lang, ...(proxy ? { proxy: proxy.replace(/\/+$/, '') } : {}), ...(token ? { token } : {}) },
+    runDefaults: { model, lang, proxy: proxy?.replace(/\/+$/, ''), token },
     redaction: redact,
     unknown: Object.keys(c).filter((k) => !INIT_KEYS.includes(k)),
   };

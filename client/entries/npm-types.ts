@@ -5,7 +5,7 @@
  */
 import type { ActionCall, ActionResult, ActOptions } from '../page/actions/contract';
 import type { FindResult, MapOptions, PageMap, Ref } from '../page/page-types';
-import type { InitConfig, OpenOptions, Recording, ReplayOptions, RunHandle, RunOptions } from '../agent/public-types';
+import type { AnswerFeedback, InitConfig, OpenOptions, Recording, ReplayOptions, RunHandle, RunOptions } from '../agent/public-types';
 import type { Screenshot, ScreenshotOptions } from '../page/screenshot/capture-types';
 
 export type * from '../agent/public-types';
@@ -15,6 +15,13 @@ export type { Mark, Screenshot, ScreenshotOptions } from '../page/screenshot/cap
 export type { Usage } from '../llm/wire';
 /** WebMCP as pagehand reads it (docs/webmcp.md): what a page registers with `document.modelContext`. */
 export type { ModelContext, ModelContextRegisterToolOptions, ModelContextTool, ToolAnnotations } from '../webmcp/webmcp-types';
+
+declare global {
+  interface WindowEventMap {
+    /** The visitor rated an answer in the panel (on the site's own pages): `addEventListener('pagehand:feedback', (e) => e.detail.rating)`. */
+    'pagehand:feedback': CustomEvent<AnswerFeedback>;
+  }
+}
 
 /** What `window.pagehand` offers (and `init()` returns). */
 export interface PagehandApi {

@@ -93,6 +93,14 @@ export const en = {
   /** The language menu's name. */
   language: 'Language',
   replayUnavailable: 'Replay is not available here.',
+  // Answers: "Show me" on a ref, its element gone, the rating, the site's starter tasks.
+  showMe: 'Show me',
+  goneFromPage: 'No longer on the page',
+  rateAnswer: 'Rate this answer',
+  helpful: 'Helpful',
+  notHelpful: 'Not helpful',
+  thanks: 'Thanks for your feedback.',
+  starters: 'Try asking',
 };
 
 export type Strings = typeof en;

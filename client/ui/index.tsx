@@ -9,7 +9,7 @@
  * that hooks the DOM: the buttons that give the agent something also refuse scripted clicks.
  */
 import { render } from 'preact';
-import type { LauncherPosition, OpenOptions, Recording, RunHandle, RunOptions, UiConfig } from '../agent/public-types';
+import type { AnswerFeedback, LauncherPosition, OpenOptions, Recording, RunHandle, RunOptions, UiConfig } from '../agent/public-types';
 import { UI_ATTR } from '../page/ui-attr';
 import { en, type Strings } from './i18n';
 import { loadStrings } from './lang-load';
@@ -18,6 +18,8 @@ import { Launcher } from './launcher';
 import { Mask } from './mask';
 import { topModal, watchDialogs } from './modal';
 import { Panel, type PanelActions } from './panel';
+import type { Markdown } from './markdown';
+import { Spot, type Box } from './spot';
 import { reduce, type RunView, type UiEvent } from './state';
 import {
   launcherAnchor,
@@ -87,6 +89,12 @@ export interface UiAgent {
   /** Runs a recording again (the end card's "Run again", the site's one-click tasks). */
   replay?(recording: Recording, options?: RunOptions): RunHandle;
   current(): RunHandle | undefined;
+  /** An answer's "Show me": scrolls to the element a ref names and gives its box when asked; undefined when it is gone. */
+  reveal?(ref: string): (() => Box | undefined) | undefined;
+  /** The user's rating of an answer, told to the site (absent where the site did not install pagehand). */
+  feedback?(f: AnswerFeedback): void;
+  /** Loads the Markdown parser (markdown.ts) for answers: in the embed, with the code loaded on first use (client/on-demand.ts). */
+  markdown?(): Promise<Markdown>;
 }
 
 export interface UiDeps {
@@ -168,6 +176,18 @@ export function createUi(deps: UiDeps) {
     thread = saved;
     paint();
   });
+  /** The outline a "Show me" draws, while it shows. */
+  let spot: (() => Box | undefined) | undefined;
+  /** The Markdown parser for answers: loaded when a run is shown, not with the panel (most opens never get an answer). */
+  let md: Markdown | undefined;
+  const loadMarkdown = (): void =>
+    void agent?.markdown?.().then(
+      (m) => {
+        md = m;
+        paint();
+      },
+      () => {}, // answers stay plain text
+    );
 
   const dispatch = (ev: UiEvent): void => {
     view = reduce(view, ev);
@@ -313,6 +333,16 @@ export function createUi(deps: UiDeps) {
         }
       }),
     saveRecording: (recording) => saveFile(recording),
+    show: (ref) => {
+      const box = agent?.reveal?.(ref);
+      spot = box;
+      paint();
+      return !!box;
+    },
+    rate: (rating) => {
+      const r = view?.result;
+      if (view && r) agent?.feedback?.({ id: view.id, rating, task: view.task, answer: r.summary });
+    },
     dismissResume: () => dispatch({ type: 'dismissResume' }),
     newConversation: () => {
       if (view?.status === 'running') return;
@@ -375,6 +405,15 @@ export function createUi(deps: UiDeps) {
             onStop={act.stop}
           />
         )}
+        {spot && visible && (
+          <Spot
+            box={spot}
+            onEnd={() => {
+              spot = undefined;
+              paint();
+            }}
+          />
+        )}
         {visible &&
           (layout.collapsed ? (
             <Launcher
@@ -396,6 +435,9 @@ export function createUi(deps: UiDeps) {
               history={history}
               recordings={site.recordings ?? []}
               notice={typeof notice === 'function' ? notice(t) : notice}
+              suggestions={(site.suggestions ?? []).filter((s) => s.trim()).slice(0, 4)}
+              canRate={!!agent?.feedback}
+              md={md}
               waiting={queued?.text}
               restore={restore}
               box={box}
@@ -427,6 +469,7 @@ export function createUi(deps: UiDeps) {
     for (const off of unsubscribe) off();
     handle = h;
     if (resumed) resumedHere.add(h.id);
+    if (!md) loadMarkdown();
     // A run resumed after a navigation brings the log of the pages before.
     dispatch({ type: 'attach', id: h.id, task: h.task, paused: h.paused, resumed, now: Date.now(), entries: resumed ? loadLog(h.id) : undefined });
     if (!resumed) history = recordTask({ task: h.task, at: Date.now() });
@@ -479,6 +522,7 @@ export function createUi(deps: UiDeps) {
 
   function close(): void {
     visible = false;
+    spot = undefined;
     paint();
   }
 

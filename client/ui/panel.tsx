@@ -18,6 +18,8 @@ import { guardCard, type CardGuard } from './arming';
 import { clock } from './format';
 import type { Lang } from './languages';
 import { LangMenu } from './lang-menu';
+import { Answer } from './answer';
+import type { Markdown } from './markdown';
 
 export interface PanelActions {
   /** `secrets`: the values the agent may type but not see; `files`: those attached; both from the task box. */
@@ -32,6 +34,10 @@ export interface PanelActions {
   replay(recording: Recording): void;
   /** Saves a recording as a JSON file. */
   saveRecording(recording: Recording): void;
+  /** An answer's "Show me": scrolls to the element and outlines it; false when it is no longer on the page. */
+  show(ref: string): boolean;
+  /** The user's thumbs up or down on the answer shown. */
+  rate(rating: 'up' | 'down'): void;
   dismissResume(): void;
   /** Forgets the conversation: the next task starts one of its own. */
   newConversation(): void;
@@ -50,6 +56,12 @@ interface Props {
   history: HistoryItem[];
   /** The site's recordings (init): one-click tasks. */
   recordings: Recording[];
+  /** The site's starter tasks (init's first four): shown before the first task, a click fills the task box. */
+  suggestions: string[];
+  /** Answers can be rated (the site installed pagehand and hears the ratings). */
+  canRate: boolean;
+  /** The Markdown parser, once loaded (it loads when a run starts): answers are plain text until then. */
+  md?: Markdown;
   /** A run that could not start (busy, no task, the agent not loaded). */
   notice?: string;
   /** The task sent before the agent arrived: shown in the task box until it starts. */
@@ -73,7 +85,7 @@ function useTick(on: boolean): void {
   }, [on]);
 }
 
-export function Panel({ view, t, earlier, history, recordings, notice, waiting, restore, box, rtl, act, onResize }: Props) {
+export function Panel({ view, t, earlier, history, recordings, suggestions, canRate, md, notice, waiting, restore, box, rtl, act, onResize }: Props) {
   const running = view?.status === 'running';
   useTick(running);
   const ref = useRef<HTMLElement>(null);
@@ -144,12 +156,13 @@ export function Panel({ view, t, earlier, history, recordings, notice, waiting, 
           <EntryView key={i} e={e} t={t} running={running} />
         ))}
         {!view && !earlier.length && <p class="hint intro">{t.intro}</p>}
+        {!view && !earlier.length && waiting === undefined && suggestions.length > 0 && <Starters t={t} items={suggestions} pick={setDraft} />}
         {!view && recordings.length > 0 && <SiteTasks t={t} recordings={recordings} act={act} />}
         {!view && !earlier.length && history.length > 0 && <History t={t} items={history} pick={setDraft} />}
       </div>
       {view?.confirm && <ConfirmCard view={view} t={t} act={act} />}
       {view?.ask !== undefined && running && <AskCard question={view.ask} t={t} act={act} />}
-      {view && !running && <EndCard view={view} t={t} act={act} />}
+      {view && !running && <EndCard view={view} t={t} act={act} canRate={canRate} md={md} />}
       <footer class="foot">
         {running ? (
           <div class="row">
@@ -458,8 +471,9 @@ function AskCard({ question, t, act }: { question: string; t: Strings; act: Pane
   );
 }
 
-function EndCard({ view, t, act }: { view: RunView; t: Strings; act: PanelActions }) {
+function EndCard({ view, t, act, canRate, md }: { view: RunView; t: Strings; act: PanelActions; canRate: boolean; md?: Markdown }) {
   const [copied, setCopied] = useState(false);
+  const [rated, setRated] = useState<'up' | 'down'>();
   const r = view.result;
   if (view.status === 'stopped')
     return (
@@ -469,11 +483,14 @@ function EndCard({ view, t, act }: { view: RunView; t: Strings; act: PanelAction
     );
   const ok = view.status === 'done';
   const text = ok ? (r?.summary ?? '') : (view.error ?? r?.summary ?? '');
+  // The model's own words (its answer, or why it gave up) are Markdown; pagehand's are plain.
+  const answer = !view.error && (ok || r?.reason === 'failed' || r?.reason === 'incomplete');
+  const tree = answer && md ? md.parseMarkdown(text) : undefined;
   // A run that acted on the page can be run again, or kept.
   const recording = r?.recording?.steps.length ? r.recording : undefined;
   const copy = async (): Promise<void> => {
     try {
-      await navigator.clipboard.writeText(text);
+      await navigator.clipboard.writeText(tree ? md!.plainText(tree) : text);
       setCopied(true);
     } catch {
       setCopied(false);
@@ -482,9 +499,15 @@ function EndCard({ view, t, act }: { view: RunView; t: Strings; act: PanelAction
   return (
     <div class={ok ? 'card ok' : 'card bad'} data-end={view.status} role="status">
       <h3>{ok ? t.done : view.error ? t.error : t.notDone}</h3>
-      <p data-summary dir="auto">
-        {text}
-      </p>
+      {tree ? (
+        <div data-summary dir="auto">
+          <Answer tree={tree} t={t} show={act.show} />
+        </div>
+      ) : (
+        <p data-summary dir="auto">
+          {text}
+        </p>
+      )}
       <div class="row">
         {ok ? (
           <button type="button" onClick={copy} data-copy>
@@ -505,7 +528,32 @@ function EndCard({ view, t, act }: { view: RunView; t: Strings; act: PanelAction
             </button>
           </>
         )}
+        {answer && canRate && (
+          <span class="rate" role="group" aria-label={t.rateAnswer}>
+            {(['up', 'down'] as const).map((k) => (
+              <button
+                key={k}
+                type="button"
+                class="icon"
+                aria-label={k === 'up' ? t.helpful : t.notHelpful}
+                title={k === 'up' ? t.helpful : t.notHelpful}
+                aria-pressed={rated === k}
+                data-rate={k}
+                onClick={() => rated !== k && (setRated(k), act.rate(k))}
+              >
+                <svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" class={k}>
+                  <path d="M1 7h3v8H1zM5 7l3-6c1.2 0 2 .8 2 2v3h3.5c.9 0 1.6.8 1.4 1.7l-1.2 6c-.1.7-.8 1.3-1.5 1.3H5z" fill="currentColor" />
+                </svg>
+              </button>
+            ))}
+          </span>
+        )}
       </div>
+      {rated && (
+        <p class="hint" role="status" data-rated>
+          {t.thanks}
+        </p>
+      )}
     </div>
   );
 }
@@ -567,6 +615,27 @@ function TaskBox({ t, send, text, setText, waiting }: { t: Strings; send: PanelA
   );
 }
 
+/** The site's starter tasks: a click puts one in the task box, for the user to send or change. */
+function Starters({ t, items, pick }: { t: Strings; items: string[]; pick(task: string): void }) {
+  return (
+    <nav class="hist sugg" aria-label={t.starters} data-suggestions>
+      <span class="k">{t.starters}</span>
+      <ul>
+        {items.map((s, i) => (
+          <li key={i}>
+            <button type="button" title={s} onClick={(e) => (pick(s), focusTask(e))}>
+              {s}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+/** Moves the focus to the task box (a starter or an earlier task was just put in it). */
+const focusTask = (e: Event): void => ((e.currentTarget as Element).getRootNode() as ShadowRoot).getElementById?.('ph-task')?.focus();
+
 /** The site's recorded tasks: one click runs one again. */
 function SiteTasks({ t, recordings, act }: { t: Strings; recordings: Recording[]; act: PanelActions }) {
   return (
@@ -592,12 +661,7 @@ function History({ t, items, pick }: { t: Strings; items: HistoryItem[]; pick(ta
       <ul>
         {items.map((i) => (
           <li key={i.task}>
-            <button
-              type="button"
-              title={i.task}
-              dir="auto"
-              onClick={(e) => (pick(i.task), ((e.currentTarget as Element).getRootNode() as ShadowRoot).getElementById?.('ph-task')?.focus())}
-            >
+            <button type="button" title={i.task} dir="auto" onClick={(e) => (pick(i.task), focusTask(e))}>
               {i.ok === true ? '✓ ' : i.ok === false ? '✗ ' : ''}
               {i.task}
             </button>

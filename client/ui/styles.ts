@@ -61,6 +61,26 @@ dd{margin:0;white-space:pre-wrap;overflow-wrap:anywhere}
 .card.bad h3{color:var(--bad)}
 .card p{margin:0;white-space:pre-wrap;overflow-wrap:anywhere;max-height:10em;overflow:auto}
 .row{display:flex;gap:8px;flex-wrap:wrap;align-items:center}
+.card .md{max-height:min(22em,45vh);overflow:auto;display:flex;flex-direction:column;gap:6px;overflow-wrap:anywhere}
+.card .md p{max-height:none;overflow:visible}
+.md ul,.md ol{margin:0;padding-inline-start:1.4em}
+.md li+li{margin-top:2px}
+.md code{font:12.5px/1.4 ui-monospace,SFMono-Regular,Menlo,monospace;background:var(--bg);border-radius:4px;padding:0 3px}
+.md pre{margin:0;padding:6px 8px;background:var(--bg);border-radius:6px;overflow:auto;white-space:pre}
+.md pre code{padding:0}
+.md table{border-collapse:collapse;font-size:13px}
+.md th,.md td{border:1px solid var(--line);padding:3px 6px;text-align:start;vertical-align:top}
+.md th{background:var(--bg)}
+.md .center{text-align:center}
+.md .right{text-align:end}
+.md a{color:var(--acc)}
+.md .addr{font-size:12px;color:var(--mute)}
+.md .show{min-height:0;padding:0 6px;margin:0 2px;border-radius:10px;font-size:12px;color:var(--acc);background:var(--bg);border-color:var(--acc)}
+.md .gone{font-size:12px;color:var(--bad);margin-inline-start:4px}
+.rate{display:inline-flex;gap:2px;margin-inline-start:auto}
+.rate svg.down{transform:rotate(180deg)}
+.rate [aria-pressed=true]{background:var(--bg);border-color:var(--acc);color:var(--acc)}
+.spot{position:fixed;pointer-events:none;border:3px solid var(--acc);border-radius:6px;box-shadow:0 0 0 4px rgba(31,95,209,.3);z-index:1;animation:pulse 1.2s ease-in-out 2}
 .foot{padding:8px 10px 10px;border-top:1px solid var(--line);display:flex;flex-direction:column;gap:6px;flex:none}
 .foot label{font-weight:600}
 .hint{font-size:12px;color:var(--mute);margin:0}
@@ -82,6 +102,8 @@ button.link:hover{text-decoration:underline;border-color:transparent}
 .hist ul{list-style:none;margin:4px 0 0;padding:0;display:flex;flex-direction:column;gap:2px}
 .hist button{width:100%;text-align:start;background:transparent;border-color:transparent;padding:4px 6px;min-height:28px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .hist button:hover{background:var(--soft)}
+.sugg ul{flex-direction:row;flex-wrap:wrap;gap:6px}
+.sugg button{width:auto;max-width:100%;border-color:var(--line);border-radius:16px;padding:4px 12px}
 .launcher{position:fixed;pointer-events:auto;width:48px;height:48px;border-radius:50%;background:var(--acc);color:var(--acc-fg);border:none;box-shadow:var(--shadow);display:flex;align-items:center;justify-content:center;font-weight:700;font-size:18px;z-index:2}
 .launcher .dot{position:absolute;top:4px;inset-inline-end:4px;border:2px solid var(--bg)}
 .launcher.labelled{width:auto;max-width:min(320px,calc(100vw - 24px));border-radius:24px;padding:0;padding-inline:12px 18px;gap:8px;font-size:15px;font-weight:600}

@@ -16,7 +16,7 @@ import { loadStrings } from '../../client/ui/lang-load';
 import { LANGUAGES, type Lang } from '../../client/ui/languages';
 import { call, latestMap, refFor, sequence, useAgentStack } from './agent-harness';
 import { bundleSource, origin } from './harness';
-import { checkState, clickBookmarklet, inUi, LIGHT_BG, openPanel, panel, revealOverlay, sendTask, useUiSession, waitIn } from './ui-kit';
+import { bookmarkletReady, checkState, clickBookmarklet, inUi, LIGHT_BG, openPanel, panel, revealOverlay, sendTask, useUiSession, waitIn } from './ui-kit';
 
 const session = useUiSession();
 const stack = useAgentStack();
@@ -265,6 +265,7 @@ describe("which language: a stranger's page", () => {
     await clickBookmarklet(page, stack);
     await panel(page).waitFor();
     expect(await inUi(page, '.ph').getAttribute('lang')).toBe('ko');
+    await bookmarkletReady(page);
     // The page's scripts try to change it.
     await page.evaluate(() => {
       (window as any).pagehand.init({ lang: 'de' });

@@ -62,6 +62,8 @@ describe('parseInit', () => {
     [{ deny: 'header' }, `pagehand.init: deny must be an array of strings (got "header").`],
     [{ allowedActions: ['click', 3] }, `pagehand.init: allowedActions must be an array of strings (got an array).`],
     [{ confirm: true }, `pagehand.init: confirm must be a function (got true).`],
+    [{ suggestions: 'Track my order' }, `pagehand.init: suggestions must be an array of strings (got "Track my order").`],
+    [{ suggestions: ['Track my order', null] }, `pagehand.init: suggestions must be an array of strings (got an array).`],
     [{ tools: {} }, /^pagehand\.init: tools must be an array/],
     ['dark', `pagehand.init: config must be an object (got "dark").`],
   ])('%j throws a clear error', (config, message) => {
@@ -74,6 +76,14 @@ describe('parseInit', () => {
     expect(error).toBeInstanceOf(InitError);
     if (typeof message === 'string') expect((error as Error).message).toBe(message);
     else expect((error as Error).message).toMatch(message);
+  });
+
+  it('suggestions go to the overlay as given (the panel shows the first four)', () => {
+    const suggestions = ['Track my order', 'Find a blue mug', 'Return an item', 'Talk to a person', 'Fifth'];
+    const p = parseInit({ suggestions });
+    expect(p.ui.suggestions).toEqual(suggestions);
+    expect(p.site).toEqual({});
+    expect(p.unknown).toEqual([]);
   });
 
   it('accepts every documented value', () => {

@@ -30,6 +30,12 @@ export const resolveArgs: Same<Parameters<Impl['resolve']>, Parameters<PagehandA
 export const loaderResolveArgs: Same<Parameters<PagehandLoaderApi['resolve']>, Parameters<PagehandApi['resolve']>> = true;
 declare const api: PagehandApi;
 export const docsRefs: Element[] = [api.resolve('12'), api.resolve(12), api.resolve('f2:7')];
+// The panel's rating event, typed on window as the docs' recipe reads it.
+addEventListener('pagehand:feedback', (e) => {
+  const rating: 'up' | 'down' = e.detail.rating;
+  const said: string[] = [e.detail.id, e.detail.task, e.detail.answer, rating];
+  return said;
+});
 `;
 
 describe('the npm types and the page API', () => {

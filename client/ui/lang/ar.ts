@@ -88,6 +88,13 @@ const ar: Strings = {
   replayUnavailable: 'إعادة التشغيل غير متاحة هنا.',
   conversation: 'في وقت سابق من هذه المحادثة',
   newConversation: 'محادثة جديدة',
+  showMe: 'أرني',
+  goneFromPage: 'لم يعد في الصفحة',
+  rateAnswer: 'قيّم هذه الإجابة',
+  helpful: 'مفيدة',
+  notHelpful: 'غير مفيدة',
+  thanks: 'شكرًا على ملاحظاتك.',
+  starters: 'جرّب أن تسأل',
 };
 
 export default ar;

@@ -84,6 +84,13 @@ const de: Strings = {
   replayUnavailable: 'Die Wiedergabe ist hier nicht verfügbar.',
   conversation: 'Bisher in diesem Gespräch',
   newConversation: 'Neues Gespräch',
+  showMe: 'Zeigen',
+  goneFromPage: 'Nicht mehr auf der Seite',
+  rateAnswer: 'Diese Antwort bewerten',
+  helpful: 'Hilfreich',
+  notHelpful: 'Nicht hilfreich',
+  thanks: 'Danke für Ihr Feedback.',
+  starters: 'Fragen Sie zum Beispiel',
 };
 
 export default de;

@@ -84,6 +84,13 @@ const es: Strings = {
   replayUnavailable: 'La repetición no está disponible aquí.',
   conversation: 'Antes en esta conversación',
   newConversation: 'Nueva conversación',
+  showMe: 'Muéstramelo',
+  goneFromPage: 'Ya no está en la página',
+  rateAnswer: 'Valora esta respuesta',
+  helpful: 'Útil',
+  notHelpful: 'No es útil',
+  thanks: 'Gracias por tu opinión.',
+  starters: 'Prueba a pedir',
 };
 
 export default es;

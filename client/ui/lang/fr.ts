@@ -84,6 +84,13 @@ const fr: Strings = {
   replayUnavailable: 'La relecture n’est pas disponible ici.',
   conversation: 'Plus tôt dans cette conversation',
   newConversation: 'Nouvelle conversation',
+  showMe: 'Montrer',
+  goneFromPage: 'N’est plus sur la page',
+  rateAnswer: 'Évaluer cette réponse',
+  helpful: 'Utile',
+  notHelpful: 'Pas utile',
+  thanks: 'Merci pour votre avis.',
+  starters: 'Essayez de demander',
 };
 
 export default fr;

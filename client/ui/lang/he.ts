@@ -87,6 +87,13 @@ const he: Strings = {
   replayUnavailable: 'הרצה חוזרת אינה זמינה כאן.',
   conversation: 'קודם בשיחה הזו',
   newConversation: 'שיחה חדשה',
+  showMe: 'הראה לי',
+  goneFromPage: 'כבר לא בדף',
+  rateAnswer: 'דרגו את התשובה',
+  helpful: 'מועילה',
+  notHelpful: 'לא מועילה',
+  thanks: 'תודה על המשוב.',
+  starters: 'נסו לשאול',
 };
 
 export default he;

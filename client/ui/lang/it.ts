@@ -84,6 +84,13 @@ const it: Strings = {
   replayUnavailable: 'La riproduzione non è disponibile qui.',
   conversation: 'In precedenza in questa conversazione',
   newConversation: 'Nuova conversazione',
+  showMe: 'Mostra',
+  goneFromPage: 'Non è più nella pagina',
+  rateAnswer: 'Valuta questa risposta',
+  helpful: 'Utile',
+  notHelpful: 'Non utile',
+  thanks: 'Grazie per il feedback.',
+  starters: 'Prova a chiedere',
 };
 
 export default it;

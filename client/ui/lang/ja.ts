@@ -84,6 +84,13 @@ const ja: Strings = {
   replayUnavailable: 'ここでは再生できません。',
   conversation: 'この会話のこれまでの内容',
   newConversation: '新しい会話',
+  showMe: '表示する',
+  goneFromPage: 'ページにもうありません',
+  rateAnswer: 'この回答を評価',
+  helpful: '役に立った',
+  notHelpful: '役に立たなかった',
+  thanks: 'ご意見ありがとうございます。',
+  starters: '質問の例',
 };
 
 export default ja;

@@ -83,6 +83,13 @@ const ko: Strings = {
   replayUnavailable: '여기서는 다시 실행할 수 없습니다.',
   conversation: '이 대화의 이전 내용',
   newConversation: '새 대화',
+  showMe: '보여 주기',
+  goneFromPage: '더 이상 페이지에 없습니다',
+  rateAnswer: '이 답변 평가',
+  helpful: '도움이 됨',
+  notHelpful: '도움이 안 됨',
+  thanks: '의견을 주셔서 감사합니다.',
+  starters: '이렇게 물어보세요',
 };
 
 export default ko;

@@ -84,6 +84,13 @@ const nl: Strings = {
   replayUnavailable: 'Afspelen is hier niet beschikbaar.',
   conversation: 'Eerder in dit gesprek',
   newConversation: 'Nieuw gesprek',
+  showMe: 'Laat zien',
+  goneFromPage: 'Niet meer op de pagina',
+  rateAnswer: 'Beoordeel dit antwoord',
+  helpful: 'Nuttig',
+  notHelpful: 'Niet nuttig',
+  thanks: 'Bedankt voor je feedback.',
+  starters: 'Vraag bijvoorbeeld',
 };
 
 export default nl;

@@ -86,6 +86,13 @@ const pl: Strings = {
   replayUnavailable: 'Odtwarzanie nie jest tu dostępne.',
   conversation: 'Wcześniej w tej rozmowie',
   newConversation: 'Nowa rozmowa',
+  showMe: 'Pokaż',
+  goneFromPage: 'Już nie ma tego na stronie',
+  rateAnswer: 'Oceń tę odpowiedź',
+  helpful: 'Pomocne',
+  notHelpful: 'Niepomocne',
+  thanks: 'Dziękujemy za opinię.',
+  starters: 'Zapytaj na przykład',
 };
 
 export default pl;

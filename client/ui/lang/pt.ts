@@ -84,6 +84,13 @@ const pt: Strings = {
   replayUnavailable: 'A reprodução não está disponível aqui.',
   conversation: 'Antes nesta conversa',
   newConversation: 'Nova conversa',
+  showMe: 'Mostrar',
+  goneFromPage: 'Já não está na página',
+  rateAnswer: 'Avaliar esta resposta',
+  helpful: 'Útil',
+  notHelpful: 'Não foi útil',
+  thanks: 'Obrigado pelo seu feedback.',
+  starters: 'Experimente pedir',
 };
 
 export default pt;

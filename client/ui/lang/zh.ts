@@ -82,6 +82,13 @@ const zh: Strings = {
   replayUnavailable: '此处无法重放。',
   conversation: '此对话中的先前内容',
   newConversation: '新对话',
+  showMe: '显示',
+  goneFromPage: '已不在页面上',
+  rateAnswer: '评价这个回答',
+  helpful: '有帮助',
+  notHelpful: '没有帮助',
+  thanks: '感谢您的反馈。',
+  starters: '可以这样问',
 };
 
 export default zh;
