@@ -107,10 +107,7 @@ export function createRunStore(kv: () => KeyValue | undefined): RunStore {
     },
     load() {
       try {
-        const raw = kv()?.get(STORAGE_KEY);
-        if (!raw) return undefined;
-        const s = JSON.parse(raw) as SavedRun;
-        return s && s.v === 1 && typeof s.task === 'string' && Array.isArray(s.history) ? s : undefined;
+        return savedRun(kv()?.get(STORAGE_KEY));
       } catch {
         return undefined;
       }
@@ -136,8 +133,20 @@ export const sessionRunStore = (): RunStore =>
     }
   });
 
-/** The run saved in this tab's sessionStorage, if any. */
-export const loadRun = (): SavedRun | undefined => sessionRunStore().load();
+/** A saved run's JSON read back, or undefined when it is not one. Throws on JSON that does not parse. */
+function savedRun(raw: string | null | undefined): SavedRun | undefined {
+  const s = raw ? (JSON.parse(raw) as SavedRun) : undefined;
+  return s && s.v === 1 && typeof s.task === 'string' && Array.isArray(s.history) ? s : undefined;
+}
+
+/** The run saved in this tab's sessionStorage, if any (read directly: the embed's loader carries this, not the store). */
+export function loadRun(): SavedRun | undefined {
+  try {
+    return savedRun(sessionStorage.getItem(STORAGE_KEY));
+  } catch {
+    return undefined; // sandboxed frames and some privacy modes throw on access
+  }
+}
 
 /**
  * A run store that keeps the secrets out of what it saves: on a stranger's page the run's
