@@ -10,6 +10,7 @@ import type { RunSecrets } from '../safety/secrets';
 import type { StepRecord } from './history';
 import type { Allowance, CallTarget, PlannedCall, RecordedStep, RunOptions } from './public-types';
 import type { ReplayState } from './recording/state';
+import type { LlmsTxt } from './knowledge';
 
 export const STORAGE_KEY = 'pagehand:run';
 
@@ -67,6 +68,11 @@ export interface SavedRun {
    * reads as before. The page can read it here: every page string is cleaned of it anyway.
    */
   fence?: string;
+  /**
+   * The site's `/llms.txt` as read on `origin` (init's `knowledge.llmsTxt`): read once per run
+   * and origin, so the pages the run goes on to do not fetch it again.
+   */
+  llms?: LlmsTxt;
 }
 
 /** Where a run's state lives between pages: sessionStorage by default, GM storage in the userscript. */
