@@ -29,6 +29,17 @@ const en = {
     'Tell me what to do on this page. I work step by step and show each step here; you can stop or take over at any time, and I ask before anything risky.',
   send: 'Send',
   sendWaiting: 'Sending…',
+  voiceStart: 'Dictate the task',
+  voiceStop: 'Stop dictating',
+  listening: 'Listening… It stops when you pause, or press the microphone again.',
+  voiceError: (code: string) =>
+    code === 'not-allowed' || code === 'service-not-allowed'
+      ? 'The microphone is not allowed on this page. Allow it in the browser, or type the task.'
+      : code === 'no-speech'
+        ? 'Nothing was heard. Press the microphone and speak, or type the task.'
+        : code === 'audio-capture'
+          ? 'No microphone was found. Type the task instead.'
+          : `Dictation stopped (${code}). Try again, or type the task.`,
   waitingAgent: 'The agent is still loading: your task goes as soon as it is here.',
   agentFailed: (why: string) => `The agent could not be loaded, so your task was not sent (it is back in the box). Reload the page to try again. (${why})`,
   stop: 'Stop',
@@ -110,6 +121,17 @@ const es: Strings = {
     'Dime qué hacer en esta página. Trabajo paso a paso y aquí muestro cada paso; puedes detenerme o tomar el control en cualquier momento, y te pregunto antes de algo arriesgado.',
   send: 'Enviar',
   sendWaiting: 'Enviando…',
+  voiceStart: 'Dictar la tarea',
+  voiceStop: 'Dejar de dictar',
+  listening: 'Escuchando… Se detiene cuando haces una pausa, o pulsa de nuevo el micrófono.',
+  voiceError: (code) =>
+    code === 'not-allowed' || code === 'service-not-allowed'
+      ? 'El micrófono no está permitido en esta página. Permítelo en el navegador, o escribe la tarea.'
+      : code === 'no-speech'
+        ? 'No se oyó nada. Pulsa el micrófono y habla, o escribe la tarea.'
+        : code === 'audio-capture'
+          ? 'No se encontró ningún micrófono. Escribe la tarea.'
+          : `El dictado se detuvo (${code}). Inténtalo de nuevo, o escribe la tarea.`,
   waitingAgent: 'El agente aún se está cargando: tu tarea sale en cuanto llegue.',
   agentFailed: (why: string) =>
     `No se pudo cargar el agente, así que tu tarea no se envió (vuelve a estar en el cuadro). Recarga la página para intentarlo de nuevo. (${why})`,
