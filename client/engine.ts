@@ -15,6 +15,7 @@ import { pageEnv, untrustedPage, type AgentEnv } from './agent/env';
 import { createAgentApi, type StartedBy } from './agent/api';
 import type { InitConfig, Recording, ReplayOptions, RunHandle, RunOptions } from './agent/public-types';
 import { parseInit, type ParsedInit } from './embed/init-config';
+import { checkKnowledge } from './embed/knowledge-check';
 import type { EmbedDefaults } from './embed/script-tag';
 import { createPageApi } from './page/api';
 import { revealRef } from './page/reveal';
@@ -101,6 +102,7 @@ export function startEngine({ ui, defaults, script, handoff, env: given = {} }: 
   // init: the site owner's configuration. All of it is checked before any of it applies.
   const init = (config?: InitConfig): { ignoredDeny: string[] } => {
     const c = parseInit(config);
+    checkKnowledge(c.site.knowledge);
     if (c.unknown.length) console.warn(`pagehand.init: ignored unknown field${c.unknown.length > 1 ? 's' : ''} ${c.unknown.join(', ')}.`);
     // Only the site's own pagehand speaks across frames: a stranger's page lists nobody.
     const frames = frameConfig({

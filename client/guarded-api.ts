@@ -71,8 +71,9 @@ export function pageRunOptions(options: RunOptions | undefined): RunOptions {
 
 /**
  * A page script's init on a stranger's page: only what narrows the agent applies (deny zones,
- * allowed actions, risk marks, looks). `confirm` would answer for the user; `instructions` would
- * put page words in the system prompt, where they instruct; `tools` would offer page code the
+ * allowed actions, risk marks, looks), and `knowledge.llmsTxt`, whose file is read as page data.
+ * `confirm` would answer for the user; `instructions` and `knowledge.routes` would put page
+ * words in the system prompt, where they instruct; `tools` would offer page code the
  * model trusts as the site's; `proxy`/`token` would send the user's task to the page's own
  * "model". Read once, into a plain copy.
  */
@@ -84,6 +85,13 @@ export function pageInitConfig(config: InitConfig | undefined): InitConfig | und
   for (const k of ['confirm', 'instructions', 'tools', 'proxy', 'token', 'recordings', 'suggestions'] as const) {
     if (copy[k] !== undefined) warnOnce(`init's ${k}`);
     delete copy[k];
+  }
+  // Route instructions are instructions too; the page's llms.txt stays, read as the page's data.
+  const k = copy.knowledge;
+  if (k && typeof k === 'object' && !Array.isArray(k) && 'routes' in k) {
+    warnOnce("init's knowledge.routes");
+    const { routes: _routes, ...rest } = k;
+    copy.knowledge = rest;
   }
   return copy;
 }

@@ -11,6 +11,7 @@ import type { StepRecord } from './history';
 import type { Allowance, CallTarget, PlannedCall, RecordedStep, RunOptions } from './public-types';
 import type { ReplayState } from './recording/state';
 import type { ThreadTurn } from '../../common/thread';
+import type { LlmsTxt } from './knowledge';
 
 export const STORAGE_KEY = 'pagehand:run';
 
@@ -73,6 +74,11 @@ export interface SavedRun {
    * reads as before. The page can read it here: every page string is cleaned of it anyway.
    */
   fence?: string;
+  /**
+   * The site's `/llms.txt` as read on `origin` (init's `knowledge.llmsTxt`): read once per run
+   * and origin, so the pages the run goes on to do not fetch it again.
+   */
+  llms?: LlmsTxt;
 }
 
 /** Where a run's state lives between pages: sessionStorage by default, GM storage in the userscript. */
@@ -113,10 +119,7 @@ export function createRunStore(kv: () => KeyValue | undefined): RunStore {
     },
     load() {
       try {
-        const raw = kv()?.get(STORAGE_KEY);
-        if (!raw) return undefined;
-        const s = JSON.parse(raw) as SavedRun;
-        return s && s.v === 1 && typeof s.task === 'string' && Array.isArray(s.history) ? s : undefined;
+        return savedRun(kv()?.get(STORAGE_KEY));
       } catch {
         return undefined;
       }
@@ -142,8 +145,20 @@ export const sessionRunStore = (): RunStore =>
     }
   });
 
-/** The run saved in this tab's sessionStorage, if any. */
-export const loadRun = (): SavedRun | undefined => sessionRunStore().load();
+/** A saved run's JSON read back, or undefined when it is not one. Throws on JSON that does not parse. */
+function savedRun(raw: string | null | undefined): SavedRun | undefined {
+  const s = raw ? (JSON.parse(raw) as SavedRun) : undefined;
+  return s && s.v === 1 && typeof s.task === 'string' && Array.isArray(s.history) ? s : undefined;
+}
+
+/** The run saved in this tab's sessionStorage, if any (read directly: the embed's loader carries this, not the store). */
+export function loadRun(): SavedRun | undefined {
+  try {
+    return savedRun(sessionStorage.getItem(STORAGE_KEY));
+  } catch {
+    return undefined; // sandboxed frames and some privacy modes throw on access
+  }
+}
 
 /**
  * A run store that keeps the secrets out of what it saves: on a stranger's page the run's

@@ -255,11 +255,34 @@ export interface CustomTool {
 }
 
 /**
+ * Instructions for some of the site's pages: `match` is a path pattern (or several) in which
+ * `*` stands for any characters, `/` included (`/products/*`, `/help/*.html`); everything else
+ * is literal, and the whole path must match (the query and the fragment are not part of it).
+ */
+export interface RouteKnowledge {
+  match: string | string[];
+  instructions: string;
+}
+
+/** `init({ knowledge })`: what the site tells the agent beyond the page it is on. */
+export interface Knowledge {
+  /** Instructions that reach the prompt only while the page's path matches (read at each step). */
+  routes?: RouteKnowledge[];
+  /**
+   * Read the site's `/llms.txt` once per run (size-capped) and give it to the model: as the site
+   * owner's words on the site's own embed, as page data where the user brought pagehand.
+   */
+  llmsTxt?: boolean;
+}
+
+/**
  * What a site owner configures once per page load (`pagehand.init`): it applies to every run,
  * including one resumed after a navigation, under the run's own options.
  */
 export interface SiteConfig {
   instructions?: string;
+  /** Instructions by route and the site's `/llms.txt`. */
+  knowledge?: Knowledge;
   /** The site's recordings (`Recording` JSON): the panel offers each as a one-click task. */
   recordings?: Recording[];
   tools?: CustomTool[];

@@ -43,7 +43,10 @@ import type { PageTool } from '../webmcp/page-tool';
 import { pageOffersTools } from '../webmcp/offer';
 import { answerPrompt, answerTools } from '../../common/answer-schema';
 import { maskRequest, secretsPrompt } from '../safety/secrets';
-import type { CallTarget, CustomTool, RecordedStep, RunEvents, RunHandle, RunOptions, RunResult } from './public-types';
+import type { CallTarget, CustomTool, Knowledge, RecordedStep, RunEvents, RunHandle, RunOptions, RunResult } from './public-types';
+import { keepLlms, llmsDataLines, llmsSystemPart, routeInstructions } from './knowledge';
+import { fetchSameOrigin } from '../page/same-origin';
+import { clean } from '../page/map/fence';
 import { beginStep, endStep } from './recording/recorder';
 import { newRecording, pathOn } from './recording/recording';
 import { recordRepairStep, recordsActions, repairLines, replayedSoFar, replayResult } from './recording/steps';
@@ -51,6 +54,8 @@ import { agentLazy } from './lazy';
 import { clock, spent } from '../page/step-parts';
 import { withTurn, type Thread } from '../../common/thread';
 
+/** The most of `/llms.txt` downloaded (the prompt takes less: agent/knowledge.ts). */
+const LLMS_FETCH_MAX = 64_000;
 /** How long a parked run waits for the page to unload before it assumes the navigation did not happen. */
 const NAVIGATION_GRACE_MS = 8000;
 /** Map roles of things the map cannot see into. */
@@ -75,7 +80,7 @@ export interface RunDeps {
    * The site's `init` instructions and allowed actions, read at each use: they hold for every
    * run on the page, one resumed after a navigation included (this page's init says them).
    */
-  site?: () => { instructions?: string; allowedActions?: readonly string[] };
+  site?: () => { instructions?: string; allowedActions?: readonly string[]; knowledge?: Knowledge };
   /**
    * Drives a run that replays a recording: the recording takes the model's seat. Supplied by
    * the entry (client/replay sits on the agent, so the agent never imports it).
@@ -117,7 +122,8 @@ export class Run implements DispatchHost {
   pending: StepRecord | undefined;
   protected client!: ModelClient;
   paused = false;
-  private fixed: number | undefined;
+  /** What the system prompt and the tools cost, for the system prompt it was counted for (a route's instructions change it). */
+  private fixed: { system: string; tokens: number } | undefined;
   /** The model reads images (the proxy's /v1/config says so). */
   private seesImages = false;
   /** Screenshot failures in a row; after two the run stays text-only. */
@@ -432,6 +438,8 @@ export class Run implements DispatchHost {
   async modelStep(step: number): Promise<'ended' | 'next'> {
     const t0 = performance.now();
     await this.loadPageTools();
+    await this.readLlms();
+    if (this.ended) return 'ended';
     const prompt = this.planPrompt(step);
     const settings = this.pageSettings();
     const tm = clock();
@@ -588,19 +596,54 @@ export class Run implements DispatchHost {
     return false;
   }
 
-  /** The step's prompt before the map; the system prompt and the tools are counted once per run. */
+  /**
+   * The step's prompt before the map; the system prompt and the tools are counted once per run,
+   * and again when the system prompt changed (a route's instructions, the site's llms.txt).
+   */
   protected planPrompt(step: number): StepPrompt {
+    const site = this.deps.site?.();
+    // The site's instructions, then those of the route the page is on (both the site owner's), then the run's own.
+    const instructions = joinInstructions(
+      joinInstructions(site?.instructions, routeInstructions(site?.knowledge, location.pathname)),
+      this.options.instructions,
+    );
+    const llms = this.llmsHere();
     const system =
-      systemPrompt(this.state.fence, joinInstructions(this.deps.site?.().instructions, this.options.instructions), this.options.lang) +
+      systemPrompt(this.state.fence, instructions, this.options.lang) +
+      (this.untrustedPage ? '' : clean(llmsSystemPart(llms), this.state.fence)) +
       secretsPrompt(this.state.secrets) +
       answerPrompt(this.options.schema);
     const tools = this.tools();
-    this.fixed ??= estimateTokens(system) + toolTokens(tools, estimateTokens);
-    // What a stranger's page says its tools do goes in as page data, within the budget.
+    if (this.fixed?.system !== system) this.fixed = { system, tokens: estimateTokens(system) + toolTokens(tools, estimateTokens) };
+    // What a stranger's page says its tools do, and its llms.txt, go in as page data, within the budget.
     const pageToolLines = this.webmcp?.untrustedToolLines([...this.pageTools().values()], this.pageSettings()) ?? [];
-    const p = planPrompt(this.state, step, system, tools, this.fixed, this.recordingLines());
-    if (!pageToolLines.length) return p;
-    return { ...p, base: { ...p.base, pageTools: pageToolLines }, mapTokens: Math.max(800, p.mapTokens - estimateTokens(pageToolLines.join('\n'))) };
+    const siteText = this.untrustedPage ? llmsDataLines(llms).map((l) => clean(l, this.state.fence)) : [];
+    const p = planPrompt(this.state, step, system, tools, this.fixed.tokens, this.recordingLines());
+    if (!pageToolLines.length && !siteText.length) return p;
+    const extra = estimateTokens([...pageToolLines, ...siteText].join('\n'));
+    return {
+      ...p,
+      base: { ...p.base, ...(pageToolLines.length ? { pageTools: pageToolLines } : {}), ...(siteText.length ? { siteText } : {}) },
+      mapTokens: Math.max(800, p.mapTokens - extra),
+    };
+  }
+
+  /** The site's llms.txt as this run read it on this origin, if the site asks for it. */
+  private llmsHere() {
+    const l = this.state.llms;
+    return this.deps.site?.().knowledge?.llmsTxt && l?.origin === location.origin ? l : undefined;
+  }
+
+  /**
+   * Reads the site's `/llms.txt` once per run and origin, when the site asks for it (`init({
+   * knowledge: { llmsTxt: true } })`): kept with the run, so the pages it goes on to do not read
+   * it again. A missing file is remembered as missing.
+   */
+  protected async readLlms(): Promise<void> {
+    if (!this.deps.site?.().knowledge?.llmsTxt || this.state.llms?.origin === location.origin) return;
+    const got = await fetchSameOrigin('/llms.txt', this.abort.signal, LLMS_FETCH_MAX);
+    if (this.ended) return;
+    this.state.llms = keepLlms(location.origin, got.ok && !/html/.test(got.type) ? got.text : undefined);
   }
 
   /** The recording shown to the model (while a replay's step is repaired), else nothing. */

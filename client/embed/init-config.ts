@@ -28,7 +28,7 @@ export interface ParsedInit {
   frames: string[];
 }
 
-const SITE_KEYS = ['instructions', 'tools', 'allowedActions', 'deny', 'risky', 'confirm', 'redact', 'webmcp', 'recordings'] as const;
+const SITE_KEYS = ['instructions', 'knowledge', 'tools', 'allowedActions', 'deny', 'risky', 'confirm', 'redact', 'webmcp', 'recordings'] as const;
 const OTHER_KEYS = ['theme', 'launcherText', 'autoOpen', 'position', 'lang', 'model', 'proxy', 'token', 'frames', 'suggestions'] as const;
 export const INIT_KEYS: readonly string[] = [...SITE_KEYS, ...OTHER_KEYS];
 
@@ -49,7 +49,7 @@ const shown = (v: unknown): string => {
   return typeof v === 'object' || typeof v === 'function' ? `a ${typeof v}` : String(v);
 };
 
-function fail(field: string, got: unknown, expected: string): never {
+export function fail(field: string, got: unknown, expected: string): never {
   throw new InitError(`pagehand.init: ${field} must be ${expected} (got ${shown(got)}).`);
 }
 
@@ -156,6 +156,10 @@ export function parseInit(config: unknown): ParsedInit {
       if (problem) fail(`recordings[${i}]`, r, `a recording (${problem})`);
     });
   }
+
+  // Only its shape here (the loader carries this code, for every page view): the agent checks the rest (./knowledge-check.ts).
+  const k = c.knowledge;
+  if (k !== undefined && (!k || typeof k !== 'object' || Array.isArray(k))) fail('knowledge', k, 'an object { routes?, llmsTxt? }');
 
   const site: SiteConfig = {};
   for (const k of SITE_KEYS) if (c[k] !== undefined) (site as Record<string, unknown>)[k] = c[k];

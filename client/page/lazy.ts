@@ -1,12 +1,13 @@
 /**
  * The page layer's code that loads on first use (a custom select, drag, upload, press and hold,
- * a download's text, the userscript's sealed frame sessions). The entry lends the loader
+ * a download's text, another page of the site read apart, the userscript's sealed frame sessions). The entry lends the loader
  * (client/on-demand.ts, one file in the embed's split build): the page layer never imports what
  * sits above it. Code, not configuration: every run and every page call shares it.
  */
 import type { holdAt } from './actions/gesture';
 import type { drag } from './actions/drag';
 import type { readDownload, reportDownload } from './actions/download-report';
+import type { readUrl } from './actions/read-url';
 import type { selectOption } from './actions/select';
 import type { upload } from './actions/upload';
 import type { openUserscriptSessions } from './frames/sealed-parent';
@@ -17,6 +18,7 @@ export interface PageLazy {
   upload: typeof upload;
   holdAt: typeof holdAt;
   readDownload: typeof readDownload;
+  readUrl: typeof readUrl;
   reportDownload: typeof reportDownload;
   openUserscriptSessions: typeof openUserscriptSessions;
 }

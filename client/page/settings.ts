@@ -57,6 +57,8 @@ export interface Masks {
   readonly any: boolean;
   /** Page text as the model may read it: secrets as `<secret:NAME>`, redacted text as `[redacted]`. */
   text(text: string): string;
+  /** The same masks for text of another document (a page of the site read apart): its redacted elements are looked for there. */
+  within?(doc: Document): Masks;
 }
 
 export interface PageSettings {

@@ -430,6 +430,7 @@ export function targetFacts(raw: CallLike, settings: PageSettings): TargetFacts 
       return keyFacts(field, 'Enter', field, describer);
     }
     case 'destination':
+    case 'fetch':
     case 'none':
       return undefined;
     default:

@@ -59,7 +59,7 @@ function forms(value: string): string[] {
  * The masks of the site's redaction rules (`init({ redact })`; selectors must parse: init checks)
  * and a run's secrets (name → value).
  */
-export function createMasks(rules: Redaction | undefined, secrets: Record<string, string> | undefined): Masks {
+export function createMasks(rules: Redaction | undefined, secrets: Record<string, string> | undefined, doc?: Document): Masks {
   const secretLiterals: Literal[] = [];
   for (const [name, value] of Object.entries(secrets ?? {})) {
     if (typeof value !== 'string' || !value) continue;
@@ -78,7 +78,7 @@ export function createMasks(rules: Redaction | undefined, secrets: Record<string
     const now = Date.now();
     // Fresh for each task: between two slices of a map the page may have changed.
     if (gathered && now - gathered.at < 20) return gathered.literals;
-    gathered = { at: now, literals: redactedStrings(selector) };
+    gathered = { at: now, literals: redactedStrings(selector, doc ?? document) };
     return gathered.literals;
   };
 
@@ -102,6 +102,7 @@ export function createMasks(rules: Redaction | undefined, secrets: Record<string
 
   return Object.freeze({
     any: true,
+    within: (other: Document): Masks => createMasks(rules, secrets, other),
     text: (text: string): string => {
       if (!text) return text;
       const m = currentMatcher();
@@ -115,8 +116,8 @@ export function createMasks(rules: Redaction | undefined, secrets: Record<string
   });
 }
 
-/** The strings the redacted elements hold now: each text piece, their whole text, field values. */
-function redactedStrings(selector: string): Literal[] {
+/** The strings the redacted elements of `doc` hold now: each text piece, their whole text, field values. */
+function redactedStrings(selector: string, doc: Document): Literal[] {
   const strings = new Set<string>();
   const add = (s: string | null | undefined): void => {
     if (s && s.trim()) for (const f of forms(s)) strings.add(f);
@@ -138,7 +139,7 @@ function redactedStrings(selector: string): Literal[] {
     const shadow = shadowRootOf(el);
     if (shadow) for (const c of Array.from(shadow.children)) take(c);
   };
-  eachRoot(document, (root) => {
+  eachRoot(doc, (root) => {
     try {
       for (const el of Array.from(root.querySelectorAll(selector))) take(el);
     } catch {

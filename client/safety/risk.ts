@@ -509,6 +509,8 @@ function verbOf(call: ParsedCall, facts: TargetFacts): string {
       return `Choosing ${what}`;
     case 'navigate':
       return `Opening ${safePath(facts.href ?? '')}`;
+    case 'read':
+      return `Reading ${safePath(facts.href ?? '')}`;
     case 'click':
       return call.args.hold ? `Pressing and holding ${what}` : `Clicking ${what}`;
     default:
@@ -539,13 +541,20 @@ export function classifyRisks(raw: PlannedCall | ParsedCall, facts: TargetFacts 
   if (!parsed.ok) return [];
   const call = parsed.call;
   // Judged by what the tool's table says it does (page/actions/args.ts), never by a list of names.
-  switch (ACTION_TOOLS[call.name].judge) {
+  const judge = ACTION_TOOLS[call.name].judge;
+  switch (judge) {
     case 'none':
       return [];
-    case 'destination': {
+    case 'destination':
+    case 'fetch': {
       // A navigate is judged as a link to where it goes: the same path, file and other-site rules.
-      const href = resolveUrl((call.args as { url: string }).url, here);
+      // A read of a url GETs it with the user's cookies, as following a link there would.
+      const url = (call.args as { url?: string }).url;
+      if (url === undefined) return []; // a read of this page: it asks for nothing
+      const href = resolveUrl(url, here);
       if (!href) return []; // not a URL: the action refuses it
+      // A read never leaves this origin: one elsewhere is refused by the action, so not asked about.
+      if (judge === 'fetch' && originOf(href) !== originOf(here)) return [];
       if (!originOf(href)) return [unjudged(`it opens a ${new URL(href).protocol} address`)];
       facts = { role: 'link', name: '', tag: 'a', via: 'click', href };
       break;

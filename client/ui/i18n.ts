@@ -18,6 +18,17 @@ export const en = {
     'Tell me what to do on this page. I work step by step and show each step here; you can stop or take over at any time, and I ask before anything risky.',
   send: 'Send',
   sendWaiting: 'Sending…',
+  voiceStart: 'Dictate the task',
+  voiceStop: 'Stop dictating',
+  listening: 'Listening… It stops when you pause, or press the microphone again.',
+  voiceError: (code: string) =>
+    code === 'not-allowed' || code === 'service-not-allowed'
+      ? 'The microphone is not allowed on this page. Allow it in the browser, or type the task.'
+      : code === 'no-speech'
+        ? 'Nothing was heard. Press the microphone and speak, or type the task.'
+        : code === 'audio-capture'
+          ? 'No microphone was found. Type the task instead.'
+          : `Dictation stopped (${code}). Try again, or type the task.`,
   waitingAgent: 'The agent is still loading: your task goes as soon as it is here.',
   agentFailed: (why: string) => `The agent could not be loaded, so your task was not sent (it is back in the box). Reload the page to try again. (${why})`,
   stop: 'Stop',

@@ -20,6 +20,7 @@ import type { Lang } from './languages';
 import { LangMenu } from './lang-menu';
 import { Answer } from './answer';
 import type { Markdown } from './markdown';
+import { MicButton, useVoice } from './voice';
 
 export interface PanelActions {
   /** `secrets`: the values the agent may type but not see; `files`: those attached; both from the task box. */
@@ -570,10 +571,17 @@ function TaskBox({ t, send, text, setText, waiting }: { t: Strings; send: PanelA
   const box = useRef<HTMLTextAreaElement>(null);
   const secrets = useRef<HTMLDivElement | null>(null);
   const [files, setFiles] = useState<File[]>([]);
+  // Dictation in the panel's language, into this box.
+  const voice = useVoice(
+    () => box.current?.closest('[lang]')?.getAttribute('lang') || 'en',
+    () => box.current?.value ?? text,
+    setText,
+  );
   const go = (): void => {
     if (waiting !== undefined) return;
     const task = (box.current?.value ?? text).trim();
     if (!task) return;
+    voice.cancel();
     setText('');
     if (box.current) box.current.value = '';
     send(task, readSecrets(secrets.current), files.length ? files : undefined);
@@ -600,14 +608,17 @@ function TaskBox({ t, send, text, setText, waiting }: { t: Strings; send: PanelA
           class="hint"
           id="ph-task-hint"
           style={{ flex: '1' }}
-          role={waiting !== undefined ? 'status' : undefined}
+          role={waiting !== undefined || voice.listening || voice.error ? 'status' : undefined}
           data-waiting={waiting !== undefined || undefined}
+          data-voice-hint={voice.error ? 'error' : voice.listening ? 'listening' : undefined}
         >
-          {waiting !== undefined ? t.waitingAgent : t.taskHint}
+          {waiting !== undefined ? t.waitingAgent : voice.error ? t.voiceError(voice.error) : voice.listening ? t.listening : t.taskHint}
         </p>
         <button type="button" class="primary" onClick={onUserInput(go)} data-send disabled={waiting !== undefined}>
           {waiting !== undefined ? t.sendWaiting : t.send}
         </button>
+        {/* After Send: Send stays the next stop from the task box. */}
+        <MicButton t={t} voice={voice} disabled={waiting !== undefined} />
       </div>
       <FilesBox t={t} files={files} setFiles={setFiles} />
       <SecretsBox t={t} boxRef={secrets} />

@@ -20,6 +20,8 @@ button.danger{color:var(--bad)}
 button:disabled{cursor:progress;opacity:.7}
 button.icon{padding:0;width:32px;height:32px;display:inline-flex;align-items:center;justify-content:center;background:transparent;border-color:transparent}
 button.icon:hover{background:var(--soft)}
+button.mic{flex:none;border-color:var(--line)}
+button.mic.on,button.mic.on:hover{background:var(--bad);border-color:var(--bad);color:var(--bg)}
 :focus-visible{outline:2px solid var(--focus);outline-offset:2px}
 textarea{width:100%;resize:none;border:1px solid var(--line);border-radius:8px;padding:8px;background:var(--bg);min-height:60px;display:block}
 .panel{position:fixed;pointer-events:auto;display:flex;flex-direction:column;background:var(--bg);border:1px solid var(--line);border-radius:12px;box-shadow:var(--shadow);overflow:hidden;resize:both;min-width:240px;min-height:200px;max-width:calc(100vw - 16px);max-height:calc(100vh - 16px);z-index:2}

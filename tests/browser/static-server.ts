@@ -41,6 +41,11 @@ export async function startStaticServer(): Promise<StaticServer> {
       }, ms);
       return;
     }
+    // /__redirect?to=URL: a 302 there (a same-origin address that leads to another origin).
+    if (url.pathname === '/__redirect') {
+      res.writeHead(302, { location: url.searchParams.get('to') ?? '/' });
+      return void res.end();
+    }
     // /__gm-store?key=K: GET / PUT / DELETE one value in memory, the same for both origins —
     // the userscript test's GM storage shim (same-origin requests, so a strict CSP allows them).
     if (url.pathname === '/__gm-store') {

@@ -32,7 +32,7 @@ describe('each tool declares how its effect is judged', () => {
       select_option: 'option',
       navigate: 'destination',
       scroll: 'none',
-      read: 'none',
+      read: 'fetch',
       wait: 'none',
     });
   });

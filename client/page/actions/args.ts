@@ -24,8 +24,8 @@ export interface ToolArgs extends HandsArgs {
   scroll: { direction: Direction; ref?: Ref; pages: number };
   scroll_to: { ref: Ref };
   click_at: { x: number; y: number };
-  /** `download`: the name of a file the page handed out, instead of page text. */
-  read: { ref?: Ref; page: number; download?: string };
+  /** `download`: the name of a file the page handed out; `url`: another page of this site; instead of this page's text. */
+  read: { ref?: Ref; page: number; download?: string; url?: string };
   navigate: { url: string };
   go_back: Record<string, never>;
   wait: { seconds?: number; text?: string };
@@ -76,10 +76,12 @@ function str(tool: string, args: Args, key: string, required: boolean): string |
  * - `drop`: the element the drag lets go on, by to_ref or by dx/dy (drag);
  * - `option`: the option it chooses, by its own words (select_option);
  * - `destination`: the URL it opens, as a link there (navigate);
+ * - `fetch`: the URL it GETs when it has one (read {url}), as a link there; a URL on another
+ *   origin is the action's to refuse, so it is not asked about;
  * - `none`: it reads, waits, scrolls, empties a field or puts an attached file into one.
  */
-export type Judge = 'target' | 'key' | 'typed' | 'point' | 'drop' | 'option' | 'destination' | 'none';
-const JUDGES: readonly string[] = ['target', 'key', 'typed', 'point', 'drop', 'option', 'destination', 'none'];
+export type Judge = 'target' | 'key' | 'typed' | 'point' | 'drop' | 'option' | 'destination' | 'fetch' | 'none';
+const JUDGES: readonly string[] = ['target', 'key', 'typed', 'point', 'drop', 'option', 'destination', 'fetch', 'none'];
 
 /** Throws when a tool of the table does not say how its effect is judged (checked as the table loads). */
 export function assertJudged(table: Readonly<Record<string, { judge?: unknown }>>): void {
@@ -235,14 +237,17 @@ export const ACTION_TOOLS: { [K in ToolName]: ActionTool<ToolArgs[K]> } = {
     },
   },
   read: {
-    description: 'Read the page, an element or a download, by pages.',
-    judge: 'none',
-    properties: { ref: S(), page: N('from 1'), download: S() },
+    description: 'Read page, element, download or site url, by pages.',
+    judge: 'fetch',
+    properties: { ref: S(), page: N(), download: S(), url: S() },
     parse: (a) => {
       const page = num('read', a, 'page') ?? 1;
       if (!Number.isInteger(page) || page < 1) throw new ArgError(`read: "page" must be a whole number from 1, got ${show(a.page)}.`);
       const download = downloadArg(a);
-      return download !== undefined ? { page, download } : { ref: ref('read', a, false), page };
+      if (download !== undefined) return { page, download };
+      const url = str('read', a, 'url', false)?.trim();
+      if (url) return { page, url };
+      return { ref: ref('read', a, false), page };
     },
   },
   navigate: {

@@ -1,7 +1,8 @@
 /**
  * `read {ref?, page?}`: the text of a region (ref) or of the whole page, beyond what the map's
  * budget shows, in chunks of about 3,000 characters ("page N of M"). `read {download}`: the
- * text of a small text file the page handed out (see ../downloads.ts).
+ * text of a small text file the page handed out (see ../downloads.ts). `read {url}`: another
+ * page of this site, fetched and read apart (read-url.ts).
  */
 import type { ToolArgs } from './args';
 import { CHUNK_CHARS, chunkText } from './chunks';
@@ -10,8 +11,9 @@ import { ActionError } from './dom';
 import { readableText } from './text';
 import { pageLazy } from '../lazy';
 
-export const read: Handler<ToolArgs['read']> = async ({ ref, page, download }, ctx) => {
+export const read: Handler<ToolArgs['read']> = async ({ ref, page, download, url }, ctx) => {
   if (download !== undefined) return { message: (await pageLazy()).readDownload(download, page, ctx.settings.masks) };
+  if (url !== undefined) return (await pageLazy()).readUrl(url, page, ctx.settings);
   const root = ref ? ctx.resolve(ref) : (document.body ?? document.documentElement);
   const what = ref ? ctx.label(root) : 'the page';
   const chunks = chunkText(readableText(root, ctx.settings), CHUNK_CHARS);

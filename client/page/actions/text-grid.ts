@@ -41,7 +41,7 @@ interface Row {
  * A table's lines (`<table>` or role table/grid/treegrid), or null when it has no column
  * header (then it reads as plain rows of cells).
  */
-export function tableLines(table: Element, textOf: TextOf, zones: Zones): string[] | null {
+export function tableLines(table: Element, textOf: TextOf, zones: Zones, rendered?: (row: Element) => boolean): string[] | null {
   const rows = table.localName === 'table' ? htmlRows(table as HTMLTableElement) : ariaRows(table);
   const known = new Map<Element, string>();
   const text = (el: Element): string => {
@@ -49,7 +49,7 @@ export function tableLines(table: Element, textOf: TextOf, zones: Zones): string
     if (t === undefined) known.set(el, (t = textOf(el).replace(/\n+/g, ' ').trim()));
     return t;
   };
-  const shownRows = rows.filter((r) => shown(r.el, table, zones));
+  const shownRows = rows.filter((r) => shown(r.el, table, zones, rendered));
   const heads = new Map<number, string>();
   for (const row of shownRows) {
     if (!row.head) continue;
@@ -154,15 +154,16 @@ function clampSpan(n: number): number {
   return n >= 1 ? Math.min(Math.floor(n), 100) : 1;
 }
 
-/** A row is rendered and lies in no deny zone between it and its table. */
-function shown(row: Element, table: Element, zones: Zones): boolean {
-  for (let n: Element | null = row; n && n !== table; n = n.parentElement) if (zones.excluded(n)) return false;
+/** A row is rendered (`rendered`: in a document with no layout) and lies in no deny zone between it and its table. */
+function shown(row: Element, table: Element, zones: Zones, rendered?: (row: Element) => boolean): boolean {
+  for (let n: Element | null = row; n && n !== table; n = n.parentElement) if (zones.excluded(n) || rendered?.(n) === false) return false;
+  if (rendered) return true;
   const h = row as HTMLElement & { checkVisibility?: () => boolean };
   return typeof h.checkVisibility === 'function' ? h.checkVisibility() : row.getClientRects().length > 0;
 }
 
 /** A CSS grid, or a flex row that wraps: its items may form rows and columns. */
-export function isGridLike(cs: CSSStyleDeclaration): boolean {
+export function isGridLike(cs: Pick<CSSStyleDeclaration, 'display' | 'flexWrap' | 'flexDirection'>): boolean {
   const d = cs.display;
   if (d === 'grid' || d === 'inline-grid') return true;
   return (d === 'flex' || d === 'inline-flex') && cs.flexWrap.startsWith('wrap') && cs.flexDirection.startsWith('row');

@@ -18,7 +18,17 @@ const CELL = '\u0001';
 /** Boxes laid out side by side inside a line: apart, even with no space between them in the source. */
 const SIDE_BY_SIDE = new Set(['inline-block', 'inline-flex', 'inline-grid', 'inline-table']);
 
-export function readableText(root: Element, { zones, masks, fence }: PageSettings): string {
+/** The parts of an element's style the reader uses. */
+export type TextStyle = Pick<CSSStyleDeclaration, 'display' | 'visibility' | 'whiteSpace' | 'flexWrap' | 'flexDirection'>;
+
+/** The computed style, in a document the browser lays out. */
+const computed = (el: Element): TextStyle => winOf(el).getComputedStyle(el);
+
+/**
+ * @param styleOf how an element is styled: computed by default; a document with no layout (one
+ *   fetched and parsed apart, read-url.ts) passes the HTML's defaults instead.
+ */
+export function readableText(root: Element, { zones, masks, fence }: Pick<PageSettings, 'zones' | 'masks' | 'fence'>, styleOf = computed): string {
   let out: string[] = [];
 
   /** At least `n` line breaks end the text so far (1: a new line; 2: a blank line). */
@@ -65,7 +75,7 @@ export function readableText(root: Element, { zones, masks, fence }: PageSetting
     const t = tag(el);
     // The site's deny zones and our own UI are not the agent's to read.
     if (SKIP.has(t) || zones.excluded(el)) return;
-    const cs = winOf(el).getComputedStyle(el);
+    const cs = styleOf(el);
     const d = cs.display;
     if (d === 'none') return;
     const vis = cs.visibility === 'visible' ? true : cs.visibility === 'hidden' || cs.visibility === 'collapse' ? false : visible;
@@ -92,7 +102,12 @@ export function readableText(root: Element, { zones, masks, fence }: PageSetting
     }
     // Tables with headers, and grids of short items laid out in rows: one line per row.
     const role = el.getAttribute('role') ?? '';
-    const rows = vis && (t === 'table' || TABLE_ROLES.has(role)) ? tableLines(el, textOf, zones) : vis && isGridLike(cs) ? gridLines(el, textOf, zones) : null;
+    const rows =
+      vis && (t === 'table' || TABLE_ROLES.has(role))
+        ? tableLines(el, textOf, zones, styleOf === computed ? undefined : (row) => styleOf(row).display !== 'none')
+        : vis && isGridLike(cs)
+          ? gridLines(el, textOf, zones)
+          : null;
     if (rows) {
       breaks(1);
       out.push(rows.join('\n'));

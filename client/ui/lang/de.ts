@@ -91,6 +91,17 @@ const de: Strings = {
   notHelpful: 'Nicht hilfreich',
   thanks: 'Danke für Ihr Feedback.',
   starters: 'Fragen Sie zum Beispiel',
+  voiceStart: 'Aufgabe diktieren',
+  voiceStop: 'Diktat beenden',
+  listening: 'Hört zu… Endet, wenn Sie eine Pause machen oder das Mikrofon erneut drücken.',
+  voiceError: (code) =>
+    code === 'not-allowed' || code === 'service-not-allowed'
+      ? 'Das Mikrofon ist auf dieser Seite nicht erlaubt. Erlauben Sie es im Browser oder tippen Sie die Aufgabe.'
+      : code === 'no-speech'
+        ? 'Nichts gehört. Drücken Sie das Mikrofon und sprechen Sie, oder tippen Sie die Aufgabe.'
+        : code === 'audio-capture'
+          ? 'Kein Mikrofon gefunden. Tippen Sie die Aufgabe stattdessen.'
+          : `Das Diktat wurde beendet (${code}). Versuchen Sie es erneut oder tippen Sie die Aufgabe.`,
 };
 
 export default de;

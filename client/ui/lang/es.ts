@@ -91,6 +91,17 @@ const es: Strings = {
   notHelpful: 'No es útil',
   thanks: 'Gracias por tu opinión.',
   starters: 'Prueba a pedir',
+  voiceStart: 'Dictar la tarea',
+  voiceStop: 'Dejar de dictar',
+  listening: 'Escuchando… Se detiene cuando haces una pausa, o pulsa de nuevo el micrófono.',
+  voiceError: (code) =>
+    code === 'not-allowed' || code === 'service-not-allowed'
+      ? 'El micrófono no está permitido en esta página. Permítelo en el navegador, o escribe la tarea.'
+      : code === 'no-speech'
+        ? 'No se oyó nada. Pulsa el micrófono y habla, o escribe la tarea.'
+        : code === 'audio-capture'
+          ? 'No se encontró ningún micrófono. Escribe la tarea.'
+          : `El dictado se detuvo (${code}). Inténtalo de nuevo, o escribe la tarea.`,
 };
 
 export default es;

@@ -91,6 +91,17 @@ const fr: Strings = {
   notHelpful: 'Pas utile',
   thanks: 'Merci pour votre avis.',
   starters: 'Essayez de demander',
+  voiceStart: 'Dicter la tâche',
+  voiceStop: 'Arrêter la dictée',
+  listening: 'À l’écoute… S’arrête quand vous faites une pause, ou appuyez à nouveau sur le micro.',
+  voiceError: (code) =>
+    code === 'not-allowed' || code === 'service-not-allowed'
+      ? 'Le micro n’est pas autorisé sur cette page. Autorisez-le dans le navigateur, ou tapez la tâche.'
+      : code === 'no-speech'
+        ? 'Rien n’a été entendu. Appuyez sur le micro et parlez, ou tapez la tâche.'
+        : code === 'audio-capture'
+          ? 'Aucun micro trouvé. Tapez plutôt la tâche.'
+          : `La dictée s’est arrêtée (${code}). Réessayez, ou tapez la tâche.`,
 };
 
 export default fr;

@@ -94,6 +94,17 @@ const he: Strings = {
   notHelpful: 'לא מועילה',
   thanks: 'תודה על המשוב.',
   starters: 'נסו לשאול',
+  voiceStart: 'הכתבת המשימה',
+  voiceStop: 'הפסקת ההכתבה',
+  listening: 'מאזין… נעצר כשעוצרים לדבר, או לחצו שוב על המיקרופון.',
+  voiceError: (code) =>
+    code === 'not-allowed' || code === 'service-not-allowed'
+      ? 'המיקרופון אינו מותר בדף הזה. אפשרו אותו בדפדפן, או הקלידו את המשימה.'
+      : code === 'no-speech'
+        ? 'לא נשמע דבר. לחצו על המיקרופון ודברו, או הקלידו את המשימה.'
+        : code === 'audio-capture'
+          ? 'לא נמצא מיקרופון. הקלידו את המשימה.'
+          : `ההכתבה נעצרה (${code}). נסו שוב, או הקלידו את המשימה.`,
 };
 
 export default he;

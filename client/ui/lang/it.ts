@@ -91,6 +91,17 @@ const it: Strings = {
   notHelpful: 'Non utile',
   thanks: 'Grazie per il feedback.',
   starters: 'Prova a chiedere',
+  voiceStart: 'Detta l’attività',
+  voiceStop: 'Interrompi la dettatura',
+  listening: 'In ascolto… Si ferma quando fai una pausa, o premi di nuovo il microfono.',
+  voiceError: (code) =>
+    code === 'not-allowed' || code === 'service-not-allowed'
+      ? 'Il microfono non è consentito su questa pagina. Consentilo nel browser, o scrivi l’attività.'
+      : code === 'no-speech'
+        ? 'Non si è sentito nulla. Premi il microfono e parla, o scrivi l’attività.'
+        : code === 'audio-capture'
+          ? 'Nessun microfono trovato. Scrivi l’attività.'
+          : `La dettatura si è interrotta (${code}). Riprova, o scrivi l’attività.`,
 };
 
 export default it;

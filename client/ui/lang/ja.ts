@@ -91,6 +91,17 @@ const ja: Strings = {
   notHelpful: '役に立たなかった',
   thanks: 'ご意見ありがとうございます。',
   starters: '質問の例',
+  voiceStart: 'タスクを音声入力',
+  voiceStop: '音声入力を停止',
+  listening: '聞き取り中… 話すのをやめるか、もう一度マイクを押すと止まります。',
+  voiceError: (code) =>
+    code === 'not-allowed' || code === 'service-not-allowed'
+      ? 'このページではマイクが許可されていません。ブラウザで許可するか、タスクを入力してください。'
+      : code === 'no-speech'
+        ? '何も聞き取れませんでした。マイクを押して話すか、タスクを入力してください。'
+        : code === 'audio-capture'
+          ? 'マイクが見つかりません。タスクを入力してください。'
+          : `音声入力が止まりました (${code})。もう一度試すか、タスクを入力してください。`,
 };
 
 export default ja;

@@ -90,6 +90,17 @@ const ko: Strings = {
   notHelpful: '도움이 안 됨',
   thanks: '의견을 주셔서 감사합니다.',
   starters: '이렇게 물어보세요',
+  voiceStart: '작업 받아쓰기',
+  voiceStop: '받아쓰기 중지',
+  listening: '듣는 중… 말을 멈추거나 마이크를 다시 누르면 멈춥니다.',
+  voiceError: (code) =>
+    code === 'not-allowed' || code === 'service-not-allowed'
+      ? '이 페이지에서는 마이크가 허용되지 않습니다. 브라우저에서 허용하거나 작업을 입력하세요.'
+      : code === 'no-speech'
+        ? '아무것도 들리지 않았습니다. 마이크를 누르고 말하거나 작업을 입력하세요.'
+        : code === 'audio-capture'
+          ? '마이크를 찾을 수 없습니다. 작업을 입력하세요.'
+          : `받아쓰기가 중지되었습니다(${code}). 다시 시도하거나 작업을 입력하세요.`,
 };
 
 export default ko;

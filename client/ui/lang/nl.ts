@@ -91,6 +91,17 @@ const nl: Strings = {
   notHelpful: 'Niet nuttig',
   thanks: 'Bedankt voor je feedback.',
   starters: 'Vraag bijvoorbeeld',
+  voiceStart: 'Taak dicteren',
+  voiceStop: 'Stoppen met dicteren',
+  listening: 'Luistert… Stopt als je pauzeert, of druk nogmaals op de microfoon.',
+  voiceError: (code) =>
+    code === 'not-allowed' || code === 'service-not-allowed'
+      ? 'De microfoon is op deze pagina niet toegestaan. Sta hem toe in de browser, of typ de taak.'
+      : code === 'no-speech'
+        ? 'Er is niets gehoord. Druk op de microfoon en spreek, of typ de taak.'
+        : code === 'audio-capture'
+          ? 'Geen microfoon gevonden. Typ de taak.'
+          : `Het dicteren is gestopt (${code}). Probeer het opnieuw, of typ de taak.`,
 };
 
 export default nl;

@@ -93,6 +93,17 @@ const pl: Strings = {
   notHelpful: 'Niepomocne',
   thanks: 'Dziękujemy za opinię.',
   starters: 'Zapytaj na przykład',
+  voiceStart: 'Podyktuj zadanie',
+  voiceStop: 'Zakończ dyktowanie',
+  listening: 'Słucham… Kończy się, gdy zrobisz przerwę, albo naciśnij ponownie mikrofon.',
+  voiceError: (code) =>
+    code === 'not-allowed' || code === 'service-not-allowed'
+      ? 'Mikrofon nie jest dozwolony na tej stronie. Zezwól na niego w przeglądarce albo wpisz zadanie.'
+      : code === 'no-speech'
+        ? 'Nic nie usłyszano. Naciśnij mikrofon i mów albo wpisz zadanie.'
+        : code === 'audio-capture'
+          ? 'Nie znaleziono mikrofonu. Wpisz zadanie.'
+          : `Dyktowanie zostało przerwane (${code}). Spróbuj ponownie albo wpisz zadanie.`,
 };
 
 export default pl;

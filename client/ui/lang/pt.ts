@@ -91,6 +91,17 @@ const pt: Strings = {
   notHelpful: 'Não foi útil',
   thanks: 'Obrigado pelo seu feedback.',
   starters: 'Experimente pedir',
+  voiceStart: 'Ditar a tarefa',
+  voiceStop: 'Parar de ditar',
+  listening: 'A ouvir… Para quando faz uma pausa, ou prima o microfone de novo.',
+  voiceError: (code) =>
+    code === 'not-allowed' || code === 'service-not-allowed'
+      ? 'O microfone não é permitido nesta página. Permita-o no navegador, ou escreva a tarefa.'
+      : code === 'no-speech'
+        ? 'Não se ouviu nada. Prima o microfone e fale, ou escreva a tarefa.'
+        : code === 'audio-capture'
+          ? 'Nenhum microfone encontrado. Escreva a tarefa.'
+          : `O ditado parou (${code}). Tente de novo, ou escreva a tarefa.`,
 };
 
 export default pt;

@@ -89,6 +89,17 @@ const zh: Strings = {
   notHelpful: '没有帮助',
   thanks: '感谢您的反馈。',
   starters: '可以这样问',
+  voiceStart: '语音输入任务',
+  voiceStop: '停止语音输入',
+  listening: '正在聆听… 停顿时或再次按下麦克风即停止。',
+  voiceError: (code) =>
+    code === 'not-allowed' || code === 'service-not-allowed'
+      ? '此页面不允许使用麦克风。请在浏览器中允许，或输入任务。'
+      : code === 'no-speech'
+        ? '没有听到声音。请按下麦克风并说话，或输入任务。'
+        : code === 'audio-capture'
+          ? '未找到麦克风。请改为输入任务。'
+          : `语音输入已停止（${code}）。请重试，或输入任务。`,
 };
 
 export default zh;
