@@ -55,8 +55,8 @@ export interface Snapshot {
   dialogs: Set<Element>;
 }
 
-const shown = (el: Element): boolean =>
-  typeof el.checkVisibility === 'function' ? el.checkVisibility({ visibilityProperty: true } as CheckVisibilityOptions) : isVisible(el);
+const VISIBILITY = { visibilityProperty: true } as CheckVisibilityOptions;
+const shown = (el: Element): boolean => (typeof el.checkVisibility === 'function' ? el.checkVisibility(VISIBILITY) : isVisible(el));
 
 /** Visible matches outside deny zones (and our own UI): what appears or goes in a zone is not
  *  the agent's to hear of — not its elements, not a dialog's title. */
