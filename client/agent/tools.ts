@@ -47,7 +47,7 @@ export const AGENT_TOOL_TABLE: { [K in AgentToolName]: ToolDef & { parse(args: A
     },
   },
   done: {
-    description: 'Finish: the answer or what was done, with the facts the user needs.',
+    description: 'Finish: the answer or what was done, with the facts needed.',
     judge: 'none',
     properties: { summary: str(), success: bool('false if only partly done') },
     required: ['summary'],
@@ -61,7 +61,7 @@ export const AGENT_TOOL_TABLE: { [K in AgentToolName]: ToolDef & { parse(args: A
     parse: (a) => ({ reason: endText(a) }),
   },
   ask_user: {
-    description: 'Ask the user for information only they have.',
+    description: 'Ask the user what only they know.',
     judge: 'none',
     properties: { question: str() },
     required: ['question'],

@@ -38,6 +38,90 @@ describe('estimateTokens', () => {
     expect(estimateTokens(english)).toBeLessThanOrEqual(2 * encode(english).length);
   });
 
+  it('prices every string exactly as the regex pieces do', () => {
+    // The definition the scan implements, as it was written before the scan replaced it.
+    const PIECE = /(\p{Script=Latin}+)|(\p{N}+)|([\p{L}\p{M}]+)|(\s+)|([^\s\p{L}\p{N}])/gu;
+    const common = new Set('…—–↑↓←→•·€£¥°©®™“”‘’«»×'.split(''));
+    const latinRun = (run: string): number => {
+      const n = run.length;
+      if (n <= 3) return 1;
+      const ratio = (run.match(/[aeiouyà-åè-ïò-öù-ü]/gi)?.length ?? 0) / n;
+      const innerCaps = /[A-Z]/.test(run.slice(1)) && run.slice(1) !== run.slice(1).toLowerCase();
+      return ratio >= 0.25 && ratio <= 0.65 && !innerCaps && /^[\x00-\x7f]*$/.test(run) ? Math.ceil((n + 1) / 4) : Math.ceil(n * 0.75);
+    };
+    const byRegex = (text: string): number => {
+      let t = 0;
+      for (const m of text.matchAll(PIECE)) {
+        if (m[1]) t += latinRun(m[1]);
+        else if (m[2]) t += Math.ceil(m[2].length / 3);
+        else if (m[3]) t += m[3].length;
+        else if (m[4]) t += m[4] === ' ' ? 0 : 1;
+        else if (m[5]) t += m[5].charCodeAt(0) < 128 || common.has(m[5]) ? 1 : 3;
+      }
+      return t;
+    };
+    for (const line of LINES) expect(estimateTokens(line), line).toBe(byRegex(line));
+    // Random strings over pieces that meet at every kind of border: ASCII and accented letters,
+    // combining marks, other scripts, digits of several scripts, Roman numerals, spaces of
+    // several kinds, symbols, emoji (surrogate pairs) and lone surrogates.
+    const parts = [
+      'a',
+      'Zu',
+      'rich',
+      'ID',
+      'x',
+      'é',
+      'ß',
+      'ÆØ',
+      'ÿ',
+      '\u0301',
+      'д',
+      'Щи',
+      '東京',
+      'ا',
+      '7',
+      '42',
+      '٣',
+      '२',
+      '²',
+      'Ⅻ',
+      ' ',
+      '  ',
+      '\t',
+      '\n',
+      '\r',
+      '\v',
+      '\f',
+      '\x1c',
+      '\u00a0',
+      '\u2003',
+      '-',
+      '#',
+      '…',
+      '→',
+      '€',
+      '🎉',
+      '🛍️',
+      '\ud800',
+      '\udc00',
+      '⟪',
+      '"',
+      '_',
+    ];
+    let seed = 2463534242; // xorshift32
+    const next = (): number => {
+      seed ^= seed << 13;
+      seed ^= seed >>> 17;
+      seed ^= seed << 5;
+      return (seed >>>= 0);
+    };
+    for (let k = 0; k < 3000; k++) {
+      let s = '';
+      for (let n = next() % 12; n >= 0; n--) s += parts[next() % parts.length];
+      expect(estimateTokens(s), JSON.stringify(s)).toBe(byRegex(s));
+    }
+  });
+
   it('counts nothing for an empty string', () => {
     expect(estimateTokens('')).toBe(0);
   });

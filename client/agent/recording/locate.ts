@@ -15,7 +15,7 @@
 import { createDescriber, type Describer } from '../../page/names/describe';
 import { deepActiveElement } from '../../page/dom/flat-tree';
 import { dialogName, takeSnapshot } from '../../page/actions/observe';
-import type { PageSettings } from '../../page/settings';
+import type { Masks, PageSettings } from '../../page/settings';
 import { assignRef, remember } from '../../page/map/refs';
 import type { Ref } from '../../page/page-types';
 import { walk, type ElementItem, type TextItem, type WalkResult } from '../../page/map/walk';
@@ -88,12 +88,42 @@ function candidatesOf(w: WalkResult, describer: Describer, role?: string): Candi
     }
     // As the model reads them: a secret's value, or redacted text, never in a name or beside one.
     name = masks.text(clean(name));
-    let near = masks.text(clean(textOf(it.block)));
-    if (name && near.startsWith(name)) near = near.slice(name.length).trim();
-    else if (name && near.endsWith(name)) near = near.slice(0, -name.length).trim();
-    out.push({ item: it, role: shownRole(own), name, heading: clean(it.context.split('|').slice(1).join('|')), near: near.slice(0, NEAR_MAX) });
+    out.push(new PageCandidate(it, shownRole(own), name, textOf, masks));
   }
   return out;
+}
+
+/**
+ * A candidate whose heading and nearby text are read when first asked for: a recorded step
+ * compares them only among its target's equals (same role and name), most of a page's
+ * candidates never.
+ */
+class PageCandidate implements Candidate {
+  private nearText: string | undefined;
+  private headingText: string | undefined;
+
+  constructor(
+    readonly item: ElementItem,
+    readonly role: string,
+    readonly name: string,
+    private readonly textOf: (block: Element | null) => string,
+    private readonly masks: Masks,
+  ) {}
+
+  get heading(): string {
+    return (this.headingText ??= clean(this.item.context.split('|').slice(1).join('|')));
+  }
+
+  get near(): string {
+    if (this.nearText === undefined) {
+      const name = this.name;
+      let near = this.masks.text(clean(this.textOf(this.item.block)));
+      if (name && near.startsWith(name)) near = near.slice(name.length).trim();
+      else if (name && near.endsWith(name)) near = near.slice(0, -name.length).trim();
+      this.nearText = near.slice(0, NEAR_MAX);
+    }
+    return this.nearText;
+  }
 }
 
 /** The nearest landmark around `el`, as `role "name"` (or the role alone). */

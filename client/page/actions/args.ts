@@ -263,7 +263,7 @@ export const ACTION_TOOLS: { [K in ToolName]: ActionTool<ToolArgs[K]> } = {
   },
   go_back: { description: 'Go back in history.', judge: 'none', parse: () => ({}) },
   wait: {
-    description: 'Wait for text to appear, or seconds.',
+    description: 'Wait for text, or for seconds.',
     judge: 'none',
     properties: { text: S(), seconds: N() },
     parse: (a) => {

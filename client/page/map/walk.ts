@@ -301,8 +301,12 @@ export function startWalk(doc: Document, opts: WalkOptions): Walk {
     }
 
     // Content that is not rendered: closed <details> shows only its summary; content-visibility
-    // hidden skips the subtree; form fields' insides are their value, not content.
-    if (LEAF_TAGS.has(tag) || (!inline && cs.contentVisibility === 'hidden')) {
+    // hidden skips the subtree; form fields' insides are their value, not content. An element
+    // with nothing below it has no subtree to skip: its content-visibility is not read.
+    const leaf = LEAF_TAGS.has(tag);
+    const root = leaf ? null : shadowRootOf(el);
+    const empty = !root && el.firstChild === null && tag !== 'details' && tag !== 'slot';
+    if (leaf || empty || (!inline && cs.contentVisibility === 'hidden')) {
       if (outer) text.leaveBlock(outer);
       return null;
     }
@@ -310,7 +314,6 @@ export function startWalk(doc: Document, opts: WalkOptions): Walk {
       const summary = el.querySelector(':scope > summary');
       return listOf(el, summary ? [summary] : [], ctx, false, el, outer, false);
     }
-    const root = shadowRootOf(el);
     if (root) return childrenOf(root, ctx, collects(ctx), outer);
     if (tag === 'slot') {
       // A slot shows what is assigned to it; its text reads at the slot's place.

@@ -126,11 +126,13 @@ export function classify(
     if (parent.choices !== null && parent.choices === el.parentElement) return { reason: 'pointer', choice: true };
     const inClickable = parent.clickable !== null;
     const tabbable = attrs && el.hasAttribute('tabindex') && (el as HTMLElement).tabIndex >= 0;
+    const roleCue = !!role && !NON_CUE_ROLES.has(role);
     // A listener the hooks saw or a handler a framework keeps on the node; or an on* property.
     const listener = hasClickListener(el) || frameworkClickHandler(el);
-    const handler = listener || hasHandlerProp(el);
+    // An on* property alone decides nothing below for a plain element (no pointer, tab stop or
+    // role, outside any clickable): its four reads are spared for most of a page's elements.
+    const handler = listener || ((pointer || tabbable || roleCue || inClickable) && hasHandlerProp(el));
     const signals = (tabbable ? 1 : 0) + (handler ? 1 : 0);
-    const roleCue = !!role && !NON_CUE_ROLES.has(role);
     if (pointer && !parent.parentPointer && !(inClickable && !handler && !roleCue && !(attrs && el.hasAttribute('aria-label')))) return { reason: 'pointer' };
     if (signals > 0 && (signals > 1 || pointer || roleCue) && !(inClickable && !handler && !roleCue)) return { reason: 'handler' };
     if (inClickable && pointer) {
