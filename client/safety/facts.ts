@@ -165,13 +165,13 @@ function iconWords(el: Element): string[] {
     if (v) parts.push(v);
   };
   const take = (e: Element): void => {
-    add(typeof e.className === 'string' ? e.className : e.getAttribute('class'));
+    add(typeof e.className === 'string' ? e.className : attrOf(e, 'class'));
     add(e.id);
-    add(e.getAttribute('data-icon'));
-    add(e.getAttribute('href')?.replace(/^.*#/, ''));
-    add(e.getAttribute('xlink:href')?.replace(/^.*#/, ''));
-    if (e.localName === 'img') add((e.getAttribute('src') ?? '').replace(/^.*\//, '').replace(/\.\w+$/, ''));
-    if (/material-(icons|symbols)/.test(e.getAttribute('class') ?? '')) add(e.textContent);
+    add(attrOf(e, 'data-icon'));
+    add(attrOf(e, 'href')?.replace(/^.*#/, ''));
+    add(attrOf(e, 'xlink:href')?.replace(/^.*#/, ''));
+    if (e.localName === 'img') add((attrOf(e, 'src') ?? '').replace(/^.*\//, '').replace(/\.\w+$/, ''));
+    if (/material-(icons|symbols)/.test(attrOf(e, 'class') ?? '')) add(e.textContent);
   };
   take(el);
   // A subtree that throws is not a control without an icon: the error reaches the check, which asks.

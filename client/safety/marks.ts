@@ -6,6 +6,7 @@
  */
 import type { RiskMark, RiskyRule } from '../page/facts-types';
 import { flatParent } from '../page/dom/flat-tree';
+import { nodeTypeOf, attrOf } from '../page/dom/proto';
 
 export type { RiskMark, RiskyRule };
 
@@ -31,7 +32,7 @@ export function riskRules(list: readonly RiskyRule[]): { rules: readonly RiskyRu
 }
 
 function markOn(el: Element, rules: readonly RiskyRule[]): RiskMark | undefined {
-  const attr = el.getAttribute(RISK_ATTR);
+  const attr = attrOf(el, RISK_ATTR);
   const v = attr === null ? null : attr.trim().toLowerCase();
   if (isMark(v)) return v;
   for (const r of rules) {
@@ -47,7 +48,7 @@ function markOn(el: Element, rules: readonly RiskyRule[]): RiskMark | undefined 
 /** The nearest mark on `el` or its ancestors (across shadow roots and same-origin frames). */
 export function riskMarkOf(el: Element, rules: readonly RiskyRule[]): RiskMark | undefined {
   for (let n: Node | null = el; n; n = flatParent(n) ?? (n as Document).defaultView?.frameElement ?? null) {
-    if (n.nodeType !== 1) continue;
+    if (nodeTypeOf(n) !== 1) continue;
     const mark = markOn(n as Element, rules);
     if (mark) return mark;
   }

@@ -17,8 +17,9 @@
  * word or number), so a three-digit code does not blank every number that contains it.
  */
 import { frameDocument } from '../page/dom/flat-tree';
-import { shadowRootOf } from '../page/dom/hooks';
+import { shadowRootOf } from '../page/dom/flat-tree';
 import type { Masks } from '../page/settings';
+import { ownerDocumentOf } from '../page/dom/proto';
 
 export type { Masks };
 
@@ -134,7 +135,7 @@ function redactedStrings(selector: string, doc: Document): Literal[] {
           add(o.text);
         }
     }
-    const walker = (el.ownerDocument ?? document).createTreeWalker(el, 4 /* NodeFilter.SHOW_TEXT */);
+    const walker = (ownerDocumentOf(el) ?? document).createTreeWalker(el, 4 /* NodeFilter.SHOW_TEXT */);
     for (let n = walker.nextNode(); n; n = walker.nextNode()) add((n as Text).data);
     const shadow = shadowRootOf(el);
     if (shadow) for (const c of Array.from(shadow.children)) take(c);

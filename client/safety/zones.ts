@@ -6,10 +6,11 @@
  * (client/page/settings.ts) that every page operation receives in its settings and asks.
  */
 import { contentOrigin, flatParent, frameDocument } from '../page/dom/flat-tree';
-import { shadowRootOf } from '../page/dom/hooks';
+import { shadowRootOf } from '../page/dom/flat-tree';
 import type { ZoneBox, Zones } from '../page/settings';
 import { UI_ATTR } from '../page/ui-attr';
 import { checkedSelectors } from './selectors';
+import { nodeTypeOf, nextSiblingOf, firstChildOf, openShadowOf, hasAttrOf, attrOf } from '../page/dom/proto';
 
 export const OFF_ATTR = 'data-pagehand';
 
@@ -43,11 +44,11 @@ export function denyZones(selectors: readonly string[]): { zones: Zones; ignored
 
 /** A subtree the site keeps from the agent: `data-pagehand="off"` or a deny selector. */
 function isDenied(el: Element, zones: Selector): boolean {
-  return el.getAttribute(OFF_ATTR) === 'off' || deniedBySelector(el, zones);
+  return attrOf(el, OFF_ATTR) === 'off' || deniedBySelector(el, zones);
 }
 
 function isExcluded(el: Element, zones: Selector): boolean {
-  return el.hasAttribute(UI_ATTR) || isDenied(el, zones);
+  return hasAttrOf(el, UI_ATTR) || isDenied(el, zones);
 }
 
 /** `isExcluded` for an element with no attribute at all: only a deny selector can name it. */
@@ -62,10 +63,10 @@ function createZoneCheck(zones: Selector): (el: Element) => boolean {
   const check = (n: Node): boolean => {
     let z = known.get(n);
     if (z === undefined) {
-      if (n.nodeType === 1 && isExcluded(n as Element, zones)) z = true;
+      if (nodeTypeOf(n) === 1 && isExcluded(n as Element, zones)) z = true;
       else {
         let up: Node | null = flatParent(n);
-        if (!up && n.nodeType === 9) up = frameOf(n as Document);
+        if (!up && nodeTypeOf(n) === 9) up = frameOf(n as Document);
         z = up ? check(up) : false;
       }
       known.set(n, z);
@@ -86,7 +87,7 @@ function frameOf(doc: Document): Element | null {
 /** The element or any ancestor (across shadow roots and frames) is excluded. */
 function inExcludedZone(el: Element, zones: Selector): boolean {
   for (let n: Node | null = el; n; n = flatParent(n) ?? (n as Document).defaultView?.frameElement ?? null) {
-    if (n.nodeType === 1 && isExcluded(n as Element, zones)) return true;
+    if (nodeTypeOf(n) === 1 && isExcluded(n as Element, zones)) return true;
   }
   return false;
 }
@@ -131,10 +132,14 @@ function containsZone(el: Element, zones: Selector): boolean {
   const selector = zoneSelector(zones);
   const look = (root: Element | ShadowRoot): boolean => {
     if (root.querySelector(selector)) return true;
-    for (const e of Array.from(root.querySelectorAll('*'))) if (e.shadowRoot && look(e.shadowRoot)) return true;
+    for (const e of Array.from(root.querySelectorAll('*'))) {
+      const open = openShadowOf(e);
+      if (open && look(open)) return true;
+    }
     return false;
   };
-  return look(el) || (!!el.shadowRoot && look(el.shadowRoot));
+  const open = openShadowOf(el);
+  return look(el) || (!!open && look(open));
 }
 
 /**
@@ -144,9 +149,9 @@ function containsZone(el: Element, zones: Selector): boolean {
 function textOutsideZones(el: Element, max: number, zones: Selector): string {
   let out = '';
   const add = (parent: Node): void => {
-    for (let c = parent.firstChild; c && out.length < max; c = c.nextSibling) {
-      if (c.nodeType === 3) out += (c as Text).data;
-      else if (c.nodeType === 1 && !isExcluded(c as Element, zones)) add(c);
+    for (let c = firstChildOf(parent); c && out.length < max; c = nextSiblingOf(c)) {
+      if (nodeTypeOf(c) === 3) out += (c as Text).data;
+      else if (nodeTypeOf(c) === 1 && !isExcluded(c as Element, zones)) add(c);
     }
   };
   add(el);

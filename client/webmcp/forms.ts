@@ -20,6 +20,7 @@ import { createDescriber, type Describer } from '../page/names/describe';
 import type { PageSettings, Zones } from '../page/settings';
 import { assignRef, remember } from '../page/map/refs';
 import type { Ref } from '../page/page-types';
+import { hasAttrOf, attrOf } from '../page/dom/proto';
 
 export interface FormTool {
   /** The form's `toolname`. */
@@ -53,7 +54,7 @@ function controlsByName(form: HTMLFormElement, zones: Zones): Map<string, Contro
 }
 
 const attrNumber = (el: Element, name: string): number | undefined => {
-  const v = el.getAttribute(name);
+  const v = attrOf(el, name);
   if (v === null || v.trim() === '') return undefined;
   const n = Number(v);
   return Number.isFinite(n) ? n : undefined;
@@ -61,7 +62,7 @@ const attrNumber = (el: Element, name: string): number | undefined => {
 
 function propertyOf(list: Control[], describe: Describer): JsonSchema {
   const first = list[0]!;
-  const said = list.map((c) => c.getAttribute('toolparamdescription')?.trim()).find(Boolean);
+  const said = list.map((c) => attrOf(c, 'toolparamdescription')?.trim()).find(Boolean);
   let label: string;
   try {
     label = describe.describe(first).name;
@@ -102,7 +103,7 @@ function textSchema(el: Control): JsonSchema {
   const max = attrNumber(el, 'maxlength');
   if (min !== undefined && min > 0) s.minLength = min;
   if (max !== undefined && max >= 0) s.maxLength = max;
-  const pattern = el.getAttribute('pattern');
+  const pattern = attrOf(el, 'pattern');
   if (pattern) s.pattern = pattern;
   return s as JsonSchema;
 }
@@ -110,7 +111,7 @@ function textSchema(el: Control): JsonSchema {
 /** The form's tool, or undefined when it is not one (no `toolname`, in a deny zone). */
 export function formTool(form: HTMLFormElement, describe: Describer): FormTool | undefined {
   const { zones } = describe.settings;
-  const name = form.getAttribute('toolname')?.trim();
+  const name = attrOf(form, 'toolname')?.trim();
   if (!name || zones.inside(form)) return undefined;
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
@@ -120,10 +121,10 @@ export function formTool(form: HTMLFormElement, describe: Describer): FormTool |
   }
   return {
     name,
-    description: form.getAttribute('tooldescription')?.trim() || name,
+    description: attrOf(form, 'tooldescription')?.trim() || name,
     inputSchema: { type: 'object', properties, ...(required.length ? { required } : {}) },
     form,
-    autosubmit: form.hasAttribute('toolautosubmit'),
+    autosubmit: hasAttrOf(form, 'toolautosubmit'),
   };
 }
 

@@ -473,7 +473,7 @@ describe('what a page script can do with the loader', () => {
       const w = window as any;
       const stub = w.pagehand;
       const key = Symbol.for('pagehand.handoff');
-      const before = typeof stub[key]?.modules?.hooks?.shadowRootOf;
+      const before = typeof stub[key]?.modules?.hooks?.closedRootOf;
       stub.run = () => 'replaced';
       w.pagehand = { fake: true };
       const replaced = stub.run === 'replaced' || w.pagehand.fake === true;

@@ -10,11 +10,12 @@ import { ActionError, inputType, tag } from './dom';
 import type { HandsArgs } from './hands-args';
 import { clickAt, contextClickAt, doubleClickAt, hoverAt } from './pointer';
 import { pageLazy } from '../lazy';
+import { attrOf } from '../dom/proto';
 
 /** The checked state a click may toggle: native checkbox/radio, or aria-checked/pressed. */
 function checkedState(el: Element): boolean | undefined {
   if (tag(el) === 'input' && (inputType(el) === 'checkbox' || inputType(el) === 'radio')) return (el as HTMLInputElement).checked;
-  const aria = el.getAttribute('aria-checked') ?? el.getAttribute('aria-pressed');
+  const aria = attrOf(el, 'aria-checked') ?? attrOf(el, 'aria-pressed');
   return aria === 'true' ? true : aria === 'false' ? false : undefined;
 }
 
@@ -53,7 +54,7 @@ export const click: Handler<ToolArgs['click']> = async ({ ref, hold }, ctx) => {
       const now = el.isConnected ? checkedState(el) : undefined;
       if (now === undefined) return;
       const changed = now !== hadState;
-      const word = el.getAttribute('aria-pressed') !== null ? (now ? 'pressed' : 'not pressed') : now ? 'checked' : 'unchecked';
+      const word = attrOf(el, 'aria-pressed') !== null ? (now ? 'pressed' : 'not pressed') : now ? 'checked' : 'unchecked';
       return {
         message: changed ? `It is now ${word}.` : `It is still ${word}${clickPrevented ? ' (the page cancelled the click)' : ''}.`,
         changes: { checked: now },

@@ -6,7 +6,7 @@
 
 import { contentOrigin, flatParent, type Point } from '../dom/flat-tree';
 import { nativeSetTimeout } from '../settle/settle';
-import { typeOf } from '../dom/proto';
+import { typeOf, parentElementOf, hasAttrOf, attrOf, nodeTypeOf, nodeDocumentOf } from '../dom/proto';
 import type { Zones } from '../settings';
 
 export { deepActiveElement, flatContains, flatParent, type Point } from '../dom/flat-tree';
@@ -29,11 +29,16 @@ export class ActionError extends Error {
 }
 
 export function winOf(node: Node): Win {
-  return ((node.ownerDocument ?? (node as Document)).defaultView ?? window) as Win;
+  return ((nodeDocumentOf(node) ?? (node as Document)).defaultView ?? window) as Win;
 }
 
 export function isElement(n: unknown): n is Element {
-  return !!n && (n as Node).nodeType === 1;
+  if (!n || typeof n !== 'object') return false;
+  try {
+    return nodeTypeOf(n) === 1;
+  } catch {
+    return false; // not a node at all (a window, a plain object): the getter refuses it
+  }
 }
 
 export function isHTML(el: Element): el is HTMLElement {
@@ -178,13 +183,13 @@ export function isValueField(el: Element): el is HTMLInputElement | HTMLTextArea
 export function editingHost(el: Element): HTMLElement | undefined {
   if (!isHTML(el) || !el.isContentEditable) return undefined;
   let host: HTMLElement = el;
-  for (let p = host.parentElement; p?.isContentEditable; p = p.parentElement) host = p;
+  for (let p = parentElementOf(host); p?.isContentEditable; p = parentElementOf(p)) host = p;
   return host;
 }
 
 export function isReadOnly(el: Element): boolean {
   if (tag(el) === 'input' || tag(el) === 'textarea') return (el as HTMLInputElement).readOnly;
-  return el.getAttribute('aria-readonly') === 'true';
+  return attrOf(el, 'aria-readonly') === 'true';
 }
 
 /** Focusable by a click: native controls, links, [tabindex] (even -1), editing hosts, iframes. */
@@ -193,11 +198,11 @@ export function isClickFocusable(el: Element): boolean {
   const t = tag(el);
   if (DISABLEABLE.has(t) && t !== 'fieldset' && t !== 'optgroup' && t !== 'option')
     return !el.matches(':disabled') && !(t === 'input' && inputType(el) === 'hidden');
-  if ((t === 'a' || t === 'area') && el.hasAttribute('href')) return true;
-  if (el.hasAttribute('tabindex')) return true;
+  if ((t === 'a' || t === 'area') && hasAttrOf(el, 'href')) return true;
+  if (hasAttrOf(el, 'tabindex')) return true;
   if (t === 'iframe' || t === 'summary') return true;
-  if ((t === 'audio' || t === 'video') && el.hasAttribute('controls')) return true;
-  return isHTML(el) && el.isContentEditable && !el.parentElement?.isContentEditable;
+  if ((t === 'audio' || t === 'video') && hasAttrOf(el, 'controls')) return true;
+  return isHTML(el) && el.isContentEditable && !parentElementOf(el)?.isContentEditable;
 }
 
 /** The nearest click-focusable flat-tree ancestor-or-self. */

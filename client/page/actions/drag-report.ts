@@ -7,6 +7,7 @@ import type { Describer } from '../names/describe';
 import { inputType, tag } from './dom';
 import type { Zones } from '../settings';
 import { labelOf } from './hit';
+import { parentElementOf, ownerDocumentOf, attrOf } from '../dom/proto';
 
 const ITEMS_SHOWN = 10;
 const ITEM_CHARS = 40;
@@ -31,7 +32,7 @@ function itemText(el: Element, zones: Zones): string {
 /** A slider's value: a range input's, or aria-valuenow (with aria-valuetext when given). */
 function sliderValue(el: Element): string | undefined {
   if (tag(el) === 'input' && inputType(el) === 'range') return (el as HTMLInputElement).value;
-  const now = el.getAttribute('aria-valuetext') ?? el.getAttribute('aria-valuenow');
+  const now = attrOf(el, 'aria-valuetext') ?? attrOf(el, 'aria-valuenow');
   return now ?? undefined;
 }
 
@@ -40,12 +41,12 @@ function itemsLike(list: Element, el: Element): Element[] {
   return [...list.children].filter((c) => {
     if (c.localName !== el.localName) return false;
     const r = c.getBoundingClientRect();
-    return r.width > 0 && r.height > 0 && !/ghost|placeholder|drag-preview|fallback/i.test(String(c.getAttribute('class') ?? ''));
+    return r.width > 0 && r.height > 0 && !/ghost|placeholder|drag-preview|fallback/i.test(String(attrOf(c, 'class') ?? ''));
   });
 }
 
 function placeOf(el: Element): Place {
-  const list = el.parentElement;
+  const list = parentElementOf(el);
   const items = list ? itemsLike(list, el) : [];
   return {
     list,
@@ -64,7 +65,7 @@ function listing(order: string[]): string {
 
 /** The container's name for messages: its own label, else the nearest labelled ancestor's. */
 function containerLabel(list: Element, d: Describer): string {
-  for (let n: Element | null = list; n && n !== n.ownerDocument.body; n = n.parentElement) {
+  for (let n: Element | null = list; n && n !== ownerDocumentOf(n).body; n = parentElementOf(n)) {
     const l = labelOf(n, d);
     if (/"/.test(l)) return l;
   }

@@ -15,6 +15,7 @@ import type { DragArgs } from './hands-args';
 import { deepHit } from './hit';
 import { dragTouches, zoneGateMessage } from './touches';
 import { ZoneRefusal } from './zones';
+import { ownerDocumentOf } from '../dom/proto';
 
 /** The centre of the part of `el` in view, in root-viewport pixels; undefined when none is. */
 function visibleCentre(el: Element): Point | undefined {
@@ -27,7 +28,7 @@ export const drag: Handler<DragArgs> = async (args, ctx) => {
   const el = ctx.resolve(args.ref);
   const subject = ctx.subject(args.ref, el);
   const toEl = args.to_ref !== undefined ? ctx.resolve(args.to_ref) : undefined;
-  if (toEl && toEl.ownerDocument !== el.ownerDocument) {
+  if (toEl && ownerDocumentOf(toEl) !== ownerDocumentOf(el)) {
     throw new ActionError(`${subject} and ${ctx.subject(args.to_ref!, toEl)} are in different frames; a drag stays within one page or frame.`);
   }
   ctx.begin(el);

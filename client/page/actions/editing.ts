@@ -4,6 +4,7 @@
  * beforeinput/input/change, caret handling, and inserting into contenteditable editors.
  */
 import { tag, winOf, type Win } from './dom';
+import { ownerDocumentOf } from '../dom/proto';
 
 type Field = HTMLInputElement | HTMLTextAreaElement;
 
@@ -104,7 +105,7 @@ export function clearField(el: Field): boolean {
 
 /** Places the selection over all of an editing host's content, or collapses it at the end. */
 export function selectEditable(host: HTMLElement, all: boolean): void {
-  const doc = host.ownerDocument;
+  const doc = ownerDocumentOf(host);
   const sel = doc.getSelection();
   if (!sel) return;
   const range = doc.createRange();
@@ -122,7 +123,7 @@ export function selectEditable(host: HTMLElement, all: boolean): void {
  * unavailable, a direct insertion.
  */
 export function insertIntoEditable(host: HTMLElement, text: string): void {
-  const doc = host.ownerDocument;
+  const doc = ownerDocumentOf(host);
   const kind = text === '\n' ? 'insertParagraph' : 'insertText';
   const data = kind === 'insertText' ? text : null;
   if (!fireBeforeInput(host, kind, data)) return; // the editor handled it
@@ -148,7 +149,7 @@ export function insertIntoEditable(host: HTMLElement, text: string): void {
 
 /** Deletes in a contenteditable editor (selection, or one character); beforeinput first. */
 export function deleteInEditable(host: HTMLElement, forward: boolean): void {
-  const doc = host.ownerDocument;
+  const doc = ownerDocumentOf(host);
   const kind = forward ? 'deleteContentForward' : 'deleteContentBackward';
   if (!fireBeforeInput(host, kind, null)) return;
   let done: boolean;

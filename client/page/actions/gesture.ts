@@ -15,6 +15,7 @@ import { dataTransfer, initialDropEffect } from './data-transfer';
 import { flatParent, frameOffset, isElement, nextFrame, winOf, type Point, type Win } from './dom';
 import { deepHit } from './hit';
 import { hoverAt, moveWhilePressed, pressAt, releaseAt, type Pressed } from './pointer';
+import { attrOf } from '../dom/proto';
 
 interface Init {
   local: Point;
@@ -34,7 +35,7 @@ export interface DragOutcome {
 export function nativeDraggable(el: Element): HTMLElement | undefined {
   for (let n: Node | null = el; n && isElement(n); n = flatParent(n)) {
     const e = n as HTMLElement;
-    if (e.getAttribute('draggable') === 'true' && e.draggable) return e;
+    if (attrOf(e, 'draggable') === 'true' && e.draggable) return e;
   }
   return undefined;
 }

@@ -5,7 +5,7 @@
 import type { Describer } from '../names/describe';
 import { hasClickListener } from '../dom/hooks';
 import { flatContains, flatParent, inputType, isElement, tag } from './dom';
-import { labelledControl } from '../dom/proto';
+import { labelledControl, hasAttrOf, attrOf } from '../dom/proto';
 
 export { deepHit, type Hit } from '../dom/flat-tree';
 
@@ -57,7 +57,7 @@ export function labelOf(el: Element, describer: Describer): string {
   }
   if (ROLELESS.has(role)) {
     role = tag(el);
-    name ||= el.getAttribute('aria-label') ?? el.getAttribute('title') ?? '';
+    name ||= attrOf(el, 'aria-label') ?? attrOf(el, 'title') ?? '';
   }
   // A nameless list item or clickable div is told by what it says, as the map shows it.
   if (!name && !OPAQUE_TAGS.has(tag(el))) name = contentName(el, describer);
@@ -126,7 +126,7 @@ export function describeCover(hit: Element, target: Element, describer: Describe
   // A dialog/landmark layer names the cover best; failing that, an explicitly labelled container.
   const named =
     chain.find((el) => tag(el) === 'dialog' || LAYER_ROLES.has(describe(el).role)) ??
-    chain.slice(1).find((el) => el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby'));
+    chain.slice(1).find((el) => hasAttrOf(el, 'aria-label') || hasAttrOf(el, 'aria-labelledby'));
   if (named) {
     const { role, name } = describe(named);
     const heading = named.querySelector('h1,h2,h3,h4,[role=heading]')?.textContent?.trim() ?? '';
@@ -152,9 +152,9 @@ const CONTROL_ROLES = new Set(['button', 'link', 'menuitem', 'menuitemcheckbox',
 function isControl(el: Element): boolean {
   const t = tag(el);
   if (t === 'button' || t === 'select' || t === 'textarea' || t === 'summary' || t === 'option') return true;
-  if ((t === 'a' || t === 'area') && el.hasAttribute('href')) return true;
+  if ((t === 'a' || t === 'area') && hasAttrOf(el, 'href')) return true;
   if (t === 'input') return inputType(el) !== 'hidden';
-  const role = (el.getAttribute('role') ?? '').trim().split(/\s+/)[0]!.toLowerCase();
+  const role = (attrOf(el, 'role') ?? '').trim().split(/\s+/)[0]!.toLowerCase();
   return CONTROL_ROLES.has(role);
 }
 
@@ -175,7 +175,7 @@ export function activatedBy(el: Element): Element {
       if (control) return control;
     }
     if (isControl(e)) return e;
-    if (!listener && (e.hasAttribute('onclick') || hasClickListener(e))) listener = e;
+    if (!listener && (hasAttrOf(e, 'onclick') || hasClickListener(e))) listener = e;
   }
   return listener ?? el;
 }

@@ -36,6 +36,7 @@ import { coveredByZone, ZONE_REFUSAL, ZoneRefusal } from './zones';
 import { zoneGate } from './touches';
 import { pageLazy } from '../lazy';
 import { gateEffects, type EffectWatch } from '../settle/effect-gate';
+import { ownerDocumentOf } from '../dom/proto';
 
 export type { ActionCall, ActionResult, ActOptions } from './contract';
 
@@ -157,7 +158,7 @@ export async function act(call: ActionCall, opts: ActOptions | undefined, settin
         if (watch) return;
         before = takeSnapshot(document, zones);
         const docs = [document];
-        if (el && el.ownerDocument !== document) docs.push(el.ownerDocument);
+        if (el && ownerDocumentOf(el) !== document) docs.push(ownerDocumentOf(el));
         watch = watchActivity(zones, docs);
         nav = watchNavigation(() => watch?.touch(), settings.beforeNavigate);
         tabs = keepInThisTab(docs.flatMap((d) => d.defaultView ?? []));

@@ -8,6 +8,7 @@ import { ActionError, fieldValue, isDisabled, isHTML, tag } from './dom';
 import { fireChange, fireInput } from './editing';
 import { matchOption, optionList } from './match';
 import type { Zones } from '../settings';
+import { ownerDocumentOf } from '../dom/proto';
 
 export interface NativeChoice {
   label: string;
@@ -68,7 +69,7 @@ export async function selectNative(sel: HTMLSelectElement, wanted: string[], sub
   const picked = pickNativeOptions(sel, wanted, subject, ctx.settings.zones);
   const label = ctx.label(sel);
   const already = sel.multiple ? options.every((o) => o.selected === picked.some((p) => p.o === o)) : picked[0]!.o.selected;
-  if (isHTML(sel) && sel.ownerDocument.activeElement !== sel) sel.focus({ preventScroll: true });
+  if (isHTML(sel) && ownerDocumentOf(sel).activeElement !== sel) sel.focus({ preventScroll: true });
   if (already) return { message: `${quoteList(picked.map((p) => p.label))} was already selected in ${label}.` };
   if (sel.multiple) for (const o of options) o.selected = picked.some((p) => p.o === o);
   else picked[0]!.o.selected = true;

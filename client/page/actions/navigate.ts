@@ -12,6 +12,7 @@ import type { ToolArgs } from './args';
 import type { Handler } from './context';
 import { ActionError } from './dom';
 import type { BeforeNavigate } from './contract';
+import { attrOf, hasAttrOf } from '../dom/proto';
 
 /** How long `navigate` waits for the hook before navigating anyway. */
 const HOOK_TIMEOUT = 2000;
@@ -127,11 +128,11 @@ export function watchNavigation(onStart: () => void, beforeNavigate: BeforeNavig
       .composedPath()
       .find(
         (n): n is HTMLAnchorElement =>
-          n instanceof Element && (n.localName === 'a' || n.localName === 'area') && n.hasAttribute('download') && n.hasAttribute('href'),
+          n instanceof Element && (n.localName === 'a' || n.localName === 'area') && hasAttrOf(n, 'download') && hasAttrOf(n, 'href'),
       );
     if (!a) return;
     const url = a.href;
-    const name = a.getAttribute('download') ?? '';
+    const name = attrOf(a, 'download') ?? '';
     queueMicrotask(() => {
       if (!e.defaultPrevented) downloading(url, name);
     });

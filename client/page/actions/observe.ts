@@ -9,6 +9,7 @@ import { isVisible } from './dom';
 import { labelOf } from './hit';
 import type { ActionChanges } from './contract';
 import type { Zones } from '../settings';
+import { attrOf, hasAttrOf } from '../dom/proto';
 
 /**
  * Interactive elements: native controls, editable regions and the widget roles. Queried with a
@@ -39,11 +40,11 @@ const ROLES = new Set([
 
 export function isInteractive(el: Element): boolean {
   const t = el.localName;
-  if (NATIVE.has(t) || (t === 'a' && el.hasAttribute('href'))) return true;
-  if (t === 'input' && (el.getAttribute('type') ?? '').toLowerCase() !== 'hidden') return true;
-  const editable = el.getAttribute('contenteditable');
+  if (NATIVE.has(t) || (t === 'a' && hasAttrOf(el, 'href'))) return true;
+  if (t === 'input' && (attrOf(el, 'type') ?? '').toLowerCase() !== 'hidden') return true;
+  const editable = attrOf(el, 'contenteditable');
   if (editable !== null && editable !== 'false') return true;
-  return ROLES.has(el.getAttribute('role') ?? '');
+  return ROLES.has(attrOf(el, 'role') ?? '');
 }
 
 const DIALOGS = 'dialog[open],[role=dialog],[role=alertdialog],[aria-modal=true]';

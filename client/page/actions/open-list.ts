@@ -7,13 +7,14 @@ import { waitActionable } from './actionability';
 import type { ActionContext } from './context';
 import { clickAt } from './pointer';
 import { popupCandidates, renderedContainer, rowsIn, shownAround, watchChanges, type Row } from './popup';
+import { ownerDocumentOf, parentElementOf, attrOf } from '../dom/proto';
 
 function idRefs(el: Element, attrs: string[]): Element[] {
   const root = el.getRootNode() as Document | ShadowRoot;
-  const doc = el.ownerDocument;
+  const doc = ownerDocumentOf(el);
   const out: Element[] = [];
   for (const a of attrs) {
-    for (const id of (el.getAttribute(a) ?? '').split(/\s+/).filter(Boolean)) {
+    for (const id of (attrOf(el, a) ?? '').split(/\s+/).filter(Boolean)) {
       const t = ('getElementById' in root ? root.getElementById(id) : null) ?? doc.getElementById(id);
       if (t) out.push(t);
     }
@@ -24,7 +25,7 @@ function idRefs(el: Element, attrs: string[]): Element[] {
 /** The combobox's own parts: itself, an inner input, or an outer [role=combobox]. */
 export function widgetParts(el: Element): Element[] {
   const parts = [el];
-  const outer = el.parentElement?.closest('[role=combobox]');
+  const outer = parentElementOf(el)?.closest('[role=combobox]');
   if (outer) parts.push(outer);
   parts.push(...el.querySelectorAll('input,[role=combobox],[role=textbox],[role=searchbox],[aria-controls],[aria-owns]'));
   return parts;
@@ -65,7 +66,7 @@ export async function openList(el: Element, role: string, subject: string, ctx: 
   for (let attempt = 0; attempt < 2; attempt++) {
     const point = await waitActionable(el, { timeout: ctx.options.actionTimeout, describer: ctx.describer, subject, pointer: true });
     const before = shownAround(el, ctx.settings.zones);
-    const changes = watchChanges(el.ownerDocument);
+    const changes = watchChanges(ownerDocumentOf(el));
     clickAt(point!.target, { local: point!.local, root: point!.root });
     await ctx.settle();
     const changed = changes();

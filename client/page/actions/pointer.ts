@@ -11,6 +11,7 @@
 import { deepActiveElement, flatContains, flatParent, focusTargetFor, isElement, winOf, type Point, type Win } from './dom';
 import { deepHit } from './hit';
 import type { Modifiers } from './keys';
+import { ownerDocumentOf } from '../dom/proto';
 
 const NO_MODIFIERS: Modifiers = { ctrl: false, shift: false, alt: false, meta: false };
 
@@ -100,7 +101,7 @@ export function hoverAt(target: Element, i: Init): void {
 
 /** Focus as mousedown's default action: the nearest focusable ancestor, or blur. */
 function focusFor(target: Element): void {
-  const doc = target.ownerDocument;
+  const doc = ownerDocumentOf(target);
   const f = focusTargetFor(target);
   const active = deepActiveElement(doc);
   if (f) {

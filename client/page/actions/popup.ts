@@ -12,6 +12,7 @@ import { pageElementAt } from '../dom/flat-tree';
 import { likeItems } from '../map/walk/choices';
 import { clipByScrollers, isElement, isVisible, nextFrame, tag, winOf } from './dom';
 import type { Zones } from '../settings';
+import { parentElementOf, ownerDocumentOf } from '../dom/proto';
 
 export const OPTION_ROLES = '[role=option],[role=menuitem],[role=menuitemradio],[role=menuitemcheckbox],[role=treeitem]';
 const ROW_TEXT_MAX = 120;
@@ -42,14 +43,14 @@ export function isShown(el: Element): boolean {
   const y = r.top + r.height / 2;
   if (x < 0 || y < 0 || x >= win.innerWidth || y >= win.innerHeight) return true;
   // Through the agent's own mask: while a run is active it covers the whole page.
-  const hit = pageElementAt(el.ownerDocument, x, y);
+  const hit = pageElementAt(ownerDocumentOf(el), x, y);
   return !hit || el.contains(hit) || hit.contains(el) || isInShadowOf(hit, el);
 }
 
 /** The hit is a shadow host's retargeted answer for something inside `el` (or the reverse). */
 function isInShadowOf(hit: Element, el: Element): boolean {
   const root = el.getRootNode();
-  return root !== el.ownerDocument && (root as ShadowRoot).host === hit;
+  return root !== ownerDocumentOf(el) && (root as ShadowRoot).host === hit;
 }
 
 /** Records the subtrees the page changes during one step: where a popup appears. */
@@ -85,7 +86,7 @@ export function popupCandidates(changed: Element[], target: Element): Element[] 
   const inside: Element[] = [];
   const wrappers: Element[] = [];
   const near = new Set<Element>([target]);
-  for (let a = target.parentElement, i = 0; a && i < WRAPPER_LEVELS; a = a.parentElement, i++) near.add(a);
+  for (let a = parentElementOf(target), i = 0; a && i < WRAPPER_LEVELS; a = parentElementOf(a), i++) near.add(a);
   for (const c of outermost(changed)) {
     if (c.contains(target)) {
       // A big section whose class flipped is a page state, not this widget's popup.
@@ -109,7 +110,7 @@ export function popupCandidates(changed: Element[], target: Element): Element[] 
  */
 export function shownAround(target: Element, zones: Zones): Set<Element> {
   let scope: Element = target;
-  for (let a = target.parentElement, i = 0; a && i < WRAPPER_LEVELS; a = a.parentElement, i++) {
+  for (let a = parentElementOf(target), i = 0; a && i < WRAPPER_LEVELS; a = parentElementOf(a), i++) {
     if (tag(a) === 'body' || tag(a) === 'html' || a.getElementsByTagName('*').length > SCOPE_MAX) break;
     scope = a;
   }
@@ -120,7 +121,7 @@ export function shownAround(target: Element, zones: Zones): Set<Element> {
 function outermost(els: Element[]): Element[] {
   const set = new Set(els);
   return els.filter((e) => {
-    for (let p = e.parentElement; p; p = p.parentElement) if (set.has(p)) return false;
+    for (let p = parentElementOf(e); p; p = parentElementOf(p)) if (set.has(p)) return false;
     return true;
   });
 }
@@ -130,7 +131,7 @@ export function renderedContainer(c: Element): Element {
   // A closed list (not rendered at all) stays itself: nothing to pick in it yet.
   if (!isVisible(c) && !c.checkVisibility?.()) return c;
   let n: Element | null = c;
-  for (let i = 0; n && i < 3 && tag(n) !== 'body' && tag(n) !== 'html'; i++, n = n.parentElement) if (isShown(n)) return n;
+  for (let i = 0; n && i < 3 && tag(n) !== 'body' && tag(n) !== 'html'; i++, n = parentElementOf(n)) if (isShown(n)) return n;
   return c;
 }
 
@@ -146,7 +147,8 @@ export function rowsIn(containers: Element[], zones: Zones, labelOf: (el: Elemen
     const win = winOf(c);
     const pointer = (e: Element) => win.getComputedStyle(e).cursor === 'pointer';
     for (const e of c.querySelectorAll('*')) {
-      const isRow = tag(e) === 'li' || (pointer(e) && !(e.parentElement && pointer(e.parentElement) && c.contains(e.parentElement)));
+      const up = parentElementOf(e);
+      const isRow = tag(e) === 'li' || (pointer(e) && !(up && pointer(up) && c.contains(up)));
       if (!isRow || isTrigger(e) || [...out.keys()].some((k) => k.contains(e)) || zones.inside(e)) continue;
       // A deny zone's words are never a row's label (nor is a row inside one a choice).
       const text = norm(zones.textOutside(e, ROW_TEXT_MAX * 4));
@@ -171,7 +173,7 @@ export function rowsIn(containers: Element[], zones: Zones, labelOf: (el: Elemen
 /** The element that holds the rows and has more of them than it shows. */
 export function listScroller(rows: Row[]): Element | undefined {
   const first = rows[0]?.el;
-  for (let n = first?.parentElement; n && tag(n) !== 'body'; n = n.parentElement) {
+  for (let n = first ? parentElementOf(first) : undefined; n && tag(n) !== 'body'; n = parentElementOf(n)) {
     if (n.scrollHeight > n.clientHeight + 1 && rows.every((r) => n!.contains(r.el))) return n;
   }
   return undefined;

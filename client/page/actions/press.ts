@@ -38,7 +38,7 @@ import {
 } from './dom';
 import { deleteAtCaret, deleteInEditable, fireChange, fireInput, insertAtCaret, insertIntoEditable, roomLeft, setCaret } from './editing';
 import { fireKey, NO_MODIFIERS } from './keyevents';
-import { closestOf, controlsOf, formOf, typeOf } from '../dom/proto';
+import { closestOf, controlsOf, formOf, typeOf, ownerDocumentOf, attrOf, openShadowOf, hasAttrOf } from '../dom/proto';
 import { comboLabel, modifierKey, parseKeyCombo, typedText, type KeyCombo, type KeyDef, type Modifiers } from './keys';
 
 type Field = HTMLInputElement | HTMLTextAreaElement;
@@ -86,7 +86,7 @@ export function keyEffect(target: Element, key: 'Enter' | ' '): KeyEffect {
       const form = formOf(target);
       return form ? { does: 'submit', form, button: defaultButton(form) } : { does: 'none' };
     }
-    if ((t === 'button' || (t === 'input' && BUTTON_TYPES.has(type)) || (t === 'a' && target.hasAttribute('href')) || t === 'summary') && isHTML(target)) {
+    if ((t === 'button' || (t === 'input' && BUTTON_TYPES.has(type)) || (t === 'a' && hasAttrOf(target, 'href')) || t === 'summary') && isHTML(target)) {
       return { does: 'activate', el: target };
     }
     return { does: 'none' };
@@ -136,7 +136,8 @@ export function focusOrder(doc: Document): HTMLElement[] {
   const list: HTMLElement[] = [];
   const visit = (root: ParentNode): void => {
     for (const el of root.querySelectorAll('*')) {
-      if (el.shadowRoot) visit(el.shadowRoot);
+      const open = openShadowOf(el);
+      if (open) visit(open);
       if (isHTML(el) && el.tabIndex >= 0) list.push(el);
     }
   };
@@ -169,7 +170,7 @@ function isTabStop(el: HTMLElement, back: boolean): boolean {
  * document; undefined when nothing else can take focus. The deny-zone guard asks it too.
  */
 export function nextTabStop(from: Element | null, back: boolean): HTMLElement | undefined {
-  const doc = from?.ownerDocument ?? document;
+  const doc = from ? ownerDocumentOf(from) : document;
   const order = focusOrder(doc);
   if (!order.length) return undefined;
   let i = from ? order.indexOf(from as HTMLElement) : -1;
@@ -197,7 +198,7 @@ export function nextTabStop(from: Element | null, back: boolean): HTMLElement | 
 }
 
 function moveFocus(from: Element | null, back: boolean, ctx: ActionContext): string {
-  const doc = from?.ownerDocument ?? document;
+  const doc = from ? ownerDocumentOf(from) : document;
   if (!focusOrder(doc).length) return 'Nothing on the page can take focus.';
   const next = nextTabStop(from, back);
   if (next) {
@@ -215,7 +216,7 @@ function moveFocus(from: Element | null, back: boolean, ctx: ActionContext): str
 }
 
 function closeTopLayer(target: Element): string {
-  const doc = target.ownerDocument;
+  const doc = ownerDocumentOf(target);
   let modal: HTMLDialogElement | null;
   try {
     modal = (target.closest('dialog:modal') ?? doc.querySelector('dialog:modal')) as HTMLDialogElement | null;
@@ -231,7 +232,7 @@ function closeTopLayer(target: Element): string {
   }
   let popovers: Element[];
   try {
-    popovers = [...doc.querySelectorAll(':popover-open')].filter((p) => p.getAttribute('popover') !== 'manual');
+    popovers = [...doc.querySelectorAll(':popover-open')].filter((p) => attrOf(p, 'popover') !== 'manual');
   } catch {
     popovers = [];
   }
@@ -319,14 +320,14 @@ function scrollPage(from: Element | null, key: string, shift: boolean): string {
   let scroller: Element | null = null;
   for (let n: Node | null = from; n && isElement(n); n = flatParent(n)) {
     const el = n as Element;
-    if (el === el.ownerDocument.documentElement || el === el.ownerDocument.body) break;
+    if (el === ownerDocumentOf(el).documentElement || el === ownerDocumentOf(el).body) break;
     const oy = winOf(el).getComputedStyle(el).overflowY;
     if ((oy === 'auto' || oy === 'scroll') && el.scrollHeight > el.clientHeight + 1) {
       scroller = el;
       break;
     }
   }
-  const doc = from?.ownerDocument ?? document;
+  const doc = from ? ownerDocumentOf(from) : document;
   const target = scroller ?? doc.scrollingElement ?? doc.documentElement;
   const page = (scroller ? scroller.clientHeight : viewportSize(winOf(target)).height) * 0.875;
   const before = target.scrollTop;
@@ -349,11 +350,11 @@ function defaultAction(target: Element, combo: KeyCombo, ctx: ActionContext): st
 
   if (command && key.toLowerCase() === 'a') {
     if (field) field.select();
-    else if (host) host.ownerDocument.getSelection()?.selectAllChildren(host);
-    else target.ownerDocument.getSelection()?.selectAllChildren(target.ownerDocument.body);
+    else if (host) ownerDocumentOf(host).getSelection()?.selectAllChildren(host);
+    else ownerDocumentOf(target).getSelection()?.selectAllChildren(ownerDocumentOf(target).body);
     return 'Selected all.';
   }
-  if (key === 'Tab' && !command && !m.alt) return moveFocus(deepActiveElement(target.ownerDocument) ?? target, m.shift, ctx);
+  if (key === 'Tab' && !command && !m.alt) return moveFocus(deepActiveElement(ownerDocumentOf(target)) ?? target, m.shift, ctx);
   if (key === 'Escape') return closeTopLayer(target);
   if (command || m.alt) return '';
 
@@ -405,7 +406,7 @@ function defaultAction(target: Element, combo: KeyCombo, ctx: ActionContext): st
       return '';
     }
     if (host) {
-      const sel = host.ownerDocument.getSelection();
+      const sel = ownerDocumentOf(host).getSelection();
       const dir = key === 'ArrowLeft' || key === 'ArrowUp' || key === 'Home' || key === 'PageUp' ? 'backward' : 'forward';
       const unit = key === 'Home' || key === 'End' ? 'lineboundary' : key === 'ArrowUp' || key === 'ArrowDown' ? 'line' : 'character';
       sel?.modify?.('move', dir, unit);
@@ -430,7 +431,7 @@ function defaultAction(target: Element, combo: KeyCombo, ctx: ActionContext): st
  */
 export function pressOn(target: Element, combo: KeyCombo, ctx: ActionContext): string {
   const name = comboLabel(combo);
-  const doc = target.ownerDocument;
+  const doc = ownerDocumentOf(target);
   const mods: Modifiers = { ...NO_MODIFIERS };
   for (const m of combo.held) {
     mods[m] = true;
@@ -475,7 +476,7 @@ export const pressKey: Handler<ToolArgs['press_key']> = async ({ key, ref }, ctx
     if (!el.isConnected) throw new ActionError(`${ctx.subject(ref, el)} is no longer on the page.`);
     if (isDisabled(el)) throw new ActionError(`${ctx.subject(ref, el)} is disabled.`);
     ctx.begin(el);
-    if (isHTML(el) && deepActiveElement(el.ownerDocument) !== el) el.focus({ preventScroll: false });
+    if (isHTML(el) && deepActiveElement(ownerDocumentOf(el)) !== el) el.focus({ preventScroll: false });
     target = el;
   } else {
     ctx.begin();
@@ -486,7 +487,7 @@ export const pressKey: Handler<ToolArgs['press_key']> = async ({ key, ref }, ctx
     message: pressOn(target, combo, ctx),
     after: () => {
       const now = deepActiveElement(document);
-      if (!now || now === focusBefore || now === now.ownerDocument.body) return;
+      if (!now || now === focusBefore || now === ownerDocumentOf(now).body) return;
       return { changes: { focused: ctx.label(now) } };
     },
   };

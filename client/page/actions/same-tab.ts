@@ -9,6 +9,7 @@
  * the latest when the action ends. A target naming a frame of this page is left alone.
  */
 import { isElement, tag } from './dom';
+import { ownerDocumentOf, attrOf, hasAttrOf } from '../dom/proto';
 
 export interface SameTabGuard {
   /** Whether a link or form was kept in this tab during the action. */
@@ -23,14 +24,14 @@ function opensNewTab(target: string | null, doc: Document): boolean {
   if (t === '' || t === '_self' || t === '_top' || t === '_parent') return false;
   if (t === '_blank') return true;
   // A named frame of this page is navigated in place.
-  for (const f of doc.querySelectorAll('iframe[name], frame[name]')) if (f.getAttribute('name')?.toLowerCase() === t) return false;
+  for (const f of doc.querySelectorAll('iframe[name], frame[name]')) if (attrOf(f, 'name')?.toLowerCase() === t) return false;
   return true;
 }
 
 /** The target an element's own attribute gives, else the document's `<base target>`. */
 function targetOf(el: Element, attr: 'target' | 'formtarget'): string | null {
-  if (el.hasAttribute(attr)) return el.getAttribute(attr);
-  return el.ownerDocument.querySelector('base[target]')?.getAttribute('target') ?? null;
+  if (hasAttrOf(el, attr)) return attrOf(el, attr);
+  return ownerDocumentOf(el).querySelector('base[target]')?.getAttribute('target') ?? null;
 }
 
 /** Keeps new-tab links and forms in this tab, in these windows, until `stop()`. */
@@ -44,23 +45,23 @@ export function keepInThisTab(wins: readonly Window[]): SameTabGuard {
     }
   };
   const swap = (el: Element, attr: 'target' | 'formtarget'): void => {
-    swapped.push([el, attr, el.getAttribute(attr)]);
+    swapped.push([el, attr, attrOf(el, attr)]);
     el.setAttribute(attr, '_self');
     kept = true;
     queueMicrotask(restore);
   };
   const onClick = (e: Event): void => {
-    const link = e.composedPath().find((n): n is Element => isElement(n) && (tag(n) === 'a' || tag(n) === 'area') && n.hasAttribute('href'));
-    if (link && opensNewTab(targetOf(link, 'target'), link.ownerDocument)) swap(link, 'target');
+    const link = e.composedPath().find((n): n is Element => isElement(n) && (tag(n) === 'a' || tag(n) === 'area') && hasAttrOf(n, 'href'));
+    if (link && opensNewTab(targetOf(link, 'target'), ownerDocumentOf(link))) swap(link, 'target');
   };
   const onSubmit = (e: Event): void => {
     const form = e.target;
     if (!isElement(form) || tag(form) !== 'form') return;
     // A submit button's formtarget wins over the form's target.
     const submitter = (e as SubmitEvent).submitter;
-    if (submitter?.hasAttribute('formtarget')) {
-      if (opensNewTab(submitter.getAttribute('formtarget'), form.ownerDocument)) swap(submitter, 'formtarget');
-    } else if (opensNewTab(targetOf(form, 'target'), form.ownerDocument)) swap(form, 'target');
+    if (submitter && hasAttrOf(submitter, 'formtarget')) {
+      if (opensNewTab(attrOf(submitter, 'formtarget'), ownerDocumentOf(form))) swap(submitter, 'formtarget');
+    } else if (opensNewTab(targetOf(form, 'target'), ownerDocumentOf(form))) swap(form, 'target');
   };
   for (const w of wins) {
     w.addEventListener('click', onClick, true);

@@ -15,6 +15,7 @@ import { deepHit } from './hit';
 import { describeScroll } from './messages';
 import type { ScrollReport } from './contract';
 import type { Zones } from '../settings';
+import { ownerDocumentOf } from '../dom/proto';
 
 const PAGE_FRACTION = 0.9;
 /** labelOf's answer for an element without a role: a bare tag, maybe with a name. */
@@ -24,16 +25,16 @@ type Axis = 'x' | 'y';
 const axisOf = (d: Direction): Axis => (d === 'up' || d === 'down' ? 'y' : 'x');
 
 function isRoot(el: Element): boolean {
-  const doc = el.ownerDocument;
+  const doc = ownerDocumentOf(el);
   return el === doc.scrollingElement || el === doc.documentElement || el === doc.body;
 }
 
 function canScroll(el: Element, axis: Axis): boolean {
   if (isRoot(el)) {
-    const se = el.ownerDocument.scrollingElement ?? el.ownerDocument.documentElement;
+    const se = ownerDocumentOf(el).scrollingElement ?? ownerDocumentOf(el).documentElement;
     const vp = viewportSize(winOf(el));
-    const cs = winOf(el).getComputedStyle(el.ownerDocument.documentElement);
-    const bs = el.ownerDocument.body ? winOf(el).getComputedStyle(el.ownerDocument.body) : cs;
+    const cs = winOf(el).getComputedStyle(ownerDocumentOf(el).documentElement);
+    const bs = ownerDocumentOf(el).body ? winOf(el).getComputedStyle(ownerDocumentOf(el).body) : cs;
     const hidden = (axis === 'y' ? [cs.overflowY, bs.overflowY] : [cs.overflowX, bs.overflowX]).includes('hidden');
     return !hidden && (axis === 'y' ? se.scrollHeight > vp.height + 1 : se.scrollWidth > vp.width + 1);
   }
@@ -56,7 +57,7 @@ function scrollerFor(from: Element, axis: Axis, zones: Zones): Element | undefin
     if (isRoot(el)) break;
     if (canScroll(el, axis) && !zones.inside(el)) return el;
   }
-  const root = rootScroller(from.ownerDocument);
+  const root = rootScroller(ownerDocumentOf(from));
   return canScroll(root, axis) ? root : undefined;
 }
 
@@ -72,7 +73,7 @@ function pageScroller(axis: Axis, zones: Zones): Element | undefined {
 export function scrollReport(el: Element, target: string): ScrollReport {
   const root = isRoot(el);
   const vp = viewportSize(winOf(el));
-  const se = root ? rootScroller(el.ownerDocument) : el;
+  const se = root ? rootScroller(ownerDocumentOf(el)) : el;
   const h = root ? vp.height : el.clientHeight;
   const w = root ? vp.width : el.clientWidth;
   const maxY = Math.max(0, se.scrollHeight - h);
@@ -167,10 +168,10 @@ export const scroll: Handler<ToolArgs['scroll']> = async ({ direction, ref, page
     if (!scroller) throw new ActionError(`The page does not scroll ${axis === 'y' ? 'vertically' : 'horizontally'}; everything is already in view.`);
   }
   const el = scroller;
-  const name = isRoot(el) ? (el.ownerDocument === document ? 'the page' : 'the frame') : ctx.label(el);
+  const name = isRoot(el) ? (ownerDocumentOf(el) === document ? 'the page' : 'the frame') : ctx.label(el);
   const target = isRoot(el) ? 'page' : name;
   const root = isRoot(el);
-  const se = root ? rootScroller(el.ownerDocument) : el;
+  const se = root ? rootScroller(ownerDocumentOf(el)) : el;
   const size = axis === 'y' ? (root ? viewportSize(winOf(el)).height : el.clientHeight) : root ? viewportSize(winOf(el)).width : el.clientWidth;
   const delta = Math.round(size * PAGE_FRACTION * pages) * (direction === 'up' || direction === 'left' ? -1 : 1);
   const before = axis === 'y' ? se.scrollTop : se.scrollLeft;

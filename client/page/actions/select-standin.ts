@@ -23,6 +23,7 @@ import { openList, optionLabel, ownContainers, widgetParts, type OpenList } from
 import { isShown, popupCandidates, rowsIn, watchChanges, type Row } from './popup';
 import { typeChars } from './type';
 import { clickAt } from './pointer';
+import { ownerDocumentOf } from '../dom/proto';
 
 const norm = (s: string): string => s.replace(/\s+/g, ' ').trim().toLowerCase();
 
@@ -67,7 +68,7 @@ async function typeToFilter(trigger: Element, label: string, ctx: ActionContext,
     (p): p is HTMLInputElement => tag(p) === 'input' && isValueField(p) && !(p as HTMLInputElement).readOnly && isShown(p),
   );
   if (!input) return undefined;
-  const changes = watchChanges(input.ownerDocument);
+  const changes = watchChanges(ownerDocumentOf(input));
   input.focus({ preventScroll: true });
   input.select();
   clearField(input);

@@ -25,6 +25,7 @@ import { isShown, listScroller, wheelScroll, watchChanges, type Row } from './po
 import { selectViaStandIn } from './select-standin';
 import { standInFor } from '../map/widgets';
 import type { Zones } from '../settings';
+import { hasAttrOf, parentElementOf, ownerDocumentOf, attrOf } from '../dom/proto';
 
 /** A text input of the widget that accepts typing (never a read-only one: it only looks like a field). */
 function editableInput(el: Element): HTMLInputElement | undefined {
@@ -38,7 +39,7 @@ const MAX_WHEELS = 60;
 /** How far up from the target a custom select's stand-in may be (search field → list → selection). */
 const STAND_IN_DEPTH = 4;
 
-const toChoices = (rows: Row[]) => rows.map((r) => ({ label: r.label, value: r.el.getAttribute('data-value') ?? undefined, disabled: isDisabled(r.el), r }));
+const toChoices = (rows: Row[]) => rows.map((r) => ({ label: r.label, value: attrOf(r.el, 'data-value') ?? undefined, disabled: isDisabled(r.el), r }));
 
 /**
  * An option a virtualised list has not rendered yet: wheel the list down (it handles wheel
@@ -48,7 +49,7 @@ async function scrollToOption(list: OpenList, el: Element, w: string, seen: Map<
   for (let i = 0; i < MAX_WHEELS; i++) {
     const scroller = listScroller(list.rows);
     if (!scroller) break;
-    const changes = watchChanges(el.ownerDocument);
+    const changes = watchChanges(ownerDocumentOf(el));
     const moved = await wheelScroll(scroller, Math.max(40, scroller.clientHeight * 0.8));
     list = refind(list, el, changes(), ctx, own);
     for (const r of list.rows) if (!seen.has(r.label)) seen.set(r.label, r);
@@ -76,7 +77,7 @@ async function selectAria(el: Element, wanted: string[], subject: string, ctx: A
     let typed = false;
     if (!m.ok && m.reason === 'none' && input) {
       // An autocomplete: type to filter, wait for its results, look again.
-      const changes = watchChanges(el.ownerDocument);
+      const changes = watchChanges(ownerDocumentOf(el));
       input.focus({ preventScroll: true });
       clearField(input);
       typeChars(input, w);
@@ -139,7 +140,7 @@ function shownValue(el: Element, input: HTMLInputElement | undefined, zones: Zon
       .join(', ');
   if (input?.value) return clean(input.value);
   const field = input ?? el;
-  for (let n: Element | null = field, i = 0; n && i < 4; n = n.parentElement, i++) {
+  for (let n: Element | null = field, i = 0; n && i < 4; n = parentElementOf(n), i++) {
     // innerText keeps the chips' line breaks, but reads a deny zone's words too.
     const text = clean(zones.holds(n) ? zones.textOutside(n, 2000) : isHTML(n) ? n.innerText : (n.textContent ?? ''));
     if (text) return text;
@@ -153,11 +154,11 @@ export const selectOption: Handler<ToolArgs['select_option']> = async ({ ref, op
   const native = nativeSelectOf(el);
   if (native) return selectNative(native, option, subject, ctx);
   // The stand-in itself, or one of its parts (the search field inside a select2 or Choices.js multi-select).
-  for (let a: Element | null = el, i = 0; a && i < STAND_IN_DEPTH; a = a.parentElement, i++) {
+  for (let a: Element | null = el, i = 0; a && i < STAND_IN_DEPTH; a = parentElementOf(a), i++) {
     const standIn = standInFor(a, ctx.describer);
     if (standIn) return selectViaStandIn(standIn, option, a === el ? subject : ctx.subject(ref, a), ctx);
   }
-  if (tag(el) === 'input' && !el.hasAttribute('role') && !el.hasAttribute('list') && !el.closest('[role=combobox]')) {
+  if (tag(el) === 'input' && !hasAttrOf(el, 'role') && !hasAttrOf(el, 'list') && !el.closest('[role=combobox]')) {
     throw new ActionError(`${subject} is a text field, not a list; use type instead.`);
   }
   return selectAria(el, option, subject, ctx);

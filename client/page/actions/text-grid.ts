@@ -11,6 +11,7 @@
  */
 import { winOf } from './dom';
 import type { Zones } from '../settings';
+import { parentElementOf, nodeTypeOf, ownerDocumentOf, attrOf } from '../dom/proto';
 
 export const TABLE_ROLES = new Set(['table', 'grid', 'treegrid']);
 const CELL_SELECTOR = '[role=cell],[role=gridcell],[role=columnheader],[role=rowheader]';
@@ -103,11 +104,11 @@ function htmlRows(table: HTMLTableElement): Row[] {
       cells.push({ el: td, col, span, header: td.localName === 'th' ? 'col' : null });
       col += span;
     }
-    const head = tr.parentElement?.localName === 'thead' || (!seenData && cells.length > 0 && cells.every((c) => c.header));
+    const head = parentElementOf(tr)?.localName === 'thead' || (!seenData && cells.length > 0 && cells.every((c) => c.header));
     if (head) for (const c of cells) c.header = 'col';
     else {
       seenData = true;
-      for (const c of cells) if (c.header || c.el.getAttribute('scope') === 'row') c.header = 'row';
+      for (const c of cells) if (c.header || attrOf(c.el, 'scope') === 'row') c.header = 'row';
     }
     out.push({ el: tr, cells, head });
   });
@@ -117,7 +118,7 @@ function htmlRows(table: HTMLTableElement): Row[] {
 /** Rows of an ARIA table or grid: its own rows (not a nested table's), parts of one row joined. */
 function ariaRows(root: Element): Row[] {
   const owner = (n: Element): Element | null => {
-    for (let p = n.parentElement; p; p = p.parentElement) if (p === root || p.localName === 'table' || TABLE_ROLES.has(p.getAttribute('role') ?? '')) return p;
+    for (let p = parentElementOf(n); p; p = parentElementOf(p)) if (p === root || p.localName === 'table' || TABLE_ROLES.has(attrOf(p, 'role') ?? '')) return p;
     return null;
   };
   const rows: Row[] = [];
@@ -128,14 +129,14 @@ function ariaRows(root: Element): Row[] {
     const cells: Cell[] = [];
     for (const c of Array.from(tr.querySelectorAll(CELL_SELECTOR))) {
       if (c.closest('[role=row]') !== tr) continue;
-      const idx = Number(c.getAttribute('aria-colindex'));
+      const idx = Number(attrOf(c, 'aria-colindex'));
       if (idx >= 1) col = idx - 1;
-      const span = clampSpan(Number(c.getAttribute('aria-colspan')));
-      const role = c.getAttribute('role');
+      const span = clampSpan(Number(attrOf(c, 'aria-colspan')));
+      const role = attrOf(c, 'role');
       cells.push({ el: c, col, span, header: role === 'columnheader' ? 'col' : role === 'rowheader' ? 'row' : null });
       col += span;
     }
-    const index = tr.getAttribute('aria-rowindex');
+    const index = attrOf(tr, 'aria-rowindex');
     const same = index ? byIndex.get(index) : undefined;
     if (same) {
       same.cells.push(...cells);
@@ -156,7 +157,7 @@ function clampSpan(n: number): number {
 
 /** A row is rendered (`rendered`: in a document with no layout) and lies in no deny zone between it and its table. */
 function shown(row: Element, table: Element, zones: Zones, rendered?: (row: Element) => boolean): boolean {
-  for (let n: Element | null = row; n && n !== table; n = n.parentElement) if (zones.excluded(n) || rendered?.(n) === false) return false;
+  for (let n: Element | null = row; n && n !== table; n = parentElementOf(n)) if (zones.excluded(n) || rendered?.(n) === false) return false;
   if (rendered) return true;
   const h = row as HTMLElement & { checkVisibility?: () => boolean };
   return typeof h.checkVisibility === 'function' ? h.checkVisibility() : row.getClientRects().length > 0;
@@ -269,7 +270,7 @@ function visualRows(items: Item[]): Item[][] {
 function isHeaderRow(first: Item[], rest: Item[][], zones: Zones): boolean {
   const labelled = first.filter((i) => i.text);
   if (labelled.length < 2 || labelled.some((i) => i.text.length > HEADER_MAX)) return false;
-  if (labelled.every((i) => i.el.localName === 'th' || i.el.getAttribute('role') === 'columnheader')) return true;
+  if (labelled.every((i) => i.el.localName === 'th' || attrOf(i.el, 'role') === 'columnheader')) return true;
   const sig = styleOf(labelled[0]!.el, zones);
   if (!sig || labelled.some((i) => styleOf(i.el, zones) !== sig)) return false;
   const below = rest.flat().filter((i) => i.text);
@@ -278,13 +279,13 @@ function isHeaderRow(first: Item[], rest: Item[][], zones: Zones): boolean {
 
 /** The look of an item's first text: weight, size, colour and case. */
 function styleOf(el: Element, zones: Zones): string {
-  const doc = el.ownerDocument;
+  const doc = ownerDocumentOf(el);
   // Text in a deny zone says nothing, not even by its look.
-  const walker = doc.createTreeWalker(el, 1 | 4, { acceptNode: (n) => (n.nodeType === 1 && zones.excluded(n as Element) ? 2 : 1) });
+  const walker = doc.createTreeWalker(el, 1 | 4, { acceptNode: (n) => (nodeTypeOf(n) === 1 && zones.excluded(n as Element) ? 2 : 1) });
   let holder: Element | null = null;
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-    if (n.nodeType === 3 && (n as Text).data.trim()) {
-      holder = n.parentElement;
+    if (nodeTypeOf(n) === 3 && (n as Text).data.trim()) {
+      holder = parentElementOf(n);
       break;
     }
   }
@@ -304,8 +305,9 @@ function labelsAbove(container: Element, textOf: TextOf, columns: number, zones:
   for (let i = 0; i < 3 && n; i++) {
     prev = n.previousElementSibling;
     while (prev && zones.excluded(prev)) prev = prev.previousElementSibling;
-    if (prev || !n.parentElement || n.parentElement.childElementCount !== 1) break;
-    n = n.parentElement;
+    const up = parentElementOf(n);
+    if (prev || !up || up.childElementCount !== 1) break;
+    n = up;
   }
   for (let i = 0; prev && prev.childElementCount === 1 && i < 3; i++) prev = prev.firstElementChild;
   if (!prev || zones.excluded(prev)) return null;

@@ -11,6 +11,7 @@ import { isElement, tag, winOf } from './dom';
 import { gridLines, isGridLike, tableLines, TABLE_ROLES } from './text-grid';
 import { frameDocument } from '../dom/flat-tree';
 import { clean } from '../map/fence';
+import { openShadowOf, attrOf, nodeTypeOf, nextSiblingOf, firstChildOf } from '../dom/proto';
 
 const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'title', 'meta', 'link', 'svg', 'canvas', 'object', 'embed', 'audio', 'video', 'map']);
 /** Between table cells of the plain path; trimmed at a line's ends (empty edge cells say nothing). */
@@ -57,11 +58,11 @@ export function readableText(root: Element, { zones, masks, fence }: Pick<PageSe
   };
 
   const walkChildren = (parent: Node, visible: boolean, pre: boolean): void => {
-    for (let c = parent.firstChild; c; c = c.nextSibling) walk(c, visible, pre);
+    for (let c = firstChildOf(parent); c; c = nextSiblingOf(c)) walk(c, visible, pre);
   };
 
   const walk = (node: Node, visible: boolean, pre: boolean): void => {
-    if (node.nodeType === 3) {
+    if (nodeTypeOf(node) === 3) {
       if (visible) {
         const t = (node as Text).data;
         if (pre) out.push(t.replace(/\r\n?/g, '\n'));
@@ -81,7 +82,7 @@ export function readableText(root: Element, { zones, masks, fence }: Pick<PageSe
     const vis = cs.visibility === 'visible' ? true : cs.visibility === 'hidden' || cs.visibility === 'collapse' ? false : visible;
     if (t === 'br') return void out.push('\n');
     if (t === 'img') {
-      const alt = el.getAttribute('alt')?.trim();
+      const alt = attrOf(el, 'alt')?.trim();
       if (vis && alt) out.push(` [${alt}] `);
       return;
     }
@@ -101,7 +102,7 @@ export function readableText(root: Element, { zones, masks, fence }: Pick<PageSe
       return;
     }
     // Tables with headers, and grids of short items laid out in rows: one line per row.
-    const role = el.getAttribute('role') ?? '';
+    const role = attrOf(el, 'role') ?? '';
     const rows =
       vis && (t === 'table' || TABLE_ROLES.has(role))
         ? tableLines(el, textOf, zones, styleOf === computed ? undefined : (row) => styleOf(row).display !== 'none')
@@ -118,8 +119,8 @@ export function readableText(root: Element, { zones, masks, fence }: Pick<PageSe
       const assigned = (el as HTMLSlotElement).assignedNodes({ flatten: true });
       if (assigned.length) for (const a of assigned) walk(a, vis, isPre);
       else walkChildren(el, vis, isPre);
-    } else if (el.shadowRoot) {
-      walkChildren(el.shadowRoot, vis, isPre);
+    } else if (openShadowOf(el)) {
+      walkChildren(openShadowOf(el)!, vis, isPre);
     } else {
       walkChildren(el, vis, isPre);
     }

@@ -35,6 +35,7 @@ import { keyForChar, parseKeyCombo } from './keys';
 import { pressOn } from './press';
 import { FORMAT_HINT, FORMATTED_TYPES, normaliseInputValue } from './values';
 import type { Zones } from '../settings';
+import { ownerDocumentOf, openShadowOf } from '../dom/proto';
 
 type Field = HTMLInputElement | HTMLTextAreaElement;
 
@@ -53,7 +54,8 @@ export function editableTarget(el: Element, subject: string): Element {
     throw new ActionError(`${subject} is a ${it} button, not a text field.`);
   }
   const scope: ParentNode[] = [el];
-  if (el.shadowRoot) scope.push(el.shadowRoot);
+  const open = openShadowOf(el);
+  if (open) scope.push(open);
   const inner = scope
     .flatMap((s) => [...s.querySelectorAll('input,textarea,[contenteditable]:not([contenteditable=false])')])
     .filter((c) => (isValueField(c) || editingHost(c) === c) && isVisible(c));
@@ -187,7 +189,7 @@ async function typeIntoEditable(host: HTMLElement, text: string, replace: boolea
 }
 
 function focusField(el: Element): void {
-  const active = el.ownerDocument.activeElement;
+  const active = ownerDocumentOf(el).activeElement;
   if (active !== el && isHTML(el)) el.focus({ preventScroll: true });
 }
 

@@ -14,6 +14,7 @@ import { dataTransfer } from './data-transfer';
 import type { HandsArgs } from './hands-args';
 import { accepts, describeFile, pickFiles } from './upload-files';
 import { fileInputFor } from './file-input';
+import { attrOf } from '../dom/proto';
 
 export const upload: Handler<HandsArgs['upload']> = async ({ ref, files: names }, ctx) => {
   const el = ctx.resolve(ref);
@@ -30,7 +31,7 @@ export const upload: Handler<HandsArgs['upload']> = async ({ ref, files: names }
   if (input) {
     const target = ctx.label(input === el ? el : input);
     if (isDisabled(input)) throw new ActionError(`${subject} is disabled: its file input takes no files now.`);
-    const accept = input.getAttribute('accept') ?? '';
+    const accept = attrOf(input, 'accept') ?? '';
     const refused = files.filter((f) => !accepts(accept, f));
     if (refused.length) {
       throw new ActionError(

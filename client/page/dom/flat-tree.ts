@@ -3,21 +3,30 @@
  * closed ones the document-start hooks saw), slots and same-origin frames. Shared by the map
  * (occlusion) and the actions (actionability, click_at), so both agree on what is hit.
  */
-import { shadowRootOf } from './hooks';
+import { closedRootOf } from './hooks';
 import { UI_ATTR } from '../ui-attr';
-import { activeElementOf } from './proto';
+import { activeElementOf, assignedSlotOf, firstChildOf, localNameOf, nextSiblingOf, nodeTypeOf, openShadowOf, ownerDocumentOf, parentNodeOf } from './proto';
 
 export interface Point {
   x: number;
   y: number;
 }
 
+/**
+ * The element's shadow root, open or (if the hooks saw it attached) closed. In the runner's
+ * isolated world the page world attached closed roots open: the native getter sees them. Read
+ * through the prototype: a form's field named "shadowRoot" shadows the form's own.
+ */
+export function shadowRootOf(el: Element): ShadowRoot | null {
+  return openShadowOf(el) ?? closedRootOf(el);
+}
+
 /** The parent in the flat tree: a slotted node's slot, a shadow root's host. */
 export function flatParent(n: Node): Node | null {
-  const slot = (n as Element).assignedSlot;
+  const slot = assignedSlotOf(n);
   if (slot) return slot;
-  const p = n.parentNode;
-  if (p && p.nodeType === 11 && (p as ShadowRoot).host) return (p as ShadowRoot).host;
+  const p = parentNodeOf(n);
+  if (p && nodeTypeOf(p) === 11 && (p as ShadowRoot).host) return (p as ShadowRoot).host;
   return p;
 }
 
@@ -58,7 +67,7 @@ export function deepActiveElement(doc: Document = document): Element | null {
 /** Where an iframe's content viewport starts, in its owner's viewport coordinates. */
 export function contentOrigin(frame: Element): Point {
   const r = frame.getBoundingClientRect();
-  const cs = frame.ownerDocument.defaultView!.getComputedStyle(frame);
+  const cs = ownerDocumentOf(frame).defaultView!.getComputedStyle(frame);
   return {
     x: r.left + (frame as HTMLElement).clientLeft + (parseFloat(cs.paddingLeft) || 0),
     y: r.top + (frame as HTMLElement).clientTop + (parseFloat(cs.paddingTop) || 0),
@@ -81,6 +90,24 @@ export function pageElementAt(doc: Document, x: number, y: number): Element | nu
   return doc.elementsFromPoint(x, y).find((e) => !e.closest(`[${UI_ATTR}]`)) ?? null;
 }
 
+/**
+ * A shadow host's own text drawn at the point through a slot (`<x-host>Delete</x-host>` into a
+ * root's `<button><slot></slot></button>`): the pointer reaches the slot, so the button around
+ * it, while `elementFromPoint` names the host (the text's parent in the light tree).
+ */
+function slotOfTextAt(host: Element, x: number, y: number): Element | undefined {
+  if (!shadowRootOf(host)) return undefined;
+  let range: Range | undefined;
+  for (let c = firstChildOf(host); c; c = nextSiblingOf(c)) {
+    const slot = nodeTypeOf(c) === 3 ? assignedSlotOf(c) : null;
+    if (!slot) continue;
+    range ??= ownerDocumentOf(host).createRange();
+    range.selectNodeContents(c);
+    for (const r of range.getClientRects()) if (x >= r.left && x < r.right && y >= r.top && y < r.bottom) return slot;
+  }
+  return undefined;
+}
+
 /** The element a pointer at (x, y) of the root viewport would hit. */
 export function deepHit(x: number, y: number, root: Document = document): Hit | undefined {
   let doc = root;
@@ -92,10 +119,13 @@ export function deepHit(x: number, y: number, root: Document = document): Hit | 
     let el: Element = top;
     for (let i = 0; i < 32; i++) {
       const deeper: Element | null | undefined = shadowRootOf(el)?.elementFromPoint(lx, ly);
-      if (!deeper || deeper === el) break;
+      if (!deeper || deeper === el) {
+        el = slotOfTextAt(el, lx, ly) ?? el;
+        break;
+      }
       el = deeper;
     }
-    const t = el.localName;
+    const t = localNameOf(el);
     if (t !== 'iframe' && t !== 'frame') return { el, local: { x: lx, y: ly } };
     const inner = frameDocument(el);
     if (!inner) return { el, local: { x: lx, y: ly }, crossOriginFrame: el };

@@ -133,10 +133,9 @@ export function useHooksFromPageWorld(): void {
   fromPageWorld = true;
 }
 
-/** The element's shadow root, open or (if the hooks saw it attached) closed. */
-export function shadowRootOf(el: Element): ShadowRoot | null {
-  // In the runner's isolated world the page world attached closed roots open: the native getter sees them.
-  return el.shadowRoot ?? closedRoots.get(el) ?? null;
+/** The closed shadow root the hooks saw attached to the element, if any (open ones: `shadowRootOf` in ./flat-tree.ts). */
+export function closedRootOf(el: Element): ShadowRoot | null {
+  return closedRoots.get(el) ?? null;
 }
 
 /** True when a click-like listener was added to this element after the hooks were installed. */

@@ -16,26 +16,55 @@ function getter<T>(ctor: string, key: string): Read<T> {
   return get ? (o) => get.call(o) as T : (o) => (o as Record<string, T>)[key]!;
 }
 
-function method<A extends unknown[], T>(ctor: string, key: string): (o: object, ...args: A) => T {
-  const fn = (proto(ctor) as Record<string, ((...a: A) => T) | undefined> | undefined)?.[key];
-  return fn ? (o, ...args) => fn.apply(o, args) : (o, ...args) => (o as Record<string, (...a: A) => T>)[key]!(...args);
+/** A method without arguments. */
+function method0<T>(ctor: string, key: string): (o: object) => T {
+  const fn = (proto(ctor) as Record<string, (() => T) | undefined> | undefined)?.[key];
+  return fn ? (o) => fn.call(o) : (o) => (o as Record<string, () => T>)[key]!();
+}
+
+/** A one-argument method, called without spreading (the walk calls these on every element). */
+function method1<A, T>(ctor: string, key: string): (o: object, a: A) => T {
+  const fn = (proto(ctor) as Record<string, ((a: A) => T) | undefined> | undefined)?.[key];
+  return fn ? (o, a) => fn.call(o, a) : (o, a) => (o as Record<string, (a: A) => T>)[key]!(a);
 }
 
 /** `el.localName`. */
 export const localNameOf: Read<string> = /* @__PURE__ */ getter('Element', 'localName');
-const getAttr = /* @__PURE__ */ method<[string], string | null>('Element', 'getAttribute');
 /** `el.getAttribute(name)`. */
-export const attrOf = (el: Element, name: string): string | null => getAttr(el, name);
-const hasAttr = /* @__PURE__ */ method<[string], boolean>('Element', 'hasAttribute');
-export const hasAttrOf = (el: Element, name: string): boolean => hasAttr(el, name);
-const closestM = /* @__PURE__ */ method<[string], Element | null>('Element', 'closest');
+export const attrOf: (el: Element, name: string) => string | null = /* @__PURE__ */ method1('Element', 'getAttribute');
+/** `el.hasAttribute(name)`. */
+export const hasAttrOf: (el: Element, name: string) => boolean = /* @__PURE__ */ method1('Element', 'hasAttribute');
+/** `el.hasAttributes()`. */
+export const hasAttrsOf: (el: Element) => boolean = /* @__PURE__ */ method0<boolean>('Element', 'hasAttributes');
+/** `node.nodeType`. */
+export const nodeTypeOf: Read<number> = /* @__PURE__ */ getter('Node', 'nodeType');
+/** `node.parentNode`. */
+export const parentNodeOf: Read<ParentNode | null> = /* @__PURE__ */ getter('Node', 'parentNode');
+/** `node.parentElement`. */
+export const parentElementOf: Read<HTMLElement | null> = /* @__PURE__ */ getter('Node', 'parentElement');
+/** `node.firstChild`. */
+export const firstChildOf: Read<ChildNode | null> = /* @__PURE__ */ getter('Node', 'firstChild');
+/** `node.nextSibling`. */
+export const nextSiblingOf: Read<ChildNode | null> = /* @__PURE__ */ getter('Node', 'nextSibling');
+/** `el.shadowRoot`: an open shadow root (closed ones: dom/hooks.ts). */
+export const openShadowOf: Read<ShadowRoot | null> = /* @__PURE__ */ getter('Element', 'shadowRoot');
+const elementSlot: Read<HTMLSlotElement | null> = /* @__PURE__ */ getter('Element', 'assignedSlot');
+const textSlot: Read<HTMLSlotElement | null> = /* @__PURE__ */ getter('Text', 'assignedSlot');
+/** `node.assignedSlot` (an element's or a text's: each interface has its own getter; null for other nodes). */
+export const assignedSlotOf = (n: Node): HTMLSlotElement | null => {
+  const type = nodeTypeOf(n);
+  return type === 1 ? elementSlot(n) : type === 3 ? textSlot(n) : null;
+};
+const closestM = /* @__PURE__ */ method1<string, Element | null>('Element', 'closest');
 /** `el.closest(selector)`. */
 export const closestOf = (el: Element, selector: string): Element | null => closestM(el, selector);
-const qsa = /* @__PURE__ */ method<[string], NodeListOf<Element>>('Element', 'querySelectorAll');
+const qsa = /* @__PURE__ */ method1<string, NodeListOf<Element>>('Element', 'querySelectorAll');
 /** `[...el.querySelectorAll(selector)]`. */
 export const allIn = (el: Element, selector: string): Element[] => [...qsa(el, selector)];
-/** `node.ownerDocument`. */
+/** `el.ownerDocument`. */
 export const ownerDocumentOf: Read<Document> = /* @__PURE__ */ getter('Node', 'ownerDocument');
+/** `node.ownerDocument` of any node (null for a document). */
+export const nodeDocumentOf = (n: Node): Document | null => ownerDocumentOf(n);
 /** `node.baseURI`. */
 export const baseURIOf: Read<string> = /* @__PURE__ */ getter('Node', 'baseURI');
 
@@ -84,6 +113,6 @@ export const labelledControl = (label: Element): HTMLElement | null => labelCont
 export const textOf: Read<string | null> = /* @__PURE__ */ getter('Node', 'textContent');
 /** `document.activeElement` (a document's named images and forms shadow its own properties). */
 export const activeElementOf: Read<Element | null> = /* @__PURE__ */ getter('Document', 'activeElement');
-const byId = /* @__PURE__ */ method<[string], Element | null>('Document', 'getElementById');
+const byId = /* @__PURE__ */ method1<string, Element | null>('Document', 'getElementById');
 /** `doc.getElementById(id)`. */
 export const elementById = (doc: Document, id: string): Element | null => byId(doc, id);

@@ -15,6 +15,7 @@ import type { FindResult, FoundElement, Ref } from '../page-types';
 
 export type { FindResult } from '../page-types';
 import { walk, type ElementItem } from './walk';
+import { attrOf } from '../dom/proto';
 
 const MAX_ELEMENTS = 12;
 const MAX_TEXTS = 5;
@@ -66,7 +67,7 @@ export function find(query: string, settings: PageSettings): FindResult {
   for (const it of w.items) {
     if (it.kind !== 'el' || it.clippedBy === 'hidden') continue;
     const around = blockText.get(it.block) ?? '';
-    const attrs = ['aria-label', 'title', 'placeholder', 'alt', 'value', 'name'].map((a) => it.el.getAttribute(a) ?? '').join(' ');
+    const attrs = ['aria-label', 'title', 'placeholder', 'alt', 'value', 'name'].map((a) => attrOf(it.el, a) ?? '').join(' ');
     // The element's own text, but never what a deny zone inside it holds: a match there would
     // tell the model the zone's words are on the page.
     const cheap = `${around} ${attrs} ${zones.textOutside(it.el, 300)}`;

@@ -10,6 +10,7 @@ import { quote } from './format';
 import { isLabelableField, nearLabel } from './near-label';
 import { CONTROL_WORDS, classAndId } from './walk/target';
 import type { PageSettings, Zones } from '../settings';
+import { ownerDocumentOf, parentElementOf, attrOf, hasAttrOf } from '../dom/proto';
 
 const HINT_MAX = 40;
 const ICON_CLASS = /^(?:(?:fa[srlbdt]?|bi|mdi|ion|ti|la[srb]?|glyphicon|icon|icons|ico|octicon|material-icons|svg-icon)[-_][\w-]+|[\w-]+[-_]icon)$/i;
@@ -83,7 +84,7 @@ export function hintFor(el: Element, settings: PageSettings, row?: Element, role
 function clueFor(el: Element, zones: Zones): string {
   // Elsewhere than in a row, an id is more specific than a control word.
   const word = controlWord(classAndId(el));
-  const link = el.localName === 'a' && el.hasAttribute('href') ? hrefHint(el.getAttribute('href')!, el.ownerDocument.baseURI) : '';
+  const link = el.localName === 'a' && hasAttrOf(el, 'href') ? hrefHint(attrOf(el, 'href')!, ownerDocumentOf(el).baseURI) : '';
   if (link) return link;
   // What a deny zone inside the element holds (an icon's class, an image's file name) is no clue.
   let zoned: boolean | undefined;
@@ -94,17 +95,17 @@ function clueFor(el: Element, zones: Zones): string {
   };
   const zoneFree = (list: Element[]): Element[] => (list.length && hasZone() ? list.filter((n) => !zones.inside(n)) : list);
   const use = el.localName === 'use' ? el : inside('use');
-  const ref = use?.getAttribute('href') ?? use?.getAttribute('xlink:href');
+  const ref = use ? (attrOf(use, 'href') ?? attrOf(use, 'xlink:href')) : null;
   if (ref && ref.includes('#')) return ref.slice(ref.indexOf('#') + 1).slice(0, HINT_MAX);
   const icon =
-    iconClass(el.getAttribute('class') ?? '') ||
+    iconClass(attrOf(el, 'class') ?? '') ||
     zoneFree([...el.querySelectorAll('[class]')])
       .slice(0, 4)
-      .map((c) => iconClass(c.getAttribute('class') ?? ''))
+      .map((c) => iconClass(attrOf(c, 'class') ?? ''))
       .find(Boolean);
   if (icon) return icon;
   const img = el.localName === 'img' || (el.localName === 'input' && (el as HTMLInputElement).type === 'image') ? el : inside('img');
-  const file = img ? fileName(img.getAttribute('src') ?? '') : '';
+  const file = img ? fileName(attrOf(img, 'src') ?? '') : '';
   if (file) return file;
   const id = tellingId(el.id);
   if (id) return id;
@@ -122,9 +123,9 @@ function formHint(el: Element): string {
   const form = submit ? (el as HTMLButtonElement).form : null;
   if (!form || form.querySelectorAll('button, input[type=submit], input[type=image]').length !== 1) return '';
   const search =
-    form.getAttribute('role') === 'search' ||
+    attrOf(form, 'role') === 'search' ||
     !!form.querySelector('input[type=search], input[name=q], input[name=query], input[name=search], input[name=s]') ||
-    /search|find/i.test(form.getAttribute('action') ?? '');
+    /search|find/i.test(attrOf(form, 'action') ?? '');
   return search ? 'search' : 'submit';
 }
 
@@ -137,14 +138,14 @@ function positionHint(el: Element, row: Element, zones: Zones): string {
   if (zones.holds(row)) return '';
   const own = (el.textContent ?? '').trim().length;
   let box: Element = row;
-  for (let n = el.parentElement; n && n !== row; n = n.parentElement) {
+  for (let n = parentElementOf(el); n && n !== row; n = parentElementOf(n)) {
     if ((n.textContent ?? '').trim().length > own) {
       box = n;
       break;
     }
   }
   try {
-    const r = el.ownerDocument.createRange();
+    const r = ownerDocumentOf(el).createRange();
     r.setStart(box, 0);
     r.setEndBefore(el);
     const before = r.toString().replace(/\s+/g, ' ').trim();

@@ -28,6 +28,7 @@ import type { PageSettings, PageText, Zones } from '../settings';
 import { refreshRemoteMaps, remoteFrameCount, remoteFrameMaps } from '../frames/parent';
 import { stateClass } from './walk/target';
 import { ownLine } from './walk/tree';
+import { nodeTypeOf, nextSiblingOf, firstChildOf, attrOf, ownerDocumentOf } from '../dom/proto';
 
 const NAME_MAX = 80;
 const TEXT_MAX = 200;
@@ -311,7 +312,7 @@ function viewOf(): string {
  * in a frame that is still there — a removed frame's nodes stay connected to its document.
  */
 function inPage(el: Element): boolean {
-  return el.isConnected && el.ownerDocument.defaultView !== null;
+  return el.isConnected && ownerDocumentOf(el).defaultView !== null;
 }
 
 /** One odd element (a throwing getter, a half-built custom element) must not sink the map. */
@@ -344,7 +345,7 @@ function describeItem(it: ElementItem, d: Describer, focused: Element | null, as
   let role: string;
   if (it.opaque) role = it.opaque;
   else role = d.role(el);
-  let name = it.opaque === 'canvas' ? '' : d.name(el) || (it.opaque ? (el.getAttribute('title') ?? '') : '');
+  let name = it.opaque === 'canvas' ? '' : d.name(el) || (it.opaque ? (attrOf(el, 'title') ?? '') : '');
   // A label standing in for a hidden checkbox, radio or file input reads as that control.
   const control = it.standsFor;
   const controlRole = control ? d.role(control) : '';
@@ -373,7 +374,7 @@ function describeItem(it: ElementItem, d: Describer, focused: Element | null, as
   // A dropdown's box is named by what it shows, not by the choices it holds (listed apart).
   if (it.holdsChoices && !name) shown = textWithout(el, it.holdsChoices, zones);
   // An icon inside a row ("×", "⋮") is better told by its tooltip than by its glyph.
-  if (it.iconIn && !LETTER_OR_DIGIT.test(shown)) shown = el.getAttribute('title')?.trim() || shown;
+  if (it.iconIn && !LETTER_OR_DIGIT.test(shown)) shown = attrOf(el, 'title')?.trim() || shown;
   // Nameless (or glyph-only icon) targets get a hint, printed apart from the name.
   const hint = it.opaque || it.reason === 'scroll' || (shown && !(it.iconIn && !LETTER_OR_DIGIT.test(shown))) ? '' : hintFor(el, d.settings, it.iconIn, role);
   // An editor's content is its value (never what a deny zone inside it holds).
@@ -404,10 +405,10 @@ function describeItem(it: ElementItem, d: Describer, focused: Element | null, as
 function textWithout(el: Element, skip: Element, zones: Zones): string {
   let t = '';
   const add = (n: Node): void => {
-    for (let c = n.firstChild; c && t.length < 500; c = c.nextSibling) {
+    for (let c = firstChildOf(n); c && t.length < 500; c = nextSiblingOf(c)) {
       if (c === skip) continue;
-      if (c.nodeType === 3) t += (c as Text).data;
-      else if (c.nodeType === 1 && !zones.excluded(c as Element)) add(c);
+      if (nodeTypeOf(c) === 3) t += (c as Text).data;
+      else if (nodeTypeOf(c) === 1 && !zones.excluded(c as Element)) add(c);
     }
   };
   add(el);

@@ -1,4 +1,5 @@
 import type { Zones } from '../settings';
+import { parentElementOf, nodeTypeOf, ownerDocumentOf } from '../dom/proto';
 /**
  * The text a form field sits by when nothing links them: "Name" right before an input with no
  * `for` and no wrapping label, a table cell or a flex cell to the left, a line above, the text
@@ -45,8 +46,8 @@ export function nearLabel(el: Element, role: string, zones: Zones): NearLabel | 
   if (box.width < 1 || box.height < 1) return null;
   const checkable =
     CHECKABLE.has(role) || (el.localName === 'input' && ((el as HTMLInputElement).type === 'checkbox' || (el as HTMLInputElement).type === 'radio'));
-  let scope = el.parentElement;
-  for (let level = 0; scope && level < LEVELS; level++, scope = scope.parentElement) {
+  let scope = parentElementOf(el);
+  for (let level = 0; scope && level < LEVELS; level++, scope = parentElementOf(scope)) {
     if (zones.excluded(scope) || scope.localName === 'body' || scope.localName === 'html') break;
     const found = nearestIn(scope, el, box, checkable, zones);
     if (found) return found;
@@ -62,10 +63,10 @@ interface Candidate {
 }
 
 function nearestIn(scope: Element, field: Element, box: DOMRect, checkable: boolean, zones: Zones): NearLabel | null {
-  const doc = scope.ownerDocument;
+  const doc = ownerDocumentOf(scope);
   const walker = doc.createTreeWalker(scope, 1 | 4, {
     acceptNode: (n) => {
-      if (n.nodeType === 3) return (n as Text).data.trim() ? 1 : 3;
+      if (nodeTypeOf(n) === 3) return (n as Text).data.trim() ? 1 : 3;
       const e = n as Element;
       if (e === field || zones.excluded(e) || e.matches(NOT_LABEL)) return 2;
       // A label of another control names that control.
@@ -79,7 +80,7 @@ function nearestIn(scope: Element, field: Element, box: DOMRect, checkable: bool
   const range = doc.createRange();
   let best: Candidate | null = null;
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-    if (n.nodeType !== 3) continue;
+    if (nodeTypeOf(n) !== 3) continue;
     const t = n as Text;
     range.selectNodeContents(t);
     const r = range.getBoundingClientRect();
@@ -109,7 +110,7 @@ function place(node: Text, r: DOMRect, box: DOMRect, checkable: boolean): Candid
 /** The text and its close inline kin ("First <b>name</b>"), without a trailing colon or star. */
 function labelText(node: Text, scope: Element, field: Element, zones: Zones): string {
   let text = (node.data ?? '').replace(/\s+/g, ' ').trim();
-  for (let n = node.parentElement; n && n !== scope; n = n.parentElement) {
+  for (let n = parentElementOf(node); n && n !== scope; n = parentElementOf(n)) {
     if (n.contains(field) || n.querySelector(NOT_LABEL)) break;
     const t = zones
       .textOutside(n, MAX_TEXT + 1)

@@ -5,6 +5,7 @@
  */
 import { deepHit, flatContains, flatParent } from '../dom/flat-tree';
 import type { Rect } from '../page-types';
+import { nodeTypeOf, attrOf, ownerDocumentOf } from '../dom/proto';
 
 /**
  * Returns the element covering `el` at every sampled point of its visible box, or null when at
@@ -42,12 +43,12 @@ function reaches(el: Element, hit: Element): boolean {
 export function layerOf(hit: Element): Element {
   let layer = hit;
   for (let n: Element | null = hit; n;) {
-    const win = n.ownerDocument.defaultView;
+    const win = ownerDocumentOf(n).defaultView;
     const pos = win?.getComputedStyle(n).position;
-    const role = n.getAttribute('role');
+    const role = attrOf(n, 'role');
     if (pos === 'fixed' || pos === 'sticky' || n.localName === 'dialog' || role === 'dialog' || role === 'alertdialog') layer = n;
     const parent = flatParent(n);
-    n = parent?.nodeType === 1 ? (parent as Element) : null;
+    n = parent && nodeTypeOf(parent) === 1 ? (parent as Element) : null;
   }
   return layer;
 }

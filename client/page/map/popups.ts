@@ -6,6 +6,7 @@
  */
 import { flatContains } from '../dom/flat-tree';
 import type { ElementItem, Item } from './walk';
+import { attrOf, ownerDocumentOf, parentElementOf, hasAttrOf } from '../dom/proto';
 
 const TEXT_TYPES = new Set(['text', 'search', 'email', 'url', 'tel']);
 const FIELD_ROLES = new Set(['combobox', 'searchbox', 'textbox']);
@@ -16,7 +17,7 @@ function isTextField(el: Element): boolean {
   const tag = el.localName;
   if (tag === 'input') return TEXT_TYPES.has((el as HTMLInputElement).type);
   if (tag === 'textarea') return true;
-  const role = el.getAttribute('role');
+  const role = attrOf(el, 'role');
   return !!role && FIELD_ROLES.has(role);
 }
 
@@ -25,13 +26,10 @@ function isTextField(el: Element): boolean {
  * popup (a combobox, autocomplete): a filter box may name the whole results table it controls.
  */
 function linkedPopup(field: Element): Element | null {
-  const ids = field.getAttribute('aria-controls') || field.getAttribute('aria-owns');
+  const ids = attrOf(field, 'aria-controls') || attrOf(field, 'aria-owns');
   if (!ids) return null;
   const popupField =
-    field.getAttribute('role') === 'combobox' ||
-    field.hasAttribute('aria-autocomplete') ||
-    field.hasAttribute('aria-haspopup') ||
-    field.hasAttribute('aria-expanded');
+    attrOf(field, 'role') === 'combobox' || hasAttrOf(field, 'aria-autocomplete') || hasAttrOf(field, 'aria-haspopup') || hasAttrOf(field, 'aria-expanded');
   if (!popupField) return null;
   const root = field.getRootNode() as Document | ShadowRoot;
   if (typeof root.getElementById !== 'function') return null;
@@ -50,8 +48,8 @@ function popupBelow(field: ElementItem, els: readonly ElementItem[]): Element | 
     if (it.order <= field.order || it.clippedBy) continue;
     const r = it.rect;
     if (r.y < bottom - 4 || r.y > bottom + GAP || r.x >= f.x + f.width || r.x + r.width <= f.x) continue;
-    for (let n: Element | null = it.el, i = 0; n && i < 6 && n.localName !== 'body'; n = n.parentElement, i++) {
-      const cs = n.ownerDocument.defaultView?.getComputedStyle(n);
+    for (let n: Element | null = it.el, i = 0; n && i < 6 && n.localName !== 'body'; n = parentElementOf(n), i++) {
+      const cs = ownerDocumentOf(n).defaultView?.getComputedStyle(n);
       if (!cs || (cs.position !== 'absolute' && cs.position !== 'fixed')) continue;
       const top = n.getBoundingClientRect().y + (it.frame?.dy ?? 0);
       if (top >= bottom - 4 && top <= bottom + GAP && !n.contains(field.el)) return n;
@@ -73,7 +71,7 @@ export function attachPopups(items: Item[], focused: Element | null): Set<Elemen
     // Fields are native controls or ARIA widgets; most items (links, buttons) are ruled out by tag.
     if (field.clippedBy || (field.reason !== 'native' && field.reason !== 'role') || !isTextField(field.el)) continue;
     let popup = linkedPopup(field.el);
-    if (!popup && (field.el === focused || field.el.getAttribute('aria-expanded') === 'true')) popup = popupBelow(field, els);
+    if (!popup && (field.el === focused || attrOf(field.el, 'aria-expanded') === 'true')) popup = popupBelow(field, els);
     if (!popup || flatContains(popup, field.el)) continue;
     let k = 0;
     for (const it of items) {

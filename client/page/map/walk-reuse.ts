@@ -16,6 +16,7 @@ import { deepActiveElement } from '../dom/flat-tree';
 import type { PageMap } from '../page-types';
 import type { PageSettings } from '../settings';
 import type { WalkResult } from './walk/items';
+import { parentElementOf, nodeTypeOf } from '../dom/proto';
 
 export interface KeptWalk {
   walk: WalkResult;
@@ -37,7 +38,10 @@ export function watchChanges(settings: PageSettings): ChangeWatch {
   let changed = false;
   const relevant = (records: MutationRecord[]): boolean =>
     records.some(
-      (r) => !(r.target.nodeType === 1 ? settings.zones.inside(r.target as Element) : r.target.parentElement && settings.zones.inside(r.target.parentElement)),
+      (r) =>
+        !(nodeTypeOf(r.target) === 1
+          ? settings.zones.inside(r.target as Element)
+          : !!parentElementOf(r.target) && settings.zones.inside(parentElementOf(r.target)!)),
     );
   const mark = (): void => stop();
   const observer = new MutationObserver((records) => {

@@ -12,7 +12,7 @@
  * The walk keeps its place on an explicit stack (walk/frames.ts), not the call stack, so that it
  * can stop when its slice of time is used up and go on later (client/page/map/slicing.ts).
  */
-import { shadowRootOf } from '../dom/hooks';
+import { shadowRootOf } from '../dom/flat-tree';
 import { firstValidRole } from '../names/role';
 import { UNLIMITED, type Budget } from './slicing';
 import type { Rect } from '../page-types';
@@ -25,6 +25,7 @@ import { nestedGroup } from './walk/tree';
 import { isChoiceList } from './walk/choices';
 import type { Ctx, ElementItem, FrameInfo, Group, Item, Reason, WalkOptions, WalkResult } from './walk/items';
 import { frameDocument } from '../dom/flat-tree';
+import { parentElementOf, nodeTypeOf, attrOf, ownerDocumentOf, hasAttrOf, hasAttrsOf } from '../dom/proto';
 
 export type { ElementItem, FrameInfo, Group, Item, TextItem, WalkOptions, WalkResult } from './walk/items';
 
@@ -135,11 +136,11 @@ export function startWalk(doc: Document, opts: WalkOptions): Walk {
     visited++;
     const tag = el.localName;
     // Most elements of an article carry no attribute at all: one check spares the reads below.
-    const attrs = el.hasAttributes();
+    const attrs = hasAttrsOf(el);
     if (SKIP_TAGS.has(tag) || (attrs ? opts.zones.excluded(el) : opts.zones.deniedBySelector(el))) return null;
     // Hidden subtrees: aria-hidden and inert remove everything below.
-    if (attrs && (el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert'))) return null;
-    const win = el.ownerDocument.defaultView;
+    if (attrs && (attrOf(el, 'aria-hidden') === 'true' || hasAttrOf(el, 'inert'))) return null;
+    const win = ownerDocumentOf(el).defaultView;
     if (!win) return null;
     const cs = win.getComputedStyle(el);
     const display = cs.display;
@@ -174,7 +175,7 @@ export function startWalk(doc: Document, opts: WalkOptions): Walk {
     // A grab/move cursor or draggable="true" says "drag me" as cursor:pointer says "click me".
     // Each read of a computed style is a call into the engine that makes a string: once each.
     const cursor = cs.cursor;
-    const pointer = cursor === 'pointer' || cursor === 'grab' || cursor === 'move' || (attrs && el.getAttribute('draggable') === 'true');
+    const pointer = cursor === 'pointer' || cursor === 'grab' || cursor === 'move' || (attrs && attrOf(el, 'draggable') === 'true');
     if (position === 'fixed' || position === 'sticky') layered = true;
 
     // Text: blocks break lines; table cells join with a bar; items of a flex row read as one line.
@@ -187,7 +188,7 @@ export function startWalk(doc: Document, opts: WalkOptions): Walk {
       else if (tag === 'br') text.separate(' ');
     }
 
-    const roleAttr = attrs ? el.getAttribute('role') : null;
+    const roleAttr = attrs ? attrOf(el, 'role') : null;
     // The same first valid token role.ts takes (ARIA's roles, DPUB's, `image` read as `img`).
     const role = firstValidRole(roleAttr) ?? '';
     // A dropdown's list of choices: its items are targets; the list itself is no listener target.
@@ -370,10 +371,10 @@ export function startWalk(doc: Document, opts: WalkOptions): Walk {
         if (!c) {
           stack.pop();
           leave(f);
-        } else if (c.nodeType === 1) {
+        } else if (nodeTypeOf(c) === 1) {
           const inner = open(c as Element, f.ctx);
           if (inner) stack.push(inner);
-        } else if (f.collect && c.nodeType === 3) text.add((c as Text).data, f.textHolder ?? c.parentElement, f.ctx);
+        } else if (f.collect && nodeTypeOf(c) === 3) text.add((c as Text).data, f.textHolder ?? parentElementOf(c), f.ctx);
       }
       text.flush();
       done = true;

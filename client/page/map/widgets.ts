@@ -14,6 +14,7 @@
  */
 import type { Describer } from '../names/describe';
 import type { ElementStates } from '../page-types';
+import { attrOf, hasAttrOf, parentElementOf, ownerDocumentOf } from '../dom/proto';
 
 /** A visible stand-in and the hidden native select it speaks for. */
 export interface StandIn {
@@ -30,7 +31,7 @@ const FOCUSABLE = 'a,button,input:not([type=hidden]),textarea,[tabindex]:not([ta
 const indexes = new WeakMap<Describer, WeakMap<Node, Map<Element, HTMLSelectElement>>>();
 
 function styleOf(el: Element): CSSStyleDeclaration | undefined {
-  return el.ownerDocument.defaultView?.getComputedStyle(el);
+  return ownerDocumentOf(el).defaultView?.getComputedStyle(el);
 }
 
 /** Rendered with a box a reader can see (not display:none, visibility:hidden or 0 opacity). */
@@ -46,11 +47,14 @@ function shows(el: Element): boolean {
  * hidden, not replaced.
  */
 function isHiddenSelect(sel: Element): boolean {
-  const parent = sel.parentElement;
+  const parent = parentElementOf(sel);
   if (!parent) return false;
   if (!shows(sel)) return shows(parent) || clippedToNothing(parent);
-  for (let n: Element | null = parent, i = 0; n && i < LEVELS; i++, n = n.parentElement) {
-    if (clippedToNothing(n)) return !!n.parentElement && shows(n.parentElement);
+  for (let n: Element | null = parent, i = 0; n && i < LEVELS; i++, n = parentElementOf(n)) {
+    if (clippedToNothing(n)) {
+      const up = parentElementOf(n);
+      return !!up && shows(up);
+    }
   }
   return false;
 }
@@ -89,7 +93,7 @@ function looksLikeStandIn(root: Element, sel: HTMLSelectElement): boolean {
   if (root.matches(POPUP) || root.querySelector(POPUP)) return true;
   const inputs = [...root.querySelectorAll('input')];
   const text = [root.textContent ?? '', ...inputs.map((i) => `${i.value} ${i.placeholder}`)].join(' ').replace(/\s+/g, ' ');
-  const shown = [...selectedLabels(sel), sel.getAttribute('data-placeholder') ?? ''].filter(Boolean);
+  const shown = [...selectedLabels(sel), attrOf(sel, 'data-placeholder') ?? ''].filter(Boolean);
   if (shown.some((l) => text.includes(l))) return true;
   return sel.multiple && sel.selectedOptions.length === 0 && inputs.length > 0;
 }
@@ -97,19 +101,19 @@ function looksLikeStandIn(root: Element, sel: HTMLSelectElement): boolean {
 /** The stand-in for one hidden select, if it has one. */
 function standInOf(sel: HTMLSelectElement, d: Describer): Element | undefined {
   // Choices.js and similar wrap the select in their own widget element.
-  let a: Element | null = sel.parentElement;
-  for (let i = 0; a && i < LEVELS; i++, a = a.parentElement) {
+  let a: Element | null = parentElementOf(sel);
+  for (let i = 0; a && i < LEVELS; i++, a = parentElementOf(a)) {
     if ((WIDGET_ROLES.has(roleOf(a, d)) || a.matches(POPUP)) && shows(a)) return a;
   }
   // Otherwise the widget follows the select (or the select's hiding wrapper).
   let from: Element | null = sel;
-  for (let i = 0; from && i < LEVELS; i++, from = from.parentElement) {
+  for (let i = 0; from && i < LEVELS; i++, from = parentElementOf(from)) {
     for (let s = from.nextElementSibling; s; s = s.nextElementSibling) {
       if (s.localName === 'label' || s.localName === 'select' || s.querySelector('select,label')) return undefined;
       if (!shows(s)) continue;
       return looksLikeStandIn(s, sel) ? triggerIn(s) : undefined;
     }
-    if (from.parentElement?.querySelectorAll('select').length !== 1) return undefined;
+    if (parentElementOf(from)?.querySelectorAll('select').length !== 1) return undefined;
   }
   return undefined;
 }
@@ -151,9 +155,9 @@ export function standInName(s: StandIn, d: Describer): string {
     const text = label && !d.settings.zones.inside(label) ? d.settings.zones.textOutside(label, 500).replace(/\s+/g, ' ').trim() : '';
     if (text) return text;
   }
-  const labelled = s.trigger.hasAttribute('aria-label') ? d.name(s.trigger) : '';
+  const labelled = hasAttrOf(s.trigger, 'aria-label') ? d.name(s.trigger) : '';
   if (labelled && !selectedLabels(s.select).includes(labelled)) return labelled;
-  return s.select.getAttribute('data-placeholder') ?? '';
+  return attrOf(s.select, 'data-placeholder') ?? '';
 }
 
 /** Role and name a stand-in reads as: a combobox named like its select. */

@@ -15,6 +15,7 @@
 import { accessibleName, cssContent, pseudoLayout, type GeneratedContent, type NameEnv } from './name';
 import type { PageSettings } from '../settings';
 import { getRole } from './role';
+import { attrOf, nodeTypeOf, parentNodeOf, parentElementOf, assignedSlotOf, ownerDocumentOf, openShadowOf } from '../dom/proto';
 
 export interface DescriberOptions {
   /** The shadow root of a host, including closed roots the caller has seen (attachShadow hook).
@@ -48,7 +49,7 @@ export function createDescriber(settings: PageSettings, options: DescriberOption
   const pseudo = { '::before': new Map<Element, GeneratedContent | null>(), '::after': new Map<Element, GeneratedContent | null>() };
   const hidden = new Map<Element, boolean>();
   const labelIndexes = new Map<Node, Map<Element, Element[]>>();
-  const shadowRootOf = options.shadowRoot ?? ((host: Element) => host.shadowRoot);
+  const shadowRootOf = options.shadowRoot ?? ((host: Element) => openShadowOf(host));
 
   const role = (el: Element): string => {
     let r = roles.get(el);
@@ -59,7 +60,7 @@ export function createDescriber(settings: PageSettings, options: DescriberOption
   const style = (el: Element): CSSStyleDeclaration | null => {
     let s = styles.get(el);
     if (s === undefined) {
-      const view = el.ownerDocument.defaultView;
+      const view = ownerDocumentOf(el).defaultView;
       s = view ? view.getComputedStyle(el) : null;
       styles.set(el, s);
     }
@@ -73,12 +74,12 @@ export function createDescriber(settings: PageSettings, options: DescriberOption
     let g = cache.get(el);
     if (g === undefined) {
       g = null;
-      const view = el.ownerDocument.defaultView;
+      const view = ownerDocumentOf(el).defaultView;
       if (view) {
         const s = view.getComputedStyle(el, which);
         const content = s.content;
         if (content && content !== 'none' && content !== 'normal' && s.display !== 'none' && s.visibility === 'visible') {
-          const { text, alt } = cssContent(content, (a) => el.getAttribute(a));
+          const { text, alt } = cssContent(content, (a) => attrOf(el, a));
           // Spaced as its display says; CSS alt text stands for a picture: a word of its own.
           if (text) g = { text, layout: pseudoLayout(s.display, alt) };
         }
@@ -89,10 +90,10 @@ export function createDescriber(settings: PageSettings, options: DescriberOption
   };
 
   const flatParent = (el: Element): Element | null => {
-    if (el.assignedSlot) return el.assignedSlot;
-    if (el.parentElement) return el.parentElement;
-    const parent = el.parentNode;
-    return parent && parent.nodeType === 11 ? (parent as ShadowRoot).host : null;
+    if (assignedSlotOf(el)) return assignedSlotOf(el);
+    if (parentElementOf(el)) return parentElementOf(el);
+    const parent = parentNodeOf(el);
+    return parent && nodeTypeOf(parent) === 11 ? (parent as ShadowRoot).host : null;
   };
 
   /** CSS-hidden, ancestors included: display:none anywhere up, visibility, content-visibility. */
@@ -114,7 +115,7 @@ export function createDescriber(settings: PageSettings, options: DescriberOption
     let h = hidden.get(el);
     if (h === undefined) {
       h = false;
-      for (let e: Element | null = el; e && !h; e = flatParent(e)) h = e.getAttribute('aria-hidden') === 'true';
+      for (let e: Element | null = el; e && !h; e = flatParent(e)) h = attrOf(e, 'aria-hidden') === 'true';
       h = h || cssHidden(el);
       hidden.set(el, h);
     }

@@ -64,6 +64,7 @@
  * <figcaption> (html-aam 4.1.9).
  */
 import { isHtml, isPresentational, isSvg } from './role';
+import { attrOf, nodeTypeOf, hasAttrOf, parentElementOf, nextSiblingOf, firstChildOf } from '../dom/proto';
 
 /** Text collected from content stops growing after this many characters (see file comment). */
 export const CONTENT_CHAR_CAP = 500;
@@ -390,7 +391,7 @@ export function accessibleName(env: NameEnv, el: Element, asRole?: string): stri
 /** steps 2B and 2D only: aria-labelledby, else aria-label. */
 function authorName(run: Run, el: Element): string {
   run.visited.add(el);
-  return labelledBy(run, el)?.text ?? usable(el.getAttribute('aria-label')) ?? '';
+  return labelledBy(run, el)?.text ?? usable(attrOf(el, 'aria-label')) ?? '';
 }
 
 /** step 1. html-aam names an <iframe> by its title although it maps to no role. */
@@ -401,8 +402,8 @@ function namingProhibited(el: Element, role: string): boolean {
 
 /** accname step 2: the text alternative of the current node. `rootRole` only for the root. */
 function textAlternative(run: Run, node: Node, via: Via, rootRole?: string): Result {
-  if (node.nodeType === TEXT_NODE) return { text: textNode(run, node as Text, via), source: 'content' };
-  if (node.nodeType !== ELEMENT_NODE) return NOTHING;
+  if (nodeTypeOf(node) === TEXT_NODE) return { text: textNode(run, node as Text, via), source: 'content' };
+  if (nodeTypeOf(node) !== ELEMENT_NODE) return NOTHING;
   const el = node as Element;
   if (SKIPPED_TAGS.has(el.localName)) return NOTHING;
   // Deny zones: content is reached from above, so its own mark tells; a referenced node, a
@@ -467,7 +468,7 @@ function hiddenForName(env: NameEnv, el: Element, via: Via): 'shown' | 'hidden' 
 /** steps 2D-2E: aria-label (returned as written), else the host language label, or null. */
 function ownLabel(run: Run, el: Element, via: Via, role: string | null): Result | null {
   // step 2D. aria-label (not on slots), when not blank.
-  const ariaLabel = el.localName === 'slot' ? null : usable(el.getAttribute('aria-label'));
+  const ariaLabel = el.localName === 'slot' ? null : usable(attrOf(el, 'aria-label'));
   if (ariaLabel !== null) return fromAttribute(ariaLabel);
   // step 2E. Host language label (html-aam), unless the node is presentational.
   if (role && isPresentational(role)) return null;
@@ -491,7 +492,7 @@ function contentOrTooltip(run: Run, el: Element, via: Via, role: string | null, 
   }
   // step 2I. Tooltip attribute — not for a decorative image (alt=""), which html-aam leaves
   // unnamed.
-  const title = selfInvisible || isDecorativeImage(el) ? null : usable(el.getAttribute('title'));
+  const title = selfInvisible || isDecorativeImage(el) ? null : usable(attrOf(el, 'title'));
   if (title !== null) return fromAttribute(title);
   return { text: content, source: isControl(el) ? 'control' : 'content' };
 }
@@ -512,7 +513,7 @@ function textNode(run: Run, node: Text, via: Via): string {
   if (room <= 0) return '';
   if (data.length > room) data = data.slice(0, room);
   run.chars += data.length;
-  const parent = node.parentElement;
+  const parent = parentElementOf(node);
   const transform = parent ? run.env.style(parent)?.textTransform : undefined;
   return transform && transform !== 'none' ? applyTextTransform(data, transform) : data;
 }
@@ -536,14 +537,14 @@ const ROLE_RELEVANT_TAGS = new Set(['input', 'select', 'textarea', 'img', 'meter
 
 /** Role of a non-root node, computed only where a step depends on it (it costs a little). */
 function roleIfRelevant(env: NameEnv, el: Element): string | null {
-  if (el.hasAttribute('role') || el.hasAttribute('contenteditable')) return env.role(el);
+  if (hasAttrOf(el, 'role') || hasAttrOf(el, 'contenteditable')) return env.role(el);
   return isHtml(el) && ROLE_RELEVANT_TAGS.has(el.localName) ? env.role(el) : null;
 }
 
 /** 'all': hides the subtree (display:none, aria-hidden); 'self': visibility:hidden only.
  *  (content-visibility:hidden hides a node's children, not the node: see renderedChildren.) */
 function ownHidden(env: NameEnv, el: Element): 'all' | 'self' | false {
-  if (el.getAttribute('aria-hidden') === 'true') return 'all';
+  if (attrOf(el, 'aria-hidden') === 'true') return 'all';
   const st = env.style(el);
   if (!st) return false;
   if (st.display === 'none') return 'all';
@@ -558,7 +559,7 @@ function ownHidden(env: NameEnv, el: Element): 'all' | 'self' | false {
  * the chain (the root itself, or a node already read) is read by its other steps only.
  */
 function labelledBy(run: Run, el: Element): Result | null {
-  if (!el.hasAttribute('aria-labelledby')) return null;
+  if (!hasAttrOf(el, 'aria-labelledby')) return null;
   const refs = labelledByTargets(el);
   if (!refs.length) return null;
   // step 2B.i. Set the accumulated text to the empty string.
@@ -581,7 +582,7 @@ function labelledBy(run: Run, el: Element): Result | null {
 function labelledByTargets(el: Element): Element[] {
   const reflected = (el as Element & { ariaLabelledByElements?: readonly Element[] | null }).ariaLabelledByElements;
   if (reflected && reflected.length) return [...reflected];
-  const ids = (el.getAttribute('aria-labelledby') ?? '').split(/\s+/).filter(Boolean);
+  const ids = (attrOf(el, 'aria-labelledby') ?? '').split(/\s+/).filter(Boolean);
   const scope = el.getRootNode() as Document | ShadowRoot;
   const out: Element[] = [];
   if (typeof scope.getElementById !== 'function') return out;
@@ -608,7 +609,7 @@ function embeddedValue(run: Run, el: Element, kind: EmbeddedKind): string | null
       return chosenOptions(run, el);
     // step 2C range: aria-valuetext, aria-valuenow, then the host language value.
     case 'range':
-      return el.getAttribute('aria-valuetext') ?? el.getAttribute('aria-valuenow') ?? hostValue(el);
+      return attrOf(el, 'aria-valuetext') ?? attrOf(el, 'aria-valuenow') ?? hostValue(el);
   }
 }
 
@@ -628,9 +629,9 @@ function shownText(env: NameEnv, el: Element): string {
   if (!env.excluded) return capped(el.textContent);
   let out = '';
   const add = (parent: Node): void => {
-    for (let c = parent.firstChild; c && out.length < CONTENT_CHAR_CAP; c = c.nextSibling) {
-      if (c.nodeType === TEXT_NODE) out += (c as Text).data;
-      else if (c.nodeType === ELEMENT_NODE && !env.excluded!(c as Element)) add(c);
+    for (let c = firstChildOf(parent); c && out.length < CONTENT_CHAR_CAP; c = nextSiblingOf(c)) {
+      if (nodeTypeOf(c) === TEXT_NODE) out += (c as Text).data;
+      else if (nodeTypeOf(c) === ELEMENT_NODE && !env.excluded!(c as Element)) add(c);
     }
   };
   add(el);
@@ -666,7 +667,7 @@ const capped = (s: string | null): string => (s ?? '').slice(0, CONTENT_CHAR_CAP
  *  not rendered, so the hidden rules must not drop them). */
 function optionText(run: Run, option: Element): string {
   if (run.visited.has(option) || run.env.inExcluded?.(option)) return '';
-  const label = usable(option.getAttribute('aria-label'));
+  const label = usable(attrOf(option, 'aria-label'));
   if (label !== null) return label;
   if (isHtml(option) && option.localName === 'option') {
     run.visited.add(option);
@@ -688,18 +689,18 @@ function hostLanguageLabel(run: Run, el: Element, via: Via): Result | null {
     const labels = associatedLabels(run, el);
     if (labels !== null) return labels;
   }
-  const title = (): Result | null => attributeResult(el.getAttribute('title'));
+  const title = (): Result | null => attributeResult(attrOf(el, 'title'));
   switch (el.localName) {
     case 'img':
       // html-aam: alt, even empty (then the image is decorative: no name, not even a title).
-      if (el.hasAttribute('alt')) return fromAttribute(el.getAttribute('alt')!);
+      if (hasAttrOf(el, 'alt')) return fromAttribute(attrOf(el, 'alt')!);
       return null;
     case 'input':
       return inputLabel(el as HTMLInputElement, title);
     case 'textarea':
       return title() ?? placeholder(el);
     case 'area':
-      return attributeResult(el.getAttribute('alt'));
+      return attributeResult(attrOf(el, 'alt'));
     // A fieldset is a group, whose content names do not read (UNREAD_CONTAINER_ROLES): its
     // legend speaks for it everywhere. html-aam 4.1.9: a <figure> is not named by its
     // <figcaption> (a link wrapping a figure card reads its whole content).
@@ -710,16 +711,16 @@ function hostLanguageLabel(run: Run, el: Element, via: Via): Result | null {
     case 'table':
       return via.how === 'content' ? null : childLabel(run, el, 'caption', via);
     case 'optgroup':
-      return attributeResult(el.getAttribute('label'));
+      return attributeResult(attrOf(el, 'label'));
     case 'option':
       // An option of a <select> or <datalist> is not laid out: its label attribute, else its
       // text as HTML gives it (`option.label`: whitespace collapsed, no boxes to space).
-      return el.parentElement?.closest('select, datalist') ? attributeResult((el as HTMLOptionElement).label) : attributeResult(el.getAttribute('label'));
+      return parentElementOf(el)?.closest('select, datalist') ? attributeResult((el as HTMLOptionElement).label) : attributeResult(attrOf(el, 'label'));
   }
   // Non-native text fields: aria-placeholder as a last resort (html-aam does the same with
   // placeholder for native ones).
-  const role = el.hasAttribute('role') || el.hasAttribute('contenteditable') ? run.env.role(el) : '';
-  if (role === 'textbox' || role === 'searchbox' || role === 'combobox') return title() ?? attributeResult(el.getAttribute('aria-placeholder'));
+  const role = hasAttrOf(el, 'role') || hasAttrOf(el, 'contenteditable') ? run.env.role(el) : '';
+  if (role === 'textbox' || role === 'searchbox' || role === 'combobox') return title() ?? attributeResult(attrOf(el, 'aria-placeholder'));
   return null;
 }
 
@@ -730,13 +731,13 @@ function inputLabel(input: HTMLInputElement, title: () => Result | null): Result
   if (type === 'button' || type === 'submit' || type === 'reset') {
     // The value attribute; submit/reset with no value attribute get the UA's default label;
     // an empty value is no usable text, so the title follows.
-    const value = input.getAttribute('value');
+    const value = attrOf(input, 'value');
     if (value !== null) return attributeResult(value) ?? title();
     if (type === 'submit') return fromAttribute('Submit');
     if (type === 'reset') return fromAttribute('Reset');
     return title();
   }
-  if (type === 'image') return attributeResult(input.getAttribute('alt')) ?? title() ?? fromAttribute('Submit');
+  if (type === 'image') return attributeResult(attrOf(input, 'alt')) ?? title() ?? fromAttribute('Submit');
   if (TEXT_INPUT_TYPES.has(type)) return title() ?? placeholder(input);
   return null;
 }
@@ -762,7 +763,7 @@ function svgTitle(run: Run, el: Element): Result | null {
 }
 
 function placeholder(el: Element): Result | null {
-  return attributeResult(el.getAttribute('placeholder')) ?? attributeResult(el.getAttribute('aria-placeholder'));
+  return attributeResult(attrOf(el, 'placeholder')) ?? attributeResult(attrOf(el, 'aria-placeholder'));
 }
 
 function attributeResult(s: string | null | undefined): Result | null {
@@ -813,7 +814,7 @@ function nameFromContent(run: Run, el: Element, via: Via, selfInvisible: boolean
       continue;
     }
     const result = textAlternative(run, child, childVia);
-    acc.add(result.text, child.nodeType === ELEMENT_NODE ? spacingOfChild(env, child as Element, result) : 'inline');
+    acc.add(result.text, nodeTypeOf(child) === ELEMENT_NODE ? spacingOfChild(env, child as Element, result) : 'inline');
   }
   // step 2F.ii. ::after is appended.
   const after = selfInvisible ? null : env.pseudo(el, '::after');
@@ -881,7 +882,7 @@ function spacingOfChild(env: NameEnv, el: Element, result: Result): Spacing {
   return spacingOf(display);
 }
 
-const isDecorativeImage = (el: Element): boolean => isHtml(el) && el.localName === 'img' && el.getAttribute('alt') === '';
+const isDecorativeImage = (el: Element): boolean => isHtml(el) && el.localName === 'img' && attrOf(el, 'alt') === '';
 
 function isControl(el: Element): boolean {
   if (!isHtml(el) || !CONTROL_TAGS.has(el.localName)) return false;

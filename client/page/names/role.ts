@@ -11,6 +11,7 @@
  * and `<summary>` is a button (it toggles its `<details>`; Chromium exposes it as a
  * disclosure triangle, which is a button to everyone who clicks it).
  */
+import { parentElementOf, attrOf, hasAttrOf } from '../dom/proto';
 
 const CONCRETE_ROLES =
   'alert alertdialog application article banner blockquote button caption cell checkbox code ' +
@@ -73,7 +74,7 @@ const GLOBAL_ARIA = [
 ];
 
 function hasGlobalAria(el: Element): boolean {
-  for (const a of GLOBAL_ARIA) if (el.hasAttribute(a)) return true;
+  for (const a of GLOBAL_ARIA) if (hasAttrOf(el, a)) return true;
   return false;
 }
 
@@ -85,13 +86,13 @@ export const isSvg = (el: Element): el is SVGElement => el.namespaceURI === SVG_
 
 /** Focusable by the user agent's rules, or by tabindex. Reads attributes and properties only. */
 export function isFocusable(el: Element): boolean {
-  const tabindex = el.getAttribute('tabindex');
+  const tabindex = attrOf(el, 'tabindex');
   if (tabindex !== null && /^\s*-?\d+\s*$/.test(tabindex)) return true;
   if (!isHtml(el)) return false;
   switch (el.localName) {
     case 'a':
     case 'area':
-      return el.hasAttribute('href');
+      return hasAttrOf(el, 'href');
     case 'button':
     case 'select':
     case 'textarea':
@@ -103,15 +104,15 @@ export function isFocusable(el: Element): boolean {
       return true;
     case 'audio':
     case 'video':
-      return el.hasAttribute('controls');
+      return hasAttrOf(el, 'controls');
   }
-  return el.hasAttribute('contenteditable') && el.isContentEditable;
+  return hasAttrOf(el, 'contenteditable') && el.isContentEditable;
 }
 
 /** The root of a contenteditable region (its parent is not editable). */
 export function isEditingHost(el: Element): boolean {
-  if (!isHtml(el) || !el.hasAttribute('contenteditable') || !el.isContentEditable) return false;
-  const parent = el.parentElement;
+  if (!isHtml(el) || !hasAttrOf(el, 'contenteditable') || !el.isContentEditable) return false;
+  const parent = parentElementOf(el);
   return !parent || !parent.isContentEditable;
 }
 
@@ -121,12 +122,12 @@ const SECTIONING_SCOPE = 'article,aside,main,nav,section,[role=article],[role=co
 /** html-aam maps form and section to landmarks only when they have an author-given name
  *  (blank means ASCII whitespace only, as accname says: a no-break space is a name). */
 function hasAuthorName(el: Element): boolean {
-  return ['aria-label', 'aria-labelledby', 'title'].some((a) => /[^ \t\n\r\f]/.test(el.getAttribute(a) ?? ''));
+  return ['aria-label', 'aria-labelledby', 'title'].some((a) => /[^ \t\n\r\f]/.test(attrOf(el, a) ?? ''));
 }
 
 /** The explicit role of `el`, ignoring role="none|presentation" when ARIA says to (§9.2). */
 function explicitRole(el: Element): string | null {
-  const role = firstValidRole(el.getAttribute('role'));
+  const role = firstValidRole(attrOf(el, 'role'));
   if (role && isPresentational(role) && (isFocusable(el) || hasGlobalAria(el))) return null;
   return role;
 }
@@ -149,11 +150,11 @@ function cellRole(el: Element): string {
   if (el.localName === 'td') return tableRole === 'grid' || tableRole === 'treegrid' ? 'gridcell' : 'cell';
   // th: scope decides; otherwise a header inside <thead> or in a row without data cells heads a
   // column, and a header sharing its row with data cells heads that row.
-  const scope = (el.getAttribute('scope') ?? '').toLowerCase();
+  const scope = (attrOf(el, 'scope') ?? '').toLowerCase();
   if (scope === 'col' || scope === 'colgroup') return 'columnheader';
   if (scope === 'row' || scope === 'rowgroup') return 'rowheader';
   if (el.closest('thead')) return 'columnheader';
-  const row = el.parentElement;
+  const row = parentElementOf(el);
   if (row && row.localName === 'tr') {
     for (const sib of row.children) if (sib.localName === 'td') return 'rowheader';
   }
@@ -161,7 +162,7 @@ function cellRole(el: Element): string {
 }
 
 function inputRole(el: HTMLInputElement): string {
-  const hasList = el.hasAttribute('list');
+  const hasList = hasAttrOf(el, 'list');
   switch (el.type) {
     case 'button':
     case 'image':
@@ -169,7 +170,7 @@ function inputRole(el: HTMLInputElement): string {
     case 'submit':
       return 'button';
     case 'checkbox':
-      return el.hasAttribute('switch') ? 'switch' : 'checkbox';
+      return hasAttrOf(el, 'switch') ? 'switch' : 'checkbox';
     case 'radio':
       return 'radio';
     case 'range':
@@ -242,7 +243,7 @@ const FIXED_ROLES: ReadonlyMap<string, string> = new Map(
 export function implicitRole(el: Element): string {
   if (isSvg(el)) {
     if (el.localName === 'svg') return 'img'; // svg-aam: graphics-document; "img" is what it is to a reader
-    if (el.localName === 'a' && (el.hasAttribute('href') || el.hasAttribute('xlink:href'))) return 'link';
+    if (el.localName === 'a' && (hasAttrOf(el, 'href') || hasAttrOf(el, 'xlink:href'))) return 'link';
     return 'generic';
   }
   if (!isHtml(el)) return 'generic';
@@ -254,22 +255,22 @@ export function implicitRole(el: Element): string {
   switch (tag) {
     case 'a':
     case 'area':
-      return el.hasAttribute('href') ? 'link' : 'generic';
+      return hasAttrOf(el, 'href') ? 'link' : 'generic';
     case 'caption':
       return inheritsPresentation(tableOf(el)) ? 'none' : 'caption';
     case 'footer':
-      return el.parentElement?.closest(SECTIONING_SCOPE) ? 'generic' : 'contentinfo';
+      return parentElementOf(el)?.closest(SECTIONING_SCOPE) ? 'generic' : 'contentinfo';
     case 'header':
-      return el.parentElement?.closest(SECTIONING_SCOPE) ? 'generic' : 'banner';
+      return parentElementOf(el)?.closest(SECTIONING_SCOPE) ? 'generic' : 'banner';
     case 'form':
       return hasAuthorName(el) ? 'form' : 'generic';
     case 'img':
       // html-aam: alt="" marks a decorative image: presentation (unless §9.2 keeps it an img).
-      return el.getAttribute('alt') === '' && !isFocusable(el) && !hasGlobalAria(el) ? 'presentation' : 'img';
+      return attrOf(el, 'alt') === '' && !isFocusable(el) && !hasGlobalAria(el) ? 'presentation' : 'img';
     case 'input':
       return inputRole(el as HTMLInputElement);
     case 'li': {
-      const list = el.parentElement;
+      const list = parentElementOf(el);
       return list && /^(ul|ol|menu)$/.test(list.localName) && inheritsPresentation(list) ? 'none' : 'listitem';
     }
     case 'section':
@@ -280,7 +281,7 @@ export function implicitRole(el: Element): string {
     }
     case 'summary':
       // choice: a details' summary toggles it; see the file comment.
-      return el.parentElement?.localName === 'details' ? 'button' : 'generic';
+      return parentElementOf(el)?.localName === 'details' ? 'button' : 'generic';
     case 'tbody':
     case 'tfoot':
     case 'thead':

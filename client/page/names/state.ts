@@ -19,6 +19,7 @@
 import { isHtml } from './role';
 import type { ElementStates } from '../page-types';
 import type { Zones } from '../settings';
+import { attrOf, parentElementOf, hasAttrOf } from '../dom/proto';
 
 export const VALUE_MAX = 200;
 /** How many option labels `options.first` carries. */
@@ -65,7 +66,7 @@ export function clip(s: string, max = VALUE_MAX): string {
   return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 }
 
-const textOf = (el: Element, zones: Zones): string => clip(el.getAttribute('aria-label') || zones.textOutside(el, 200), 80);
+const textOf = (el: Element, zones: Zones): string => clip(attrOf(el, 'aria-label') || zones.textOutside(el, 200), 80);
 
 /**
  * States of `el` shown with role `role`. `focused` is the deep active element (through shadow
@@ -86,8 +87,8 @@ export function readStates(
   // checked: the checkedness and indeterminate flag of native boxes; aria-checked otherwise.
   if (input && (type === 'checkbox' || type === 'radio')) {
     s.checked = type === 'checkbox' && input.indeterminate ? 'mixed' : input.checked;
-  } else if (CHECKABLE_ROLES.has(role) || el.hasAttribute('aria-checked')) {
-    const a = el.getAttribute('aria-checked');
+  } else if (CHECKABLE_ROLES.has(role) || hasAttrOf(el, 'aria-checked')) {
+    const a = attrOf(el, 'aria-checked');
     if (a === 'mixed') s.checked = 'mixed';
     else if (a === 'true') s.checked = true;
     else if (CHECKABLE_ROLES.has(role) || a === 'false') s.checked = false;
@@ -95,7 +96,7 @@ export function readStates(
 
   // pressed: toggle buttons only (aria-pressed present).
   if (role === 'button') {
-    const p = el.getAttribute('aria-pressed');
+    const p = attrOf(el, 'aria-pressed');
     if (p === 'mixed') s.pressed = 'mixed';
     else if (p === 'true') s.pressed = true;
     else if (p === 'false') s.pressed = false;
@@ -104,16 +105,16 @@ export function readStates(
   // selected: the option's selectedness; aria-selected for tabs, rows, tree items…
   if (tag === 'option') s.selected = (el as HTMLOptionElement).selected;
   else if (SELECTABLE_ROLES.has(role)) {
-    const a = el.getAttribute('aria-selected');
+    const a = attrOf(el, 'aria-selected');
     if (a === 'true') s.selected = true;
     else if (a === 'false') s.selected = false;
   }
 
   // expanded: aria-expanded; a summary shows its details' `open`; a popover invoker its popover.
-  const ae = el.getAttribute('aria-expanded');
+  const ae = attrOf(el, 'aria-expanded');
   if (ae === 'true') s.expanded = true;
   else if (ae === 'false') s.expanded = false;
-  else if (tag === 'summary' && el.parentElement?.localName === 'details') s.expanded = (el.parentElement as HTMLDetailsElement).open;
+  else if (tag === 'summary' && parentElementOf(el)?.localName === 'details') s.expanded = (parentElementOf(el) as HTMLDetailsElement).open;
   else {
     const target = (el as HTMLButtonElement).popoverTargetElement;
     if (target) s.expanded = matchesSafe(target, ':popover-open');
@@ -127,14 +128,14 @@ export function readStates(
   if ((tag && matchesSafe(el, ':disabled')) || ariaDisabled(el)) s.disabled = true;
 
   // required
-  if ((el as HTMLInputElement).required === true || el.getAttribute('aria-required') === 'true') s.required = true;
+  if ((el as HTMLInputElement).required === true || attrOf(el, 'aria-required') === 'true') s.required = true;
 
   // invalid (see file comment)
   if (isInvalid(el, tag, type)) s.invalid = true;
 
   // readonly: text fields, and aria-readonly
   const textField = (input && TEXT_TYPES.has(type)) || tag === 'textarea';
-  if ((textField && (el as HTMLInputElement).readOnly) || el.getAttribute('aria-readonly') === 'true') s.readonly = true;
+  if ((textField && (el as HTMLInputElement).readOnly) || attrOf(el, 'aria-readonly') === 'true') s.readonly = true;
 
   // value, type, format, min/max/step
   const value = currentValue(el, tag, type, role, zones);
@@ -157,8 +158,8 @@ export function readStates(
   } else if (tag === 'progress') {
     s.max = String((el as HTMLProgressElement).max);
   } else if (RANGE_ROLES.has(role)) {
-    const min = el.getAttribute('aria-valuemin');
-    const max = el.getAttribute('aria-valuemax');
+    const min = attrOf(el, 'aria-valuemin');
+    const max = attrOf(el, 'aria-valuemax');
     if (min !== null) s.min = min;
     if (max !== null) s.max = max;
   }
@@ -182,7 +183,7 @@ export function readStates(
 
   // level: headings (aria-level wins over h1–h6)
   if (role === 'heading') {
-    const al = parseInt(el.getAttribute('aria-level') ?? '', 10);
+    const al = parseInt(attrOf(el, 'aria-level') ?? '', 10);
     const fromTag = /^h([1-6])$/.exec(tag);
     const level = al >= 1 ? al : fromTag ? Number(fromTag[1]) : 2; // ARIA's default heading level is 2
     s.level = level;
@@ -234,7 +235,7 @@ function ariaDisabled(el: Element): boolean {
 }
 
 function isInvalid(el: Element, tag: string, type: string): boolean {
-  const ai = el.getAttribute('aria-invalid');
+  const ai = attrOf(el, 'aria-invalid');
   if (ai !== null && ai !== '' && ai !== 'false') return true;
   if (tag !== 'input' && tag !== 'textarea' && tag !== 'select') return false;
   const field = el as HTMLInputElement;
@@ -273,7 +274,7 @@ function currentValue(el: Element, tag: string, type: string, role: string, zone
     return p.position >= 0 ? String(p.value) : undefined; // indeterminate: no value
   }
   if (tag === 'meter') return String((el as HTMLMeterElement).value);
-  if (RANGE_ROLES.has(role)) return el.getAttribute('aria-valuetext') ?? el.getAttribute('aria-valuenow') ?? undefined;
+  if (RANGE_ROLES.has(role)) return attrOf(el, 'aria-valuetext') ?? attrOf(el, 'aria-valuenow') ?? undefined;
   // A custom combobox (a <div role=combobox>) shows its chosen value as its text.
   if (role === 'combobox' && !(el as HTMLElement).isContentEditable) return clip(zones.textOutside(el, 2000)) || undefined;
   return undefined;
@@ -287,7 +288,7 @@ function optionList(el: Element, tag: string, role: string, expanded: boolean): 
   }
   if (role === 'listbox') return el.querySelectorAll('[role=option]');
   if (role === 'combobox' && expanded) {
-    const id = el.getAttribute('aria-controls') ?? el.getAttribute('aria-owns');
+    const id = attrOf(el, 'aria-controls') ?? attrOf(el, 'aria-owns');
     const scope = el.getRootNode() as Document | ShadowRoot;
     const popup = id && typeof scope.getElementById === 'function' ? scope.getElementById(id.split(/\s+/)[0]!) : null;
     if (popup) return popup.querySelectorAll('[role=option]');

@@ -10,6 +10,7 @@
  * painted in the background's own colour, and words drawn in images or on a canvas.
  */
 import { cssContent, applyTextTransform } from './name';
+import { nodeTypeOf, openShadowOf, attrOf, ownerDocumentOf, parentNodeOf, parentElementOf, assignedSlotOf } from '../dom/proto';
 
 /** Below these a letter is not read: a faded-out part, a sub-pixel or collapsed box, a tiny font. */
 const MIN_OPACITY = 0.1;
@@ -77,7 +78,7 @@ function shownContent(value: string): string {
 }
 
 /** The element a part is drawn inside: its slot, its parent, or its shadow root's host. */
-const up = (e: Element): Element | null => e.assignedSlot ?? e.parentElement ?? ((e.parentNode as ShadowRoot | null)?.host || null);
+const up = (e: Element): Element | null => assignedSlotOf(e) ?? parentElementOf(e) ?? ((parentNodeOf(e) as ShadowRoot | null)?.host || null);
 
 /**
  * Transparent text still drawn: by a shadow, a stroke, or the background painted through it
@@ -104,7 +105,7 @@ function drawnOrder(text: string, s: CSSStyleDeclaration): string {
  * @example visibleText(button) // 'Delete account', for <button aria-label="Open settings">Delete account</button>
  */
 export function visibleText(control: Element, skip: (el: Element) => boolean = () => false): string {
-  const view = control.ownerDocument.defaultView;
+  const view = ownerDocumentOf(control).defaultView;
   if (!view) return '';
   const styles = new Map<Element, CSSStyleDeclaration>();
   const style = (el: Element): CSSStyleDeclaration => {
@@ -113,7 +114,7 @@ export function visibleText(control: Element, skip: (el: Element) => boolean = (
     return s;
   };
   const own = control.getBoundingClientRect();
-  const range = control.ownerDocument.createRange();
+  const range = ownerDocumentOf(control).createRange();
   let out = '';
   let nodes = 0;
 
@@ -163,7 +164,7 @@ export function visibleText(control: Element, skip: (el: Element) => boolean = (
     const s = view.getComputedStyle(el, which);
     if (!s.content || s.content === 'none' || s.content === 'normal' || s.display === 'none' || s.visibility !== 'visible') return '';
     if (alphaOf(s.color) < MIN_ALPHA || parseFloat(s.fontSize) < MIN_SIZE || Number(s.opacity) < MIN_OPACITY) return '';
-    return cssContent(shownContent(s.content), (a) => el.getAttribute(a)).text;
+    return cssContent(shownContent(s.content), (a) => attrOf(el, a)).text;
   };
 
   const walk = (el: Element): void => {
@@ -175,14 +176,14 @@ export function visibleText(control: Element, skip: (el: Element) => boolean = (
     const visible = readable(el) && windowOf(el) !== null;
     if (visible) out += pseudo(el, '::before');
     // A button drawn from its value (<input type=button value="…">): the value is its text.
-    if (visible && el.localName === 'input' && /^(button|submit|reset)$/i.test(el.getAttribute('type') ?? '')) out += ` ${(el as HTMLInputElement).value} `;
-    const root = el.shadowRoot;
+    if (visible && el.localName === 'input' && /^(button|submit|reset)$/i.test(attrOf(el, 'type') ?? '')) out += ` ${(el as HTMLInputElement).value} `;
+    const root = openShadowOf(el);
     const children = root ? root.childNodes : el.localName === 'slot' ? (el as HTMLSlotElement).assignedNodes({ flatten: true }) : el.childNodes;
     for (const child of children) {
       nodes++;
-      if (child.nodeType === 3) {
+      if (nodeTypeOf(child) === 3) {
         if (drawnText(child as Text, el)) out += drawnOrder(applyTextTransform((child as Text).data, style(el).textTransform), style(el));
-      } else if (child.nodeType === 1) walk(child as Element);
+      } else if (nodeTypeOf(child) === 1) walk(child as Element);
     }
     if (visible) out += pseudo(el, '::after');
     // A block's drawn text is a word of its own; one with nothing drawn (a hidden or moved-away part, blockified by position) joins nothing.

@@ -18,6 +18,7 @@
 import { cloneNode } from 'html-to-image/es/clone-node';
 import { clonePseudoElements } from 'html-to-image/es/clone-pseudos';
 import type { Options } from 'html-to-image/es/types';
+import { openShadowOf, firstChildOf, nodeTypeOf } from '../dom/proto';
 
 const SLICE_MS = 25;
 /** Cloned whole by html-to-image (small, and their clone is not their children's parent). */
@@ -52,8 +53,8 @@ export async function cloneSliced(
   };
 
   const cloneOne = async (child: Node): Promise<Node | null> => {
-    if (child.nodeType === Node.TEXT_NODE) return child.cloneNode(false);
-    if (child.nodeType !== Node.ELEMENT_NODE) return null;
+    if (nodeTypeOf(child) === Node.TEXT_NODE) return child.cloneNode(false);
+    if (nodeTypeOf(child) !== Node.ELEMENT_NODE) return null;
     const el = child as Element;
     const tag = el.localName;
     if (WHOLE.has(tag)) return (await cloneNode(el as HTMLElement, whole, true)) as Node | null;
@@ -75,13 +76,13 @@ export async function cloneSliced(
       await pause();
       if (cancelled()) throw new Error('cancelled');
       if (!keep(child)) {
-        dropped ||= child.nodeType === Node.ELEMENT_NODE;
+        dropped ||= nodeTypeOf(child) === Node.ELEMENT_NODE;
         continue;
       }
       const c = await cloneOne(child);
       if (!c) continue;
       clone.appendChild(c);
-      if (child.nodeType !== Node.ELEMENT_NODE) continue;
+      if (nodeTypeOf(child) !== Node.ELEMENT_NODE) continue;
       elements++;
       kept = true;
       if (denied(child as Element)) {
@@ -130,7 +131,7 @@ function copyStyle(native: Element, clone: HTMLElement, props: readonly string[]
  * box: module.ts.)
  */
 function blank(clone: Node): void {
-  while (clone.firstChild) clone.removeChild(clone.firstChild);
+  for (let c = firstChildOf(clone); c; c = firstChildOf(clone)) clone.removeChild(c);
   if (clone instanceof HTMLElement || clone instanceof SVGElement) clone.style.setProperty('visibility', 'hidden', 'important');
 }
 
@@ -138,7 +139,7 @@ function blank(clone: Node): void {
 function childrenOf(node: Node): Node[] {
   if (node instanceof HTMLSlotElement) return node.assignedNodes();
   const el = node as Element;
-  return Array.from((el.shadowRoot ?? el).childNodes);
+  return Array.from((openShadowOf(el) ?? el).childNodes);
 }
 
 function showAtScroll(el: Element, clone: HTMLElement): void {

@@ -1,3 +1,5 @@
+import { attrOf } from '../dom/proto';
+
 /**
  * What an image that cannot be read (cross-origin without CORS, broken, too slow) shows in a
  * screenshot: a grey box with a diagonal cross, the usual "an image was here" sign, so the model
@@ -18,7 +20,7 @@ export const IMAGE_PLACEHOLDER =
  */
 export function usePlaceholder(event: Event | string): void {
   const img = typeof event === 'string' ? null : event.target;
-  if (img instanceof HTMLImageElement && img.getAttribute('src') !== IMAGE_PLACEHOLDER) {
+  if (img instanceof HTMLImageElement && attrOf(img, 'src') !== IMAGE_PLACEHOLDER) {
     img.removeAttribute('srcset');
     img.setAttribute('src', IMAGE_PLACEHOLDER);
   }

@@ -16,6 +16,7 @@
 
  */
 import { UI_ATTR } from '../ui-attr';
+import { ownerDocumentOf, nodeTypeOf, parentNodeOf, hasAttrOf } from '../dom/proto';
 
 /** Tags that never paint, or paint only through what we copy (styles are inlined). */
 const SKIP = new Set(['head', 'script', 'style', 'link', 'meta', 'template', 'noscript', 'title']);
@@ -40,16 +41,16 @@ export function viewportFilter(view: View, cancelled: () => boolean, denied: (el
     if (cancelled()) return false;
     const parent = parentOf(node);
     if (parent && hollow.has(parent)) return false;
-    if (node.nodeType !== Node.ELEMENT_NODE) return true;
+    if (nodeTypeOf(node) !== Node.ELEMENT_NODE) return true;
     const el = node as Element;
-    if (SKIP.has(el.localName) || el.hasAttribute(UI_ATTR)) return false;
+    if (SKIP.has(el.localName) || hasAttrOf(el, UI_ATTR)) return false;
     // Content a site keeps from the agent: its box stays (nothing moves), its content does not.
     if (denied(el)) {
       hollow.add(el);
       return true;
     }
     // A frame's document is small and its coordinates are the frame's own: kept whole.
-    if (el.ownerDocument !== document) return true;
+    if (ownerDocumentOf(el) !== document) return true;
     const r = el.getBoundingClientRect();
     if (r.width === 0 || r.height === 0) return true;
     if (r.right > -MARGIN && r.left < view.width + MARGIN && r.bottom > -MARGIN && r.top < view.height + MARGIN) return true;
@@ -63,15 +64,15 @@ export function viewportFilter(view: View, cancelled: () => boolean, denied: (el
 
 /** The element whose clone receives this node's clone (a shadow root's host, a frame for its body). */
 function parentOf(node: Node): Element | null {
-  const p = node.parentNode;
+  const p = parentNodeOf(node);
   if (!p) return null;
-  if (p.nodeType === Node.DOCUMENT_FRAGMENT_NODE) return (p as ShadowRoot).host ?? null;
-  if (p.nodeType === Node.ELEMENT_NODE) {
+  if (nodeTypeOf(p) === Node.DOCUMENT_FRAGMENT_NODE) return (p as ShadowRoot).host ?? null;
+  if (nodeTypeOf(p) === Node.ELEMENT_NODE) {
     const el = p as Element;
     // html-to-image clones a same-origin frame's body under the frame element.
-    if (el.localName === 'body' && el.ownerDocument !== document) {
+    if (el.localName === 'body' && ownerDocumentOf(el) !== document) {
       try {
-        return el.ownerDocument.defaultView?.frameElement ?? el;
+        return ownerDocumentOf(el).defaultView?.frameElement ?? el;
       } catch {
         return el;
       }

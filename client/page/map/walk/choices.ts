@@ -14,6 +14,7 @@ import { hasClickListener } from '../../dom/hooks';
 import { frameworkClickHandler } from './framework-handlers';
 import { firstClass } from './first-class';
 import { hasHandlerProp, HOLDS_TARGET } from './target';
+import { attrOf, ownerDocumentOf, hasAttrOf } from '../../dom/proto';
 
 /** Text longer than this makes an item content, not a choice. */
 const CHOICE_TEXT_MAX = 80;
@@ -31,8 +32,8 @@ export function isChoiceList(list: Element, popupInClickable: boolean, lastClick
   const first = list.firstElementChild!;
   const last = list.lastElementChild!;
   if (first.localName !== last.localName) return false;
-  const a = first.getAttribute('class');
-  if (a !== last.getAttribute('class') && firstClass(first) !== firstClass(last)) return false;
+  const a = attrOf(first, 'class');
+  if (a !== attrOf(last, 'class') && firstClass(first) !== firstClass(last)) return false;
   const cue =
     popupInClickable ||
     hasClickListener(list) ||
@@ -67,11 +68,11 @@ const CARET_CLASS = /caret|chevron|arrow|dropdown|select/i;
  * its ::before/::after content or a child's class.
  */
 export function looksLikeTrigger(el: Element): boolean {
-  if (el.hasAttribute('aria-haspopup') || el.hasAttribute('aria-expanded')) return true;
+  if (hasAttrOf(el, 'aria-haspopup') || hasAttrOf(el, 'aria-expanded')) return true;
   if (CARET.test(el.textContent ?? '')) return true;
-  const win = el.ownerDocument.defaultView;
+  const win = ownerDocumentOf(el).defaultView;
   if (win) for (const pseudo of ['::after', '::before']) if (CARET.test(win.getComputedStyle(el, pseudo).content)) return true;
-  if (CARET_CLASS.test(el.getAttribute('class') ?? '')) return true;
-  for (let c = el.firstElementChild, i = 0; c && i < 4; c = c.nextElementSibling, i++) if (CARET_CLASS.test(c.getAttribute('class') ?? '')) return true;
+  if (CARET_CLASS.test(attrOf(el, 'class') ?? '')) return true;
+  for (let c = el.firstElementChild, i = 0; c && i < 4; c = c.nextElementSibling, i++) if (CARET_CLASS.test(attrOf(c, 'class') ?? '')) return true;
   return false;
 }

@@ -1,6 +1,8 @@
+import { attrOf } from '../../dom/proto';
+
 /** The first token of an element's class attribute ('' without one): its kind, read cheaply (the walk asks often). */
 export function firstClass(el: Element): string {
-  const c = el.getAttribute('class');
+  const c = attrOf(el, 'class');
   if (!c) return '';
   let i = 0;
   while (i < c.length && c.charCodeAt(i) <= 32) i++;

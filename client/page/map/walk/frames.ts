@@ -6,6 +6,7 @@
  */
 import type { Ctx } from './items';
 import type { BlockState } from './text';
+import { nextSiblingOf, parentNodeOf, firstChildOf } from '../../dom/proto';
 
 export interface Frame {
   /** Whose children these are; when it leaves the document, so does the rest of the frame. */
@@ -28,7 +29,7 @@ export interface Frame {
 }
 
 export function childrenOf(parent: Node, ctx: Ctx, collect: boolean, outer: BlockState | null): Frame {
-  return { parent, next: parent.firstChild, prev: null, list: null, index: 0, ctx, collect, textHolder: null, outer, flushOnLeave: false };
+  return { parent, next: firstChildOf(parent), prev: null, list: null, index: 0, ctx, collect, textHolder: null, outer, flushOnLeave: false };
 }
 
 export function listOf(
@@ -49,7 +50,7 @@ export function nextChild(f: Frame): Node | null {
   const c = f.next;
   if (c) {
     f.prev = c;
-    f.next = c.nextSibling;
+    f.next = nextSiblingOf(c);
   }
   return c;
 }
@@ -70,8 +71,8 @@ export function resync(stack: readonly Frame[]): void {
     } else if (f.list) {
       f.list = f.list.slice(f.index).filter((n) => n.isConnected);
       f.index = 0;
-    } else if (f.next && f.next.parentNode !== f.parent) {
-      f.next = f.prev && f.prev.parentNode === f.parent ? f.prev.nextSibling : null;
+    } else if (f.next && parentNodeOf(f.next) !== f.parent) {
+      f.next = f.prev && parentNodeOf(f.prev) === f.parent ? nextSiblingOf(f.prev) : null;
     }
   }
 }

@@ -7,6 +7,7 @@
 import { flatContains } from '../../dom/flat-tree';
 import type { Rect } from '../../page-types';
 import type { Group } from './items';
+import { attrOf } from '../../dom/proto';
 
 /** The group `el` opens, if any: an open <dialog>, a role=dialog/alertdialog, or a <form>. */
 export function groupKind(el: Element, tag: string, role: string): Group['kind'] | null {
@@ -36,7 +37,7 @@ export function isOpenModal(el: Element, tag: string, check: OpenCheck): boolean
       // :modal unsupported: fall through to the attribute
     }
   }
-  if (el.getAttribute('aria-modal') !== 'true' || !check.visible) return false;
+  if (attrOf(el, 'aria-modal') !== 'true' || !check.visible) return false;
   if (check.focused && flatContains(el, check.focused)) return true;
   const r = check.rect();
   if (r.width <= 1 || r.height <= 1) return false;

@@ -14,6 +14,7 @@ import { frameworkClickHandler, isFrameworkRoot } from './framework-handlers';
 import { treeRow, type TreeRow } from './tree';
 import type { Ctx, ElementItem, Reason } from './items';
 import type { Zones } from '../../settings';
+import { ownerDocumentOf, parentElementOf, attrOf, nodeTypeOf, nextSiblingOf, firstChildOf, hasAttrOf } from '../../dom/proto';
 
 // ARIA widget roles that make an element a target for the model.
 const INTERACTIVE_ROLES = new Set([
@@ -110,7 +111,7 @@ export function classify(
   const native = nativeReason(el, tag);
   if (native) return { reason: native };
   if (role && INTERACTIVE_ROLES.has(role)) return { reason: 'role' };
-  if (attrs && el.hasAttribute('contenteditable') && !parent.parentEditable && (el as HTMLElement).isContentEditable) return { reason: 'editable' };
+  if (attrs && hasAttrOf(el, 'contenteditable') && !parent.parentEditable && (el as HTMLElement).isContentEditable) return { reason: 'editable' };
   if (tag === 'canvas' || tag === 'video' || tag === 'embed' || tag === 'object') {
     return { reason: 'opaque', opaque: tag === 'object' ? 'embed' : (tag as 'canvas' | 'video' | 'embed') };
   }
@@ -123,9 +124,9 @@ export function classify(
   }
   if (tag !== 'html' && tag !== 'body' && !control) {
     // One of a dropdown's choices (the walk found its list: walk/choices.ts).
-    if (parent.choices !== null && parent.choices === el.parentElement) return { reason: 'pointer', choice: true };
+    if (parent.choices !== null && parent.choices === parentElementOf(el)) return { reason: 'pointer', choice: true };
     const inClickable = parent.clickable !== null;
-    const tabbable = attrs && el.hasAttribute('tabindex') && (el as HTMLElement).tabIndex >= 0;
+    const tabbable = attrs && hasAttrOf(el, 'tabindex') && (el as HTMLElement).tabIndex >= 0;
     const roleCue = !!role && !NON_CUE_ROLES.has(role);
     // A listener the hooks saw or a handler a framework keeps on the node; or an on* property.
     const listener = hasClickListener(el) || frameworkClickHandler(el);
@@ -133,7 +134,7 @@ export function classify(
     // role, outside any clickable): its four reads are spared for most of a page's elements.
     const handler = listener || ((pointer || tabbable || roleCue || inClickable) && hasHandlerProp(el));
     const signals = (tabbable ? 1 : 0) + (handler ? 1 : 0);
-    if (pointer && !parent.parentPointer && !(inClickable && !handler && !roleCue && !(attrs && el.hasAttribute('aria-label')))) return { reason: 'pointer' };
+    if (pointer && !parent.parentPointer && !(inClickable && !handler && !roleCue && !(attrs && hasAttrOf(el, 'aria-label')))) return { reason: 'pointer' };
     if (signals > 0 && (signals > 1 || pointer || roleCue) && !(inClickable && !handler && !roleCue)) return { reason: 'handler' };
     if (inClickable && pointer) {
       const icon = iconControl(el, tag, cs, parent.clickable!);
@@ -168,7 +169,7 @@ export function standInControl(control: Element, zones: Zones): HTMLInputElement
   if (control.localName !== 'input' || !STAND_IN_TYPES.has((control as HTMLInputElement).type) || zones.inside(control)) return null;
   const r = control.getBoundingClientRect();
   if (r.width > 1 && r.height > 1) {
-    const cs = control.ownerDocument.defaultView?.getComputedStyle(control);
+    const cs = ownerDocumentOf(control).defaultView?.getComputedStyle(control);
     if (!cs || (cs.visibility === 'visible' && !clippedAway(cs, cs.position))) return null;
   }
   return control as HTMLInputElement;
@@ -176,10 +177,13 @@ export function standInControl(control: Element, zones: Zones): HTMLInputElement
 
 function nativeReason(el: Element, tag: string): Reason | null {
   if (NATIVE_TAGS.has(tag)) return 'native';
-  if (tag === 'a') return el.hasAttribute('href') ? 'native' : null;
+  if (tag === 'a') return hasAttrOf(el, 'href') ? 'native' : null;
   if (tag === 'input') return (el as HTMLInputElement).type === 'hidden' ? null : 'native';
-  if (tag === 'summary') return el.parentElement?.localName === 'details' && el.parentElement.querySelector(':scope > summary') === el ? 'native' : null;
-  if (tag === 'audio') return el.hasAttribute('controls') ? 'native' : null;
+  if (tag === 'summary') {
+    const details = parentElementOf(el);
+    return details?.localName === 'details' && details.querySelector(':scope > summary') === el ? 'native' : null;
+  }
+  if (tag === 'audio') return hasAttrOf(el, 'controls') ? 'native' : null;
   return null;
 }
 
@@ -194,13 +198,13 @@ const STATE_CLASS = /(^|\s)(is-|state-)?(collapsed|expanded)(?=\s|$)/gi;
 
 /** The class and id words of an element, as one string (SVG className is not a string), without state classes. */
 export function classAndId(el: Element): string {
-  return `${(el.getAttribute('class') ?? '').replace(STATE_CLASS, ' ')} ${el.id}`;
+  return `${(attrOf(el, 'class') ?? '').replace(STATE_CLASS, ' ')} ${el.id}`;
 }
 
 /** expanded/collapsed as a state class of the element or of one of its children (a twisty), if any. */
 export function stateClass(el: Element): boolean | undefined {
   const read = (e: Element): boolean | undefined => {
-    const m = /(?:^|\s)(?:is-|state-)?(collapsed|expanded)(?=\s|$)/i.exec(e.getAttribute('class') ?? '');
+    const m = /(?:^|\s)(?:is-|state-)?(collapsed|expanded)(?=\s|$)/i.exec(attrOf(e, 'class') ?? '');
     return m ? m[1]!.toLowerCase() === 'expanded' : undefined;
   };
   const own = read(el);
@@ -223,9 +227,9 @@ export function iconControl(el: Element, tag: string, cs: CSSStyleDeclaration, r
   if (el.childElementCount > 2) return 0;
   const text = visibleText(el, 3).trim();
   if (text.length > 2 || LETTER_OR_DIGIT.test(text)) return 0;
-  if (el.getAttribute('title') || (text && CONTROL_GLYPHS.test(text))) return ICON_MAX;
+  if (attrOf(el, 'title') || (text && CONTROL_GLYPHS.test(text))) return ICON_MAX;
   // The arrow drawn inside a select-like trigger (combobox, popup button) is the trigger itself.
-  const trigger = row.hasAttribute('aria-haspopup') || SELECT_ROLES.has(row.getAttribute('role') ?? '');
+  const trigger = hasAttrOf(row, 'aria-haspopup') || SELECT_ROLES.has(attrOf(row, 'role') ?? '');
   if (trigger) return 0;
   if (CONTROL_WORD.test(classAndId(el))) return ICON_MAX;
   return !text && el.childElementCount === 0 && tag !== 'img' && cs.backgroundImage !== 'none' ? BACKGROUND_ICON_MAX : 0;
@@ -237,9 +241,9 @@ const rawText = (el: Element): string => el.textContent ?? '';
 /** Text content without what SVG holds (an icon's <title> is its name, not its text). */
 function visibleText(el: Element, depth: number): string {
   let t = '';
-  for (let c = el.firstChild; c; c = c.nextSibling) {
-    if (c.nodeType === 3) t += (c as Text).data;
-    else if (c.nodeType === 1 && (c as Element).localName !== 'svg' && depth > 0) t += visibleText(c as Element, depth - 1);
+  for (let c = firstChildOf(el); c; c = nextSiblingOf(c)) {
+    if (nodeTypeOf(c) === 3) t += (c as Text).data;
+    else if (nodeTypeOf(c) === 1 && (c as Element).localName !== 'svg' && depth > 0) t += visibleText(c as Element, depth - 1);
   }
   return t;
 }
@@ -258,13 +262,13 @@ function hasShortOwnText(el: Element): boolean {
  */
 export function isListItem(el: Element, tag: string): boolean {
   if (!hasShortOwnText(el) || el.querySelector(HOLDS_TARGET)) return false;
-  const cls = el.getAttribute('class');
-  const like = (s: Element | null): boolean => !!s && (tag === 'li' ? s.localName === 'li' : !!cls && s.getAttribute('class') === cls);
+  const cls = attrOf(el, 'class');
+  const like = (s: Element | null): boolean => !!s && (tag === 'li' ? s.localName === 'li' : !!cls && attrOf(s, 'class') === cls);
   if (!like(el.previousElementSibling) && !like(el.nextElementSibling)) return false;
   if (tag !== 'li' && !cls) return false;
-  let n = el.parentElement;
-  for (let i = 0; n && i < 3; i++, n = n.parentElement) {
-    const cs = n.ownerDocument.defaultView?.getComputedStyle(n);
+  let n = parentElementOf(el);
+  for (let i = 0; n && i < 3; i++, n = parentElementOf(n)) {
+    const cs = ownerDocumentOf(n).defaultView?.getComputedStyle(n);
     if (!cs) break;
     if (cs.position === 'absolute' || cs.position === 'fixed' || cs.overflowY === 'auto' || cs.overflowY === 'scroll') return true;
   }

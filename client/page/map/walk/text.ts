@@ -6,6 +6,7 @@
 import { NO_CLIP } from './clip';
 import type { Rect } from '../../page-types';
 import type { Ctx, FrameInfo, Group, Item, TextItem } from './items';
+import { attrOf } from '../../dom/proto';
 
 const HEADING = /^h([1-6])$/;
 
@@ -13,7 +14,7 @@ const HEADING = /^h([1-6])$/;
 export function headingLevel(el: Element, tag: string): number {
   const h = HEADING.exec(tag);
   if (h) return Number(h[1]);
-  return el.getAttribute('role') === 'heading' ? Number(el.getAttribute('aria-level')) || 2 : 0;
+  return attrOf(el, 'role') === 'heading' ? Number(attrOf(el, 'aria-level')) || 2 : 0;
 }
 
 /**

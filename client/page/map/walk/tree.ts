@@ -10,6 +10,7 @@
  */
 
 import { firstClass } from './first-class';
+import { parentElementOf, nodeTypeOf, nextSiblingOf, firstChildOf } from '../../dom/proto';
 
 /** A tree row: a node's (`group` is its nested group) or a leaf's (`group` null). */
 export interface TreeRow {
@@ -51,9 +52,9 @@ function indented(item: Element, node: Element): boolean {
 
 /** The item sits in a tree: its parent is a node's nested group, or a sibling item is a node. */
 function inTree(item: Element): boolean {
-  const parent = item.parentElement;
+  const parent = parentElementOf(item);
   if (!parent) return false;
-  const node = parent.parentElement;
+  const node = parentElementOf(parent);
   if (node && nestedGroup(node) === parent) return true;
   let n = 0;
   for (let s = parent.firstElementChild; s && n < MAX_SIBLINGS; s = s.nextElementSibling, n++) if (s !== item && nestedGroup(s)) return true;
@@ -62,9 +63,9 @@ function inTree(item: Element): boolean {
 
 /** The first child element with text: an item's row element (null when its line is its own text). */
 function rowElement(item: Element, group: Element | null): Element | null {
-  for (let c = item.firstChild; c && c !== group; c = c.nextSibling) {
-    if (c.nodeType === 3 && (c as Text).data.trim()) return null;
-    if (c.nodeType === 1 && ((c as Element).textContent ?? '').trim()) return c as Element;
+  for (let c = firstChildOf(item); c && c !== group; c = nextSiblingOf(c)) {
+    if (nodeTypeOf(c) === 3 && (c as Text).data.trim()) return null;
+    if (nodeTypeOf(c) === 1 && ((c as Element).textContent ?? '').trim()) return c as Element;
   }
   return null;
 }
@@ -72,10 +73,10 @@ function rowElement(item: Element, group: Element | null): Element | null {
 /** The element's line: its text without its nested group, whitespace collapsed. */
 export function ownLine(el: Element, group: Element | null, textOf: (el: Element) => string): string {
   let t = '';
-  for (let c = el.firstChild; c; c = c.nextSibling) {
+  for (let c = firstChildOf(el); c; c = nextSiblingOf(c)) {
     if (c === group) continue;
-    if (c.nodeType === 3) t += (c as Text).data;
-    else if (c.nodeType === 1) t += ` ${textOf(c as Element)} `;
+    if (nodeTypeOf(c) === 3) t += (c as Text).data;
+    else if (nodeTypeOf(c) === 1) t += ` ${textOf(c as Element)} `;
   }
   return t.replace(/\s+/g, ' ').trim();
 }
@@ -84,7 +85,7 @@ const shortText = (s: string): boolean => s.length > 0 && s.length <= SHORT_LINE
 
 /** The element is a row of a tree (see the module comment), or null. */
 export function treeRow(el: Element, textOf: (el: Element) => string): TreeRow | null {
-  const parent = el.parentElement;
+  const parent = parentElementOf(el);
   if (!parent) return null;
   // The row element of a node: before the node's group, the node's first element with text.
   const parentGroup = nestedGroup(parent);
