@@ -48,6 +48,15 @@ export interface TargetFacts {
   button?: string;
   /** More texts that say what pressing it does: the default button's name, the form's name. */
   words?: string[];
+  /**
+   * The question a button answers, when its own words do not say what it does: its dialog's name,
+   * description and text, or the text around a button that only consents ("Yes", "OK").
+   */
+  question?: string;
+  /** Enter there sends what an editor holds (a text area or contenteditable, not a search box). */
+  editor?: boolean;
+  /** Where a nameless control sits, as a person would find it: `after "Chat"`. */
+  place?: string;
   /** Words from the icon of a control with no name (class/id like `fa-trash`, `icon-send`). */
   icon?: string[];
   /** Absolute URL a link (or the link around the element) goes to. */

@@ -15,7 +15,7 @@ import { deepActiveElement } from '../page/dom/flat-tree';
 import { ACTION_TOOLS, parseCall, type ParsedCall, type ToolArgs } from '../page/actions/args';
 import { clickAtTarget } from '../page/actions/click-at';
 import { activatedBy, deepHit } from '../page/actions/hit';
-import { viewportSize, visibleBox } from '../page/actions/dom';
+import { editingHost, viewportSize, visibleBox } from '../page/actions/dom';
 import { dropPoint } from '../page/actions/drag-path';
 import { matchOption } from '../page/actions/match';
 import { nativeSelectOf, pickNativeOptions } from '../page/actions/native-select';
@@ -38,13 +38,15 @@ import {
   typeOf,
   valueOf,
 } from '../page/dom/proto';
-import { activatingKey, parseKeyCombo } from '../page/actions/keys';
+import { activatingKey, parseKeyCombo, type Modifiers } from '../page/actions/keys';
 import { keyEffect, defaultButton, type KeyEffect } from '../page/actions/press';
 import { editableTarget, typingPlan } from '../page/actions/type';
 import { remoteFacts } from '../page/frames/parent';
 import { resolveRef } from '../page/map/refs';
+import { nearLabel } from '../page/map/near-label';
 import { riskMarkOf } from './marks';
 import { personalKind } from './personal-words';
+import { questionOf } from './question';
 import type { PageSettings } from '../page/settings';
 import type { CallLike, FormFacts, TargetFacts, Via } from '../page/facts-types';
 
@@ -214,6 +216,8 @@ function activationFacts(control: Element, origin: Element, via: Via, describer:
   const facts: TargetFacts = { role, name, tag: localNameOf(control), via };
   const seen = seenText(control, name, describer);
   if (seen) facts.visibleText = seen;
+  const question = questionOf(control, role, name, seen, describer);
+  if (question) facts.question = question;
   if (!name) {
     const icon = iconWords(control);
     if (icon.length) facts.icon = icon;
@@ -244,23 +248,49 @@ function activationFacts(control: Element, origin: Element, via: Via, describer:
   return facts;
 }
 
-/** Facts about Enter in a field: the submission of its form (through its default button), or a line in a text area. */
+/** Roles of single-line fields a page draws as an editor: Enter there asks for a query, not a message. */
+const QUERY_ROLES = new Set(['searchbox', 'combobox', 'spinbutton']);
+
+/** Shift+Enter alone: a line break in every editor's convention, not a send. */
+const lineBreakOnly = (m: Modifiers): boolean => m.shift && !m.ctrl && !m.alt && !m.meta;
+
+/**
+ * Facts about Enter in a field: the submission of its form (through its default button), or
+ * Enter in a text area or editor — judged as sending what it holds (pages send a chat, a
+ * comment, a reply on Enter there, with or without a form around it), named by the editor.
+ */
 function enterFacts(
   field: Element,
   effect: Extract<KeyEffect, { does: 'submit' | 'newline' }>,
   filled: Element | undefined,
   describer: Describer,
+  mods: Modifiers,
 ): TargetFacts | undefined {
   const form = effect.form;
-  if (!form) return undefined; // a line in a text area outside any form sends nothing the page did not wire itself
-  const role = describer.role(field);
-  const facts: TargetFacts = { role, name: nameOf(field, role, describer), tag: field.localName, via: effect.does === 'submit' ? 'submit' : 'newline' };
+  const newline = effect.does === 'newline';
+  if (newline && lineBreakOnly(mods)) return undefined;
+  const editor = newline && localNameOf(field) !== 'textarea' ? (editingHost(field) ?? field) : field;
+  const role = describer.role(editor);
+  // A contenteditable drawn as a search box or combobox: judged by its form only, as a field's.
+  const sends = newline && !QUERY_ROLES.has(role);
+  if (!form && !sends) return undefined;
+  const facts: TargetFacts = { role, name: nameOf(editor, role, describer), tag: localNameOf(editor), via: newline ? 'newline' : 'submit' };
+  if (sends) {
+    facts.editor = true;
+    const near = facts.name ? null : nearLabel(editor, role, describer.settings.zones);
+    if (near) facts.place = `${near.where} "${near.text}"`;
+  }
+  if (!form) {
+    const mark = riskMarkOf(editor, describer.settings.marks);
+    if (mark) facts.mark = mark;
+    return facts;
+  }
   const button = effect.does === 'submit' ? effect.button : defaultButton(form);
   const words: string[] = [];
   if (button) {
     const b = describer.describe(button);
     const bname = nameOf(button, b.role, describer);
-    facts.button = label(b.role, bname, button.localName);
+    facts.button = label(b.role, bname, localNameOf(button));
     if (bname) words.push(bname);
     const seen = seenText(button, bname, describer);
     if (seen) words.push(seen);
@@ -273,16 +303,16 @@ function enterFacts(
   if (formName) words.push(formName);
   if (words.length) facts.words = words;
   facts.submits = formFacts(form, filled, button);
-  const mark = riskMarkOf(button ?? field, describer.settings.marks);
+  const mark = riskMarkOf(button ?? editor, describer.settings.marks);
   if (mark) facts.mark = mark;
   return facts;
 }
 
 /** What Enter or Space does to `target` (the action's own decision), as facts. */
-function keyFacts(target: Element, key: 'Enter' | ' ', filled: Element | undefined, describer: Describer): TargetFacts | undefined {
+function keyFacts(target: Element, key: 'Enter' | ' ', mods: Modifiers, filled: Element | undefined, describer: Describer): TargetFacts | undefined {
   const effect = keyEffect(target, key);
   if (effect.does === 'activate') return activationFacts(activatedBy(effect.el), target, 'key', describer);
-  if (effect.does === 'submit' || effect.does === 'newline') return enterFacts(target, effect, filled, describer);
+  if (effect.does === 'submit' || effect.does === 'newline') return enterFacts(target, effect, filled, describer, mods);
   // A control the browser does not press but the page's own key handler does (role=button, …);
   // Space on a real link only scrolls.
   const control = activatedBy(target);
@@ -366,7 +396,7 @@ function dropTarget(el: Element, dx: number, dy: number): Element {
 /** The call presses nothing, read from its own arguments (a key that activates nothing, typing with no line break). */
 function pressesNothing(call: ParsedCall): boolean {
   if (call.name === 'press_key') return !activatingKey(parseKeyCombo(call.args.key));
-  if (call.name === 'type') return !call.args.submit && !/[\r\n]/.test(call.args.text);
+  if (call.name === 'type') return !typingPlan(call.args.text, call.args.submit).enter;
   return ACTION_TOOLS[call.name].judge === 'none';
 }
 
@@ -417,17 +447,17 @@ export function targetFacts(raw: CallLike, settings: PageSettings): TargetFacts 
     }
     case 'key': {
       const args = call.args as ToolArgs['press_key'];
-      const key = activatingKey(parseKeyCombo(args.key));
+      const combo = parseKeyCombo(args.key);
+      const key = activatingKey(combo);
       if (!key) return undefined;
       const target = args.ref !== undefined ? resolve(args.ref) : (deepActiveElement(document) ?? document.body);
-      return keyFacts(target, key, undefined, describer);
+      return keyFacts(target, key, combo.modifiers, undefined, describer);
     }
     case 'typed': {
       const args = call.args as ToolArgs['type'];
       const field = editableTarget(resolve(args.ref), 'the field');
-      const plan = typingPlan(field, args.text, args.submit);
-      if (!plan.enter && !plan.lineKeys) return undefined;
-      return keyFacts(field, 'Enter', field, describer);
+      if (!typingPlan(args.text, args.submit).enter) return undefined;
+      return keyFacts(field, 'Enter', { ctrl: false, shift: false, alt: false, meta: false }, field, describer);
     }
     case 'destination':
     case 'fetch':

@@ -453,8 +453,8 @@ export const DOES: Record<'payment' | 'deletion' | 'sending', string> = {
   sending: 'may send or publish a message',
 };
 
-/** Whether a call presses anything, for facts made without `via` (tests, callers outside targetFacts). */
-function pressesByCall(call: ParsedCall, facts: TargetFacts): boolean {
+/** Whether a call presses anything, for facts made without `via` (tests, callers outside targetFacts), by its own arguments. */
+function pressesByCall(call: ParsedCall): boolean {
   const judge = ACTION_TOOLS[call.name].judge;
   if (judge === 'none') return false;
   if (call.name === 'press_key') {
@@ -464,10 +464,8 @@ function pressesByCall(call: ParsedCall, facts: TargetFacts): boolean {
       return false;
     }
   }
-  if (call.name === 'type') {
-    if (call.args.submit) return true;
-    return facts.tag === 'textarea' ? /[\r\n]/.test(call.args.text) : /[\r\n]$/.test(call.args.text);
-  }
+  // A line break at the end presses Enter, in every kind of field (typingPlan); one inside the text is a line.
+  if (call.name === 'type') return call.args.submit || /[\r\n]$/.test(call.args.text);
   return true;
 }
 
@@ -485,9 +483,14 @@ const keyName = (key: string): string => {
  * `Pressing Enter in textbox "Email" (it submits the form through button "Delete my account")`.
  */
 function verbOf(call: ParsedCall, facts: TargetFacts): string {
-  const what = `${facts.role === 'generic' ? facts.tag : facts.role}${facts.name ? ` "${facts.name.length > 60 ? `${facts.name.slice(0, 57)}…` : facts.name}"` : ''}`;
+  const what = `${facts.role === 'generic' ? facts.tag : facts.role}${facts.name ? ` "${facts.name.length > 60 ? `${facts.name.slice(0, 57)}…` : facts.name}"` : facts.place ? ` ${facts.place}` : ''}`;
   const through = facts.button ? ` through ${facts.button}` : '';
-  const form = facts.via === 'newline' ? ` (pages often send the form${through} on Enter there)` : ` (it submits the form${through})`;
+  const form =
+    facts.via !== 'newline'
+      ? ` (it submits the form${through})`
+      : facts.editor
+        ? ` (an editor: pages send what it holds on Enter${facts.submits ? `, here the form${through}` : ''})`
+        : ` (pages often send the form${through} on Enter there)`;
   switch (call.name) {
     case 'click_at':
       return `Clicking at (${call.args.x}, ${call.args.y}) (${what})`;
@@ -496,7 +499,7 @@ function verbOf(call: ParsedCall, facts: TargetFacts): string {
         ? `Pressing ${keyName(call.args.key)} in ${what}${form}`
         : `Pressing ${keyName(call.args.key)} on ${what}`;
     case 'type':
-      return facts.via === 'newline' ? `Typing lines into ${what}${form}` : `Typing into ${what} and pressing Enter${form}`;
+      return `Typing into ${what} and pressing Enter${form}`;
     case 'double_click':
       return `Double-clicking ${what}`;
     case 'drag':
@@ -572,7 +575,7 @@ export function classifyRisks(raw: PlannedCall | ParsedCall, facts: TargetFacts 
     default:
       return [unjudged(`no rule judges "${call.name}"`)];
   }
-  if (!facts || !(facts.via ? true : pressesByCall(call, facts))) return [];
+  if (!facts || !(facts.via ? true : pressesByCall(call))) return [];
   const verb = verbOf(call, facts);
   const trusted = options.trustMarks !== false;
   const out: Risk[] = [];
@@ -608,6 +611,8 @@ export function classifyRisks(raw: PlannedCall | ParsedCall, facts: TargetFacts 
     const kind = iconKind(facts.icon);
     if (kind) add(kind, `${verb} ${DOES[kind]} (its icon: ${iconSaying(facts.icon).join(' ')}).`);
   }
+  // Enter in an editor sends what it holds, whatever its form or its words say.
+  if (facts.editor && facts.via === 'newline') add('sending', `${verb} may send what it holds.`);
 
   // Structure: where the submission or the link goes, and what the form holds.
   const s = facts.submits;
@@ -631,6 +636,13 @@ export function classifyRisks(raw: PlannedCall | ParsedCall, facts: TargetFacts 
       if (to && to !== originOf(here)) add('leaving_site', `${verb} tells ${to} (the link pings it).`);
     }
   }
+  // A "Yes" or an "OK" does what the question it answers says.
+  if (named && facts.question) {
+    for (const kind of wordsKinds(facts.question)) {
+      if (kind === 'sending' && facts.role === 'link' && !facts.submits) continue;
+      add(kind, `${verb} ${DOES[kind]} (it answers ${quote(facts.question)}).`);
+    }
+  }
   if (s && s.personal.length && facts.via !== 'newline') {
     add('personal_data', `${verb} ${s.newPassword ? 'changes a password, submitting' : 'submits'} personal data (${s.personal.join(', ')}).`);
   }
@@ -648,8 +660,8 @@ export function classifyRisks(raw: PlannedCall | ParsedCall, facts: TargetFacts 
 
 /**
  * Enter in a text area or editor adds a line; what pages do on it themselves is send (a chat,
- * a comment box), never pay or delete: only sending is asked there, so typing a two-line
- * address into a checkout form does not ask about a payment.
+ * a comment box), never pay or delete: only sending is asked there, so pressing Enter in an
+ * address box of a checkout form does not ask about a payment.
  */
 function onlySending(facts: TargetFacts, risks: Risk[]): Risk[] {
   return facts.via === 'newline' ? risks.filter((r) => r.kind === 'sending') : risks;

@@ -30,7 +30,7 @@ interface Attempt {
   asks?: RiskKind;
   /** What the page records when the call is not stopped (an attempt that must not ask must happen). */
   happens?: string[];
-  /** The page arms a trap on this element once the map was read (the next getAttribute on it throws once). */
+  /** The page arms a trap on this element once the map was read (the next computed style asked for it, inside it or for its label throws once). */
   trap?: string;
 }
 

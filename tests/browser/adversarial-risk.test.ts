@@ -159,9 +159,14 @@ describe('hole 2: a typed line break presses Enter, and is judged as the submit 
       asks: 'deletion',
     },
     {
-      name: 'type "hi\\nthere" into the chat text area (the page sends on Enter)',
-      call: (map) => call('type', { ref: refFor(map, 'textbox', 'Message'), text: 'hi\nthere' }),
+      name: 'type "hi\\n" into the chat text area (the page sends on Enter): the line break at the end is that Enter',
+      call: (map) => call('type', { ref: refFor(map, 'textbox', 'Message'), text: 'hi\n' }),
       asks: 'sending',
+    },
+    {
+      name: 'type "hi\\nthere" into the chat text area: a line break inside the text, no Enter key the page could send on, nothing to ask',
+      call: (map) => call('type', { ref: refFor(map, 'textbox', 'Message'), text: 'hi\nthere' }),
+      happens: [],
     },
     {
       name: 'type "DEL\\rETE" into the single-line confirm field: a space, no Enter, nothing to ask',

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { classifyRisks, iconKind, siteToolRisk, urlKind, wordsKind, wordsKinds } from '../../client/safety/risk';
 import { toolProblem } from '../../client/agent/tools';
+import { onlyConsents } from '../../client/safety/question';
 import { InitError, parseInit } from '../../client/embed/init-config';
 import type { FormFacts, TargetFacts } from '../../client/page/facts-types';
 
@@ -101,9 +102,82 @@ describe('typed line breaks press Enter', () => {
     expect(classifyRisks({ name: 'type', args: { ref: '1', text: 'bye', submit: 'true' } }, input(), here)[0]?.kind).toBe('deletion');
     expect(classifyRisks({ name: 'type', args: { ref: '1', text: 'bye' } }, input(), here)[0]).toBeUndefined();
   });
-  it('line breaks into a text area are Enter keys there', () => {
-    expect(classifyRisks({ name: 'type', args: { ref: '1', text: 'hi\nthere' } }, input('textarea'), here)[0]?.kind).toBe('deletion');
+  it('into a text area, a line break at the end is Enter there; one inside the text is a line', () => {
+    expect(classifyRisks({ name: 'type', args: { ref: '1', text: 'hi\n' } }, input('textarea'), here)[0]?.kind).toBe('deletion');
+    expect(classifyRisks({ name: 'type', args: { ref: '1', text: 'hi\nthere' } }, input('textarea'), here)[0]).toBeUndefined();
     expect(classifyRisks({ name: 'type', args: { ref: '1', text: 'hi there' } }, input('textarea'), here)[0]).toBeUndefined();
+  });
+});
+
+describe('Enter in an editor sends what it holds', () => {
+  const editor = (extra: Partial<TargetFacts> = {}): TargetFacts => ({
+    role: 'textbox',
+    name: '',
+    tag: 'span',
+    via: 'newline',
+    editor: true,
+    place: 'after "Chat"',
+    ...extra,
+  });
+  it('with no form and no words, asks as sending, naming the editor by where it sits', () => {
+    const [risk, ...rest] = classifyRisks({ name: 'press_key', args: { key: 'Enter', ref: '1' } }, editor(), here);
+    expect(risk).toEqual({ kind: 'sending', reason: expect.stringContaining('Pressing Enter in textbox after "Chat" (an editor') });
+    expect(rest).toEqual([]);
+  });
+  it('only sending: a form to /checkout around it is not a payment there', () => {
+    const risks = classifyRisks(
+      { name: 'press_key', args: { key: 'Enter', ref: '1' } },
+      editor({ submits: { personal: ['address'], search: false, action: 'https://shop.example/checkout', method: 'post' } }),
+      here,
+    );
+    expect(risks.map((r) => r.kind)).toEqual(['sending']);
+  });
+  it("the site's own none clears it on its page", () => {
+    expect(classifyRisks({ name: 'press_key', args: { key: 'Enter', ref: '1' } }, editor({ mark: 'none' }), here)).toEqual([]);
+  });
+});
+
+describe('a button is judged with the question it answers', () => {
+  const yes = (question: string, extra: Partial<TargetFacts> = {}): TargetFacts => ({
+    role: 'button',
+    name: 'Yes',
+    tag: 'button',
+    via: 'click',
+    question,
+    ...extra,
+  });
+  it.each([
+    ['Permanently delete your account and all its data?', 'deletion'],
+    ['¿Eliminar tu cuenta para siempre?', 'deletion'],
+    ['Send this message to all 300 contacts?', 'sending'],
+    ['Complete your purchase of the yearly plan?', 'payment'],
+  ])('%s → %s', (question, kind) => {
+    const [risk] = classifyRisks({ name: 'click', args: { ref: '1' } }, yes(question), here);
+    expect(risk?.kind).toBe(kind);
+    expect(risk?.reason).toContain('it answers');
+  });
+  it('a question with no risky words asks nothing', () => {
+    expect(classifyRisks({ name: 'click', args: { ref: '1' } }, yes('Show 20 more comments?'), here)).toEqual([]);
+  });
+  it('the form\'s structure is told first: a _method=delete form under a heading that says "Post"', () => {
+    const risks = classifyRisks(
+      { name: 'click', args: { ref: '1' } },
+      yes('Post 9', { submits: { personal: [], search: false, action: 'https://shop.example/posts/9', method: 'delete' } }),
+      here,
+    );
+    expect(risks[0]?.kind).toBe('deletion');
+  });
+});
+
+describe('words that only consent', () => {
+  it.each(['Yes', 'OK', 'Ok!', 'Yes, continue', 'Confirm', 'Aceptar', 'Ja', 'Oui', "D'accord", 'Да', 'Tak', 'Evet', 'はい', '确定', '확인', 'Ｏｋ', 'Yеs'])(
+    '%j only consents',
+    (w) => {
+      expect(onlyConsents(w)).toBe(true);
+    },
+  );
+  it.each(['Delete', 'Yes, delete it', 'Continue shopping', 'Send', 'OK, pay now', '', 'Okapi'])('%j says more', (w) => {
+    expect(onlyConsents(w)).toBe(false);
   });
 });
 

@@ -9,8 +9,9 @@
  * (extra characters are dropped, and the result says so). Date/time/number/range/colour
  * inputs take a normalised value in one step (see values.ts). Contenteditable editors get the
  * text through execCommand('insertText') / beforeinput, and the text is verified to have
- * landed. A trailing line break, or `submit: true`, presses Enter afterwards (`typingPlan`);
- * other line breaks are spaces in a single-line field and lines in a text area or editor.
+ * landed. A trailing line break, or `submit: true`, presses Enter afterwards (`typingPlan`), in
+ * every kind of field; other line breaks are spaces in a single-line field and lines in a text
+ * area or editor, typed with no Enter key event.
  */
 import type { Ref } from '../page-types';
 import type { ToolArgs } from './args';
@@ -67,15 +68,15 @@ const TRAILING_BREAK = /(?:\r\n|\r|\n)$/;
 
 /**
  * What a `type` call will send to `field` (the element editableTarget chose): `body` is the
- * text typed; `enter` says whether Enter is pressed on the field afterwards (`submit`, or a
- * trailing line break outside a text area); `lineKeys` says whether typing itself sends Enter
- * key events (line breaks typed into a text area, where a page may act on them). The one
- * decision behind both the action and the risk check.
+ * text typed; `enter` says whether Enter is pressed on the field afterwards: `submit`, or a line
+ * break at the end of the text — in any field, a text area and an editor too, where pages send
+ * what they hold on Enter (the risk check judges that Enter). Line breaks inside the text are
+ * typed as line breaks, with no Enter key event a page could take for "send". The one decision
+ * behind both the action and the risk check.
  */
-export function typingPlan(field: Element, text: string, submit: boolean): { body: string; enter: boolean; lineKeys: boolean } {
-  const area = tag(field) === 'textarea';
-  if (!area && TRAILING_BREAK.test(text)) return { body: text.replace(TRAILING_BREAK, ''), enter: true, lineKeys: false };
-  return { body: text, enter: submit, lineKeys: area && /[\r\n]/.test(text) };
+export function typingPlan(text: string, submit: boolean): { body: string; enter: boolean } {
+  if (TRAILING_BREAK.test(text)) return { body: text.replace(TRAILING_BREAK, ''), enter: true };
+  return { body: text, enter: submit };
 }
 
 /** Types `text` into a text field character by character. Returns how many characters landed. */
@@ -90,14 +91,19 @@ export function typeChars(el: Field, text: string): { typed: number; blocked: nu
       truncated = chars.length - i;
       break;
     }
+    // A line break is put in as a line break (beforeinput and input, as a paste's would be): no
+    // Enter key, which a page could take for "send what this holds" (typingPlan).
+    if (ch === '\n') {
+      if (insertAtCaret(el, ch, 'insertLineBreak')) typed++;
+      else blocked++;
+      if (!el.isConnected) break;
+      continue;
+    }
     const def = keyForChar(ch);
     const mods = { ctrl: false, shift: !!def.shifted, alt: false, meta: false };
     let ok = fireKey(el, 'keydown', def, mods);
     if (ok) ok = fireKey(el, 'keypress', def, mods);
-    if (ok) {
-      const lineBreak = ch === '\n';
-      ok = insertAtCaret(el, ch, lineBreak ? 'insertLineBreak' : 'insertText');
-    }
+    if (ok) ok = insertAtCaret(el, ch, 'insertText');
     if (ok) typed++;
     else blocked++;
     if (el.isConnected) fireKey(el, 'keyup', def, mods);
@@ -216,7 +222,7 @@ function report(field: Element, intended: string | undefined, zones: Zones): Out
 
 export const typeText: Handler<ToolArgs['type']> = async ({ ref, text, replace, submit }, ctx) => {
   const { field, subject, label } = await prepare(ref, ctx);
-  const { body, enter } = typingPlan(field, text, submit);
+  const { body, enter } = typingPlan(text, submit);
   focusField(field);
   const host = editingHost(field);
   const notes = host ? await typeIntoEditable(host, body, replace, subject, ctx) : typeIntoField(field as Field, body, replace, subject);

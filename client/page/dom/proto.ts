@@ -55,6 +55,10 @@ export const assignedSlotOf = (n: Node): HTMLSlotElement | null => {
   const type = nodeTypeOf(n);
   return type === 1 ? elementSlot(n) : type === 3 ? textSlot(n) : null;
 };
+/** `node.getRootNode()`: its document or shadow root. */
+export const rootOf: (n: Node) => Node = /* @__PURE__ */ method0('Node', 'getRootNode');
+/** `el.matches(selector)`. */
+export const matchesOf: (el: Element, selector: string) => boolean = /* @__PURE__ */ method1('Element', 'matches');
 const closestM = /* @__PURE__ */ method1<string, Element | null>('Element', 'closest');
 /** `el.closest(selector)`. */
 export const closestOf = (el: Element, selector: string): Element | null => closestM(el, selector);

@@ -16,9 +16,8 @@ import { nodeTypeOf, openShadowOf, attrOf, ownerDocumentOf, parentNodeOf, parent
 const MIN_OPACITY = 0.1;
 const MIN_ALPHA = 0.1;
 const MIN_SIZE = 3;
-/** Enough for any label; a control holding more is read in part. */
-const MAX_NODES = 200;
-const MAX_TEXT = 500;
+/** Enough for any label; a control holding more is read in part (a caller reading a whole dialog asks for more). */
+const LABEL_LIMITS = { nodes: 200, text: 500 };
 
 const BLOCK = /^(block|flex|grid|table|list-item|flow-root)/;
 
@@ -101,10 +100,10 @@ function drawnOrder(text: string, s: CSSStyleDeclaration): string {
 
 /**
  * The text drawn on `control`. `skip`: elements whose text must not be read at all (the site's
- * deny zones, pagehand's own UI).
+ * deny zones, pagehand's own UI); `limits`: how many nodes and characters are read at most.
  * @example visibleText(button) // 'Delete account', for <button aria-label="Open settings">Delete account</button>
  */
-export function visibleText(control: Element, skip: (el: Element) => boolean = () => false): string {
+export function visibleText(control: Element, skip: (el: Element) => boolean = () => false, limits = LABEL_LIMITS): string {
   const view = ownerDocumentOf(control).defaultView;
   if (!view) return '';
   const styles = new Map<Element, CSSStyleDeclaration>();
@@ -168,7 +167,7 @@ export function visibleText(control: Element, skip: (el: Element) => boolean = (
   };
 
   const walk = (el: Element): void => {
-    if (nodes > MAX_NODES || out.length > MAX_TEXT || skip(el)) return;
+    if (nodes > limits.nodes || out.length > limits.text || skip(el)) return;
     const s = style(el);
     if (s.display === 'none') return;
     if (el.localName === 'br') out += ' ';
@@ -190,5 +189,5 @@ export function visibleText(control: Element, skip: (el: Element) => boolean = (
     if (out.length > start && el !== control && BLOCK.test(s.display)) out = `${out.slice(0, start)} ${out.slice(start)} `;
   };
   walk(control);
-  return out.replace(/\s+/g, ' ').trim().slice(0, MAX_TEXT);
+  return out.replace(/\s+/g, ' ').trim().slice(0, limits.text);
 }
