@@ -6,6 +6,7 @@
  * confirm.ts) → one history line → guards. The page is reached only through the page layer.
  * A full navigation parks the run: its state is in sessionStorage and the next page resumes it.
  */
+import { pageLazy } from '../page/lazy';
 import { createModelClient } from '../llm/client';
 import { readsImages } from '../llm/models';
 import { NO_PROVIDER_FIX } from '../../common/no-provider';
@@ -45,7 +46,6 @@ import { answerPrompt, answerTools } from '../../common/answer-schema';
 import { maskRequest, secretsPrompt } from '../safety/secrets';
 import type { CallTarget, CustomTool, Knowledge, RecordedStep, RunEvents, RunHandle, RunOptions, RunResult } from './public-types';
 import { keepLlms, llmsDataLines, llmsSystemPart, routeInstructions } from './knowledge';
-import { fetchSameOrigin } from '../page/same-origin';
 import { clean } from '../page/map/fence';
 import { beginStep, endStep } from './recording/recorder';
 import { newRecording, pathOn } from './recording/recording';
@@ -641,7 +641,8 @@ export class Run implements DispatchHost {
    */
   protected async readLlms(): Promise<void> {
     if (!this.deps.site?.().knowledge?.llmsTxt || this.state.llms?.origin === location.origin) return;
-    const got = await fetchSameOrigin('/llms.txt', this.abort.signal, LLMS_FETCH_MAX);
+    // The reader loads on first use: most runs never ask for llms.txt.
+    const got = await (await pageLazy()).fetchSameOrigin('/llms.txt', this.abort.signal, LLMS_FETCH_MAX);
     if (this.ended) return;
     this.state.llms = keepLlms(location.origin, got.ok && !/html/.test(got.type) ? got.text : undefined);
   }

@@ -11,6 +11,7 @@ import type { readUrl } from './actions/read-url';
 import type { selectOption } from './actions/select';
 import type { upload } from './actions/upload';
 import type { openUserscriptSessions } from './frames/sealed-parent';
+import type { fetchSameOrigin } from './same-origin';
 
 export interface PageLazy {
   selectOption: typeof selectOption;
@@ -21,6 +22,7 @@ export interface PageLazy {
   readUrl: typeof readUrl;
   reportDownload: typeof reportDownload;
   openUserscriptSessions: typeof openUserscriptSessions;
+  fetchSameOrigin: typeof fetchSameOrigin;
 }
 
 let loader: (() => Promise<PageLazy>) | undefined;
