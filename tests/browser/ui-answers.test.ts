@@ -293,7 +293,6 @@ describe('answers in the panel', () => {
     const page = await session.context.newPage();
     await page.goto(`${origin()}/fixtures/agent/answers/catalog.html`);
     await clickBookmarklet(page, stack);
-    await page.waitForFunction(() => !!(window as any).pagehand);
     await bookmarkletReady(page);
     const warned: string[] = [];
     page.on('console', (m) => warned.push(m.text()));

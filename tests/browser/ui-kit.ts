@@ -78,6 +78,8 @@ export async function clickBookmarklet(page: Page, stack: Pick<AgentStack, 'prox
  * (client/entries/bookmarklet-stub.ts): tests that call the full API wait for it.
  */
 export async function bookmarkletReady(page: Page): Promise<void> {
+  // The first file defines the stand-in when it runs, a moment after the click's script tag.
+  await page.waitForFunction(() => !!(window as any).pagehand);
   await page.evaluate(async () => {
     await (window as any).pagehand.ready;
   });
