@@ -11,6 +11,7 @@
  */
 import type { OpenOptions } from '../agent/public-types';
 import { pageOpenOptions } from '../guarded-api';
+import { pageApiStandIn } from '../loader/page-api-stand-in';
 import type { Ui } from '../ui/index';
 import type { PagehandLoaderApi } from './npm-types';
 
@@ -47,13 +48,7 @@ export function bookmarkletStub(ui: PanelPart, version: string) {
     },
     close: () => (full ? full.close() : ui.close()),
     toggle: () => (full ? full.toggle() : ui.toggle()),
-    map: (options) => sync('map', (a) => a.map(options)),
-    describe: (el) => sync('describe', (a) => a.describe(el)),
-    resolve: (ref) => sync('resolve', (a) => a.resolve(ref)),
-    find: (query) => sync('find', (a) => a.find(query)),
-    mapAsync: (options) => whenReady().then((a) => a.mapAsync(options)),
-    act: (call) => whenReady().then((a) => a.act(call)),
-    screenshot: (options) => whenReady().then((a) => a.screenshot(options)),
+    ...pageApiStandIn(sync, whenReady),
   };
   // Frozen like the full API: a page script cannot swap a method the first file's callers use.
   Object.freeze(api);

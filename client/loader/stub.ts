@@ -21,6 +21,7 @@ import type { ChunkLoader } from './chunk';
 import { HANDOFF, type FullApi, type Handoff, type LoaderModules, type NativeSnapshot, type PanelHandle } from './handoff';
 import { checkInit } from './init-check';
 import { createLauncher, type LauncherLook } from './launcher';
+import { pageApiStandIn } from './page-api-stand-in';
 
 export interface StubDeps {
   defaults: EmbedDefaults;
@@ -146,13 +147,7 @@ export function createStub(deps: StubDeps) {
       if (visible) api.close();
       else api.open();
     },
-    map: (options) => sync('map', (a) => a.map(options)),
-    describe: (el) => sync('describe', (a) => a.describe(el)),
-    resolve: (ref) => sync('resolve', (a) => a.resolve(ref)),
-    find: (query) => sync('find', (a) => a.find(query)),
-    mapAsync: (options) => whenReady().then((a) => a.mapAsync(options)),
-    act: (call) => whenReady().then((a) => a.act(call)),
-    screenshot: (options) => whenReady().then((a) => a.screenshot(options)),
+    ...pageApiStandIn(sync, whenReady),
   };
 
   const handoff: Handoff = Object.freeze({
