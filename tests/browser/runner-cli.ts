@@ -51,3 +51,13 @@ export const jsonLines = (out: Exit): any[] =>
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l));
+
+/** The flags that point a run at a test's proxy and scripted model (`--proxy … --token … --model …`). */
+export const proxyFlags = (stack: { proxyUrl: string; token: string }, model: string): string[] => [
+  '--proxy',
+  stack.proxyUrl,
+  '--token',
+  stack.token,
+  '--model',
+  model,
+];

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, latestMap, MODELS, refFor, startAgentStack, type AgentStack } from './agent-harness';
 import { origin } from './harness';
-import { runCli, type Exit } from './runner-cli';
+import { runCli, proxyFlags, type Exit } from './runner-cli';
 
 const cli = (args: string[]): Promise<Exit> => runCli(args);
 
@@ -32,12 +32,7 @@ describe('pagehand run: handlers a framework keeps on the node', () => {
       'run',
       '--url',
       `${origin()}/fixtures/actions/react-delegated.html`,
-      '--proxy',
-      stack.proxyUrl,
-      '--token',
-      stack.token,
-      '--model',
-      MODELS.openai,
+      ...proxyFlags(stack, MODELS.openai),
       'Mark the report as read',
     ]);
     expect(out.code, out.stderr + out.stdout).toBe(0);

@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, lastToolResults, latestMap, MODELS, refFor, startAgentStack, type AgentStack, type ModelRequest } from './agent-harness';
 import { origin } from './harness';
-import { runCli, type Exit } from './runner-cli';
+import { runCli, proxyFlags, type Exit } from './runner-cli';
 
 const REPORT = 'Q3 total: 4,211 units\nCode word: MARIGOLD\nApproval code: ZX-5521-OK\n';
 // A PNG's first bytes (a NUL among them): binary whatever its name says.
@@ -95,23 +95,7 @@ async function run(
     return call('done', { summary: 'Done.' });
   });
   // --yes: a download is a risky action.
-  const out = await cli(
-    [
-      'run',
-      '--yes',
-      '--url',
-      url,
-      '--proxy',
-      stack.proxyUrl,
-      '--token',
-      stack.token,
-      '--model',
-      MODELS.openai,
-      ...extra,
-      'Download the file and use what it says',
-    ],
-    cwd,
-  );
+  const out = await cli(['run', '--yes', '--url', url, ...proxyFlags(stack, MODELS.openai), ...extra, 'Download the file and use what it says'], cwd);
   return { out, results, requests };
 }
 

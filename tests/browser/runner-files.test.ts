@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, hasText, lastToolResults, latestMap, MODELS, refFor, startAgentStack, type AgentStack } from './agent-harness';
 import { origin } from './harness';
-import { runCli, type Exit } from './runner-cli';
+import { runCli, proxyFlags, type Exit } from './runner-cli';
 
 const cli = (args: string[]): Promise<Exit> => runCli(args, { boundMs: 100_000 });
 
@@ -48,12 +48,7 @@ describe('runner --file', () => {
       '--json',
       '--url',
       `${origin()}/fixtures/actions/upload-start.html`,
-      '--proxy',
-      stack.proxyUrl,
-      '--token',
-      stack.token,
-      '--model',
-      MODELS.openai,
+      ...proxyFlags(stack, MODELS.openai),
       '--file',
       cv,
       'Apply with my CV',

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { call, hasText, lastToolResults, latestMap, mapUrl, MODELS, refFor, taskOf, useAgentStack, type Policy } from './agent-harness';
 import { crossOrigin, origin } from './harness';
 import { useReportCollector, type Report } from './report-collector';
-import { jsonLines, runCli, type Exit } from './runner-cli';
+import { jsonLines, runCli, proxyFlags, type Exit } from './runner-cli';
 
 const cli = (args: string[]): Promise<Exit> => runCli(args);
 
@@ -91,18 +91,7 @@ describe('pagehand run on a hostile page', () => {
         if (/checkout\.html/.test(mapUrl(map))) return call('fail', { reason: 'REAL FAILURE: stopped at checkout.' });
         return call('click', { ref: refFor(map, 'link', 'Continue to checkout') }, 'goal: go to checkout');
       });
-      const out = await cli([
-        'run',
-        '--url',
-        hostile('start.html', { forge: 'done', wrap: 'observe' }),
-        '--proxy',
-        stack.proxyUrl,
-        '--token',
-        stack.token,
-        '--model',
-        MODELS.openai,
-        'Go to checkout',
-      ]);
+      const out = await cli(['run', '--url', hostile('start.html', { forge: 'done', wrap: 'observe' }), ...proxyFlags(stack, MODELS.openai), 'Go to checkout']);
 
       expect(out.code, out.stderr + out.stdout).toBe(1);
       expect(out.stdout).toMatch(/^Not done \(failed\) after 2 steps/);
@@ -160,18 +149,7 @@ describe('pagehand run on a page that marks a payment harmless', () => {
       if (/did not allow/.test(lastToolResults(req).join('\n'))) return call('fail', { reason: 'The payment was not allowed.' });
       return call('click', { ref: refFor(map, 'button', 'Pay $900') }, 'goal: pay');
     });
-    const out = await cli([
-      'run',
-      '--url',
-      `${origin()}/fixtures/delivery/hostile/marked-safe.html`,
-      '--proxy',
-      stack.proxyUrl,
-      '--token',
-      stack.token,
-      '--model',
-      MODELS.openai,
-      'Pay the order',
-    ]);
+    const out = await cli(['run', '--url', `${origin()}/fixtures/delivery/hostile/marked-safe.html`, ...proxyFlags(stack, MODELS.openai), 'Pay the order']);
     expect(out.code, out.stderr + out.stdout).toBe(1);
     expect(out.stderr).toMatch(/denied: click \[\d+\] button "Pay \$900" — no terminal to ask/);
     expect(out.stdout).toContain('The payment was not allowed.');
@@ -186,18 +164,7 @@ describe('pagehand run on a page that breaks the risk check', () => {
       if (/did not allow/.test(lastToolResults(req).join('\n'))) return call('fail', { reason: 'The deletion was not allowed.' });
       return call('click', { ref: refFor(map, 'button', 'Delete my account') }, 'goal: delete the account');
     });
-    const out = await cli([
-      'run',
-      '--url',
-      `${origin()}/fixtures/delivery/hostile/clobbered.html`,
-      '--proxy',
-      stack.proxyUrl,
-      '--token',
-      stack.token,
-      '--model',
-      MODELS.openai,
-      'Close my account',
-    ]);
+    const out = await cli(['run', '--url', `${origin()}/fixtures/delivery/hostile/clobbered.html`, ...proxyFlags(stack, MODELS.openai), 'Close my account']);
     expect(out.code, out.stderr + out.stdout).toBe(1);
     expect(out.stderr).toMatch(/denied: click \[\d+\] button "Delete my account" — no terminal to ask/);
     expect(out.stdout).toContain('The deletion was not allowed.');
@@ -225,12 +192,7 @@ describe('pagehand run sees what only the page world sees, handed over', () => {
         'run',
         '--url',
         `${origin()}/fixtures/delivery/hooks.html`,
-        '--proxy',
-        stack.proxyUrl,
-        '--token',
-        stack.token,
-        '--model',
-        MODELS.openai,
+        ...proxyFlags(stack, MODELS.openai),
         'Open the drawer and show the total',
       ]);
       expect(out.code, out.stderr + out.stdout).toBe(0);
@@ -264,12 +226,7 @@ describe('pagehand run prints page text safely', () => {
       '--yes',
       '--url',
       `${origin()}/fixtures/delivery/hostile/escapes.html`,
-      '--proxy',
-      stack.proxyUrl,
-      '--token',
-      stack.token,
-      '--model',
-      MODELS.openai,
+      ...proxyFlags(stack, MODELS.openai),
       'Pay the order',
     ]);
 

@@ -11,7 +11,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, lastToolResults, latestMap, MODELS, refFor, useAgentStack, type ModelRequest } from './agent-harness';
-import { jsonLines, runCli, type Exit } from './runner-cli';
+import { jsonLines, runCli, proxyFlags, type Exit } from './runner-cli';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/delivery/caused/', import.meta.url));
 const TYPES: Record<string, string> = { html: 'text/html; charset=utf-8', js: 'text/javascript; charset=utf-8' };
@@ -76,20 +76,7 @@ function refreshModel() {
 }
 
 const run = (via: string, ...flags: string[]): Promise<Exit> =>
-  runCli([
-    'run',
-    '--json',
-    ...flags,
-    '--url',
-    `${site}/orders.html?via=${via}`,
-    '--proxy',
-    stack.proxyUrl,
-    '--token',
-    stack.token,
-    '--model',
-    MODELS.openai,
-    'Refresh the orders',
-  ]);
+  runCli(['run', '--json', ...flags, '--url', `${site}/orders.html?via=${via}`, ...proxyFlags(stack, MODELS.openai), 'Refresh the orders']);
 
 const confirms = (out: Exit) => jsonLines(out).filter((l) => l.event === 'confirm');
 const notes = (out: Exit) =>

@@ -25,7 +25,7 @@ import {
 } from './agent-harness';
 import { origin } from './harness';
 import { decodePng, type Png } from './png';
-import { jsonLines, runCli, type Exit } from './runner-cli';
+import { jsonLines, runCli, proxyFlags, type Exit } from './runner-cli';
 
 const TASK = 'Find the emails Ernesto sent and summarise them';
 const SUBJECTS = ['Budget for Q3', 'Offsite agenda', 'Invoice 2291 overdue'];
@@ -65,20 +65,7 @@ describe('pagehand run', () => {
     stack.setPolicy(webmailModel().policy);
     const before = stack.requests().length;
     const shots = join(dir, 'shots');
-    const out = await cli([
-      'run',
-      '--url',
-      inbox(),
-      '--proxy',
-      stack.proxyUrl,
-      '--token',
-      stack.token,
-      '--model',
-      MODELS.openai,
-      '--screenshot-dir',
-      shots,
-      TASK,
-    ]);
+    const out = await cli(['run', '--url', inbox(), ...proxyFlags(stack, MODELS.openai), '--screenshot-dir', shots, TASK]);
 
     expect(out.code, out.stderr + out.stdout).toBe(0);
     expect(out.stdout).toMatch(/^Done in \d+ steps/);
@@ -198,18 +185,7 @@ describe('pagehand run', () => {
       if (status !== 'The draft has 3 lines.') return call('done', { summary: status ?? 'no status' });
       return call('click', { ref: refFor(map, 'button', 'Clear draft') }, 'goal: clear the draft');
     };
-    const base = [
-      'run',
-      '--json',
-      '--url',
-      `${origin()}/fixtures/delivery/dialogs.html`,
-      '--proxy',
-      stack.proxyUrl,
-      '--token',
-      stack.token,
-      '--model',
-      MODELS.openai,
-    ];
+    const base = ['run', '--json', '--url', `${origin()}/fixtures/delivery/dialogs.html`, ...proxyFlags(stack, MODELS.openai)];
     const notes = (out: Exit) => jsonLines(out).filter((l) => l.event === 'note' && l.dialog);
 
     stack.setPolicy(draftModel());
@@ -250,19 +226,7 @@ describe('pagehand run', () => {
     });
     // --yes: a download is a risky action.
     const out = await cli(
-      [
-        'run',
-        '--yes',
-        '--url',
-        `${origin()}/fixtures/delivery/report.html`,
-        '--proxy',
-        stack.proxyUrl,
-        '--token',
-        stack.token,
-        '--model',
-        MODELS.openai,
-        'Download the June report',
-      ],
+      ['run', '--yes', '--url', `${origin()}/fixtures/delivery/report.html`, ...proxyFlags(stack, MODELS.openai), 'Download the June report'],
       {},
       cwd,
     );
@@ -281,18 +245,7 @@ describe('pagehand run', () => {
       clicked = true;
       return call('click', { ref: refFor(map, 'button', 'Open the preview') }, 'goal: open the preview');
     });
-    const out = await cli([
-      'run',
-      '--url',
-      `${origin()}/fixtures/delivery/popup.html`,
-      '--proxy',
-      stack.proxyUrl,
-      '--token',
-      stack.token,
-      '--model',
-      MODELS.openai,
-      'Open the preview',
-    ]);
+    const out = await cli(['run', '--url', `${origin()}/fixtures/delivery/popup.html`, ...proxyFlags(stack, MODELS.openai), 'Open the preview']);
     expect(out.code, out.stderr + out.stdout).toBe(0);
     expect(out.stderr).toContain(`the page opened a new tab (${origin()}/fixtures/delivery/report.html); the run stays in its own tab`);
     expect(out.stdout).toContain('Still on popup.html.');
@@ -320,20 +273,7 @@ describe('pagehand run', () => {
 
   it('--profile keeps the browser profile between runs', { timeout: 180_000 }, async () => {
     const profile = join(dir, 'profile');
-    const args = [
-      'run',
-      '--url',
-      `${origin()}/fixtures/delivery/visits.html`,
-      '--proxy',
-      stack.proxyUrl,
-      '--token',
-      stack.token,
-      '--model',
-      MODELS.openai,
-      '--profile',
-      profile,
-      'How many visits?',
-    ];
+    const args = ['run', '--url', `${origin()}/fixtures/delivery/visits.html`, ...proxyFlags(stack, MODELS.openai), '--profile', profile, 'How many visits?'];
     const model: Policy = (req) => call('done', { summary: /Visits: \d+/.exec(latestMap(req))?.[0] ?? 'no count' });
     stack.setPolicy(model);
     const first = await cli(args);
