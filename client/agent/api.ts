@@ -57,9 +57,10 @@ export interface AgentExtensions {
 
 export function createAgentApi(defaults: ScriptDefaults, env: AgentEnv = {}, extensions: AgentExtensions = {}) {
   const untrusted = untrustedPage(env);
-  // The page's sessionStorage is the page's to read: the conversation never goes there, and on a
-  // stranger's page no secret either. (The userscript's and the runner's stores are out of its reach.)
-  const store = env.store ?? withoutThread(untrusted ? withoutSecrets(sessionRunStore()) : sessionRunStore());
+  // The page's sessionStorage is the page's to read: on a stranger's page neither the conversation
+  // nor a secret goes there; the site's own page keeps both with the run, as it keeps the run.
+  // (The userscript's and the runner's stores are out of the page's reach.)
+  const store = env.store ?? (untrusted ? withoutThread(withoutSecrets(sessionRunStore())) : sessionRunStore());
   let site: SiteConfig = {};
   // Before any init: only the script tag's proxy and token (frames from other origins need init to list them).
   let settings: SiteSettings = siteSettings({}, { frames: frameConfig({ proxy: defaults.proxy, token: defaults.token }) }).site;

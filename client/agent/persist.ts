@@ -65,8 +65,8 @@ export interface SavedRun {
   /** Set when the run replays a recording (client/replay). */
   replay?: ReplayState;
   /**
-   * The conversation's earlier turns this run continues (`run(task, { thread })`). Saved only
-   * in a store out of the page's reach (see `withoutThread`).
+   * The conversation's earlier turns this run continues (`run(task, { thread })`). On a
+   * stranger's page saved only in a store out of the page's reach (see `withoutThread`).
    */
   thread?: ThreadTurn[];
   /**
@@ -179,9 +179,10 @@ export function withoutSecrets(store: RunStore): RunStore {
 }
 
 /**
- * A run store that keeps the conversation out of what it saves: the tab's sessionStorage is the
- * page's to read, and the thread (the user's earlier tasks and the answers) is never put where
- * the page can read it. A run resumed from such a store goes on without its earlier turns.
+ * A run store that keeps the conversation out of what it saves, on a stranger's page: the tab's
+ * sessionStorage is the page's to read, and the thread (the user's earlier tasks and the answers)
+ * is never put where a stranger's page can read it. A run resumed from such a store goes on
+ * without its earlier turns.
  */
 export function withoutThread(store: RunStore): RunStore {
   return {

@@ -35,6 +35,7 @@ import {
   type HistoryItem,
   type Layout,
   type PanelThread,
+  sessionThreadStore,
   type ThreadStore,
 } from './storage';
 import { adoptStyles } from './styles';
@@ -102,7 +103,11 @@ export interface UiDeps {
   lang?: string;
   /** From the script tag (`data-position`). */
   position?: LauncherPosition;
-  /** Where the conversation survives a page load, out of the page's reach (the userscript's); else it lives with the page. */
+  /**
+   * Where the conversation survives a page load on a stranger's page, out of the page's reach
+   * (the userscript's); else it lives with the page there. The site's own pages keep it in the
+   * tab's sessionStorage.
+   */
   threads?: ThreadStore;
   /**
    * The site put pagehand here (the embed, npm): a run resumed after a navigation is its panel's
@@ -161,17 +166,18 @@ export function createUi(deps: UiDeps) {
    * Only runs started here continue it (a page script's run, a replay, has its own).
    */
   let thread: PanelThread = { turns: [] };
+  const threads = deps.threads ?? (deps.stranger ? undefined : sessionThreadStore());
   /** Runs this panel started on this page; and the run whose turn is the thread's last (its view shows it). */
   const mine = new Set<string>();
   const resumedHere = new Set<string>();
   let lastTurnOf: string | undefined;
   const keepThread = (): void => {
-    if (thread.turns.length || thread.pending) deps.threads?.save(thread);
-    else deps.threads?.clear();
+    if (thread.turns.length || thread.pending) threads?.save(thread);
+    else threads?.clear();
   };
   // The conversation of this tab and site's earlier pages, once the store can say.
-  void deps.threads?.ready().then(() => {
-    const saved = deps.threads!.load();
+  void threads?.ready().then(() => {
+    const saved = threads.load();
     if (!saved || thread.turns.length || mine.size) return;
     thread = saved;
     paint();

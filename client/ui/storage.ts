@@ -6,7 +6,8 @@
  * tasks (sessionStorage `pagehand:history`, this tab and site only); and the language the user
  * picked in the panel's menu (localStorage `pagehand:lang`, beside the place: a preference of the
  * site's every page). Storage that throws (disabled, full, sandboxed) only loses the memory. The
- * conversation is never kept in any of these: the page can read them (see `ThreadStore`).
+ * conversation is kept in sessionStorage (`pagehand:thread`) only on the site's own pages (see
+ * `sessionThreadStore`); on a stranger's page never in any of these: the page can read them.
  */
 import type { LauncherPosition, ThreadTurn } from '../agent/public-types';
 
@@ -16,6 +17,7 @@ export const HISTORY_KEY = 'pagehand:history';
 export const HISTORY_MAX = 8;
 export const LOG_KEY = 'pagehand:log';
 export const LANG_KEY = 'pagehand:lang';
+export const THREAD_KEY = 'pagehand:thread';
 /** Entries carried over a navigation (the newest). */
 export const LOG_MAX = 60;
 
@@ -147,9 +149,10 @@ export interface PanelThread {
 }
 
 /**
- * Where the panel's conversation survives a page load: only a store out of the page's reach,
- * for its tab and site (the userscript's: the manager's per-tab object). Without one the
- * conversation lives as long as the page does: the page's own storage is the page's to read.
+ * Where the panel's conversation survives a page load, for its tab and site. On a stranger's page
+ * only a store out of the page's reach (the userscript's: the manager's per-tab object); without
+ * one the conversation lives as long as the page does. On the site's own pages, the tab's
+ * sessionStorage (`sessionThreadStore`).
  */
 export interface ThreadStore {
   /** Resolves once load() can answer (the manager hands its tab object over asynchronously). */
@@ -158,6 +161,31 @@ export interface ThreadStore {
   save(thread: PanelThread): void;
   clear(): void;
 }
+
+/**
+ * The conversation in the tab's sessionStorage, for the site's own pages (the embed, npm,
+ * pagehand.js): it goes on across the site's pages in this tab the way a run does, and is gone
+ * with the tab. The site's scripts can read it there — as they can the run under way, its tasks
+ * and the panel itself: the site is the party that put the copilot on its pages and serves the
+ * code that runs it. A stranger's page never gets this store.
+ */
+export const sessionThreadStore = (): ThreadStore => ({
+  ready: () => Promise.resolve(),
+  load() {
+    const t = read<PanelThread>('sessionStorage', THREAD_KEY);
+    // A page script may have rewritten it: only turns of the right shape are painted.
+    if (!Array.isArray(t?.turns) || !t.turns.every((x) => typeof x?.task === 'string' && typeof x.answer === 'string')) return undefined;
+    return { turns: t.turns, ...(typeof t.pending === 'string' ? { pending: t.pending } : {}) };
+  },
+  save: (thread) => write('sessionStorage', THREAD_KEY, thread),
+  clear() {
+    try {
+      store('sessionStorage')?.removeItem(THREAD_KEY);
+    } catch {
+      /* storage disabled: nothing was kept */
+    }
+  },
+});
 
 /** The language the user picked in the panel (a code; the caller checks it is one we have). */
 export const loadLang = (): string | undefined => {

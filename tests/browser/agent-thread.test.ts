@@ -13,7 +13,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, latestMap, mapUrl, MODELS, refFor, runAgent, useAgentStack, type ModelRequest } from './agent-harness';
 import { bundleSource, origin } from './harness';
-import { inUi, openPanel, panel, sendTask, shot, useUiSession, waitIn } from './ui-kit';
+import { clickBookmarklet, inUi, openPanel, panel, sendTask, shot, useUiSession, waitIn } from './ui-kit';
 import { runCli } from './runner-cli';
 
 const stack = useAgentStack();
@@ -95,7 +95,7 @@ async function pageCanRead(page: Page, needles: string[]): Promise<Record<string
 
 describe('a thread in the panel', () => {
   it(
-    'carries the first answer into the second task across a navigation, keeps both in view, stays out of the page\'s reach, and "New conversation" forgets it',
+    'carries the first answer into the second task across a navigation and a full page load, keeps both in view, stays in its tab, and "New conversation" forgets it',
     { timeout: 120_000 },
     async () => {
       stack.setPolicy(shopModel());
@@ -132,26 +132,68 @@ describe('a thread in the panel', () => {
       await inUi(page, '.log').evaluate((el) => (el.scrollTop = 0));
       await shot(page, 'thread-two-turns', { of: panel(page) });
 
-      // Nothing a page script can read holds the conversation: not its answers, not its structure.
-      const answers = ['#A-7731, a blue mug', 'Cancelled #A-7731', 'The user asked', 'pagehandThreads', '"turns"'];
-      expect(await pageCanRead(page, answers)).toEqual({});
-      // The tasks themselves only in the panel's earlier-tasks list (pagehand:history), as before.
-      const tasks = await pageCanRead(page, ['What was my last order?', 'Cancel it']);
-      for (const where of Object.values(tasks)) expect(where).toEqual(['sessionStorage:pagehand:history']);
+      // On the site's own page the conversation goes on like a run: in this tab's sessionStorage,
+      // and nowhere else a page script can look.
+      const answers = ['#A-7731, a blue mug', 'Cancelled #A-7731', 'The user asked'];
+      expect(await pageCanRead(page, answers)).toEqual({
+        '#A-7731, a blue mug': ['sessionStorage:pagehand:thread'],
+        'Cancelled #A-7731': ['sessionStorage:pagehand:thread'],
+      });
+
+      // A full page load (the visitor follows a link of the site): the conversation is still
+      // shown, and the next task carries it.
+      await page.goto(`${base()}home.html`);
+      await openPanel(page, stack);
+      await waitIn(page, '[data-thread] li');
+      expect(await inUi(page, '[data-thread] li').count()).toBe(2);
+      await sendTask(page, 'Say hello');
+      await waitIn(page, '[data-end="done"]', 30_000);
+      const after = userText(firstFor(since, 'Say hello'));
+      expect(after).toContain('The user asked: What was my last order?');
+      expect(after).toContain('The user asked: Cancel it');
+      expect(blockWith(after, 'answer: Cancelled #A-7731 (the blue mug).')).toBeDefined();
+
+      // Another tab of the same site starts with no conversation, and holds none.
+      const other = await openSite('home.html');
+      await openPanel(other, stack);
+      expect(await inUi(other, '[data-thread]').count()).toBe(0);
+      expect(await pageCanRead(other, answers)).toEqual({});
+      await other.close();
 
       // "New conversation": the panel forgets both turns, and the next task carries nothing of them.
       await inUi(page, '[data-new-conversation]').click();
       expect(await inUi(page, '[data-thread]').count()).toBe(0);
       expect(await inUi(page, '[data-end]').count()).toBe(0);
-      await sendTask(page, 'Say hello');
+      expect(await pageCanRead(page, answers)).toEqual({});
+      await sendTask(page, 'Say hello again');
       await waitIn(page, '[data-end="done"]', 30_000);
-      const third = userText(firstFor(since, 'Say hello'));
+      const third = userText(firstFor(since, 'Say hello again'));
       for (const earlier of ['Earlier in this conversation', 'What was my last order?', '#A-7731, a blue mug', 'Cancel it', 'Cancelled'])
         expect(third).not.toContain(earlier);
       expect(await inUi(page, '[data-thread]').count()).toBe(0);
       await page.close();
     },
   );
+
+  it("on a stranger's page (the bookmarklet) the conversation carries the first answer and is nowhere the page can read", { timeout: 120_000 }, async () => {
+    stack.setPolicy(shopModel());
+    const since = stack.requests().length;
+    const page = await session.context.newPage();
+    await page.goto(`${base()}orders.html`);
+    await clickBookmarklet(page, stack);
+    await waitIn(page, 'section.panel');
+    await sendTask(page, 'What was my last order?');
+    await waitIn(page, '[data-end="done"]', 30_000);
+    await sendTask(page, 'Cancel it');
+    await waitIn(page, '[data-thread] li');
+    await waitIn(page, '[data-end="done"]', 30_000);
+    const second = userText(firstFor(since, 'Cancel it'));
+    expect(second).toContain('The user asked: What was my last order?');
+    expect(blockWith(second, 'answer: #A-7731, a blue mug')).toBeDefined();
+    // The panel's memory only: no storage, cookie, global or node of the page holds it.
+    expect(await pageCanRead(page, ['#A-7731, a blue mug', 'Cancelled #A-7731', 'The user asked', '"turns"'])).toEqual({});
+    await page.close();
+  });
 
   it(
     'an "allow every deletion" given in the first turn does not answer the second turn\'s deletion: the user is asked again',
