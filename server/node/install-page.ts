@@ -57,6 +57,8 @@ ${
 OPENAI_BASE_URL=http://127.0.0.1:11434/v1  # Ollama / LM Studio / vLLM: no key needed,
 PAGEHAND_MODEL=llama3.1                    #   and name the model you serve
 GEMINI_API_KEY=…                           # Gemini</pre>
+  <p id="watch-help">Meanwhile, the <a href="#demos">demo pages</a> show pagehand at work without a model: open one and
+  press <strong>Watch it work</strong> to replay a task it solved there before.</p>
 </div>`
     : html`<p>Default model: <code>${d.defaultModel ?? '(none)'}</code>. Allowed: ${d.models.length ? d.models.join(', ') : '(none)'}.</p>`
 }
@@ -124,7 +126,7 @@ the bookmarklet work, and a run carries on when a link leads to another site.</p
 </ol>
 </div>
 
-<h2>Demo pages</h2>
+<h2 id="demos">Demo pages</h2>
 <ul>${d.demos.map((x) => html`<li><a href="${x.path}">${x.title}</a></li>`)}</ul>
 
 <h2>API</h2>

@@ -18,6 +18,8 @@ import { mintSessionToken } from '../session/token';
 import { mountBroker } from './bookmarklet-broker';
 import { installPage } from './install-page';
 import { staticAssets } from './static-assets';
+import { watchItWork } from './demo-watch';
+import { escapeHtml } from './escape-html';
 import { embedSnippet } from './loader';
 import { publicOrigin } from './public-origin';
 
@@ -128,9 +130,15 @@ export function mountNodePages(app: Hono<AppEnv>, opts: NodePagesOptions): void 
     const embed = opts.personalToken
       ? embedSnippet(origin, await mintSessionToken(opts.personalToken, origin, Math.floor(now() / 1000) + limits.sessionTtlSeconds))
       : '<!-- pagehand: no personal token on this server (PAGEHAND_SITES is set); add your own embed snippet -->';
-    return c.html(new TextDecoder().decode(file).replace('<!--pagehand-embed-->', embed));
+    // No model: the task the demo ships solved, replayed on request (demo-watch.ts).
+    const recording = noProvider(opts.config) ? await readOrNull(join(opts.demoDir, name.replace(/\.html$/, '.recording.json'))) : null;
+    const watch = recording && opts.personalToken ? watchItWork(new TextDecoder().decode(recording)) : '';
+    const page = new TextDecoder().decode(file);
+    return c.html((watch ? page.replace(/<body[^>]*>/i, (b) => `${b}\n${watch}`) : page).replace('<!--pagehand-embed-->', embed));
   });
 }
+
+const noProvider = (config: ProxyConfig): boolean => !config.providers.openai && !config.providers.gemini;
 
 const SAFE = /^[A-Za-z0-9._~:/[\]-]*$/;
 
@@ -175,5 +183,3 @@ async function demoFiles(dir: string): Promise<Array<{ name: string; title: stri
     }),
   );
 }
-
-const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
