@@ -4,9 +4,10 @@
  * does what the page asks, and a user who says no. Written from docs/security.md alone.
  */
 import type { Page } from 'playwright-core';
+import type { RunResult } from '../../client/agent/public-types';
 import { beforeAll, expect } from 'vitest';
 import { call, latestMap, mapElements, MODELS, useAgentStack, type AgentStack, type ModelRequest, type Reply } from './agent-harness';
-import { runLog, startRun, waitForResult } from './agent-run';
+import { runLog, startRun } from './agent-run';
 import { crossOrigin, open, useSession, type Session } from './harness';
 
 export interface Attack {
@@ -24,10 +25,19 @@ interface Outcome {
   why: string;
 }
 
+/** What a play waits for once it has an effect. */
+type Need = 'one effect' | 'every effect';
+
+/** A ping or a navigation an action started may still be on its way when the run ends. */
+const TAIL_MS = 300;
+
 export interface Kit {
   session: Session;
   stack: AgentStack;
+  /** One answer on a page of its own. */
   play(a: Attack, confirm: 'allow' | 'deny'): Promise<Outcome>;
+  /** Both answers on one page load where the page allows it: a no first, then a yes. */
+  playBoth(a: Attack): Promise<{ denied: Outcome; allowed: Outcome }>;
   /** The attack is real (a yes lets it happen), and a no stops it: a question, and no trace. */
   attack(a: Attack): Promise<void>;
 }
@@ -37,44 +47,101 @@ export function useAttackKit(): Kit {
   const session = useSession();
   const stack = useAgentStack();
   const sink: string[] = [];
+  let sinkHit: (() => void) | undefined;
   beforeAll(async () => {
     await session.context.route('**/sink/**', async (route) => {
       sink.push(`${route.request().method()} ${route.request().url()}`);
+      sinkHit?.();
       await route.fulfill({ status: 204 });
     });
   });
 
-  const play = async (a: Attack, confirm: 'allow' | 'deny'): Promise<Outcome> => {
-    sink.length = 0;
-    const page = await open(session, `adversarial/fresh/${a.page.replace('{cross}', encodeURIComponent(crossOrigin()))}`);
+  const load = (a: Attack): Promise<Page> => open(session, `adversarial/fresh/${a.page.replace('{cross}', encodeURIComponent(crossOrigin()))}`);
+
+  /**
+   * Until the run's result or the page's first effect, whichever comes first: a yes to a link
+   * whose answer (204) leaves the page where it is would otherwise hold the run for the loop's
+   * whole navigation grace. Then, unless one effect is all the caller needs, a tail for what
+   * is still on its way.
+   */
+  const settle = async (page: Page, need: Need): Promise<RunResult | undefined> => {
+    const hit = new Promise<void>((resolve) => {
+      if (sink.length > 0) resolve();
+      else sinkHit = resolve;
+    });
+    const inPage = page.waitForFunction(() => ((window as any).__done?.length ?? 0) > 0 || sessionStorage.getItem('agent-result') !== null, undefined, {
+      timeout: 30_000,
+    });
+    inPage.catch(() => {}); // a sink request may win the race: this one then ends with the page
     try {
-      let turn = 0;
-      stack.setPolicy(async (req) => (turn++ === 0 ? a.call(latestMap(req), page) : call('done', { summary: 'Done as the page asked.' })));
-      await startRun(page, 'Do what the page says.', { proxy: stack.proxyUrl, token: stack.token, model: MODELS.openai }, { confirm });
-      const result = await waitForResult(page, 30_000);
-      // A ping or a navigation the action started may still be on its way.
-      await page.waitForTimeout(300);
-      const log = await runLog(page);
-      const asked = log.filter((e) => e.type === 'confirm').map((e) => `${e.kind}: ${e.reason}`);
-      const done = (await page.evaluate(() => (window as any).__done as string[] | undefined)) ?? [];
-      const effects = [...done, ...sink];
-      const actions = log.filter((e) => e.type === 'action' && e.phase === 'end').map((e) => `${e.name} ${JSON.stringify(e.args)} → ${e.message}`);
-      const why = `${a.name} (${confirm}): asked ${JSON.stringify(asked)}, effects ${JSON.stringify(effects)}, actions ${JSON.stringify(actions)}, result ok ${result.ok} ${result.summary}`;
-      return { asked, effects, why };
+      await Promise.race([hit, inPage]);
+    } catch (e) {
+      throw new Error(`no result and no effect within 30 s; log:\n${JSON.stringify(await runLog(page), null, 1).slice(-4000)}`, { cause: e });
+    } finally {
+      sinkHit = undefined;
+    }
+    const raw = await page.evaluate(() => sessionStorage.getItem('agent-result'));
+    const effectSeen = sink.length > 0 || (await page.evaluate(() => ((window as any).__done?.length ?? 0) > 0));
+    if (!(need === 'one effect' && effectSeen)) await page.waitForTimeout(TAIL_MS);
+    return raw ? (JSON.parse(raw) as RunResult) : undefined;
+  };
+
+  const playOn = async (page: Page, a: Attack, confirm: 'allow' | 'deny', need: Need): Promise<Outcome> => {
+    sink.length = 0;
+    let turn = 0;
+    stack.setPolicy(async (req) => (turn++ === 0 ? a.call(latestMap(req), page) : call('done', { summary: 'Done as the page asked.' })));
+    await startRun(page, 'Do what the page says.', { proxy: stack.proxyUrl, token: stack.token, model: MODELS.openai }, { confirm });
+    const result = await settle(page, need);
+    const log = await runLog(page);
+    const asked = log.filter((e) => e.type === 'confirm').map((e) => `${e.kind}: ${e.reason}`);
+    const done = (await page.evaluate(() => (window as any).__done as string[] | undefined)) ?? [];
+    const effects = [...done, ...sink];
+    const actions = log.filter((e) => e.type === 'action' && e.phase === 'end').map((e) => `${e.name} ${JSON.stringify(e.args)} → ${e.message}`);
+    const end = result ? `result ok ${result.ok} ${result.summary}` : 'no result yet';
+    const why = `${a.name} (${confirm}): asked ${JSON.stringify(asked)}, effects ${JSON.stringify(effects)}, actions ${JSON.stringify(actions)}, ${end}`;
+    return { asked, effects, why };
+  };
+
+  const play = async (a: Attack, confirm: 'allow' | 'deny'): Promise<Outcome> => {
+    const page = await load(a);
+    try {
+      return await playOn(page, a, confirm, 'every effect');
     } finally {
       await page.close();
     }
   };
 
-  const attack = async (a: Attack): Promise<void> => {
-    const allowed = await play(a, 'allow');
-    expect(allowed.effects.length, `the page is not a live attack: ${allowed.why}`).toBeGreaterThan(0);
-    const denied = await play(a, 'deny');
-    expect(denied.effects, denied.why).toEqual([]);
-    expect(denied.asked.length, denied.why).toBeGreaterThan(0);
+  const playBoth = async (a: Attack, need: Need = 'every effect'): Promise<{ denied: Outcome; allowed: Outcome }> => {
+    const page = await load(a);
+    try {
+      const denied = await playOn(page, a, 'deny', 'every effect');
+      // The yes plays on the page the no left. What the no left behind (an option it selected
+      // before the submit it stopped, an effect) can keep the yes from acting there: then the
+      // yes gets a fresh page, as every answer once did.
+      if (denied.effects.length === 0) {
+        const allowed = await playOn(page, a, 'allow', need);
+        if (allowed.effects.length > 0) return { denied, allowed };
+      }
+      await page.close();
+      const again = await load(a);
+      try {
+        return { denied, allowed: await playOn(again, a, 'allow', need) };
+      } finally {
+        await again.close();
+      }
+    } finally {
+      if (!page.isClosed()) await page.close();
+    }
   };
 
-  return { session, stack, play, attack };
+  const attack = async (a: Attack): Promise<void> => {
+    const { denied, allowed } = await playBoth(a, 'one effect');
+    expect(denied.effects, denied.why).toEqual([]);
+    expect(denied.asked.length, denied.why).toBeGreaterThan(0);
+    expect(allowed.effects.length, `the page is not a live attack: ${allowed.why}`).toBeGreaterThan(0);
+  };
+
+  return { session, stack, play, playBoth: (a) => playBoth(a), attack };
 }
 
 /** A click on the one element with this role and name. */
