@@ -29,55 +29,38 @@ export const toolNames = (names: readonly string[]): ToolNames => new Map(names.
 export function parseLooseJson(text: string): unknown {
   try {
     return JSON.parse(text);
-  } catch (e) {
-    const fixed = repairJson(text);
-    if (fixed === text) throw e;
-    return JSON.parse(fixed);
+  } catch {
+    return JSON.parse(repairJson(text));
   }
 }
 
 /** Single quotes → double, a missing comma between two values added, trailing commas removed.
  * Walks the text once so nothing inside a string is touched. */
-function repairJson(text: string): string {
+function repairJson(t: string): string {
   let out = '';
-  let quote: string | undefined;
-  // The last significant character written outside a string, to see a missing comma.
+  let quote = '';
+  // The last character outside strings but spaces (a closed string's is its quote).
   let last = '';
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
+  for (let i = 0; i < t.length; i++) {
+    let c = t[i]!;
     if (quote) {
-      if (ch === '\\') {
-        const next = text[++i] ?? '';
-        // \' is no JSON escape: inside a single-quoted string it is a plain quote.
-        out += next === "'" ? next : ch + next;
-        continue;
+      // \' is no JSON escape; a " inside a single-quoted string needs one.
+      if (c === '\\') c = t[++i] === "'" ? "'" : c + (t[i] ?? '');
+      else if (c === quote) {
+        c = last = '"';
+        quote = '';
+      } else if (c === '"') c = '\\"';
+    } else if (/\S/.test(c)) {
+      // Two values in a row (`"a": 1 "b": 2`, `} {`) need a comma between them.
+      if (/["'{[\w-]/.test(c) && (/["}\]]/.test(last) || (/\w/.test(last) && /\s/.test(t[i - 1]!)))) out += ',';
+      if (c === '}' || c === ']') out = out.replace(/,(\s*)$/, '$1');
+      if (c === '"' || c === "'") {
+        quote = c;
+        c = '"';
       }
-      if (ch === quote) {
-        out += '"';
-        quote = undefined;
-        last = '"';
-        continue;
-      }
-      out += ch === '"' ? '\\"' : ch;
-      continue;
+      last = quote ? '' : c;
     }
-    if (/\s/.test(ch)) {
-      out += ch;
-      continue;
-    }
-    const opensValue = ch === '"' || ch === "'" || ch === '{' || ch === '[' || /[-\d tfn]/.test(ch);
-    // `"a": 1 "b": 2` or `} {`: two values in a row need a comma between them.
-    if (opensValue && (last === '"' || last === '}' || last === ']' || /[\d el]/.test(last))) out += ',';
-    if (ch === '}' || ch === ']') out = out.replace(/,\s*$/, (m) => m.slice(1));
-    if (ch === '"' || ch === "'") {
-      quote = ch;
-      out += '"';
-      last = '';
-      continue;
-    }
-    out += ch;
-    // A word (true, 12, null) is one value: only its last character counts.
-    last = /[\w.+-]/.test(ch) && /[\w.+-]/.test(text[i + 1] ?? '') ? 'word' : ch;
+    out += c;
   }
   return out;
 }
@@ -129,7 +112,7 @@ function balancedEnd(s: string, start: number): number {
 }
 
 /** The tool's own spelling, or undefined when no tool has that name. */
-const canonical = (name: unknown, names: ToolNames): string | undefined => (typeof name === 'string' ? names.get(name.trim().toLowerCase()) : undefined);
+export const canonical = (name: unknown, names: ToolNames): string | undefined => (typeof name === 'string' ? names.get(name.trim().toLowerCase()) : undefined);
 
 /** Arguments as an object; a JSON string of them is read too (some models quote the object). */
 function argsOf(v: unknown): Obj {
@@ -186,5 +169,5 @@ export function callsInText(text: string, names: ToolNames): { calls: TextCall[]
     blocks.push(block.value);
     rest = rest.replace(text.slice(block.start, block.end), '');
   }
-  return { calls, rest: rest.replace(/\n{3,}/g, '\n\n').trim(), blocks };
+  return { calls, rest: rest.trim(), blocks };
 }

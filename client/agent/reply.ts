@@ -9,7 +9,7 @@
 import type { ChatReply } from '../llm/wire';
 import { TOOLS } from './tools';
 import type { PlannedCall, Reasoning } from './public-types';
-import { callsInText, toolNames, type ToolNames } from '../../common/text-calls';
+import { callsInText, canonical, toolNames, type ToolNames } from '../../common/text-calls';
 
 /** A call as the reply gave it: the tool's name and its arguments as sent (calls.ts puts it in canonical form). */
 export interface RawCall extends PlannedCall {
@@ -62,15 +62,7 @@ export function readReasoningLines(text: string): { reasoning: Reasoning; rest: 
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 const BUILT_IN: ToolNames = toolNames(Object.keys(TOOLS));
 
-function namesWith(extra: readonly string[]): ToolNames {
-  if (!extra.length) return BUILT_IN;
-  const m = new Map(BUILT_IN);
-  for (const n of extra) m.set(n.toLowerCase(), n);
-  return m;
-}
-
-/** The tool's own spelling, or undefined when no tool has that name. */
-const canonical = (name: string, names: ToolNames): string | undefined => names.get(name.trim().toLowerCase());
+const namesWith = (extra: readonly string[]): ToolNames => (extra.length ? toolNames([...Object.keys(TOOLS), ...extra]) : BUILT_IN);
 
 function reasoningFromJson(v: unknown): Reasoning {
   const r: Reasoning = {};
