@@ -20,7 +20,9 @@
  *    for both agents, since page-agent sends one tool with nested schemas and pagehand one tool
  *    per action; their raw JSON sizes are shown too). page-agent 1.12.4 (@page-agent/core, bundled at bench
  *    time) is given the same task on the same inbox page in the same Chromium; its first model
- *    request is captured and counted the same way.
+ *    request is captured and counted the same way. The text protocol (the proxy's, for models
+ *    without tool calls) is counted beside it: step 1's request as the proxy would send it in
+ *    text (server/chat/text-protocol.ts), its tools described in the system message.
  *
  * Bar: non-LLM time without the settle wait ≤ 50 ms median per step; fixed prompt cost ≤ 1.5k system + 0.6k tools.
  * Writes bench/results/loop.json. Launches Chromium.
@@ -34,6 +36,8 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleOptions } from '../build';
+import { toTextRequest } from '../server/chat/text-protocol';
+import type { ResolvedChatRequest } from '../server/chat/types';
 import { startStaticServer } from '../tests/browser/static-server';
 import type { ModelRequest } from '../tests/server/fakes/model-request';
 import type { FakeScript } from '../tests/server/fakes/script';
@@ -314,10 +318,10 @@ async function main(): Promise<void> {
     for (let i = 0; i < 600 && !saidDone; i++) await new Promise((r) => setTimeout(r, 100));
     const mailResult = { ok: saidDone && read.length === 3 };
     await mailCtx.close();
-    const ours = stack.fake
-      .modelRequests()
-      .slice(before)
-      .map((r) => promptTokens(r.body as never));
+    const mailRequests = stack.fake.modelRequests().slice(before);
+    const ours = mailRequests.map((r) => promptTokens(r.body as never));
+    // The same step 1 as the proxy's text protocol sends it.
+    const textFirst = mailRequests.length ? promptTokens(toTextRequest(mailRequests[0]!.body as ResolvedChatRequest) as never) : undefined;
 
     // page-agent, same page, same task: its first request, captured before it leaves the page.
     const peerSource = await bundleForPage({
@@ -395,6 +399,7 @@ async function main(): Promise<void> {
     const first = ours[0]!;
     const tokRows = [
       ['pagehand step 1', first.system, `${first.tools} (${first.toolsJson})`, first.user, first.total],
+      ...(textFirst ? [['pagehand step 1, text protocol', textFirst.system, 'in system', textFirst.user, textFirst.total]] : []),
       ['pagehand median step', '', '', median(ours.map((o) => o.user)), median(ours.map((o) => o.total))],
       ['pagehand largest step', '', '', Math.max(...ours.map((o) => o.user)), Math.max(...ours.map((o) => o.total))],
       peer
@@ -430,7 +435,7 @@ async function main(): Promise<void> {
     await mkdir(join(root, 'bench/results'), { recursive: true });
     await writeFile(
       join(root, 'bench/results/loop.json'),
-      `${JSON.stringify({ date: new Date().toISOString(), cores: cpus().length, elements, stepsTimed: steps.length, nonLlmMs: { median: median(nonLlm), p95: p95(nonLlm), max: Math.max(...nonLlm) }, nonLlmWithoutSettleMs: { median: median(nonLlmNoSettle), p95: p95(nonLlmNoSettle) }, rounds, ...(BASE ? { base: { ref: BASE, withoutSettleMs: median(baseSteps.map(noSettle)) } } : {}), load: loadavg()[0], samples: steps, webmail: { ok: mailResult.ok, steps: ours.length, perStep: ours }, pageAgent: peer ? { version: peerVersion, step1: peer } : null, verdicts }, null, 2)}\n`,
+      `${JSON.stringify({ date: new Date().toISOString(), cores: cpus().length, elements, stepsTimed: steps.length, nonLlmMs: { median: median(nonLlm), p95: p95(nonLlm), max: Math.max(...nonLlm) }, nonLlmWithoutSettleMs: { median: median(nonLlmNoSettle), p95: p95(nonLlmNoSettle) }, rounds, ...(BASE ? { base: { ref: BASE, withoutSettleMs: median(baseSteps.map(noSettle)) } } : {}), load: loadavg()[0], samples: steps, webmail: { ok: mailResult.ok, steps: ours.length, perStep: ours, ...(textFirst ? { textProtocolStep1: textFirst } : {}) }, pageAgent: peer ? { version: peerVersion, step1: peer } : null, verdicts }, null, 2)}\n`,
     );
   } finally {
     await browser.close();

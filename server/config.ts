@@ -85,6 +85,12 @@ export interface ProxyConfig {
    */
   visionModels?: string[];
   /**
+   * Models spoken to with the text protocol (tools described in the prompt, the call read back
+   * from the reply's text; chat/text-protocol.ts): exact names, or prefixes ending in `*`, from
+   * PAGEHAND_TEXT_MODELS. Others use tool calls until their upstream refuses them.
+   */
+  textModels?: string[];
+  /**
    * US dollars per million tokens, by model (exact names, or prefixes ending in `*`), from
    * PAGEHAND_PRICES. GET /v1/config gives each token its models' prices, so the page can put a
    * cost on a run's usage. Omitted → no prices, no cost.
@@ -141,6 +147,7 @@ export type EnvName =
   | 'PAGEHAND_MODEL'
   | 'PAGEHAND_MODELS'
   | 'PAGEHAND_VISION_MODELS'
+  | 'PAGEHAND_TEXT_MODELS'
   | 'PAGEHAND_PRICES'
   | 'PAGEHAND_SITES'
   | 'PAGEHAND_MAX_BODY_BYTES'
@@ -149,6 +156,12 @@ export type EnvName =
   | 'PAGEHAND_MAX_PROMPT_TOKENS'
   | 'PAGEHAND_SESSION_TTL_S'
   | 'TRUST_PROXY';
+
+const nameList = (raw: string): string[] =>
+  raw
+    .split(',')
+    .map((m) => m.trim())
+    .filter(Boolean);
 
 const get = (env: EnvVars, name: EnvName): string | undefined => {
   const v = env[name];
@@ -209,6 +222,9 @@ export function configFromEnv(env: EnvVars, options: FromEnvOptions): ProxyConfi
             .map((m) => m.trim())
             .filter(Boolean);
 
+  const textRaw = get(env, 'PAGEHAND_TEXT_MODELS');
+  const textModels = textRaw ? nameList(textRaw) : [];
+
   const pricesRaw = get(env, 'PAGEHAND_PRICES');
   const prices = pricesRaw ? parsePrices(pricesRaw) : undefined;
 
@@ -220,6 +236,7 @@ export function configFromEnv(env: EnvVars, options: FromEnvOptions): ProxyConfi
     defaultModel,
     models,
     visionModels,
+    textModels,
     ...(prices ? { prices } : {}),
     sites,
     limits: {
@@ -346,9 +363,13 @@ export function defaultModelFor(config: ProxyConfig, site: Site): string | undef
   return site.models?.find((m) => m !== '*');
 }
 
-/** Whether a model name matches a vision entry (exact, or a prefix ending in `*`; `*` alone matches all). */
+/** Whether a model name matches an entry of a list: exact, or a prefix ending in `*` (`*` alone matches all). */
+export const matchesModel = (list: readonly string[], model: string): boolean =>
+  list.some((p) => (p.endsWith('*') ? model.startsWith(p.slice(0, -1)) : model === p));
+
+/** Whether a model matches a vision entry. */
 export function acceptsImages(config: ProxyConfig, model: string): boolean {
-  return (config.visionModels ?? DEFAULT_VISION_MODELS).some((p) => (p.endsWith('*') ? model.startsWith(p.slice(0, -1)) : model === p));
+  return matchesModel(config.visionModels ?? DEFAULT_VISION_MODELS, model);
 }
 
 /**

@@ -2,13 +2,14 @@
  * Reads a model reply into reasoning and calls. Pure.
  *
  * Models differ: most return native tool calls; some write the call as JSON in the text
- * (fenced or bare, in several common shapes); some write reasoning as labelled lines, some as
+ * (fenced, tagged or bare, in several common shapes; read by common/text-calls.ts); some write reasoning as labelled lines, some as
  * JSON keys, some not at all. All of these work; a reply with neither a call nor JSON is text
  * for the user.
  */
 import type { ChatReply } from '../llm/wire';
 import { TOOLS } from './tools';
 import type { PlannedCall, Reasoning } from './public-types';
+import { callsInText, canonical, toolNames, type ToolNames } from '../../common/text-calls';
 
 /** A call as the reply gave it: the tool's name and its arguments as sent (calls.ts puts it in canonical form). */
 export interface RawCall extends PlannedCall {
@@ -58,99 +59,10 @@ export function readReasoningLines(text: string): { reasoning: Reasoning; rest: 
   return { reasoning, rest: rest.join('\n').trim() };
 }
 
-/** JSON values found in the text: fenced blocks first, else the outermost balanced {…} or […]. */
-export function jsonBlocks(text: string): Array<{ value: unknown; start: number; end: number }> {
-  const out: Array<{ value: unknown; start: number; end: number }> = [];
-  const fence = /```(?:json|JSON)?\s*\n?([\s\S]*?)```/g;
-  for (let m; (m = fence.exec(text));) {
-    try {
-      out.push({ value: JSON.parse(m[1]!), start: m.index, end: m.index + m[0].length });
-    } catch {
-      /* not JSON */
-    }
-  }
-  if (out.length) return out;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (ch !== '{' && ch !== '[') continue;
-    const end = balancedEnd(text, i);
-    if (end < 0) continue;
-    try {
-      out.push({ value: JSON.parse(text.slice(i, end + 1)), start: i, end: end + 1 });
-      i = end;
-    } catch {
-      /* not JSON; keep looking */
-    }
-  }
-  return out;
-}
-
-function balancedEnd(s: string, start: number): number {
-  let depth = 0;
-  let inString = false;
-  for (let i = start; i < s.length; i++) {
-    const ch = s[i];
-    if (inString) {
-      if (ch === '\\') i++;
-      else if (ch === '"') inString = false;
-    } else if (ch === '"') inString = true;
-    else if (ch === '{' || ch === '[') depth++;
-    else if (ch === '}' || ch === ']') {
-      depth--;
-      if (depth === 0) return i;
-    }
-  }
-  return -1;
-}
-
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
-/** Tool names by their lower-cased form: models vary the case ("Click", "addtocart"). */
-type Names = ReadonlyMap<string, string>;
-const BUILT_IN: Names = new Map(Object.keys(TOOLS).map((n) => [n, n]));
+const BUILT_IN: ToolNames = toolNames(Object.keys(TOOLS));
 
-function namesWith(extra: readonly string[]): Names {
-  if (!extra.length) return BUILT_IN;
-  const m = new Map(BUILT_IN);
-  for (const n of extra) m.set(n.toLowerCase(), n);
-  return m;
-}
-
-/** The tool's own spelling, or undefined when no tool has that name. */
-const canonical = (name: unknown, names: Names): string | undefined => (typeof name === 'string' ? names.get(name.trim().toLowerCase()) : undefined);
-
-function argsOf(v: unknown): Record<string, unknown> {
-  if (typeof v === 'string') {
-    try {
-      const parsed = JSON.parse(v) as unknown;
-      return isObject(parsed) ? parsed : {};
-    } catch {
-      return {};
-    }
-  }
-  return isObject(v) ? v : {};
-}
-
-/** Calls in the shapes models write: {name, arguments}, {tool, args}, {function: {…}}, {click: {…}}, {action: [...]}, arrays. */
-export function callsFromJson(v: unknown, names: Names = BUILT_IN): PlannedCall[] {
-  if (Array.isArray(v)) return v.flatMap((x) => callsFromJson(x, names));
-  if (!isObject(v)) return [];
-  for (const key of ['tool_calls', 'calls', 'actions']) if (Array.isArray(v[key])) return callsFromJson(v[key], names);
-  if (Array.isArray(v.action)) return callsFromJson(v.action, names);
-  if (isObject(v.function)) return callsFromJson(v.function, names);
-  const name = canonical(v.name ?? v.tool ?? v.tool_name ?? (typeof v.action === 'string' ? v.action : undefined), names);
-  if (name) {
-    const args = v.arguments ?? v.args ?? v.parameters ?? v.input;
-    if (args !== undefined) return [{ name, args: argsOf(args) }];
-    // {"action": "click", "ref": "12"}: the rest of the object is the arguments.
-    const rest = Object.fromEntries(Object.entries(v).filter(([k]) => !['name', 'tool', 'tool_name', 'action'].includes(k)));
-    return [{ name, args: rest }];
-  }
-  // {"click": {"ref": "12"}} — one key naming a tool.
-  return Object.keys(v).flatMap((k) => {
-    const n = canonical(k, names);
-    return n ? [{ name: n, args: argsOf(v[k]) }] : [];
-  });
-}
+const namesWith = (extra: readonly string[]): ToolNames => (extra.length ? toolNames([...Object.keys(TOOLS), ...extra]) : BUILT_IN);
 
 function reasoningFromJson(v: unknown): Reasoning {
   const r: Reasoning = {};
@@ -184,15 +96,8 @@ export function parseReply(reply: Pick<ChatReply, 'content' | 'toolCalls'>, extr
     if (!reasoning.nextGoal && !reasoning.evaluation && rest) reasoning.nextGoal = rest.slice(0, 300);
     return { reasoning, calls, text: rest, fromText: false };
   }
-  // No native call: look for JSON calls in the text.
-  let calls: PlannedCall[] = [];
-  let text = rest;
-  for (const block of jsonBlocks(rest)) {
-    const found = callsFromJson(block.value, names);
-    if (!found.length) continue;
-    calls = calls.concat(found);
-    Object.assign(reasoning, { ...reasoningFromJson(block.value), ...reasoning });
-    text = text.replace(rest.slice(block.start, block.end), '').trim();
-  }
-  return { reasoning, calls, text, fromText: calls.length > 0 };
+  // No native call: look for calls written in the text (common/text-calls.ts reads them tolerantly).
+  const found = callsInText(rest, names);
+  for (const block of found.blocks) Object.assign(reasoning, { ...reasoningFromJson(block), ...reasoning });
+  return { reasoning, calls: found.calls, text: found.rest, fromText: found.calls.length > 0 };
 }

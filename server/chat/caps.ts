@@ -7,12 +7,10 @@ export function providerFor(model: string): ProviderName {
   return /^gemini-/i.test(model) ? 'gemini' : 'openai';
 }
 
-/** OpenAI reasoning models refuse `max_tokens` and want `max_completion_tokens`. */
-const WANTS_COMPLETION_TOKENS = /^(o\d|gpt-5)/i;
-
 /**
  * Clamps the requested output length to the site's cap, and sets the cap when the page asked
- * for none, so no request can generate more than the operator allows.
+ * for none, so no request can generate more than the operator allows. Which name the upstream
+ * reads is the quirks table's business (quirks.ts).
  *
  * @example
  * capTokens({ model: 'gpt-4.1-mini', messages, max_tokens: 99999 }, 4096).max_tokens; // 4096
@@ -21,9 +19,6 @@ export function capTokens(req: ChatRequest & { model: string }, cap: number): Re
   const out: ResolvedChatRequest = { ...req };
   if (out.max_completion_tokens !== undefined) out.max_completion_tokens = Math.min(out.max_completion_tokens, cap);
   if (out.max_tokens !== undefined) out.max_tokens = Math.min(out.max_tokens, cap);
-  if (out.max_tokens === undefined && out.max_completion_tokens === undefined) {
-    if (providerFor(out.model) === 'openai' && WANTS_COMPLETION_TOKENS.test(out.model)) out.max_completion_tokens = cap;
-    else out.max_tokens = cap;
-  }
+  if (out.max_tokens === undefined && out.max_completion_tokens === undefined) out.max_tokens = cap;
   return out;
 }

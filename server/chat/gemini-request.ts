@@ -6,10 +6,12 @@
  *   name is looked up from the call they answer; adjacent turns of one role are merged, as
  *   Gemini expects all results of one model turn in a single user turn;
  * - images must be data: URLs (the proxy does not fetch pages' URLs for Gemini);
- * - tools become `functionDeclarations` with the JSON Schema passed as `parametersJsonSchema`.
+ * - tools become `functionDeclarations` with the JSON Schema passed as `parametersJsonSchema`;
+ * - `reasoning_effort` becomes the family's thinking setting (quirks.ts).
  */
 import { FunctionCallingConfigMode, type Content, type GenerateContentConfig, type GenerateContentParameters, type Part } from '@google/genai';
 import { ProxyError } from '../errors';
+import { geminiQuirks } from './quirks';
 import type { ContentPart, ResolvedChatRequest, TextPart, ToolChoice } from './types';
 
 const DATA_URL = /^data:([^;,]+);base64,(.*)$/s;
@@ -65,7 +67,8 @@ export function toGeminiRequest(req: ResolvedChatRequest): GenerateContentParame
     }
   });
 
-  const config: GenerateContentConfig = {};
+  // Thinking and safety as the model's family takes them (quirks.ts).
+  const config: GenerateContentConfig = geminiQuirks(req.model, req.reasoning_effort);
   if (system.length) config.systemInstruction = { parts: system };
   if (req.tools?.length) {
     config.tools = [

@@ -4,6 +4,7 @@
  */
 import { GoogleGenAI, type GenerateContentResponse } from '@google/genai';
 import type { GeminiProvider } from '../config';
+import { addChunk, newCollected, type Collected } from './collected';
 import type { Redact } from '../redact';
 import { chunkFromGemini, completionFromGemini, newStreamState, usageChunk } from './gemini-response';
 import { toGeminiRequest } from './gemini-request';
@@ -16,6 +17,8 @@ import type { UpstreamGuard } from './upstream-guard';
 
 export interface GeminiUpstream {
   complete(req: ResolvedChatRequest, guard: UpstreamGuard): Promise<UpstreamResult>;
+  /** As OpenAIUpstream.open: the reply gathered whole, in OpenAI's shape. */
+  open(req: ResolvedChatRequest, guard: UpstreamGuard): Promise<() => Promise<Collected>>;
 }
 
 /**
@@ -57,6 +60,40 @@ export function geminiUpstream(provider: GeminiProvider, redact: Redact): Gemini
       guard.arm();
       const { stream, done } = toSse(chunks, req, guard, redact);
       return { response: new Response(stream, { headers: SSE_HEADERS }), done };
+    },
+
+    async open(req, guard) {
+      const params = toGeminiRequest(req);
+      params.config = { ...params.config, abortSignal: guard.signal };
+      let chunks: AsyncGenerator<GenerateContentResponse>;
+      try {
+        chunks = await guard.race(ai.models.generateContentStream(params));
+      } catch (e) {
+        guard.dispose();
+        throw upstreamFailure(e, 'gemini', guard, redact).error;
+      }
+      guard.arm();
+      return async () => {
+        const iterator = chunks[Symbol.asyncIterator]();
+        const state = newStreamState(req.model);
+        const collected = newCollected();
+        try {
+          for (;;) {
+            const next = await guard.race(iterator.next());
+            guard.arm();
+            if (next.done) break;
+            const chunk = chunkFromGemini(next.value, state);
+            if (chunk) addChunk(collected, chunk);
+          }
+          if (state.usage) collected.usage = state.usage;
+          return collected;
+        } catch (e) {
+          iterator.return?.(undefined).catch(() => {});
+          throw upstreamFailure(e, 'gemini', guard, redact).error;
+        } finally {
+          guard.dispose();
+        }
+      };
     },
   };
 }

@@ -9,6 +9,11 @@ import type { JsonBodyVariables } from '../middleware/json-body';
 import type { SiteVariables } from '../middleware/require-site';
 import type { Redact } from '../redact';
 import { capTokens, providerFor } from './caps';
+import { applyQuirks } from './quirks';
+import { watchReply } from './reply-watch';
+import { refusesTools, TextModes } from './text-modes';
+import { callsFromReply, toTextRequest } from './text-protocol';
+import { serveText } from './text-serve';
 import { geminiUpstream, type GeminiUpstream } from './gemini-upstream';
 import { openaiUpstream, type OpenAIUpstream } from './openai-upstream';
 import { estimatePromptTokens, IMAGE_TOKENS, imageCount, MAX_IMAGES } from './prompt-size';
@@ -24,6 +29,7 @@ export function chatCompletions(config: ProxyConfig, redact: Redact): Handler<En
     openai: config.providers.openai && openaiUpstream(config.providers.openai, redact),
     gemini: config.providers.gemini && geminiUpstream(config.providers.gemini, redact),
   };
+  const textModes = new TextModes(config.textModels ?? []);
 
   return async (c) => {
     const started = Date.now();
@@ -65,17 +71,42 @@ export function chatCompletions(config: ProxyConfig, redact: Redact): Handler<En
         `The prompt is about ${promptTokens} tokens (estimated as characters / 4, and ${IMAGE_TOKENS} an image), over this token's cap of ${promptCap}.`,
       );
     }
-    const resolved = capTokens({ ...request, model }, site.maxTokens ?? config.limits.defaultMaxTokens);
+    // The site's cap, then the family's parameter names (quirks.ts).
+    const resolved = applyQuirks(capTokens({ ...request, model }, site.maxTokens ?? config.limits.defaultMaxTokens), provider);
+    const tools = resolved.tools ?? [];
+    let text = tools.length > 0 && textModes.uses(provider, model);
 
-    const guard = new UpstreamGuard(c.req.raw.signal, config.limits.upstreamTimeoutMs);
+    let guard = new UpstreamGuard(c.req.raw.signal, config.limits.upstreamTimeoutMs);
     const logLine = { model, provider, stream: Boolean(resolved.stream) };
+    // The text protocol (text-protocol.ts): tools described in the prompt, the call read back from the text.
+    const viaText = async () => serveText(await upstream.open(toTextRequest(resolved), guard), resolved, tools, guard);
     try {
-      const { response, done } = await upstream.complete(resolved, guard);
-      config.log({ level: 'info', msg: 'chat', status: response.status, ttfbMs: Date.now() - started, ...logLine });
+      let result;
+      try {
+        result = text ? await viaText() : await upstream.complete(resolved, guard);
+      } catch (e) {
+        // The upstream refuses tools for this model: the same request once more in text, and
+        // text from now on.
+        if (text || !tools.length || !refusesTools(e)) throw e;
+        config.log({ level: 'info', msg: 'text protocol chosen', reason: 'upstream refused tools', detail: e.detail, ...logLine });
+        textModes.remember(provider, model, 'upstream refused tools');
+        guard.dispose();
+        guard = new UpstreamGuard(c.req.raw.signal, config.limits.upstreamTimeoutMs);
+        text = true;
+        result = await viaText();
+      }
+      const { response, done } = result;
+      config.log({ level: 'info', msg: 'chat', status: response.status, ttfbMs: Date.now() - started, ...(text ? { protocol: 'text' } : {}), ...logLine });
       void done.then((r) => {
         if (!r.ok) config.log({ level: 'warn', msg: 'chat stream ended early', detail: r.detail, ...logLine });
       });
-      return response;
+      if (text || !tools.length) return response;
+      // A model that writes its call as text instead of calling, twice in a row, gets text mode.
+      return watchReply(response, (reply) => {
+        const wroteCall = !reply.toolCalls.length && callsFromReply(reply.content, tools).toolCalls.length > 0;
+        if (textModes.noteReply(provider, model, wroteCall))
+          config.log({ level: 'info', msg: 'text protocol chosen', reason: 'calls written as text', ...logLine });
+      });
     } catch (e) {
       if (e instanceof ProxyError) {
         config.log({ level: 'warn', msg: 'chat error', status: e.status, code: e.code, detail: e.detail, ...logLine });

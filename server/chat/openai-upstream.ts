@@ -6,12 +6,13 @@
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParams } from 'openai/resources/chat/completions';
 import type { OpenAIProvider } from '../config';
+import { collectBody, type Collected } from './collected';
 import type { Redact } from '../redact';
 import { passedHeaders } from './response-headers';
 import { SSE_HEADERS } from './sse';
 import type { ChatMessage, ResolvedChatRequest } from './types';
 import { failStream } from './stream-failure';
-import { upstreamFailure } from './upstream-errors';
+import { normalisingFetch, upstreamFailure } from './upstream-errors';
 import type { UpstreamGuard } from './upstream-guard';
 
 export interface UpstreamResult {
@@ -22,6 +23,9 @@ export interface UpstreamResult {
 
 export interface OpenAIUpstream {
   complete(req: ResolvedChatRequest, guard: UpstreamGuard): Promise<UpstreamResult>;
+  /** Starts a streamed call and resolves once the upstream answered with a status (an error
+   * status throws here); the function returned gathers the whole reply (the text protocol's). */
+  open(req: ResolvedChatRequest, guard: UpstreamGuard): Promise<() => Promise<Collected>>;
 }
 
 /**
@@ -37,6 +41,8 @@ export function openaiUpstream(provider: OpenAIProvider, redact: Redact): OpenAI
     maxRetries: 0,
     // Our guard enforces the real timeout (headers and gaps between chunks).
     timeout: 24 * 60 * 60 * 1000,
+    // The upstream's own error message, whatever its body's shape (see normalisingFetch).
+    fetch: normalisingFetch(),
   });
 
   return {
@@ -69,6 +75,27 @@ export function openaiUpstream(provider: OpenAIProvider, redact: Redact): OpenAI
       const json = /^application\/json/i.test(raw.headers.get('content-type') ?? '');
       const kind = json ? { 'Content-Type': 'application/json' } : SSE_HEADERS;
       return { response: new Response(stream, { status: raw.status, headers: { ...headers, ...kind } }), done };
+    },
+
+    async open(req, guard) {
+      const params = { ...toUpstreamParams(req), stream: true, stream_options: { include_usage: true } } as ChatCompletionCreateParams;
+      let raw: Response;
+      try {
+        raw = await guard.race(client.chat.completions.create(params, { signal: guard.signal }).asResponse());
+      } catch (e) {
+        throw upstreamFailure(e, 'openai', guard, redact).error;
+      }
+      guard.arm();
+      return async () => {
+        try {
+          // Events or, from servers that ignore `stream`, one JSON completion: collectBody reads both.
+          return collectBody(new TextDecoder().decode(await readAll(raw.body, guard)));
+        } catch (e) {
+          throw upstreamFailure(e, 'openai', guard, redact).error;
+        } finally {
+          guard.dispose();
+        }
+      };
     },
   };
 }

@@ -6,6 +6,7 @@
 import { APIConnectionError, APIError } from 'openai';
 import { ProxyError } from '../errors';
 import type { Redact } from '../redact';
+import { messageOfBody, messageOfValue } from './error-body';
 import type { UpstreamGuard } from './upstream-guard';
 
 export type ProviderName = 'openai' | 'gemini';
@@ -72,16 +73,18 @@ function statusOf(err: unknown): number | undefined {
   return typeof s === 'number' && s >= 100 && s < 600 ? s : undefined;
 }
 
-/** The human part of an upstream error: OpenAI's `error.message`, or the JSON Gemini put in the message. */
+/** The human part of an upstream error: the message in its body, whatever the body's shape
+ * (error-body.ts; the OpenAI client's bodies were normalised by `normalisingFetch`, Gemini's
+ * SDK puts the body's JSON in the message). */
 function upstreamMessage(err: unknown): string {
   if (err instanceof APIError) {
-    const inner = (err.error as { message?: unknown } | undefined)?.message;
-    return typeof inner === 'string' ? inner : err.message;
+    return messageOfValue(err.error) ?? err.message;
   }
   const text = err instanceof Error ? err.message : String(err);
   try {
-    const parsed = JSON.parse(text) as { error?: { message?: unknown } };
-    if (typeof parsed.error?.message === 'string') return parsed.error.message;
+    const parsed = JSON.parse(text) as { error?: { status?: unknown } };
+    const status = typeof parsed.error?.status === 'string' ? parsed.error.status : '';
+    return messageOfValue(parsed) ?? (status || text);
   } catch {
     // not JSON: use as is
   }
@@ -97,4 +100,30 @@ function retryAfterOf(err: unknown): string | undefined {
   // Gemini puts RetryInfo in the error details: "retryDelay": "37s".
   const m = /"retryDelay"\s*:\s*"(\d+)(?:\.\d+)?s"/.exec(err instanceof Error ? err.message : '');
   return m ? m[1] : undefined;
+}
+
+/**
+ * A fetch for the OpenAI SDK that rewrites every error body into `{error: {message}}` with the
+ * upstream's own message (error-body.ts): the SDK reads only that shape and would otherwise
+ * report vLLM's `{message}` or an empty body as "400 status code (no body)".
+ */
+export function normalisingFetch(inner: typeof fetch = fetch): typeof fetch {
+  return async (input, init) => {
+    const res = await inner(input, init);
+    if (res.ok) return res;
+    const body = await res.text().catch(() => '');
+    let error: Record<string, unknown> = {};
+    try {
+      const parsed = JSON.parse(body) as { error?: unknown };
+      if (parsed.error && typeof parsed.error === 'object' && !Array.isArray(parsed.error)) error = { ...(parsed.error as Record<string, unknown>) };
+    } catch {
+      // not JSON
+    }
+    error.message = messageOfBody(body, res.status, res.statusText);
+    const headers = new Headers(res.headers);
+    headers.set('content-type', 'application/json');
+    headers.delete('content-length');
+    headers.delete('content-encoding');
+    return new Response(JSON.stringify({ error }), { status: res.status, statusText: res.statusText, headers });
+  };
 }

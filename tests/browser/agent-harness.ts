@@ -29,6 +29,7 @@ import { startNodeServer, type NodeServer } from '../../server/node';
 import { startFakeUpstreams, type FakeUpstreams } from '../server/fakes/fake-upstreams';
 import type { ModelMessage, ModelRequest } from '../server/fakes/model-request';
 import type { FakeScript, FakeToolCall } from '../server/fakes/script';
+import type { NoTools } from '../server/fakes/no-tools';
 import { afterAll, beforeAll } from 'vitest';
 import { open, type Session } from './harness';
 import { traceRecord } from '../trace/trace';
@@ -58,13 +59,23 @@ export interface AgentStack {
   close(): Promise<void>;
 }
 
-export async function startAgentStack(): Promise<AgentStack> {
+export interface AgentStackOptions {
+  /** Extra models without tool calls, allowed on the proxy and played by the fake
+   * (FakeUpstreamsOptions.noTools): `reject` refuses tools, `text` ignores them; both write the
+   * policy's calls as text. */
+  noTools?: Record<string, NoTools>;
+  /** PAGEHAND_TEXT_MODELS: models the proxy speaks to in text from the start. */
+  textModels?: string[];
+}
+
+export async function startAgentStack(options: AgentStackOptions = {}): Promise<AgentStack> {
   let policy: Policy | undefined;
   const fake = await startFakeUpstreams({
     respond: (req) => {
       if (!policy) throw new Error('no model policy set (call stack.setPolicy first)');
       return policy(req);
     },
+    noTools: options.noTools,
   });
   const dir = await mkdtemp(join(tmpdir(), 'pagehand-agent-'));
   let proxy: NodeServer;
@@ -77,7 +88,8 @@ export async function startAgentStack(): Promise<AgentStack> {
         OPENAI_API_KEY: 'sk-test-agent-harness-0123456789abcdef',
         GEMINI_BASE_URL: fake.geminiBaseUrl,
         GEMINI_API_KEY: 'AIzaTEST-agent-harness-0123456789abcd',
-        PAGEHAND_MODELS: `${MODELS.openai},${MODELS.gemini}`,
+        PAGEHAND_MODELS: [MODELS.openai, MODELS.gemini, ...Object.keys(options.noTools ?? {})].join(','),
+        ...(options.textModels ? { PAGEHAND_TEXT_MODELS: options.textModels.join(',') } : {}),
       },
       tokenFile: join(dir, 'personal-token'),
       log: () => {},
@@ -448,10 +460,10 @@ export function lastToolResults(req: ModelRequest): string[] {
  * One agent stack for the whole test file: started before the first test, closed after the
  * last. The returned object is filled in by `beforeAll`, so use it inside tests only.
  */
-export function useAgentStack(): AgentStack {
+export function useAgentStack(options: AgentStackOptions = {}): AgentStack {
   const stack = {} as AgentStack;
   beforeAll(async () => {
-    Object.assign(stack, await startAgentStack());
+    Object.assign(stack, await startAgentStack(options));
   });
   afterAll(async () => {
     await stack.close?.();

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { callsFromJson, jsonBlocks, parseReply, readReasoningLines } from '../../client/agent/reply';
+import { parseReply, readReasoningLines } from '../../client/agent/reply';
+import { TOOLS } from '../../client/agent/tools';
+import { callsFromJson as callsFrom, jsonBlocks, toolNames } from '../../common/text-calls';
+
+const callsFromJson = (v: unknown) => callsFrom(v, toolNames(Object.keys(TOOLS)));
 
 const reply = (content: string, toolCalls: Array<{ name: string; arguments: string }> = []) =>
   parseReply({ content, toolCalls: toolCalls.map((t, i) => ({ id: `c${i}`, ...t })) });

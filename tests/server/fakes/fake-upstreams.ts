@@ -15,6 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { readScript, type FakeScript, type RecordedRequest } from './script';
 import { normaliseRequest, type ModelRequest, type RespondPolicy } from './model-request';
 import { traceRecord } from '../../trace/trace';
+import { callsAsText, refuseParameters, refuseTools, TEXT_STYLES, type NoTools, type TextStyle } from './no-tools';
 
 export interface FakeUpstreams {
   origin: string;
@@ -31,12 +32,20 @@ export interface FakeUpstreamsOptions {
   port?: number;
   /** Answers requests that carry no inline script; undefined → the default reply ("ok"). */
   respond?: RespondPolicy;
+  /**
+   * Models without tool calls, by name (no-tools.ts): `reject` answers a request with tools
+   * with vLLM's (OpenAI path) or the Gemini API's 400, `text` ignores the tools; both write a
+   * reply's tool calls as text, in the script's `textStyle` or else in turn by request.
+   */
+  noTools?: Record<string, NoTools>;
+  /** Refuse the parameters the real upstream refuses per model family (no-tools.ts refuseParameters). */
+  strict?: boolean;
 }
 
 const MAX_RECORDS = 500;
 
 export async function startFakeUpstreams(portOrOptions: number | FakeUpstreamsOptions = 0): Promise<FakeUpstreams> {
-  const { port = 0, respond: policy } = typeof portOrOptions === 'number' ? { port: portOrOptions } : portOrOptions;
+  const { port = 0, respond: policy, noTools = {}, strict = false } = typeof portOrOptions === 'number' ? { port: portOrOptions } : portOrOptions;
   const records: RecordedRequest[] = [];
   const modelRecords: ModelRequest[] = [];
   let seq = 0;
@@ -97,14 +106,29 @@ export async function startFakeUpstreams(portOrOptions: number | FakeUpstreamsOp
       modelRecords.push(modelReq);
       traceRecord('request', modelReq);
       if (modelRecords.length > MAX_RECORDS) modelRecords.splice(0, modelRecords.length - MAX_RECORDS);
+      // What the real server refuses is refused before any model is asked.
+      const mode = noTools[modelReq.model];
+      const refusal =
+        (mode === 'reject' ? refuseTools(provider, modelReq.model, body) : undefined) ??
+        (strict ? refuseParameters(provider, modelReq.model, body) : undefined);
+      if (refusal) {
+        modelReq.reply = { status: refusal.status, errorMessage: JSON.stringify(refusal.body) };
+        res.writeHead(refusal.status, { 'content-type': 'application/json' });
+        write(JSON.stringify(refusal.body));
+        end();
+        return;
+      }
+      // A model without tool calls writes its calls as text.
+      const asText = (reply: FakeScript): FakeScript =>
+        mode ? callsAsText(reply, (reply.textStyle as TextStyle | undefined) ?? TEXT_STYLES[record.seq % TEXT_STYLES.length]!) : reply;
       if (policy && !readScript(lastUserText(provider, body))) {
         void askPolicy(policy, modelReq).then((reply) => {
           record.tag = reply.tag;
-          return respond(provider, reply, req, res, record, url, write, end);
+          return respond(provider, asText(reply), req, res, record, url, write, end);
         });
         return;
       }
-      void respond(provider, s, req, res, record, url, write, end);
+      void respond(provider, asText(s), req, res, record, url, write, end);
     });
   });
   server.on('connection', (sock) => {
@@ -189,6 +213,13 @@ async function respond(
               ...(s.status === 429 ? { details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: `${retryAfter}s` }] } : {}),
             },
           };
+    if (s.rawErrorBody !== undefined) {
+      // A body of any shape (the servers that do not answer OpenAI's {error: {message}}).
+      res.writeHead(s.status, { 'content-type': s.rawErrorType ?? 'application/json', ...extra });
+      write(s.rawErrorBody);
+      end();
+      return;
+    }
     res.writeHead(s.status, {
       'content-type': 'application/json',
       ...(s.status === 429 && provider === 'openai' ? { 'retry-after': String(retryAfter) } : {}),

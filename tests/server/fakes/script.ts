@@ -29,6 +29,9 @@ export interface FakeScript {
   /** For a 429: the wait asked for (OpenAI's `retry-after` header, Gemini's RetryInfo). Default 7. */
   retryAfterSeconds?: number;
   errorMessage?: string;
+  /** With `status`: this exact body instead of the provider's error object, with this type. */
+  rawErrorBody?: string;
+  rawErrorType?: string;
   /** Put the API key the fake received into the error message (to test redaction). */
   echoKey?: boolean;
   /** Extra response headers (to test the allowlist). */
@@ -48,6 +51,9 @@ export interface FakeScript {
    * script's `tag`; later ones get the normal reply (to script "fail twice, then succeed").
    */
   failTimes?: number;
+  /** For a model without tool calls (FakeUpstreamsOptions.noTools): how it writes its calls as
+   * text (no-tools.ts TextStyle: fence, prose, tags, broken, string-args). */
+  textStyle?: string;
 }
 
 const OPEN = '⟦fake ';
