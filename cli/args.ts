@@ -22,6 +22,12 @@ export interface RunArgs {
   token?: string;
   model?: string;
   maxSteps?: number;
+  /** `--max-tokens N`: stop once the run's tokens reach N. */
+  maxTokens?: number;
+  /** `--max-cost USD`: stop once the run's cost reaches it (the proxy must have the model's price). */
+  maxCost?: number;
+  /** `--verify`: one more model turn checks the page against the task before the run ends. */
+  verify?: boolean;
   json: boolean;
   screenshotDir?: string;
   profile?: string;
@@ -73,6 +79,13 @@ Options:
                         when the proxy is on this machine, else $PAGEHAND_TOKEN.
   --model M             The model (default: the proxy's default model).
   --max-steps N         Model turns at most (default 50).
+  --max-tokens N        Stop the run (not done, max_tokens) once its prompt and reply tokens
+                        reach N; checked before each model call.
+  --max-cost USD        Stop the run (not done, max_cost) once it has cost USD dollars, e.g.
+                        0.05; checked before each model call. Needs the model's price on the
+                        proxy (PAGEHAND_PRICES): without one the run does not start.
+  --verify              Before the run ends, one more model turn checks the page against the
+                        task (done again, or it goes on).
   --json                One JSON object per line on stdout for every event (step, action,
                         message, confirm, ask, error, pause, done; not the reply as it
                         streams), a {"event":"note","text":…} for what the runner itself
@@ -128,10 +141,25 @@ Examples:
 ${TEST_HELP}`;
 
 const RUN_FLAGS: FlagSpec = {
-  values: ['url', 'proxy', 'token', 'model', 'max-steps', 'screenshot-dir', 'profile', 'chromium', 'schema', 'replay', 'record', 'thread'],
+  values: [
+    'url',
+    'proxy',
+    'token',
+    'model',
+    'max-steps',
+    'max-tokens',
+    'max-cost',
+    'screenshot-dir',
+    'profile',
+    'chromium',
+    'schema',
+    'replay',
+    'record',
+    'thread',
+  ],
   /** Flags that may be given more than once, each time with a value. */
   lists: ['file', 'secret', 'value'],
-  booleans: ['json', 'headed', 'yes', 'no-repair'],
+  booleans: ['json', 'headed', 'yes', 'no-repair', 'verify'],
 };
 /** The most `--file`s one run takes. */
 export const MAX_FILES = 20;
@@ -201,6 +229,18 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
     if (!Number.isInteger(maxSteps) || maxSteps < 1)
       return { kind: 'error', message: `--max-steps must be a positive whole number, got "${values['max-steps']}"` };
   }
+  let maxTokens: number | undefined;
+  if (values['max-tokens'] !== undefined) {
+    maxTokens = Number(values['max-tokens']);
+    if (!Number.isInteger(maxTokens) || maxTokens < 1)
+      return { kind: 'error', message: `--max-tokens must be a positive whole number, got "${values['max-tokens']}"` };
+  }
+  let maxCost: number | undefined;
+  if (values['max-cost'] !== undefined) {
+    maxCost = Number(values['max-cost'].replace(/^\$/, ''));
+    if (!Number.isFinite(maxCost) || maxCost <= 0)
+      return { kind: 'error', message: `--max-cost must be an amount in US dollars above 0, like 0.05, got "${values['max-cost']}"` };
+  }
   if (!task) return { kind: 'error', message: 'missing the task: pagehand run --url URL "what to do"' };
   const files: string[] = [];
   for (const f of lists.file ?? []) {
@@ -238,6 +278,9 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
       token: values.token,
       model: values.model,
       maxSteps,
+      ...(maxTokens ? { maxTokens } : {}),
+      ...(maxCost ? { maxCost } : {}),
+      ...(flags.has('verify') ? { verify: true } : {}),
       json: flags.has('json'),
       screenshotDir: values['screenshot-dir'],
       profile: values.profile,

@@ -174,6 +174,10 @@ export function humanReporter(stdout: Out, stderr: Out): Reporter {
         ? `Done in ${r.steps} step${r.steps === 1 ? '' : 's'}${secs}${usage}.`
         : `Not done (${r.reason ?? 'failed'}) after ${r.steps} step${r.steps === 1 ? '' : 's'}${secs}${usage}.`;
       stdout.write(`${head}\n${safeForTerminal(r.summary, { multiline: true })}\n`);
+      // What happened against what the model said (client/agent/honest.ts): named after its words.
+      for (const x of r.refused ?? [])
+        stdout.write(`${x.outcome === 'denied' ? 'Not allowed' : 'Failed'} (${x.kind}): ${safeForTerminal(x.target ? `${x.call} "${x.target}"` : x.call)}\n`);
+      for (const k of r.unbacked ?? []) stdout.write(`Warning: the summary speaks of ${k.replace('_', ' ')}, but no such step was done.\n`);
       // The answer as data (--schema), as JSON a person can read; page text, so made safe to print.
       if (r.data !== undefined) stdout.write(`${safeForTerminal(JSON.stringify(r.data, null, 2), { multiline: true })}\n`);
     },

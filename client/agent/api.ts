@@ -141,6 +141,9 @@ export function createAgentApi(defaults: ScriptDefaults, env: AgentEnv = {}, ext
       lang: options.lang ?? defaults.lang,
       toolChoice: options.toolChoice === 'required' ? 'required' : 'auto',
       maxPromptTokens: positive(options.maxPromptTokens) ?? DEFAULT_PROMPT_BUDGET,
+      maxTokens: positive(options.maxTokens),
+      maxCost: typeof options.maxCost === 'number' && options.maxCost > 0 ? options.maxCost : undefined,
+      verify: options.verify,
     };
     const state: SavedRun = {
       v: 1,

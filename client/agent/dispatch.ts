@@ -14,7 +14,7 @@ import { callLabel, callRef, type Call, type PageCall, type SiteCall } from './c
 import { runExtended } from './dispatch-extras';
 import type { ActionRecord, StepRecord } from './history';
 import type { SavedRun } from './persist';
-import type { CallTarget, CustomTool, PlannedCall, RunEvents, RunResult } from './public-types';
+import type { CallTarget, CustomTool, PlannedCall, RiskKind, RunEvents, RunResult } from './public-types';
 import type { Emitter } from './events';
 import { agentLazy } from './lazy';
 import { clock, spent } from '../page/step-parts';
@@ -41,6 +41,10 @@ export interface DispatchHost {
   pending: StepRecord | undefined;
   finish(r: Omit<RunResult, 'steps' | 'usage'>): void;
   ask(question: string): Promise<string | undefined>;
+  /** The first risk of the call `confirm` judged last (none: it needed no yes). */
+  readonly risk?: RiskKind;
+  /** Check the page once more before the run ends (`verify`). */
+  readonly verify?: boolean;
   /** true: run it; a sentence: the user (or nobody) did not allow it; a result: the risk check refused it (its element is gone). */
   confirm(call: Call, target: CallTarget | undefined, goal: string | undefined): Promise<true | string | ActionResult>;
   /** An allowed page action or site tool is about to run: its recording step begins. */
@@ -87,41 +91,25 @@ export async function runStep(host: DispatchHost, step: number, calls: Call[], g
       }
       const call = calls[i]!;
       const label = callLabel(call);
+      let effect: Pick<ActionRecord, 'kind' | 'target'> = {};
       if (call.kind === 'rejected') {
         push({ call: label, ok: false, result: call.message });
         failed = true;
         break;
       }
-      if (call.kind === 'done' && host.state.options.schema) {
-        // The answer's data against the run's schema: once back to the model with the errors.
-        const { judgeAnswer } = await agentLazy();
-        const v = judgeAnswer(host.state.options.schema, call.args, !!host.state.answerRetried);
-        if (v.kind === 'retry') {
-          host.state.answerRetried = true;
-          push({ call: label, ok: false, result: v.message });
-          failed = true;
+      if (call.kind === 'done' || call.kind === 'fail') {
+        // How it ends is judged on the record (agent/honest.ts, loaded now).
+        const end = (await agentLazy()).ending(call, [...host.state.history, record], host.state, !!host.verify);
+        if (host.ended) return 'ended';
+        if (end.kind !== 'finish') {
+          push({ call: label, ok: false, result: end.message });
+          if (end.kind === 'verify') host.state.verified = true;
+          else failed = host.state.answerRetried = true;
           break;
         }
         host.state.history.push(record);
         host.pending = undefined;
-        if (v.kind === 'invalid') host.finish({ ok: false, summary: v.summary, reason: 'invalid_data' });
-        else
-          host.finish({
-            ok: call.args.success,
-            summary: call.args.summary || '(no summary)',
-            ...(call.args.success ? {} : { reason: 'incomplete' }),
-            ...(v.data !== undefined ? { data: v.data } : {}),
-          });
-        return 'ended';
-      }
-      if (call.kind === 'done' || call.kind === 'fail') {
-        host.state.history.push(record);
-        host.pending = undefined;
-        if (call.kind === 'fail') host.finish({ ok: false, summary: call.args.reason || 'The agent gave up without a reason.', reason: 'failed' });
-        else {
-          const ok = call.args.success;
-          host.finish({ ok, summary: call.args.summary || '(no summary)', ...(ok ? {} : { reason: 'incomplete' }) });
-        }
+        host.finish(end.result);
         return 'ended';
       }
       if (call.kind === 'ask_user') {
@@ -139,14 +127,16 @@ export async function runStep(host: DispatchHost, step: number, calls: Call[], g
       if (call.kind === 'page' || call.kind === 'site' || call.kind === 'page_tool') {
         const allowed = await host.confirm(call, target, goal);
         if (host.ended) return 'ended';
+        // What it would do, for the end of the run (agent/honest.ts): only a call that needed a yes.
+        if (host.risk) effect = { kind: host.risk, ...(target ? { target: target.name } : {}) };
         if (typeof allowed === 'object') {
           // Refused before it ran, as the action would have been: the model looks again.
-          push({ call: label, ok: false, result: withRefHint(allowed, host.lastMap) });
+          push({ call: label, ok: false, result: withRefHint(allowed, host.lastMap), ...effect });
           failed = true;
           break;
         }
         if (allowed !== true) {
-          push({ call: label, ok: false, result: allowed });
+          push({ call: label, ok: false, result: allowed, denied: true, ...effect });
           notes.push(`The user did not allow ${label}. Do not try it again; go on without it or finish.`);
           break;
         }
@@ -156,7 +146,7 @@ export async function runStep(host: DispatchHost, step: number, calls: Call[], g
       const te = clock();
       host.emitter.emit('action', { step, phase: 'start', call: planned, target });
       spent('events', te);
-      const current: ActionRecord = { call: label, ok: true, result: '(the page started to navigate)' };
+      const current: ActionRecord = { call: label, ok: true, result: '(the page started to navigate)', ...effect };
       push(current);
       host.state.acting = { step, call: planned, ...(target ? { target } : {}) };
       const ta = clock();

@@ -7,6 +7,7 @@
  */
 import { clean } from '../page/map/fence';
 import { estimateTokens } from '../page/map/tokens';
+import type { RiskKind } from './public-types';
 
 export interface ActionRecord {
   /** `click [12]`, `type [3] "ernesto"`. */
@@ -14,6 +15,12 @@ export interface ActionRecord {
   ok: boolean;
   /** The action's result sentence(s), as the model read them. */
   result: string;
+  /** What the call was judged to do, when it needed the user's yes (agent/honest.ts reads it at the end). */
+  kind?: RiskKind;
+  /** It did not run: not allowed. */
+  denied?: true;
+  /** The name of the element it acted on. */
+  target?: string;
 }
 
 export interface StepRecord {
@@ -25,7 +32,7 @@ export interface StepRecord {
 }
 
 const LINE_RESULT_MAX = 160;
-const FULL_RESULT_MAX = 4000;
+export const FULL_RESULT_MAX = 4000;
 
 const oneLine = (s: string, max: number): string => {
   const t = s.replace(/\s+/g, ' ').trim();
@@ -55,14 +62,14 @@ export function stepLine(s: StepRecord, fence?: string): string {
 }
 
 /** The last step's results, in full (bounded), one entry per call. */
-export function fullResults(s: StepRecord | undefined, fence?: string): string[] {
+export function fullResults(s: StepRecord | undefined, fence?: string, max = FULL_RESULT_MAX): string[] {
   if (!s) return [];
   const head = `Step ${s.step}${s.goal ? ` (goal: ${oneLine(clean(s.goal, fence), 160)})` : ''}:`;
   return [
     head,
     ...s.actions.map((a) => {
       const result = clean(a.result, fence);
-      const r = result.length > FULL_RESULT_MAX ? `${result.slice(0, FULL_RESULT_MAX)}… (cut)` : result;
+      const r = result.length > max ? `${result.slice(0, max)}… (cut)` : result;
       return `${clean(a.call, fence)} → ${a.ok ? 'ok' : 'FAILED'}: ${r}`;
     }),
   ];

@@ -1,17 +1,21 @@
 /**
  * The agent's code that loads on first use (the bridge to the page's own tools and their forms,
- * the check of an answer against the run's schema). The entry lends the loader
+ * how a run ends: its answer against the schema and the step record, its budgets). The entry lends the loader
  * (client/on-demand.ts, one file in the embed's split build). Code, not configuration.
  */
 import type * as bridge from '../webmcp/bridge';
 import type { fillPlan, fillReport } from '../webmcp/forms';
-import type { judgeAnswer } from './answer-check';
+import type { ending } from './honest';
+import type { budgetEnd, cutReply, noPrice } from './budget';
 
 export interface AgentLazy {
   webmcp: typeof bridge;
   fillPlan: typeof fillPlan;
   fillReport: typeof fillReport;
-  judgeAnswer: typeof judgeAnswer;
+  ending: typeof ending;
+  budgetEnd: typeof budgetEnd;
+  cutReply: typeof cutReply;
+  noPrice: typeof noPrice;
 }
 
 let loader: (() => Promise<AgentLazy>) | undefined;

@@ -18,7 +18,21 @@ export const STORAGE_KEY = 'pagehand:run';
 /** The options that survive a navigation (callbacks and signals cannot). */
 export type StoredOptions = Pick<
   RunOptions,
-  'proxy' | 'token' | 'model' | 'maxSteps' | 'vision' | 'instructions' | 'ui' | 'lang' | 'toolChoice' | 'maxPromptTokens' | 'allowedActions' | 'schema'
+  | 'proxy'
+  | 'token'
+  | 'model'
+  | 'maxSteps'
+  | 'vision'
+  | 'instructions'
+  | 'ui'
+  | 'lang'
+  | 'toolChoice'
+  | 'maxPromptTokens'
+  | 'allowedActions'
+  | 'schema'
+  | 'maxTokens'
+  | 'maxCost'
+  | 'verify'
 >;
 
 export interface SavedRun {
@@ -51,6 +65,8 @@ export interface SavedRun {
   secrets?: RunSecrets;
   /** The answer's data did not match the schema once already: the next mismatch ends the run. */
   answerRetried?: boolean;
+  /** The model was asked once to check the page before finishing (`verify`). */
+  verified?: boolean;
   /**
    * The action under way when the page unloaded: its `end` event could not be sent there,
    * so the next page sends it (every `start` gets its `end`).

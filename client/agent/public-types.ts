@@ -59,7 +59,30 @@ export interface Reasoning {
   nextGoal?: string;
 }
 
+/**
+ * A step that did not happen, named in the result when the run ended after it: the user (or no
+ * one, with nobody to ask) did not allow it, or it ran and failed, and no later step did what it
+ * would have done (its `kind`).
+ */
+export interface RefusedStep {
+  /** The model turn it was planned in. */
+  step: number;
+  /** The call as the step log shows it: `click [12]`, `sendMessage {…}`. */
+  call: string;
+  /** The element it acted on, by its name on the page, when it acted on one. */
+  target?: string;
+  /** What it would have done. */
+  kind: RiskKind;
+  /** `denied`: not allowed (by the user, or with no one to ask); `failed`: it ran and failed. */
+  outcome: 'denied' | 'failed';
+}
+
 export interface RunResult {
+  /**
+   * The task is done as far as pagehand can tell: the model said so (`done`), the answer's data
+   * matched the schema, and no step in `refused` stands against it. A model's `done` that came
+   * after a refused or failed risky step is not `ok` (`reason: 'refused'`), whatever it says.
+   */
   ok: boolean;
   /** The model's answer or summary (for `done`), or what was achieved before the run ended. */
   summary: string;
@@ -77,10 +100,23 @@ export interface RunResult {
    * (the model gave up), `incomplete` (done with success: false), `invalid_data` (the answer's
    * data did not match the schema, twice), `model_error`, `config`, `loop`, `errors` (5 failed
    * steps in a row), `no_tool_call`, `moved` (this copy of the run went on in another page),
-   * `internal`; for a replay also `needs_repair` (a step broke and repair was off) and
+   * `internal`, `refused` (the model called `done` after a step it needed was not allowed or
+   * failed: see `refused`), `max_tokens` / `max_cost` (the run's budget was reached before the
+   * next model call); for a replay also `needs_repair` (a step broke and repair was off) and
    * `denied` (the user did not allow a recorded step).
    */
   reason?: string;
+  /**
+   * Risky steps that did not happen and that nothing later did: set when the run ended with
+   * `done` or `fail` after them. With a `done` of success they make the result not `ok`.
+   */
+  refused?: RefusedStep[];
+  /**
+   * What the summary seems to say was done (sending, payment, deletion, saving personal data)
+   * when no allowed step of that kind ran: read from the model's words, in the languages the panel
+   * speaks, so it only warns; `ok` never depends on it.
+   */
+  unbacked?: RiskKind[];
   /**
    * The run as a recording (docs/replay.md): its page actions with their targets described
    * so they can be found again, and what each expected to see. Replaying it runs the task
@@ -198,8 +234,25 @@ export interface RunOptions {
   lang?: string;
   /** `tool_choice` sent to the model. Default `'auto'` (some servers reject anything else). */
   toolChoice?: Extract<ToolChoice, 'auto' | 'required'>;
-  /** Prompt token budget per model call. Default 12000. */
+  /** Prompt token budget per model call. Default 12000 (and never above the proxy's `maxPromptTokens`). */
   maxPromptTokens?: number;
+  /**
+   * Stop the run (`reason: 'max_tokens'`) once its prompt and generated tokens together reach
+   * this many: checked before each model call, so the call that crossed it is the last.
+   */
+  maxTokens?: number;
+  /**
+   * Stop the run (`reason: 'max_cost'`) once its cost in US dollars reaches this: checked before
+   * each model call. Needs the model's price from the proxy (PAGEHAND_PRICES); without one the
+   * run does not start.
+   */
+  maxCost?: number;
+  /**
+   * Before finishing, one more model turn: when the model calls `done`, it is shown the page
+   * again (a fresh look) with the task, and either confirms with `done` or goes on. Default
+   * false; `init({ verify: true })` sets it for every run of the site.
+   */
+  verify?: boolean;
   /** Page actions the model may use (by tool name); default all. `find`, `done`, `fail` and `ask_user` are always offered. */
   allowedActions?: string[];
   /** The site's own tools, offered to the model beside the built-in ones. */
@@ -281,6 +334,8 @@ export interface Knowledge {
  */
 export interface SiteConfig {
   instructions?: string;
+  /** Every run checks the page against the task once before finishing (RunOptions.verify). */
+  verify?: boolean;
   /** Instructions by route and the site's `/llms.txt`. */
   knowledge?: Knowledge;
   /** The site's recordings (`Recording` JSON): the panel offers each as a one-click task. */
@@ -377,7 +432,10 @@ export interface AnswerFeedback {
 }
 
 /** `pagehand.open(options)`: how runs started from the panel are made, and how it looks. */
-export interface OpenOptions extends Pick<RunOptions, 'proxy' | 'token' | 'model' | 'maxSteps' | 'instructions' | 'vision' | 'toolChoice'> {
+export interface OpenOptions extends Pick<
+  RunOptions,
+  'proxy' | 'token' | 'model' | 'maxSteps' | 'maxTokens' | 'maxCost' | 'verify' | 'instructions' | 'vision' | 'toolChoice'
+> {
   /** `en` or `es`; default the browser's language. Also the language the agent replies in. */
   lang?: string;
   /** Default `auto` (prefers-color-scheme). */

@@ -7,7 +7,7 @@
 import type { ChatRequest, ToolSpec } from '../llm/wire';
 import type { PageMap } from '../page/page-types';
 import { estimateTokens } from '../page/map/tokens';
-import { fitHistory, fullResults, userAnswers } from './history';
+import { fitHistory, FULL_RESULT_MAX, fullResults, userAnswers } from './history';
 import type { SavedRun } from './persist';
 import { stepMessage, type StepMessageInput } from './prompt';
 import type { PageText } from '../page/settings';
@@ -18,6 +18,8 @@ export const DEFAULT_MAX_STEPS = 50;
 export const DEFAULT_PROMPT_BUDGET = 12_000;
 const MAP_MAX_TOKENS = 3000;
 const MAP_MIN_TOKENS = 800;
+/** The least map a step is sent with when the budget is short (the page text goes first). */
+const MAP_FLOOR_TOKENS = 200;
 
 /** A step's prompt before the map: its fixed parts, counted once. */
 export interface StepPrompt {
@@ -36,7 +38,15 @@ export interface StepPrompt {
  * Plans step `step`: `fixed` is the system prompt's and the tools' cost (the same every step,
  * computed by the caller once).
  */
-export function planPrompt(state: SavedRun, step: number, system: string, tools: ToolSpec[], fixed: number, recording?: string[]): StepPrompt {
+export function planPrompt(
+  state: SavedRun,
+  step: number,
+  system: string,
+  tools: ToolSpec[],
+  fixed: number,
+  recording?: string[],
+  resultsMax = FULL_RESULT_MAX,
+): StepPrompt {
   const o = state.options;
   const budget = o.maxPromptTokens ?? DEFAULT_PROMPT_BUDGET;
   const last = state.history[state.history.length - 1];
@@ -48,7 +58,7 @@ export function planPrompt(state: SavedRun, step: number, system: string, tools:
     step,
     maxSteps: o.maxSteps ?? DEFAULT_MAX_STEPS,
     memory: state.memory,
-    lastResults: fullResults(last, state.fence),
+    lastResults: fullResults(last, state.fence, resultsMax),
     answers: userAnswers(state.history),
     notes: state.notes,
     ...(recording?.length ? { recording } : {}),
@@ -62,8 +72,13 @@ export function planPrompt(state: SavedRun, step: number, system: string, tools:
     ) + 140;
   // A replay's recording, shown while the model repairs a step.
   const replayed = recording?.length ? estimateTokens(recording.join('\n')) + 20 : 0;
+  const room = budget - fixed - essentials - replayed - threaded;
+  // What would not fit is cut before it is sent (a request over the model's window or the
+  // proxy's cap fails the run): the page text first, down to a small map; then the last results.
+  if (room < MAP_FLOOR_TOKENS && resultsMax > 200 && base.lastResults.length)
+    return planPrompt(state, step, system, tools, fixed, recording, Math.max(200, Math.floor(resultsMax / 2)));
   // Keep room for about ten history lines.
-  const mapTokens = Math.max(MAP_MIN_TOKENS, Math.min(MAP_MAX_TOKENS, budget - fixed - essentials - replayed - threaded - 600));
+  const mapTokens = room < MAP_MIN_TOKENS ? Math.max(MAP_FLOOR_TOKENS, room) : Math.min(MAP_MAX_TOKENS, Math.max(MAP_MIN_TOKENS, room - 600));
   return { step, system, tools, budget, fixed, base, mapTokens };
 }
 

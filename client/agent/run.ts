@@ -10,7 +10,7 @@ import { pageLazy } from '../page/lazy';
 import { createModelClient } from '../llm/client';
 import { readsImages } from '../llm/models';
 import { NO_PROVIDER_FIX } from '../../common/no-provider';
-import { ModelError, type ChatReply, type ModelClient } from '../llm/wire';
+import { ModelError, type ChatReply, type ModelClient, type ProxyInfo } from '../llm/wire';
 import { besideBundle, screenshot } from '../page/screenshot';
 import { buildMapAsync } from '../page/map/map';
 import { nativeSetTimeout } from '../page/settle/settle';
@@ -35,7 +35,7 @@ import type { StepRecord } from './history';
 import type { RunStore, SavedRun, StoredOptions } from './persist';
 import { systemPrompt } from './prompt';
 import { parseReply, type ParsedReply } from './reply';
-import { buildRequest, DEFAULT_MAX_STEPS, planPrompt, type StepPrompt } from './request';
+import { buildRequest, DEFAULT_MAX_STEPS, DEFAULT_PROMPT_BUDGET, planPrompt, type StepPrompt } from './request';
 import { TOOL_LIST, toolSpecs, toolTokens } from './tools';
 import { priceOf, costOf, type Price } from '../llm/prices';
 import type { PageSettings } from '../page/settings';
@@ -44,7 +44,7 @@ import type { PageTool } from '../webmcp/page-tool';
 import { pageOffersTools } from '../webmcp/offer';
 import { answerPrompt, answerTools } from '../../common/answer-schema';
 import { maskRequest, secretsPrompt } from '../safety/secrets';
-import type { CallTarget, CustomTool, Knowledge, RecordedStep, RunEvents, RunHandle, RunOptions, RunResult } from './public-types';
+import type { CallTarget, CustomTool, Knowledge, RecordedStep, RiskKind, RunEvents, RunHandle, RunOptions, RunResult } from './public-types';
 import { keepLlms, llmsDataLines, llmsSystemPart, routeInstructions } from './knowledge';
 import { clean } from '../page/map/fence';
 import { beginStep, endStep } from './recording/recorder';
@@ -80,7 +80,7 @@ export interface RunDeps {
    * The site's `init` instructions and allowed actions, read at each use: they hold for every
    * run on the page, one resumed after a navigation included (this page's init says them).
    */
-  site?: () => { instructions?: string; allowedActions?: readonly string[]; knowledge?: Knowledge };
+  site?: () => { instructions?: string; allowedActions?: readonly string[]; knowledge?: Knowledge; verify?: boolean };
   /**
    * Drives a run that replays a recording: the recording takes the model's seat. Supplied by
    * the entry (client/replay sits on the agent, so the agent never imports it).
@@ -134,6 +134,8 @@ export class Run implements DispatchHost {
   protected model = '';
   /** The model's price, when the proxy's configuration gives one: the run's usage gets a cost. */
   private price: Price | undefined;
+  /** The proxy's limits for this token (GET /v1/config), when read. */
+  private limits: ProxyInfo['limits'] | undefined;
   lastMap: PageMap | undefined;
   /** The run's page settings, made again only when the site's change (a new `init`). */
   private settings: { site: SiteSettings; value: PageSettings } | undefined;
@@ -156,6 +158,11 @@ export class Run implements DispatchHost {
   /** The page is a stranger's (bookmarklet, userscript, runner): its marks may only add caution. */
   get untrustedPage(): boolean {
     return this.deps.untrusted === true;
+  }
+
+  /** The run's own `verify`, else the site's (init). */
+  get verify(): boolean {
+    return this.options.verify ?? this.deps.site?.().verify === true;
   }
 
   get holdNetwork(): RunDeps['networkHold'] {
@@ -352,7 +359,7 @@ export class Run implements DispatchHost {
     this.client = createModelClient({ proxy: o.proxy, token: o.token, ...(this.deps.transport ? { fetch: this.deps.transport } : {}) });
     this.model = o.model ?? '';
     // The proxy's configuration names the default model and the models that read images.
-    if (!this.model || o.vision !== false) {
+    if (!this.model || o.vision !== false || o.maxCost) {
       try {
         const info = await this.client.config(this.abort.signal);
         this.model ||= info.defaultModel ?? info.models[0] ?? '';
@@ -362,6 +369,10 @@ export class Run implements DispatchHost {
         }
         this.seesImages = readsImages(info.features?.images, this.model);
         this.price = priceOf(info.prices, this.model);
+        // The proxy refuses a prompt over its cap and cuts a reply at its own: the run plans within the one and explains the other.
+        this.limits = info.limits;
+        const cap = info.limits?.maxPromptTokens;
+        if (cap && cap < (o.maxPromptTokens ?? DEFAULT_PROMPT_BUDGET)) o.maxPromptTokens = cap;
       } catch (e) {
         if (this.ended) return false;
         // Without a model there is nothing to run; with one, screenshots just stay off.
@@ -377,6 +388,10 @@ export class Run implements DispatchHost {
         this.fatal('config', 'The proxy offers no model to this token: configure a provider and a model on the proxy.');
         return false;
       }
+    }
+    if (o.maxCost && !this.price) {
+      this.fatal('config', (await agentLazy()).noPrice(this.model));
+      return false;
     }
     return true;
   }
@@ -423,6 +438,10 @@ export class Run implements DispatchHost {
       const maxSteps = this.options.maxSteps ?? DEFAULT_MAX_STEPS;
       if (this.state.step >= maxSteps) {
         return this.finish({ ok: false, summary: `Stopped at the step limit (${maxSteps}) before the task was done.`, reason: 'max_steps' });
+      }
+      if (this.options.maxTokens || this.options.maxCost) {
+        const over = (await agentLazy()).budgetEnd(this.options, this.state.usage);
+        if (over) return this.finish(over);
       }
       await this.untilResumed();
       if (this.ended) return;
@@ -485,6 +504,12 @@ export class Run implements DispatchHost {
     const parsed = plan.reply;
     if (parsed.reasoning.memory) this.state.memory = parsed.reasoning.memory;
     this.state.notes = [];
+    if (reply.finishReason === 'length') {
+      // The proxy's (or the model's) cap on a reply's tokens cut this one: said, so it is not a mystery.
+      const cut = (await agentLazy()).cutReply(this.limits?.maxTokens);
+      this.emitter.emit('message', { text: cut.message, from: 'agent' });
+      this.state.notes.push(cut.note);
+    }
     spent('parse', tp);
     this.emitStep({ step, phase: 'planned', reasoning: parsed.reasoning, calls: parsed.calls.map(({ name, args }) => ({ name, args })), timing });
 
@@ -721,6 +746,8 @@ export class Run implements DispatchHost {
 
   /** The last call asked about was refused (by the user, or because no one could be asked). */
   refused = false;
+  /** The first risk of the last call judged (none: it needed no yes). */
+  risk: RiskKind | undefined;
   /** Where the last call judged goes itself (its effects going there were judged with it). */
   private own: readonly string[] = [];
 
@@ -733,6 +760,8 @@ export class Run implements DispatchHost {
     const t = clock();
     const check = checkRisks(call, this.pageSettings(), this.untrustedPage);
     spent('risk', t);
+    // What the call would do, for the step log (a refused or failed one is named at the end).
+    this.risk = check.risks[0]?.kind;
     if (check.refused) return check.refused;
     this.own = check.own ?? [];
     const answer = await confirmCall(this.confirmHost(), check.risks, call.planned, target, goal);

@@ -118,7 +118,7 @@ export interface ProxyInfo {
   defaultModel: string | null;
   providers: { openai: boolean; gemini: boolean };
   features: { streaming: boolean; tools: boolean; images: boolean | string[]; [k: string]: unknown };
-  limits: { maxTokens: number; maxN: number; maxBodyBytes: number; rpm: number };
+  limits: { maxTokens: number; maxN: number; maxBodyBytes: number; rpm: number; maxPromptTokens?: number };
   /** US dollars per million prompt (`input`) and generated (`output`) tokens, for the token's models that have a price. */
   prices?: Record<string, { input: number; output: number }>;
 }

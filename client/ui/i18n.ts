@@ -82,6 +82,13 @@ export const en = {
   } satisfies Record<RiskKind, string>,
   done: 'Done',
   notDone: 'Not finished',
+  /** A risky step that did not happen, named at the end (`what`: the element's name, or the call). */
+  refusedStep: (kind: string, what: string, denied: boolean) => `${denied ? 'You did not allow' : 'Failed'}: ${kind.toLowerCase()} — ${what}`,
+  /** The model's summary follows, as its claim. */
+  agentSaid: 'The agent said:',
+  /** The answer speaks of an effect no step had. */
+  unbacked: (kind: string) => `The answer speaks of ${kind.toLowerCase()}, but no such step was done.`,
+  budgetStop: (cost: boolean) => `Stopped: the run reached its ${cost ? 'cost' : 'token'} limit before the task was done.`,
   copy: 'Copy',
   copied: 'Copied',
   error: 'Something went wrong',

@@ -64,7 +64,19 @@ function saveFile(recording: Recording): void {
 const attachShadow = typeof Element === 'function' ? Element.prototype.attachShadow : undefined;
 
 /** The run options open() takes (OpenOptions without the theme). */
-const RUN_KEYS = ['proxy', 'token', 'model', 'maxSteps', 'instructions', 'vision', 'toolChoice', 'lang'] as const satisfies ReadonlyArray<keyof OpenOptions>;
+const RUN_KEYS = [
+  'proxy',
+  'token',
+  'model',
+  'maxSteps',
+  'maxTokens',
+  'maxCost',
+  'verify',
+  'instructions',
+  'vision',
+  'toolChoice',
+  'lang',
+] as const satisfies ReadonlyArray<keyof OpenOptions>;
 
 const SHIELDED = [
   'keydown',

@@ -483,9 +483,15 @@ function EndCard({ view, t, act, canRate, md }: { view: RunView; t: Strings; act
       </p>
     );
   const ok = view.status === 'done';
-  const text = ok ? (r?.summary ?? '') : (view.error ?? r?.summary ?? '');
+  const why = r?.reason;
+  const text = ok ? (r?.summary ?? '') : (view.error ?? (why === 'max_tokens' || why === 'max_cost' ? t.budgetStop(why === 'max_cost') : r?.summary) ?? '');
   // The model's own words (its answer, or why it gave up) are Markdown; pagehand's are plain.
-  const answer = !view.error && (ok || r?.reason === 'failed' || r?.reason === 'incomplete');
+  const answer = !view.error && (ok || why === 'failed' || why === 'incomplete' || why === 'refused');
+  // What happened against what the model said: steps that did not happen, claims no step backs.
+  const warnings = [
+    ...(r?.refused ?? []).map((x) => t.refusedStep(t.kinds[x.kind], x.target ?? x.call, x.outcome === 'denied')),
+    ...(r?.unbacked ?? []).map((k) => t.unbacked(t.kinds[k])),
+  ];
   const tree = answer && md ? md.parseMarkdown(text) : undefined;
   // A run that acted on the page can be run again, or kept.
   const recording = r?.recording?.steps.length ? r.recording : undefined;
@@ -500,6 +506,14 @@ function EndCard({ view, t, act, canRate, md }: { view: RunView; t: Strings; act
   return (
     <div class={ok ? 'card ok' : 'card bad'} data-end={view.status} role="status">
       <h3>{ok ? t.done : view.error ? t.error : t.notDone}</h3>
+      {warnings.length > 0 && (
+        <ul data-warnings>
+          {warnings.map((w, i) => (
+            <li key={i}>{w}</li>
+          ))}
+        </ul>
+      )}
+      {why === 'refused' && <p class="hint">{t.agentSaid}</p>}
       {tree ? (
         <div data-summary dir="auto">
           <Answer tree={tree} t={t} show={act.show} />

@@ -53,6 +53,7 @@ dt{font-weight:600}
 dd{margin:0;white-space:pre-wrap;overflow-wrap:anywhere}
 .card{margin:0 10px 8px;padding:10px;border:1px solid var(--line);border-radius:10px;background:var(--soft);display:flex;flex-direction:column;gap:8px;flex:none}
 .card h3{margin:0;font-size:14px}
+.card ul{margin:0;padding-inline-start:18px}
 .card.confirm{border-color:var(--bad);border-width:2px;flex:0 1 auto;min-height:0;overflow:auto}
 .confirm .ic{display:inline-block;width:1.2em;font-weight:700}
 .confirm button.risk{background:var(--bad);color:var(--acc-fg);border-color:var(--bad);font-weight:600}

@@ -72,7 +72,13 @@ describe("on the site's own page", () => {
         return r.call.name !== 'orders_cancel';
       },
     });
-    expect(await run.result).toMatchObject({ ok: true });
+    // Not ok: the model's done came after orders_cancel, which the user refused; the result names it.
+    expect(await run.result).toMatchObject({
+      ok: false,
+      reason: 'refused',
+      summary: 'Done.',
+      refused: [{ kind: 'site_tool', outcome: 'denied', call: expect.stringMatching(/^orders_cancel/) }],
+    });
 
     // The page's own words, as a tool's: the site's code is the site's.
     expect(offered.find((t) => t.function.name === 'lookup_stock')?.function).toEqual({

@@ -53,3 +53,30 @@ describe('buildRequest', () => {
     expect(IMAGE_TOKENS).toBeGreaterThan(0);
   });
 });
+
+describe('planPrompt within a short budget', () => {
+  /** A run whose last step read a long text (a `read` of a whole article). */
+  function longResults(budget: number): SavedRun {
+    const s = run(budget, 1);
+    s.history[0]!.actions = [{ call: 'read', ok: true, result: 'The article says '.repeat(200) }];
+    return s;
+  }
+
+  it('the page text gives way first: the map goes under its usual least before the request can overflow', () => {
+    const roomy = planPrompt(longResults(12_000), 2, 'You are an agent.', [], 100);
+    const tight = planPrompt(longResults(1800), 2, 'You are an agent.', [], 100);
+    expect(roomy.mapTokens).toBeGreaterThanOrEqual(800);
+    expect(tight.mapTokens).toBeLessThan(800);
+    // The last results are still whole: only the map was cut.
+    expect(tight.base.lastResults).toEqual(roomy.base.lastResults);
+    expect(tight.base.lastResults.join('\n')).not.toContain('(cut)');
+  });
+
+  it('then the last results are cut, so what is sent stays within the budget', () => {
+    const state = longResults(1200);
+    const p = planPrompt(state, 2, 'You are an agent.', [], 100);
+    expect(p.base.lastResults.join('\n')).toContain('(cut)');
+    const req = buildRequest(p, state, 'm', map, { masks: NO_MASKS });
+    expect(estimatePromptTokens(req as Parameters<typeof estimatePromptTokens>[0])).toBeLessThanOrEqual(1200);
+  });
+});

@@ -184,3 +184,28 @@ describe('flags, as run and test read them', () => {
     });
   });
 });
+
+describe('budgets and the verifying turn', () => {
+  it('--max-cost takes dollars (a $ allowed), --max-tokens a whole number, --verify a flag; each reaches the run', () => {
+    expect(parseArgs(['run', '--url', 'example.org', '--max-cost', '$0.05', '--max-tokens', '20000', '--verify', 'task'])).toMatchObject({
+      kind: 'run',
+      args: { maxCost: 0.05, maxTokens: 20000, verify: true },
+    });
+    const plain = parseArgs(['run', '--url', 'example.org', 'task']);
+    expect(plain.kind === 'run' && [plain.args.maxCost, plain.args.maxTokens, plain.args.verify]).toEqual([undefined, undefined, undefined]);
+  });
+
+  it.each([['0'], ['0.00'], ['lots'], ['Infinity']])('--max-cost %s is refused with what it takes', (v) => {
+    expect(parseArgs(['run', '--url', 'example.org', '--max-cost', v, 'task'])).toEqual({
+      kind: 'error',
+      message: `--max-cost must be an amount in US dollars above 0, like 0.05, got "${v}"`,
+    });
+  });
+
+  it('--max-tokens 1.5 is refused', () => {
+    expect(parseArgs(['run', '--url', 'example.org', '--max-tokens', '1.5', 'task'])).toMatchObject({
+      kind: 'error',
+      message: expect.stringMatching(/^--max-tokens must be/),
+    });
+  });
+});

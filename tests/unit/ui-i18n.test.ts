@@ -75,7 +75,13 @@ describe('placeholders are kept', () => {
     for (const kind of Object.values(t.kinds)) {
       expect(t.allowIt(kind).toLowerCase()).toContain(kind.toLowerCase());
       expect(t.allowKind(kind).toLowerCase()).toContain(kind.toLowerCase());
+      // A step that did not happen names its kind and its element; a claim no step backs, its kind.
+      for (const denied of [true, false]) expect(t.refusedStep(kind, '⟦Save⟧', denied).toLowerCase()).toContain(kind.toLowerCase());
+      expect(t.refusedStep(kind, '⟦Save⟧', true)).toContain('⟦Save⟧');
+      expect(t.refusedStep(kind, '⟦Save⟧', true)).not.toBe(t.refusedStep(kind, '⟦Save⟧', false));
+      expect(t.unbacked(kind).toLowerCase()).toContain(kind.toLowerCase());
     }
+    expect(t.budgetStop(true)).not.toBe(t.budgetStop(false));
     const step = t.step(7, 40);
     expect(step).toContain(num(7, code));
     expect(step).toContain(num(40, code));
