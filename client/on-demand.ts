@@ -3,7 +3,7 @@
  * bundles): the hands not every run needs, what a download's file says, the userscript's sealed
  * frame sessions, the bridge to the page's own tools and their forms, the check of an answer
  * against the run's schema, the driver that replays a recording, the Markdown of answers shown in
- * the panel. One module, so the split makes
+ * the panel, the browser's own model (the Prompt API). One module, so the split makes
  * one chunk of it and one of the code it shares with the agent. The layers below never import
  * it: the entry lends it to them (page/lazy.ts, agent/lazy.ts, the agent's replay, the panel's
  * `connect`).
@@ -21,3 +21,4 @@ export { fillPlan, fillReport } from './webmcp/forms';
 export { judgeAnswer } from './agent/answer-check';
 export { ReplayDriver } from './replay/replay-run';
 export * as markdown from './ui/markdown';
+export { openBrowserModel, watchBrowserModel } from './llm/browser-model';

@@ -1,17 +1,19 @@
 /**
  * The agent's code that loads on first use (the bridge to the page's own tools and their forms,
- * the check of an answer against the run's schema). The entry lends the loader
+ * the check of an answer against the run's schema, the browser's own model as a provider). The entry lends the loader
  * (client/on-demand.ts, one file in the embed's split build). Code, not configuration.
  */
 import type * as bridge from '../webmcp/bridge';
 import type { fillPlan, fillReport } from '../webmcp/forms';
 import type { judgeAnswer } from './answer-check';
+import type { openBrowserModel } from '../llm/browser-model';
 
 export interface AgentLazy {
   webmcp: typeof bridge;
   fillPlan: typeof fillPlan;
   fillReport: typeof fillReport;
   judgeAnswer: typeof judgeAnswer;
+  openBrowserModel: typeof openBrowserModel;
 }
 
 let loader: (() => Promise<AgentLazy>) | undefined;
