@@ -154,6 +154,7 @@ export function startEngine({ ui, defaults, script, handoff, env: given = {} }: 
     current: agent.current,
     reveal: (ref) => revealRef(ref, pageSettings()),
     markdown: async () => (await onDemand()).markdown,
+    browserModel: async (show) => (await onDemand()).watchBrowserModel(show),
     feedback: untrustedPage(env) ? undefined : (f) => dispatchEvent(new CustomEvent('pagehand:feedback', { detail: Object.freeze({ ...f }) })),
   });
   // A run saved before a navigation goes on here, in the overlay — unless it was started with

@@ -2,8 +2,8 @@
  * What pagehand loads on first use, as one file in the embed's split build (inlined in the other
  * bundles): the hands not every run needs, what a download's file says, the userscript's sealed
  * frame sessions, the bridge to the page's own tools and their forms, how a run ends (its answer
- * against the schema and the step record, its budgets), the driver that replays a recording, the Markdown of answers shown in
- * the panel. One module, so the split makes
+ * against the schema and the step record, its budgets), the driver that replays a recording, the
+ * Markdown of answers shown in the panel, the browser's own model (the Prompt API). One module, so the split makes
  * one chunk of it and one of the code it shares with the agent. The layers below never import
  * it: the entry lends it to them (page/lazy.ts, agent/lazy.ts, the agent's replay, the panel's
  * `connect`).
@@ -22,3 +22,4 @@ export { ending } from './agent/honest';
 export { budgetEnd, cutReply, noPrice } from './agent/budget';
 export { ReplayDriver } from './replay/replay-run';
 export * as markdown from './ui/markdown';
+export { openBrowserModel, watchBrowserModel } from './llm/browser-model';

@@ -8,7 +8,7 @@
  */
 import { pageLazy } from '../page/lazy';
 import { createModelClient } from '../llm/client';
-import { readsImages } from '../llm/models';
+import { BROWSER_MODEL, readsImages } from '../llm/models';
 import { NO_PROVIDER_FIX } from '../../common/no-provider';
 import { ModelError, type ChatReply, type ModelClient, type ProxyInfo } from '../llm/wire';
 import { besideBundle, screenshot } from '../page/screenshot';
@@ -349,6 +349,7 @@ export class Run implements DispatchHost {
   /** Connects to the proxy and picks the model; false when the run cannot go on (it ended). */
   async setUp(): Promise<boolean> {
     const o = this.options;
+    if (o.model === BROWSER_MODEL) return this.setUpBrowserModel();
     if (!o.proxy) {
       this.fatal(
         'config',
@@ -394,6 +395,33 @@ export class Run implements DispatchHost {
       return false;
     }
     return true;
+  }
+
+  /**
+   * The browser's own model (no proxy, no key): its code loads now, the model downloads if it
+   * must (said once), and the prompt budget shrinks to its window.
+   */
+  private async setUpBrowserModel(): Promise<boolean> {
+    const o = this.options;
+    let told = false;
+    try {
+      const client = await (
+        await agentLazy()
+      ).openBrowserModel({
+        signal: this.abort.signal,
+        onDownload: () => {
+          if (!told) this.emitter.emit('message', { text: 'The browser is downloading its model; the task starts when it is here.', from: 'agent' });
+          told = true;
+        },
+      });
+      this.client = client;
+      o.maxPromptTokens = Math.min(o.maxPromptTokens ?? DEFAULT_PROMPT_BUDGET, client.promptBudget);
+    } catch (e) {
+      this.fatal(e instanceof ModelError ? e.code : 'config', String((e as Error)?.message ?? e), 'config');
+      return false;
+    }
+    this.model = BROWSER_MODEL;
+    return !this.ended;
   }
 
   protected fatal(code: string, message: string, reason = code === 'config' ? 'config' : 'model_error'): void {

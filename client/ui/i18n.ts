@@ -119,6 +119,14 @@ export const en = {
   notHelpful: 'Not helpful',
   thanks: 'Thanks for your feedback.',
   starters: 'Try asking',
+  // The browser's own model (Chrome's Prompt API), offered under the task box where it exists.
+  browserModel: "Use the browser's own model",
+  browserModelState: {
+    available: 'Runs on this device, no proxy or key. A small model: read what it asks.',
+    downloadable: 'The model downloads first (once, several GB).',
+    unavailable: 'This browser cannot run its model here: it needs desktop Chrome with the model on.',
+  },
+  browserModelProgress: (loaded: number) => `Downloading the browser's model: ${num(Math.round(loaded * 100), 'en')} %`,
 };
 
 export type Strings = typeof en;

@@ -18,6 +18,7 @@ import { Launcher } from './launcher';
 import { Mask } from './mask';
 import { topModal, watchDialogs } from './modal';
 import { Panel, type PanelActions } from './panel';
+import type { BrowserModelState } from './browser-model';
 import type { Markdown } from './markdown';
 import { Spot, type Box } from './spot';
 import { reduce, type RunView, type UiEvent } from './state';
@@ -108,6 +109,11 @@ export interface UiAgent {
   feedback?(f: AnswerFeedback): void;
   /** Loads the Markdown parser (markdown.ts) for answers: in the embed, with the code loaded on first use (client/on-demand.ts). */
   markdown?(): Promise<Markdown>;
+  /**
+   * Asks the browser about its own model and downloads it when it must, telling `show` each
+   * state and the progress (llm/browser-model.ts, loaded on first use).
+   */
+  browserModel?(show: (s: BrowserModelState) => void): Promise<void>;
 }
 
 export interface UiDeps {
@@ -279,8 +285,14 @@ export function createUi(deps: UiDeps) {
     for (const k of RUN_KEYS) if (options[k] !== undefined) (o as Record<string, unknown>)[k] = options[k];
     // The language the user picked is the one the agent answers them in, too.
     if (chosen) o.lang = chosen;
+    // The model name that chooses it (RunOptions.model).
+    if (browser) o.model = 'browser';
     return o;
   };
+
+  /** The user chose the browser's own model for the panel's runs, and what the browser says of it. */
+  let browser = false;
+  let browserState: BrowserModelState;
 
   /** The values and files of the last run started here, for its Retry (nothing else keeps them). */
   let lastSecrets: Record<string, string> | undefined;
@@ -378,6 +390,12 @@ export function createUi(deps: UiDeps) {
       paint();
     },
     close,
+    useBrowser: (on) => {
+      browser = on;
+      // What the browser says (while it stays chosen): its model's state, the download's progress.
+      if (on) void agent?.browserModel?.((s) => browser && ((browserState = s), paint()));
+      paint();
+    },
     setLang: (l) => {
       chosen = l;
       saveLang(l);
@@ -455,6 +473,7 @@ export function createUi(deps: UiDeps) {
               notice={typeof notice === 'function' ? notice(t) : notice}
               suggestions={(site.suggestions ?? []).filter((s) => s.trim()).slice(0, 4)}
               canRate={!!agent?.feedback}
+              browser={'LanguageModel' in globalThis && agent?.browserModel ? { on: browser, state: browserState } : undefined}
               md={md}
               waiting={queued?.text}
               restore={restore}
@@ -586,6 +605,7 @@ export function createUi(deps: UiDeps) {
   /** The agent is here: a task sent while it loaded starts now. */
   function connect(a: UiAgent): void {
     agent = a;
+
     const q = queued;
     queued = undefined;
     if (q) q.go();

@@ -21,6 +21,7 @@ import { LangMenu } from './lang-menu';
 import { Answer } from './answer';
 import type { Markdown } from './markdown';
 import { MicButton, useVoice } from './voice';
+import { BrowserModel, type BrowserModelState } from './browser-model';
 
 export interface PanelActions {
   /** `secrets`: the values the agent may type but not see; `files`: those attached; both from the task box. */
@@ -44,6 +45,8 @@ export interface PanelActions {
   newConversation(): void;
   collapse(): void;
   close(): void;
+  /** The user turned the browser's own model on or off for the next runs. */
+  useBrowser(on: boolean): void;
   /** The user picked a language in the panel's menu. */
   setLang(lang: Lang): void;
   move(dx: number, dy: number, done?: boolean): void;
@@ -63,6 +66,8 @@ interface Props {
   canRate: boolean;
   /** The Markdown parser, once loaded (it loads when a run starts): answers are plain text until then. */
   md?: Markdown;
+  /** Whether the browser's own model is chosen, and its box; absent where the browser has none to offer. */
+  browser?: { on: boolean; state: BrowserModelState };
   /** A run that could not start (busy, no task, the agent not loaded). */
   notice?: string;
   /** The task sent before the agent arrived: shown in the task box until it starts. */
@@ -86,7 +91,7 @@ function useTick(on: boolean): void {
   }, [on]);
 }
 
-export function Panel({ view, t, earlier, history, recordings, suggestions, canRate, md, notice, waiting, restore, box, rtl, act, onResize }: Props) {
+export function Panel({ view, t, earlier, history, recordings, suggestions, canRate, md, browser, notice, waiting, restore, box, rtl, act, onResize }: Props) {
   const running = view?.status === 'running';
   useTick(running);
   const ref = useRef<HTMLElement>(null);
@@ -191,6 +196,10 @@ export function Panel({ view, t, earlier, history, recordings, suggestions, canR
               </div>
             )}
             <TaskBox t={t} send={act.send} text={draft} setText={setDraft} waiting={waiting} />
+            {browser && (
+              // A page script's click neither changes the choice nor the box.
+              <BrowserModel t={t} on={browser.on} state={browser.state} toggle={(e) => (isUserInput(e) ? act.useBrowser(!browser.on) : e.preventDefault())} />
+            )}
           </>
         )}
         {notice && (

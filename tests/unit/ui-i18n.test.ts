@@ -25,7 +25,7 @@ function shape(o: object, prefix = ''): Record<string, string> {
 }
 
 /** The functions that take numbers; the others take a name, a reason or a kind. */
-const NUMERIC = new Set(['step', 'tokens', 'cost', 'retrying']);
+const NUMERIC = new Set(['step', 'tokens', 'cost', 'retrying', 'browserModelProgress']);
 
 /** Every string a table shows, its functions called with stand-ins. */
 function texts(t: Strings): string[] {
@@ -72,6 +72,7 @@ describe('placeholders are kept', () => {
     const t = tables.get(code)!;
     expect(t.agentFailed('⟦why⟧')).toContain('⟦why⟧');
     expect(t.removeFile('⟦cv.pdf⟧')).toContain('⟦cv.pdf⟧');
+    expect(t.browserModelProgress(0.42)).toContain(num(42, code));
     for (const kind of Object.values(t.kinds)) {
       expect(t.allowIt(kind).toLowerCase()).toContain(kind.toLowerCase());
       expect(t.allowKind(kind).toLowerCase()).toContain(kind.toLowerCase());

@@ -106,6 +106,14 @@ const de: Strings = {
         : code === 'audio-capture'
           ? 'Kein Mikrofon gefunden. Tippen Sie die Aufgabe stattdessen.'
           : `Das Diktat wurde beendet (${code}). Versuchen Sie es erneut oder tippen Sie die Aufgabe.`,
+  browserModel: 'Das eigene Modell des Browsers verwenden (ohne Proxy, ohne Schlüssel)',
+  browserModelState: {
+    available: 'Es läuft auf diesem Gerät. Es ist ein kleines Modell und entscheidet weniger gut als ein großes: Lesen Sie genau, was es Sie fragt.',
+    downloadable: 'Der Browser lädt sein Modell herunter (einmalig, mehrere GB), sobald Sie dies einschalten oder eine Aufgabe senden.',
+    unavailable:
+      'Dieser Browser kann sein eigenes Modell hier nicht ausführen: Dafür braucht es ein Desktop-Chrome mit eingeschaltetem integriertem Modell sowie genug freien Speicherplatz und Arbeitsspeicher. Verwenden Sie stattdessen einen Proxy mit einem Modell.',
+  },
+  browserModelProgress: (loaded) => `Das Modell des Browsers wird heruntergeladen: ${num(Math.round(loaded * 100), 'de')} %`,
 };
 
 export default de;

@@ -106,6 +106,14 @@ const es: Strings = {
         : code === 'audio-capture'
           ? 'No se encontró ningún micrófono. Escribe la tarea.'
           : `El dictado se detuvo (${code}). Inténtalo de nuevo, o escribe la tarea.`,
+  browserModel: 'Usar el modelo propio del navegador (sin proxy ni clave)',
+  browserModelState: {
+    available: 'Funciona en este dispositivo. Es un modelo pequeño y decide peor que uno grande: lee con atención lo que te pregunte.',
+    downloadable: 'El navegador descarga su modelo (una sola vez, varios GB) cuando actives esta opción o envíes una tarea.',
+    unavailable:
+      'Este navegador no puede ejecutar aquí su propio modelo: necesita Chrome de escritorio con el modelo integrado activado y suficiente espacio en disco y memoria. Usa en su lugar un proxy con un modelo.',
+  },
+  browserModelProgress: (loaded) => `Descargando el modelo del navegador: ${num(Math.round(loaded * 100), 'es')} %`,
 };
 
 export default es;

@@ -106,6 +106,14 @@ const fr: Strings = {
         : code === 'audio-capture'
           ? 'Aucun micro trouvé. Tapez plutôt la tâche.'
           : `La dictée s’est arrêtée (${code}). Réessayez, ou tapez la tâche.`,
+  browserModel: 'Utiliser le modèle du navigateur (sans proxy ni clé)',
+  browserModelState: {
+    available: 'Il tourne sur cet appareil. C’est un petit modèle, qui décide moins bien qu’un grand : lisez bien ce qu’il vous demande.',
+    downloadable: 'Le navigateur télécharge son modèle (une seule fois, plusieurs Go) dès que vous activez cette option ou envoyez une tâche.',
+    unavailable:
+      'Ce navigateur ne peut pas faire tourner son propre modèle ici : il faut Chrome pour ordinateur avec le modèle intégré activé, et assez d’espace disque et de mémoire. Utilisez plutôt un proxy avec un modèle.',
+  },
+  browserModelProgress: (loaded) => `Téléchargement du modèle du navigateur : ${num(Math.round(loaded * 100), 'fr')} %`,
 };
 
 export default fr;

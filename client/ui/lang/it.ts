@@ -106,6 +106,14 @@ const it: Strings = {
         : code === 'audio-capture'
           ? 'Nessun microfono trovato. Scrivi l’attività.'
           : `La dettatura si è interrotta (${code}). Riprova, o scrivi l’attività.`,
+  browserModel: 'Usa il modello del browser (senza proxy né chiave)',
+  browserModelState: {
+    available: 'Funziona su questo dispositivo. È un modello piccolo e decide peggio di uno grande: leggi con attenzione quello che ti chiede.',
+    downloadable: 'Il browser scarica il suo modello (una sola volta, diversi GB) quando attivi questa opzione o invii un compito.',
+    unavailable:
+      'Questo browser non può eseguire qui il proprio modello: serve Chrome per desktop con il modello integrato attivo e abbastanza spazio su disco e memoria. Usa invece un proxy con un modello.',
+  },
+  browserModelProgress: (loaded) => `Download del modello del browser: ${num(Math.round(loaded * 100), 'it')}%`,
 };
 
 export default it;

@@ -105,6 +105,14 @@ const ko: Strings = {
         : code === 'audio-capture'
           ? '마이크를 찾을 수 없습니다. 작업을 입력하세요.'
           : `받아쓰기가 중지되었습니다(${code}). 다시 시도하거나 작업을 입력하세요.`,
+  browserModel: '브라우저 자체 모델 사용(프록시와 키 없이)',
+  browserModelState: {
+    available: '이 기기에서 실행됩니다. 작은 모델이라 큰 모델보다 판단이 부정확하니, 확인을 요청하면 내용을 잘 읽어 보세요.',
+    downloadable: '이 옵션을 켜거나 작업을 보내면 브라우저가 모델을 내려받습니다(한 번만, 수 GB).',
+    unavailable:
+      '이 브라우저는 여기서 자체 모델을 실행할 수 없습니다. 내장 모델이 켜진 데스크톱 Chrome과 충분한 디스크 공간, 메모리가 필요합니다. 대신 모델이 있는 프록시를 사용하세요.',
+  },
+  browserModelProgress: (loaded) => `브라우저 모델 내려받는 중: ${num(Math.round(loaded * 100), 'ko')}%`,
 };
 
 export default ko;

@@ -106,6 +106,14 @@ const nl: Strings = {
         : code === 'audio-capture'
           ? 'Geen microfoon gevonden. Typ de taak.'
           : `Het dicteren is gestopt (${code}). Probeer het opnieuw, of typ de taak.`,
+  browserModel: 'Het eigen model van de browser gebruiken (zonder proxy of sleutel)',
+  browserModelState: {
+    available: 'Het draait op dit apparaat. Het is een klein model dat minder goed beslist dan een groot: lees goed wat het u vraagt.',
+    downloadable: 'De browser downloadt zijn model (eenmalig, enkele GB) zodra u dit aanzet of een taak verstuurt.',
+    unavailable:
+      'Deze browser kan zijn eigen model hier niet draaien: daarvoor is Chrome voor desktop nodig met het ingebouwde model aan, en genoeg vrije schijfruimte en geheugen. Gebruik in plaats daarvan een proxy met een model.',
+  },
+  browserModelProgress: (loaded) => `Het model van de browser wordt gedownload: ${num(Math.round(loaded * 100), 'nl')}%`,
 };
 
 export default nl;

@@ -108,6 +108,14 @@ const pl: Strings = {
         : code === 'audio-capture'
           ? 'Nie znaleziono mikrofonu. Wpisz zadanie.'
           : `Dyktowanie zostało przerwane (${code}). Spróbuj ponownie albo wpisz zadanie.`,
+  browserModel: 'Użyj własnego modelu przeglądarki (bez proxy i klucza)',
+  browserModelState: {
+    available: 'Działa na tym urządzeniu. To mały model i decyduje gorzej niż duży: czytaj uważnie, o co pyta.',
+    downloadable: 'Przeglądarka pobierze swój model (jednorazowo, kilka GB), gdy to włączysz lub wyślesz zadanie.',
+    unavailable:
+      'Ta przeglądarka nie może tu uruchomić własnego modelu: potrzebny jest Chrome na komputer z włączonym wbudowanym modelem oraz wystarczająca ilość wolnego miejsca na dysku i pamięci. Użyj zamiast tego proxy z modelem.',
+  },
+  browserModelProgress: (loaded) => `Pobieranie modelu przeglądarki: ${num(Math.round(loaded * 100), 'pl')}%`,
 };
 
 export default pl;

@@ -106,6 +106,14 @@ const pt: Strings = {
         : code === 'audio-capture'
           ? 'Nenhum microfone encontrado. Escreva a tarefa.'
           : `O ditado parou (${code}). Tente de novo, ou escreva a tarefa.`,
+  browserModel: 'Usar o modelo do próprio navegador (sem proxy nem chave)',
+  browserModelState: {
+    available: 'Funciona neste dispositivo. É um modelo pequeno e decide pior do que um grande: leia com atenção o que ele lhe perguntar.',
+    downloadable: 'O navegador descarrega o seu modelo (uma só vez, vários GB) quando ativar esta opção ou enviar uma tarefa.',
+    unavailable:
+      'Este navegador não consegue executar aqui o seu próprio modelo: precisa do Chrome para computador com o modelo integrado ativado e espaço em disco e memória suficientes. Use antes um proxy com um modelo.',
+  },
+  browserModelProgress: (loaded) => `A descarregar o modelo do navegador: ${num(Math.round(loaded * 100), 'pt')}%`,
 };
 
 export default pt;

@@ -104,6 +104,13 @@ const zh: Strings = {
         : code === 'audio-capture'
           ? '未找到麦克风。请改为输入任务。'
           : `语音输入已停止（${code}）。请重试，或输入任务。`,
+  browserModel: '使用浏览器自带的模型(无需代理和密钥)',
+  browserModelState: {
+    available: '它在这台设备上运行。这是一个小模型,判断不如大模型可靠:请仔细阅读它向你确认的内容。',
+    downloadable: '打开此选项或发送任务时,浏览器会下载它的模型(仅一次,数 GB)。',
+    unavailable: '此浏览器无法在这里运行自带的模型:需要开启了内置模型的桌面版 Chrome,以及足够的磁盘空间和内存。请改用配置了模型的代理。',
+  },
+  browserModelProgress: (loaded) => `正在下载浏览器的模型:${num(Math.round(loaded * 100), 'zh')}%`,
 };
 
 export default zh;
