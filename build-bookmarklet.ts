@@ -115,6 +115,8 @@ export function bookmarkletFirstOptions(
       ...base.define,
       __PAGEHAND_BOOKMARKLET_ENGINE__: JSON.stringify(engineFiles),
       __PAGEHAND_VERSION__: JSON.stringify(version),
+      // Always a stranger's panel: the site-only parts drop out (client/ui/site-ui.ts).
+      __PAGEHAND_STRANGER_PANEL__: 'true',
     },
   };
 }

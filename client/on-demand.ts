@@ -14,6 +14,7 @@ export { upload } from './page/actions/upload';
 export { holdAt } from './page/actions/gesture';
 export { readDownload, reportDownload } from './page/actions/download-report';
 export { readUrl } from './page/actions/read-url';
+export { readableText } from './page/actions/text';
 export { fetchSameOrigin } from './page/same-origin';
 export { openUserscriptSessions } from './page/frames/sealed-parent';
 export * as webmcp from './webmcp/bridge';

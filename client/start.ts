@@ -13,7 +13,7 @@ import { pageEnv, untrustedPage, type AgentEnv } from './agent/env';
 import { readScriptTag } from './embed/script-tag';
 import { startEngine } from './engine';
 import { createUi } from './ui/index';
-import type { ThreadStore } from './ui/storage';
+import { sessionThreadStore, type ThreadStore } from './ui/storage';
 
 /** `threads`: where the panel's conversation survives a page load, when the embedding has a store out of the page's reach. */
 export function startPagehand(env: AgentEnv = {}, threads?: ThreadStore): void {
@@ -23,12 +23,16 @@ export function startPagehand(env: AgentEnv = {}, threads?: ThreadStore): void {
   const script = document.currentScript;
   const defaults = readScriptTag(script, location.href);
   // On a stranger's page the panel speaks the user's language, not the page's.
+  const stranger = untrustedPage(pageEnv(env, script, defaults.token));
+  // The site's own page keeps the conversation in the tab, as it keeps a run; a stranger's page
+  // only in a store the embedding has out of the page's reach.
+  const kept = threads ?? (stranger ? undefined : sessionThreadStore());
   const ui = createUi({
     lang: defaults.lang,
     position: defaults.position,
     siteInstalled: env.installedBy !== 'user',
-    stranger: untrustedPage(pageEnv(env, script, defaults.token)),
-    ...(threads ? { threads } : {}),
+    stranger,
+    ...(kept ? { threads: kept } : {}),
   });
   startEngine({ ui, defaults, script, env });
 }

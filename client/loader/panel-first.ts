@@ -8,17 +8,21 @@
  */
 import { pageEnv, untrustedPage } from '../agent/env';
 import { createUi } from '../ui/index';
+import { sessionThreadStore } from '../ui/storage';
 import { adoptHandoff } from './adopt';
 
 const handoff = adoptHandoff();
 // Started before the panel paints: the engine's files were requested by the loader with this one.
 const engine = import('../engine');
+// A session token made for the user's own pagehand: a stranger's page (see the engine's pageEnv).
+const stranger = untrustedPage(pageEnv({}, null, handoff.defaults.token));
 const ui = createUi({
   lang: handoff.defaults.lang,
   position: handoff.defaults.position,
-  // A session token made for the user's own pagehand: a stranger's page (see the engine's pageEnv).
   siteInstalled: true,
-  stranger: untrustedPage(pageEnv({}, null, handoff.defaults.token)),
+  stranger,
+  // The site's own page keeps the conversation in the tab, as it keeps a run.
+  ...(stranger ? {} : { threads: sessionThreadStore() }),
 });
 // A site embed shows its launcher, or the panel as the visitor left it in this tab.
 if (handoff.defaults.embed) ui.launcher();

@@ -1,6 +1,6 @@
 /**
  * The page layer's code that loads on first use (a custom select, drag, upload, press and hold,
- * a download's text, another page of the site read apart, the userscript's sealed frame sessions). The entry lends the loader
+ * the page's readable text for `read` and `wait`, a download's text, another page of the site read apart, the userscript's sealed frame sessions). The entry lends the loader
  * (client/on-demand.ts, one file in the embed's split build): the page layer never imports what
  * sits above it. Code, not configuration: every run and every page call shares it.
  */
@@ -8,6 +8,7 @@ import type { holdAt } from './actions/gesture';
 import type { drag } from './actions/drag';
 import type { readDownload, reportDownload } from './actions/download-report';
 import type { readUrl } from './actions/read-url';
+import type { readableText } from './actions/text';
 import type { selectOption } from './actions/select';
 import type { upload } from './actions/upload';
 import type { openUserscriptSessions } from './frames/sealed-parent';
@@ -20,6 +21,7 @@ export interface PageLazy {
   holdAt: typeof holdAt;
   readDownload: typeof readDownload;
   readUrl: typeof readUrl;
+  readableText: typeof readableText;
   reportDownload: typeof reportDownload;
   openUserscriptSessions: typeof openUserscriptSessions;
   fetchSameOrigin: typeof fetchSameOrigin;

@@ -36,7 +36,6 @@ import {
   type HistoryItem,
   type Layout,
   type PanelThread,
-  sessionThreadStore,
   type ThreadStore,
 } from './storage';
 import { adoptStyles } from './styles';
@@ -122,9 +121,9 @@ export interface UiDeps {
   /** From the script tag (`data-position`). */
   position?: LauncherPosition;
   /**
-   * Where the conversation survives a page load on a stranger's page, out of the page's reach
-   * (the userscript's); else it lives with the page there. The site's own pages keep it in the
-   * tab's sessionStorage.
+   * Where the conversation survives a page load: the site's own pages give the tab's
+   * sessionStorage (`sessionThreadStore`), a stranger's page only a store out of the page's reach
+   * (the userscript's); without one it lives with the page (the bookmarklet).
    */
   threads?: ThreadStore;
   /**
@@ -184,7 +183,7 @@ export function createUi(deps: UiDeps) {
    * Only runs started here continue it (a page script's run, a replay, has its own).
    */
   let thread: PanelThread = { turns: [] };
-  const threads = deps.threads ?? (deps.stranger ? undefined : sessionThreadStore());
+  const { threads } = deps;
   /** Runs this panel started on this page; and the run whose turn is the thread's last (its view shows it). */
   const mine = new Set<string>();
   const resumedHere = new Set<string>();

@@ -5,6 +5,7 @@
  * Retry, Take over, Resume — answers only the user's own input (see trusted.ts); Deny, Stop
  * and the rest only make it do less, so they take any click.
  */
+import { SITE_UI } from './site-ui';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Recording, ThreadTurn } from '../agent/public-types';
 import type { Strings } from './i18n';
@@ -162,8 +163,8 @@ export function Panel({ view, t, earlier, history, recordings, suggestions, canR
           <EntryView key={i} e={e} t={t} running={running} />
         ))}
         {!view && !earlier.length && <p class="hint intro">{t.intro}</p>}
-        {!view && !earlier.length && waiting === undefined && suggestions.length > 0 && <Starters t={t} items={suggestions} pick={setDraft} />}
-        {!view && recordings.length > 0 && <SiteTasks t={t} recordings={recordings} act={act} />}
+        {SITE_UI && !view && !earlier.length && waiting === undefined && suggestions.length > 0 && <Starters t={t} items={suggestions} pick={setDraft} />}
+        {SITE_UI && !view && recordings.length > 0 && <SiteTasks t={t} recordings={recordings} act={act} />}
         {!view && !earlier.length && history.length > 0 && <History t={t} items={history} pick={setDraft} />}
       </div>
       {view?.confirm && <ConfirmCard view={view} t={t} act={act} />}
@@ -552,7 +553,7 @@ function EndCard({ view, t, act, canRate, md }: { view: RunView; t: Strings; act
             </button>
           </>
         )}
-        {answer && canRate && (
+        {SITE_UI && answer && canRate && (
           <span class="rate" role="group" aria-label={t.rateAnswer}>
             {(['up', 'down'] as const).map((k) => (
               <button

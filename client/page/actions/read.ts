@@ -8,7 +8,6 @@ import type { ToolArgs } from './args';
 import { CHUNK_CHARS, chunkText } from './chunks';
 import type { Handler } from './context';
 import { ActionError } from './dom';
-import { readableText } from './text';
 import { pageLazy } from '../lazy';
 
 export const read: Handler<ToolArgs['read']> = async ({ ref, page, download, url }, ctx) => {
@@ -16,7 +15,8 @@ export const read: Handler<ToolArgs['read']> = async ({ ref, page, download, url
   if (url !== undefined) return (await pageLazy()).readUrl(url, page, ctx.settings);
   const root = ref ? ctx.resolve(ref) : (document.body ?? document.documentElement);
   const what = ref ? ctx.label(root) : 'the page';
-  const chunks = chunkText(readableText(root, ctx.settings), CHUNK_CHARS);
+  // The text reader (tables and grids as lines) loads on first use: most runs read through the map.
+  const chunks = chunkText((await pageLazy()).readableText(root, ctx.settings), CHUNK_CHARS);
   if (!chunks.length) return { message: `${what[0]!.toUpperCase()}${what.slice(1)} has no readable text.`, changes: { chunk: { page: 1, pages: 0 } } };
   if (page > chunks.length) {
     throw new ActionError(`There is no page ${page}: the text of ${what} has ${chunks.length} page${chunks.length === 1 ? '' : 's'}.`);
