@@ -35,8 +35,8 @@ export interface ChangeWatch {
 }
 
 const OWN_UI = `[${UI_ATTR}]`;
-/** Events after which styles may differ with no mutation to see (the user's pointer on a hover menu, a ticked checkbox, a popover). */
-const RESTYLING = ['scroll', 'resize', 'mouseover', 'mouseout', 'input', 'change', 'toggle', 'hashchange', 'popstate', 'fullscreenchange'];
+/** Events after which styles or boxes may differ with no mutation to see (the user's pointer on a hover menu, a ticked checkbox, a popover, an image loaded). */
+const RESTYLING = ['scroll', 'resize', 'load', 'mouseover', 'mouseout', 'input', 'change', 'toggle', 'hashchange', 'popstate', 'fullscreenchange'];
 
 /** Within the agent's own UI (its host, or a host it adds or removes): not the page's change. */
 function ownUi(n: Node | null, r?: MutationRecord): boolean {
