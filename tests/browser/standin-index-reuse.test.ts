@@ -1,7 +1,8 @@
 /**
  * The index of custom selects' stand-ins (client/page/map/widgets.ts) is built once and serves
  * the maps and actions that follow while the page has not changed, and afresh after a change: a
- * stand-in added meanwhile still reads as its select.
+ * stand-in added meanwhile still reads as its select. A same-origin frame's index is kept apart
+ * from the page's.
  */
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -19,6 +20,7 @@ const HTML = `<!doctype html><html><head><meta charset="utf-8"><title>stand-in i
 <body><main>
   <div id="first">${standIn('size', 'Size')}</div>
   <div id="later"></div>
+  <iframe title="Frame" srcdoc="<label>Pick <select><option>One</option></select></label>"></iframe>
   <button id="add" type="button">Add one</button> <span id="n">Count: 0</span>
 </main>
 <script>

@@ -121,10 +121,11 @@ function standInOf(sel: HTMLSelectElement, d: Describer): Element | undefined {
 }
 
 /**
- * The document's index, shared by the describers that follow (a step's map, its action, its
- * recording) while the page has not changed since it was built: the walk's change watch.
+ * Each document's index (the page's, a same-origin frame's), shared by the describers that
+ * follow (a step's map, its action, its recording) while it has not changed since it was built:
+ * the walk's change watch.
  */
-let shared: { doc: Node; watch: ChangeWatch; idx: Map<Element, HTMLSelectElement> } | null = null;
+const shared = new WeakMap<Document, { watch: ChangeWatch; idx: Map<Element, HTMLSelectElement> }>();
 
 function indexFor(root: Node, d: Describer): Map<Element, HTMLSelectElement> {
   let perRoot = indexes.get(d);
@@ -133,7 +134,8 @@ function indexFor(root: Node, d: Describer): Map<Element, HTMLSelectElement> {
   if (idx) return idx;
   // Only a document's: what changes inside a shadow root is not watched.
   const doc = nodeTypeOf(root) === 9 ? (root as Document) : null;
-  if (doc && shared?.doc === doc && !shared.watch.changed()) idx = shared.idx;
+  const kept = doc && shared.get(doc);
+  if (kept && !kept.watch.changed()) idx = kept.idx;
   else {
     idx = new Map();
     for (const sel of (root as ParentNode).querySelectorAll('select')) {
@@ -142,8 +144,8 @@ function indexFor(root: Node, d: Describer): Map<Element, HTMLSelectElement> {
       if (t && !idx.has(t)) idx.set(t, sel);
     }
     if (doc?.defaultView) {
-      shared?.watch.stop();
-      shared = { doc, watch: watchChanges(doc), idx };
+      if (kept) kept.watch.stop();
+      shared.set(doc, { watch: watchChanges(doc), idx });
     }
   }
   perRoot.set(root, idx);
