@@ -24,7 +24,8 @@ import { actInFrame } from '../frames/parent';
 import { labelOf } from './hit';
 import { describeChanges } from './messages';
 import { goBack, navigate, watchNavigation, type NavigationWatch } from './navigate';
-import { takeSnapshot, diffSnapshots, type Snapshot } from './observe';
+import { diffSnapshots, type Snapshot } from './observe';
+import { snapshotAfter, snapshotBefore } from './snapshot-reuse';
 import { pressKey } from './press';
 import { keepInThisTab, type SameTabGuard } from './same-tab';
 import { read } from './read';
@@ -156,7 +157,7 @@ export async function act(call: ActionCall, opts: ActOptions | undefined, settin
       subject: (ref, el) => (zones.inside(el) ? `Element [${String(ref)}]` : subjectOf(ref, el, describer)),
       begin: (el) => {
         if (watch) return;
-        before = takeSnapshot(document, zones);
+        before = snapshotBefore(document, zones);
         const docs = [document];
         if (el && ownerDocumentOf(el) !== document) docs.push(ownerDocumentOf(el));
         watch = watchActivity(zones, docs);
@@ -212,7 +213,7 @@ export async function act(call: ActionCall, opts: ActOptions | undefined, settin
         const file = nav?.file();
         // Its text (if any) comes last, after the short sentences.
         if (file) downloadNote = await (await pageLazy()).reportDownload(file, settings.masks);
-        Object.assign(changes, diffSnapshots(before!, takeSnapshot(document, zones), createDescriber(settings)));
+        Object.assign(changes, diffSnapshots(before!, snapshotAfter(document, zones), createDescriber(settings)));
         const after = outcome.after?.();
         if (after?.message) messages.push(after.message);
         Object.assign(changes, after?.changes);

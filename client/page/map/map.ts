@@ -94,7 +94,7 @@ function* mapJob(options: MapOptions, settings: PageSettings, budget: Budget, t0
   const near = options.nearScreens ?? 1;
   const focused = deepActiveElement(document);
   // Watched from before the walk: the step's recording reuses the walk while nothing changed.
-  const watch = watchChanges(settings);
+  const watch = watchChanges();
   const walker = startWalk(document, { focused, text: options.text !== false, exactScreens: near + 1, zones });
   while (!walker.run(budget)) yield;
   // What follows the walk reads every item once (modal scope, suggestion lists): a fresh slice.

@@ -2,8 +2,9 @@
  * A map's walk, kept for reuse while the page has not changed since it began: a step's
  * recording describes its target from the same walk instead of walking the whole page again.
  *
- * "Not changed" is watched, not guessed: a DOM mutation outside the agent's own UI, a scroll, a
- * resize or a focus change since the walk began, and the walk is no longer offered. What a
+ * "Not changed" is watched, not guessed (`watchChanges`): a DOM mutation outside the agent's own
+ * UI, a focus change, a running animation or an event that may restyle the page (a scroll, the
+ * user's pointer) since the walk began, and the walk is no longer offered. What a
  * MutationObserver on the document cannot see (inside shadow roots, style sheets edited
  * through the CSSOM) is checked by the user of the walk on the element it cares about.
  *
@@ -16,7 +17,8 @@ import { deepActiveElement } from '../dom/flat-tree';
 import type { PageMap } from '../page-types';
 import type { PageSettings } from '../settings';
 import type { WalkResult } from './walk/items';
-import { parentElementOf, nodeTypeOf } from '../dom/proto';
+import { parentElementOf, nodeTypeOf, closestOf } from '../dom/proto';
+import { UI_ATTR } from '../ui-attr';
 
 export interface KeptWalk {
   walk: WalkResult;
@@ -32,35 +34,50 @@ export interface ChangeWatch {
   stop(): void;
 }
 
-/** Starts watching before a walk begins. */
-export function watchChanges(settings: PageSettings): ChangeWatch {
-  const focused = deepActiveElement(document);
+const OWN_UI = `[${UI_ATTR}]`;
+/** Events after which styles or boxes may differ with no mutation to see (the user's pointer on a hover menu, a ticked checkbox, a popover, an image loaded). */
+const RESTYLING = ['scroll', 'resize', 'load', 'mouseover', 'mouseout', 'input', 'change', 'toggle', 'hashchange', 'popstate', 'fullscreenchange'];
+
+/** Within the agent's own UI (its host, or a host it adds or removes): not the page's change. */
+function ownUi(n: Node | null, r?: MutationRecord): boolean {
+  const el = n && (nodeTypeOf(n) === 1 ? (n as Element) : parentElementOf(n));
+  if (el && closestOf(el, OWN_UI)) return true;
+  const nodes = r?.type === 'childList' ? [...Array.from(r.addedNodes), ...Array.from(r.removedNodes)] : [];
+  return nodes.length > 0 && nodes.every((c) => nodeTypeOf(c) === 1 && closestOf(c as Element, OWN_UI) === c);
+}
+
+/** Running animations change what shows with no mutation (a transition still turning a menu visible). */
+const animating = (doc: Document): boolean => typeof doc.getAnimations === 'function' && doc.getAnimations().length > 0;
+
+/**
+ * Starts watching `doc`: any mutation outside the agent's own UI (in a deny zone too: a zone
+ * marked meanwhile changes what is left out), a focus change, a running animation or an event
+ * in RESTYLING, and it answers "changed".
+ */
+export function watchChanges(doc: Document = document): ChangeWatch {
+  const win = doc.defaultView;
+  const focused = deepActiveElement(doc);
   let changed = false;
-  const relevant = (records: MutationRecord[]): boolean =>
-    records.some(
-      (r) =>
-        !(nodeTypeOf(r.target) === 1
-          ? settings.zones.inside(r.target as Element)
-          : !!parentElementOf(r.target) && settings.zones.inside(parentElementOf(r.target)!)),
-    );
-  const mark = (): void => stop();
+  const pageOnly = (records: MutationRecord[]): boolean => records.every((r) => ownUi(r.target, r));
   const observer = new MutationObserver((records) => {
-    if (relevant(records)) mark();
+    if (!pageOnly(records)) stop();
   });
-  observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  observer.observe(doc, { subtree: true, childList: true, attributes: true, characterData: true });
   const opts = { capture: true, passive: true } as const;
-  addEventListener('scroll', mark, opts);
-  addEventListener('resize', mark, opts);
+  const mark = (e: Event): void => {
+    if (!ownUi(e.target instanceof Node ? e.target : null)) stop();
+  };
+  for (const type of RESTYLING) win?.addEventListener(type, mark, opts);
   function stop(): void {
+    if (changed) return;
     changed = true;
     observer.disconnect();
-    removeEventListener('scroll', mark, opts);
-    removeEventListener('resize', mark, opts);
+    for (const type of RESTYLING) win?.removeEventListener(type, mark, opts);
   }
+  if (!win || animating(doc)) stop();
   return {
     changed: () => {
-      if (!changed && relevant(observer.takeRecords())) mark();
-      if (!changed && deepActiveElement(document) !== focused) mark();
+      if (!changed && (!pageOnly(observer.takeRecords()) || deepActiveElement(doc) !== focused || animating(doc))) stop();
       return changed;
     },
     stop,

@@ -10,11 +10,13 @@
  * outermost `cursor:pointer` one. The stand-in then reads as a combobox named like the select,
  * whose value is built from the select's selected options.
  *
- * Reads only; one index per root node and describer (that is, per map call or per action).
+ * Reads only; one index per root node and describer (that is, per map call or per action), the
+ * document's shared while the page has not changed.
  */
 import type { Describer } from '../names/describe';
 import type { ElementStates } from '../page-types';
-import { attrOf, hasAttrOf, parentElementOf, ownerDocumentOf } from '../dom/proto';
+import { attrOf, hasAttrOf, parentElementOf, ownerDocumentOf, nodeTypeOf } from '../dom/proto';
+import { watchChanges, type ChangeWatch } from './walk-reuse';
 
 /** A visible stand-in and the hidden native select it speaks for. */
 export interface StandIn {
@@ -118,16 +120,33 @@ function standInOf(sel: HTMLSelectElement, d: Describer): Element | undefined {
   return undefined;
 }
 
+/**
+ * Each document's index (the page's, a same-origin frame's), shared by the describers that
+ * follow (a step's map, its action, its recording) while it has not changed since it was built:
+ * the walk's change watch.
+ */
+const shared = new WeakMap<Document, { watch: ChangeWatch; idx: Map<Element, HTMLSelectElement> }>();
+
 function indexFor(root: Node, d: Describer): Map<Element, HTMLSelectElement> {
   let perRoot = indexes.get(d);
   if (!perRoot) indexes.set(d, (perRoot = new WeakMap()));
   let idx = perRoot.get(root);
   if (idx) return idx;
-  idx = new Map();
-  for (const sel of (root as ParentNode).querySelectorAll('select')) {
-    if (!isHiddenSelect(sel)) continue;
-    const t = standInOf(sel, d);
-    if (t && !idx.has(t)) idx.set(t, sel);
+  // Only a document's: what changes inside a shadow root is not watched.
+  const doc = nodeTypeOf(root) === 9 ? (root as Document) : null;
+  const kept = doc && shared.get(doc);
+  if (kept && !kept.watch.changed()) idx = kept.idx;
+  else {
+    idx = new Map();
+    for (const sel of (root as ParentNode).querySelectorAll('select')) {
+      if (!isHiddenSelect(sel)) continue;
+      const t = standInOf(sel, d);
+      if (t && !idx.has(t)) idx.set(t, sel);
+    }
+    if (doc?.defaultView) {
+      if (kept) kept.watch.stop();
+      shared.set(doc, { watch: watchChanges(doc), idx });
+    }
   }
   perRoot.set(root, idx);
   return idx;
