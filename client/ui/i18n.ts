@@ -87,8 +87,8 @@ export const en = {
   /** The model's summary follows, as its claim. */
   agentSaid: 'The agent said:',
   /** The answer speaks of an effect no step had. */
-  unbacked: (kind: string) => `The answer speaks of ${kind.toLowerCase()}, but no such step was done.`,
-  budgetStop: (cost: boolean) => `Stopped: the run reached its ${cost ? 'cost' : 'token'} limit before the task was done.`,
+  unbacked: (kind: string) => `The answer speaks of ${kind.toLowerCase()}; no such step was done.`,
+  budgetStop: (cost: boolean) => `Stopped at the run's ${cost ? 'cost' : 'token'} limit, before the task was done.`,
   copy: 'Copy',
   copied: 'Copied',
   error: 'Something went wrong',
@@ -122,9 +122,9 @@ export const en = {
   // The browser's own model (Chrome's Prompt API), offered under the task box where it exists.
   browserModel: "Use the browser's own model",
   browserModelState: {
-    available: 'Runs on this device, no proxy or key. A small model: read what it asks.',
+    available: 'On this device, no key. A small model: check what it asks.',
     downloadable: 'The model downloads first (once, several GB).',
-    unavailable: 'This browser cannot run its model here: it needs desktop Chrome with the model on.',
+    unavailable: 'Not in this browser: it needs desktop Chrome with its model on.',
   },
   browserModelProgress: (loaded: number) => `Downloading the browser's model: ${num(Math.round(loaded * 100), 'en')} %`,
 };

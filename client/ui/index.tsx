@@ -8,6 +8,7 @@
  * DOM (`host.shadowRoot` is null); only this module holds it. That alone does not stop a page
  * that hooks the DOM: the buttons that give the agent something also refuse scripted clicks.
  */
+import { SITE_UI } from './site-ui';
 import { render } from 'preact';
 import type { AnswerFeedback, LauncherPosition, OpenOptions, Recording, RunHandle, RunOptions, UiConfig } from '../agent/public-types';
 import { UI_ATTR } from '../page/ui-attr';
@@ -161,7 +162,8 @@ export function createUi(deps: UiDeps) {
   let site: UiConfig = {};
   let autoOpened = false;
   let layout: Layout = loadLayout();
-  let history: HistoryItem[] = loadHistory();
+  // The bookmarklet keeps no list of the user's tasks in a stranger's page's storage (site-ui.ts).
+  let history: HistoryItem[] = SITE_UI ? loadHistory() : [];
   let view: RunView | undefined;
   let handle: RunHandle | undefined;
   let unsubscribe: Array<() => void> = [];
@@ -507,8 +509,8 @@ export function createUi(deps: UiDeps) {
     if (resumed) resumedHere.add(h.id);
     if (!md) loadMarkdown();
     // A run resumed after a navigation brings the log of the pages before.
-    dispatch({ type: 'attach', id: h.id, task: h.task, paused: h.paused, resumed, now: Date.now(), entries: resumed ? loadLog(h.id) : undefined });
-    if (!resumed) history = recordTask({ task: h.task, at: Date.now() });
+    dispatch({ type: 'attach', id: h.id, task: h.task, paused: h.paused, resumed, now: Date.now(), entries: SITE_UI && resumed ? loadLog(h.id) : undefined });
+    if (SITE_UI && !resumed) history = recordTask({ task: h.task, at: Date.now() });
     unsubscribe = [
       h.on('step', (p) => dispatch({ type: 'step', p, now: Date.now() })),
       h.on('action', (p) => dispatch({ type: 'action', p })),
@@ -525,7 +527,7 @@ export function createUi(deps: UiDeps) {
         dispatch({ type: 'ask', p });
       }),
       h.on('done', (p) => {
-        if (p.result.reason !== 'moved') history = recordTask({ task: h.task, ok: p.result.ok, at: Date.now() });
+        if (SITE_UI && p.result.reason !== 'moved') history = recordTask({ task: h.task, ok: p.result.ok, at: Date.now() });
         // A run of the panel's own (started here, or on the page before this one) adds its turn.
         const own = mine.has(h.id) || thread.pending === h.id || (deps.siteInstalled === true && resumedHere.has(h.id));
         if (p.result.reason !== 'moved' && p.result.thread && own) {
@@ -622,8 +624,10 @@ export function createUi(deps: UiDeps) {
   addEventListener('resize', () => visible && paint());
   // The language's file is asked for now, so it is here by the time the panel opens.
   stringsOf(lang());
+  // The run's log for its next page: not in a stranger's page's storage from the bookmarklet,
+  // whose run a full page load ends anyway.
   addEventListener('pagehide', () => {
-    if (view?.status === 'running')
+    if (SITE_UI && view?.status === 'running')
       saveLog(
         view.id,
         view.entries.map((e) => (e.kind === 'step' ? { ...e, thinking: undefined } : e)),

@@ -165,7 +165,7 @@ export function Panel({ view, t, earlier, history, recordings, suggestions, canR
         {!view && !earlier.length && <p class="hint intro">{t.intro}</p>}
         {SITE_UI && !view && !earlier.length && waiting === undefined && suggestions.length > 0 && <Starters t={t} items={suggestions} pick={setDraft} />}
         {SITE_UI && !view && recordings.length > 0 && <SiteTasks t={t} recordings={recordings} act={act} />}
-        {!view && !earlier.length && history.length > 0 && <History t={t} items={history} pick={setDraft} />}
+        {SITE_UI && !view && !earlier.length && history.length > 0 && <History t={t} items={history} pick={setDraft} />}
       </div>
       {view?.confirm && <ConfirmCard view={view} t={t} act={act} />}
       {view?.ask !== undefined && running && <AskCard question={view.ask} t={t} act={act} />}

@@ -249,7 +249,7 @@ describe('budgets', () => {
     await sendTask(page, 'Read the whole page');
     const card = await waitIn(page, '[data-end]');
     expect(await card.getAttribute('data-end')).toBe('failed');
-    expect(await card.locator('[data-summary]').textContent()).toBe('Stopped: the run reached its cost limit before the task was done.');
+    expect(await card.locator('[data-summary]').textContent()).toBe("Stopped at the run's cost limit, before the task was done.");
     // Two calls: the first left some of the budget, the second spent it.
     expect(stack.requests().length - before).toBe(2);
     await page.close();

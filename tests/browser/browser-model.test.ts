@@ -124,7 +124,7 @@ describe('the panel offers the browser’s model', () => {
     await panel(page).waitFor();
     await inUi(page, '[data-use-browser-model]').click();
     const status = inUi(page, '[data-browser-model]');
-    await expect.poll(() => status.textContent()).toMatch(/cannot run its model here/);
+    await expect.poll(() => status.textContent()).toMatch(/Not in this browser: it needs desktop Chrome/);
     await shot(page, 'browser-model-unavailable');
     await page.close();
   });
