@@ -6,9 +6,10 @@
  * a string, in turn). Each run's step log must equal the tool path's.
  */
 import { describe, expect, it } from 'vitest';
-import { call, hasText, latestMap, mapUrl, MODELS, openWithAgent, refFor, useAgentStack, webmailModel, wizardModel, type Policy } from './agent-harness';
+import { MODELS, openWithAgent, useAgentStack } from './agent-harness';
 import { runLog, startRun, waitForResult } from './agent-run';
 import { useSession } from './harness';
+import { LOOP_TASKS as TASKS } from './loop-tasks';
 
 const TEXT = { refuses: 'local-vllm-test', textOnly: 'local-text-test', gemini: 'gemini-text-test' } as const;
 
@@ -17,23 +18,6 @@ const stack = useAgentStack({
   noTools: { [TEXT.refuses]: 'reject', [TEXT.textOnly]: 'text', [TEXT.gemini]: 'text' },
   textModels: [TEXT.gemini],
 });
-
-const shopModel: Policy = (req) => {
-  const map = latestMap(req);
-  if (mapUrl(map).includes('checkout.html')) {
-    if (hasText(map, /Order #\d+ placed/)) return call('done', { summary: 'The order was placed.' });
-    return call('click', { ref: refFor(map, 'button', 'Place order') }, 'goal: place the order');
-  }
-  if (hasText(map, 'Cart (1)')) return call('click', { ref: refFor(map, 'link', 'Checkout') });
-  if (!/value="espresso"/.test(map)) return call('type', { ref: refFor(map, 'searchbox', 'Search products'), text: 'espresso' });
-  return call('click', { ref: refFor(map, 'button', /Espresso grinder/) });
-};
-
-const TASKS = {
-  webmail: { page: 'webmail/inbox.html', task: 'Find the emails Ernesto sent and summarise them', policy: () => webmailModel().policy },
-  shop: { page: 'shop/index.html', task: 'Buy the espresso grinder', policy: () => shopModel },
-  wizard: { page: 'wizard/step1.html', task: 'Sign me up: Ada Lovelace, ada@example.org, 12 St James Square, London, UK, Pro plan', policy: wizardModel },
-} as const;
 
 /** The step log without what differs between any two runs: usage and times. */
 function comparable(log: any[]): unknown[] {

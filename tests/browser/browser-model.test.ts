@@ -111,7 +111,9 @@ describe('a run with the browser’s model', () => {
     const log = await runLog(page);
     expect(log.filter((e) => e.type === 'confirm')).toEqual([expect.objectContaining({ kind: 'deletion' })]);
     expect(log.some((e) => e.type === 'action' && e.name === 'click')).toBe(false);
-    expect(result.ok).toBe(true);
+    // The answer stands, and the run says the refused step did not happen (as on every path).
+    expect(result).toMatchObject({ ok: false, reason: 'refused', summary: 'The order total is $42.50.' });
+    expect(result.refused).toEqual([expect.objectContaining({ kind: 'deletion', outcome: 'denied' })]);
     expect(await page.evaluate(() => localStorage.getItem('accountDeleted'))).toBeNull();
     await page.close();
   });
@@ -142,7 +144,7 @@ describe('the panel offers the browser’s model', () => {
     await expect.poll(() => status.textContent()).toBe("Downloading the browser's model: 25 %");
     await shot(page, 'browser-model-downloading');
     await page.evaluate(() => (window as any).__lmRelease());
-    await expect.poll(() => status.textContent()).toMatch(/Runs on this device/);
+    await expect.poll(() => status.textContent()).toMatch(/On this device, no key/);
     await sendTask(page, 'Count to three');
     await expect.poll(() => panel(page).textContent()).toContain('Counted to three.');
     await page.close();

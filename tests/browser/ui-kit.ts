@@ -155,8 +155,15 @@ export async function shot(page: Page, name: string, opts: { of?: Locator; backg
   expect(box.y + box.height).toBeLessThanOrEqual(vp.height + 0.5);
   expect(colours(png, box), `${name}: the overlay's pixels are not blank`).toBeGreaterThan(30);
   if (opts.background) {
-    // Just inside the top-left corner, under the header's left padding.
-    const [r, g, b] = pixel(png, box.x + 3, box.y + box.height / 2);
+    // Just inside the left edge, in the left padding: the colour most of that column shows
+    // (a single point can land on a separator line wherever the panel's rows happen to fall).
+    const column = Array.from({ length: 21 }, (_, i) => pixel(png, box.x + 3, box.y + box.height * (0.15 + i * 0.035)).join(','));
+    const counts = new Map<string, number>();
+    for (const c of column) counts.set(c, (counts.get(c) ?? 0) + 1);
+    const [r, g, b] = [...counts]
+      .sort((a, b) => b[1] - a[1])[0]![0]
+      .split(',')
+      .map(Number) as [number, number, number];
     const [er, eg, eb] = opts.background;
     expect(Math.abs(r - er) + Math.abs(g - eg) + Math.abs(b - eb), `${name}: background ${[r, g, b]} vs ${opts.background}`).toBeLessThan(12);
   }
