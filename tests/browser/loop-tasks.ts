@@ -5,7 +5,8 @@
  */
 import { call, hasText, latestMap, mapUrl, refFor, webmailModel, wizardModel, type Policy } from './agent-harness';
 
-const shopModel: Policy = (req) => {
+/** The shop: search, add the grinder, check out, place the order. */
+export const shopModel: Policy = (req) => {
   const map = latestMap(req);
   if (mapUrl(map).includes('checkout.html')) {
     if (hasText(map, /Order #\d+ placed/)) return call('done', { summary: 'The order was placed.' });

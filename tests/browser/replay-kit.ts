@@ -9,6 +9,7 @@ import type { Page } from 'playwright-core';
 import type { Recording } from '../../client/agent/public-types';
 import { call, hasText, latestMap, mapElements, mapUrl, refFor, refNear, type Policy, wizardModel } from './agent-harness';
 import { RECORDER } from './agent-run';
+import { shopModel } from './loop-tasks';
 import { bundleSource, origin, type Session } from './harness';
 
 const userText = (req: Parameters<Policy>[0]): string =>
@@ -67,16 +68,7 @@ export const TASKS: FixtureTask[] = [
       await page.evaluate(() => localStorage.clear());
       await page.reload();
     },
-    model: () => (req) => {
-      const map = latestMap(req);
-      if (mapUrl(map).includes('checkout.html')) {
-        if (hasText(map, /Order #\d+ placed/)) return call('done', { summary: 'The order was placed.' });
-        return call('click', { ref: refFor(map, 'button', 'Place order') }, 'goal: place the order');
-      }
-      if (hasText(map, 'Cart (1)')) return call('click', { ref: refFor(map, 'link', 'Checkout') });
-      if (!/value="espresso"/.test(map)) return call('type', { ref: refFor(map, 'searchbox', 'Search products'), text: 'espresso' });
-      return call('click', { ref: refFor(map, 'button', /Espresso grinder/) });
-    },
+    model: () => shopModel,
     solved: async (page) => (await page.evaluate(() => JSON.parse(localStorage.getItem('shopOrders') ?? '[]').length)) === 1,
   },
   {
