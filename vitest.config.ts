@@ -11,6 +11,9 @@ const { cloudflareTest } = await import('@cloudflare/vitest-pool-workers');
 // One `vitest run` runs every project: pure logic (node/happy-dom), real Chromium, and the proxy.
 export default defineConfig({
   test: {
+    // Two files at a time even on 2 cores: most browser files wait on pages, timers and the model
+    // fake rather than compute (the default, cores − 1, ran them one by one: 25 min; two: 18).
+    maxWorkers: 2,
     projects: [
       {
         test: {
