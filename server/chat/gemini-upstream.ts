@@ -32,11 +32,29 @@ export function geminiUpstream(provider: GeminiProvider, redact: Redact): Gemini
     ...(provider.baseUrl ? { httpOptions: { baseUrl: provider.baseUrl } } : {}),
   });
 
+  /** The request in Gemini's shape, bound to the guard's signal. */
+  const paramsFor = (req: ResolvedChatRequest, guard: UpstreamGuard) => {
+    const params = toGeminiRequest(req);
+    params.config = { ...params.config, abortSignal: guard.signal };
+    return params;
+  };
+  /** A streamed call, once the upstream answered with a status (errors before that become statuses); the guard armed for the chunks. */
+  const startStream = async (req: ResolvedChatRequest, guard: UpstreamGuard): Promise<AsyncGenerator<GenerateContentResponse>> => {
+    let chunks: AsyncGenerator<GenerateContentResponse>;
+    try {
+      chunks = await guard.race(ai.models.generateContentStream(paramsFor(req, guard)));
+    } catch (e) {
+      guard.dispose();
+      throw upstreamFailure(e, 'gemini', guard, redact).error;
+    }
+    guard.arm();
+    return chunks;
+  };
+
   return {
     async complete(req, guard) {
-      const params = toGeminiRequest(req);
-      params.config = { ...params.config, abortSignal: guard.signal };
       if (!req.stream) {
+        const params = paramsFor(req, guard);
         try {
           const res = await guard.race(ai.models.generateContent(params));
           return {
@@ -49,30 +67,12 @@ export function geminiUpstream(provider: GeminiProvider, redact: Redact): Gemini
           guard.dispose();
         }
       }
-      let chunks: AsyncGenerator<GenerateContentResponse>;
-      try {
-        // Resolves once the upstream answered with a status; errors before that become statuses.
-        chunks = await guard.race(ai.models.generateContentStream(params));
-      } catch (e) {
-        guard.dispose();
-        throw upstreamFailure(e, 'gemini', guard, redact).error;
-      }
-      guard.arm();
-      const { stream, done } = toSse(chunks, req, guard, redact);
+      const { stream, done } = toSse(await startStream(req, guard), req, guard, redact);
       return { response: new Response(stream, { headers: SSE_HEADERS }), done };
     },
 
     async open(req, guard) {
-      const params = toGeminiRequest(req);
-      params.config = { ...params.config, abortSignal: guard.signal };
-      let chunks: AsyncGenerator<GenerateContentResponse>;
-      try {
-        chunks = await guard.race(ai.models.generateContentStream(params));
-      } catch (e) {
-        guard.dispose();
-        throw upstreamFailure(e, 'gemini', guard, redact).error;
-      }
-      guard.arm();
+      const chunks = await startStream(req, guard);
       return async () => {
         const iterator = chunks[Symbol.asyncIterator]();
         const state = newStreamState(req.model);
