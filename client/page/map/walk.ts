@@ -175,7 +175,9 @@ export function startWalk(doc: Document, opts: WalkOptions): Walk {
     // A grab/move cursor or draggable="true" says "drag me" as cursor:pointer says "click me".
     // Each read of a computed style is a call into the engine that makes a string: once each.
     const cursor = cs.cursor;
-    const pointer = cursor === 'pointer' || cursor === 'grab' || cursor === 'move' || (attrs && attrOf(el, 'draggable') === 'true');
+    // `context-menu` says "right-click me" (a page's own menu on that area).
+    const pointer =
+      cursor === 'pointer' || cursor === 'grab' || cursor === 'move' || cursor === 'context-menu' || (attrs && attrOf(el, 'draggable') === 'true');
     if (position === 'fixed' || position === 'sticky') layered = true;
 
     // Text: blocks break lines; table cells join with a bar; items of a flex row read as one line.
