@@ -149,9 +149,10 @@ describe('hints for unnamed targets', () => {
     );
     expect(await mapBody(page)).toEqual([
       '*[1]link ~/mes-commandes',
-      '*[2]button ~fa-bars',
-      '*[3]link ~icon-user',
-      '*[4]button ~icon-search',
+      // An icon's own name: its library's prefix taken off.
+      '*[2]button ~bars',
+      '*[3]link ~user',
+      '*[4]button ~search',
       '*[5]link ~logo.svg',
       '*[6]button ~hamburger-toggle',
       'form',

@@ -3,7 +3,8 @@
  * hints for unnamed targets (hints), and text lines (walk/text).
  */
 import { describe, expect, it } from 'vitest';
-import { controlWord, fileName, hrefHint, iconClass, tellingId } from '../../client/page/map/hints';
+import { controlWord, fileName, hrefHint, tellingId } from '../../client/page/map/hints';
+import { iconWord, iconWordOf, spriteWord } from '../../client/page/map/icon-name';
 import { placement } from '../../client/page/map/place';
 import { intersect, NO_CLIP, overlaps } from '../../client/page/map/walk/clip';
 import { TextBuffer } from '../../client/page/map/walk/text';
@@ -46,16 +47,42 @@ describe('hints', () => {
   });
 
   it('takes icon classes, image file names and ids a person wrote', () => {
-    expect(iconClass('fa fa-bars')).toBe('fa-bars');
-    expect(iconClass('icon icon-user')).toBe('icon-user');
-    expect(iconClass('search-icon big')).toBe('search-icon');
-    expect(iconClass('btn primary')).toBe('');
+    expect(iconWordOf('fa fa-bars')).toBe('bars');
+    expect(iconWordOf('icon icon-user')).toBe('user');
+    expect(iconWordOf('search-icon big')).toBe('search');
+    expect(iconWordOf('btn primary')).toBe('');
     expect(fileName('/static/img/logo.svg?v=3')).toBe('logo.svg');
     expect(fileName('data:image/png;base64,AAAA')).toBe('');
     expect(tellingId('hamburger-toggle')).toBe('hamburger-toggle');
     expect(tellingId('ember1234')).toBe('');
     expect(tellingId(':r3:')).toBe('');
     expect(tellingId('3f2a9c1e-77aa')).toBe('');
+  });
+
+  it("reads an icon's own name by rule: the library prefix and style words off", () => {
+    const cases: Array<[string, string]> = [
+      ['fa-solid fa-trash', 'trash'],
+      ['fa fa-trash fa-fw fa-lg', 'trash'],
+      ['fas fa-2x fa-spin fa-circle-notch', 'circle-notch'],
+      ['fa-regular fa-star', 'star'],
+      ['fa fa-trash-o', 'trash'],
+      ['fa-sharp fa-solid fa-trash-can', 'trash-can'],
+      ['bi bi-trash', 'trash'],
+      ['bi bi-trash3-fill', 'trash'],
+      ['ui-icon ui-icon-play', 'play'],
+      ['ui-icon ui-icon-circle-triangle-e', 'circle-triangle-e'],
+      ['glyphicon glyphicon-remove', 'remove'],
+      ['mdi mdi-delete-outline', 'delete'],
+      ['close-icon', 'close'],
+      ['has-icon btn-icon', ''],
+      ['fa-solid fa-fw', ''],
+      ['material-symbols-outlined', ''],
+      ['ui-icon', ''],
+    ];
+    for (const [classes, word] of cases) expect([classes, iconWordOf(classes)]).toEqual([classes, word]);
+    expect(iconWord('fa-pull-left')).toBe('');
+    expect(spriteWord('/sprite.svg#icon-trash')).toBe('trash');
+    expect(spriteWord('#cart')).toBe('cart');
   });
 });
 

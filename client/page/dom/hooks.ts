@@ -16,7 +16,7 @@ import { frameworkClickHandler, isFrameworkRoot } from '../map/walk/framework-ha
 
 const closedRoots = new WeakMap<Element, ShadowRoot>();
 const clickTargets = new WeakSet<EventTarget>();
-const CLICK_EVENTS = new Set(['click', 'mousedown', 'mouseup', 'pointerdown', 'pointerup', 'touchstart', 'dblclick']);
+const CLICK_EVENTS = new Set(['click', 'mousedown', 'mouseup', 'pointerdown', 'pointerup', 'touchstart', 'dblclick', 'contextmenu']);
 /** The handler properties a page may set instead of adding a listener. */
 const HANDLER_PROPS = ['onclick', 'onmousedown', 'onpointerdown', 'onmouseup'] as const;
 let installed = false;

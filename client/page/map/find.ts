@@ -9,8 +9,10 @@
 import { createDescriber, type Describer } from '../names/describe';
 import { deepActiveElement } from '../dom/flat-tree';
 import { cap, quote } from './format';
-import type { Masks, PageSettings } from '../settings';
+import { clean } from './fence';
+import type { Masks, PageSettings, Zones } from '../settings';
 import { assignRef, remember } from './refs';
+import { hintFor } from './hints';
 import type { FindResult, FoundElement, Ref } from '../page-types';
 
 export type { FindResult } from '../page-types';
@@ -63,14 +65,18 @@ export function find(query: string, settings: PageSettings): FindResult {
   const blockText = new Map<Element | null, string>();
   for (const it of w.items) if (it.kind === 'text') blockText.set(it.block, `${blockText.get(it.block) ?? ''} ${it.text}`);
 
-  const scored: Array<{ it: ElementItem; score: number; role: string; name: string }> = [];
+  const scored: Array<{ it: ElementItem; score: number; role: string; name: string; hint: string }> = [];
   for (const it of w.items) {
     if (it.kind !== 'el' || it.clippedBy === 'hidden') continue;
     const around = blockText.get(it.block) ?? '';
     const attrs = ['aria-label', 'title', 'placeholder', 'alt', 'value', 'name'].map((a) => attrOf(it.el, a) ?? '').join(' ');
     // The element's own text, but never what a deny zone inside it holds: a match there would
     // tell the model the zone's words are on the page.
-    const cheap = `${around} ${attrs} ${zones.textOutside(it.el, 300)}`;
+    const own = zones.textOutside(it.el, 300);
+    // Names from every source, not only text and own attributes: labels pointed to, what its
+    // insides are called, and for a wordless one the hint the map shows (an icon's name).
+    const sources = `${attrs} ${namedBy(it.el, zones)} ${/[\p{L}\p{N}]/u.test(own) ? '' : hintOf(it.el, settings)}`;
+    const cheap = `${around} ${sources} ${own}`;
     if (matchScore(words, phrase, cheap, masks) === 0 && !words.some((x) => it.el.localName.includes(x))) continue;
     let role: string;
     let name: string;
@@ -82,14 +88,16 @@ export function find(query: string, settings: PageSettings): FindResult {
     }
     const shownRole = role === 'generic' || role === 'none' || role === 'presentation' ? 'clickable' : role;
     // The element's own name counts double: "Open" in a row about Quantum beats the row's text.
-    const score = matchScore(words, phrase, `${name} ${shownRole}`, masks) * 2 + matchScore(words, phrase, `${around} ${attrs}`, masks);
-    if (score >= 1 || (words.length <= 2 && score > 0.5)) scored.push({ it, score, role: shownRole, name });
+    const score = matchScore(words, phrase, `${name} ${shownRole}`, masks) * 2 + matchScore(words, phrase, `${around} ${sources}`, masks);
+    if (score >= 1 || (words.length <= 2 && score > 0.5)) scored.push({ it, score, role: shownRole, name, hint: name ? '' : hintOf(it.el, settings) });
   }
   scored.sort((a, b) => b.score - a.score || a.it.order - b.it.order);
 
   const elements: FoundElement[] = [];
+  const hints = new Map<string, string>();
   for (const s of scored.slice(0, MAX_ELEMENTS)) {
     const ref = refFor(s.it, describer);
+    if (s.hint) hints.set(ref, s.hint);
     const around = (blockText.get(s.it.block) ?? '').replace(/\s+/g, ' ').trim();
     elements.push({
       ref,
@@ -117,11 +125,44 @@ export function find(query: string, settings: PageSettings): FindResult {
     `find ${quote(q, settings)}: ${elements.length} element${elements.length === 1 ? '' : 's'}, ${texts.length} text match${texts.length === 1 ? '' : 'es'} on the whole page`,
   ];
   for (const e of elements)
-    lines.push(`[${e.ref}]${e.role}${e.name ? ` ${quote(cap(e.name, 80, settings), settings)}` : ''}  (${e.where})${e.context ? `  in: ${e.context}` : ''}`);
+    lines.push(
+      `[${e.ref}]${e.role}${e.name ? ` ${quote(cap(e.name, 80, settings), settings)}` : hints.has(e.ref) ? ` ~${clean(hints.get(e.ref)!, settings.fence)}` : ''}  (${e.where})${e.context ? `  in: ${e.context}` : ''}`,
+    );
   for (const t of texts) lines.push(`text: ${quote(t.text, settings)}${t.near ? ` (next element [${t.near}])` : ''}`);
   if (more) lines.push(`… ${more} more matches; refine the query`);
   if (!elements.length && !texts.length) lines.push('Nothing matches. Content may not be loaded yet: scroll to load more, wait, or try other words.');
   return { query: q, elements, texts, more, text: lines.join('\n') };
+}
+
+/**
+ * What names an element from elsewhere than its own text and attributes: the elements its
+ * aria-labelledby points to, its labels, and its insides' alt, aria-label, title and SVG titles
+ * (never what a deny zone holds).
+ */
+function namedBy(el: Element, zones: Zones): string {
+  const parts: string[] = [];
+  const root = el.getRootNode() as Document | ShadowRoot;
+  for (const id of (attrOf(el, 'aria-labelledby') ?? '').split(/\s+/).slice(0, 4)) {
+    const by = id ? root.getElementById?.(id) : null;
+    if (by && !zones.excluded(by)) parts.push(zones.textOutside(by, 200));
+  }
+  const labels = (el as HTMLInputElement).labels;
+  if (labels) for (const l of [...labels].slice(0, 2)) if (!zones.excluded(l)) parts.push(zones.textOutside(l, 200));
+  const inner = [...el.querySelectorAll('[alt], [aria-label], [title], svg > title')].slice(0, 6);
+  for (const c of inner) {
+    if (zones.inside(c)) continue;
+    parts.push(c.localName === 'title' ? (c.textContent ?? '') : `${attrOf(c, 'alt') ?? ''} ${attrOf(c, 'aria-label') ?? ''} ${attrOf(c, 'title') ?? ''}`);
+  }
+  return parts.join(' ');
+}
+
+/** The map's hint for an element, or nothing when it cannot be read. */
+function hintOf(el: Element, settings: PageSettings): string {
+  try {
+    return hintFor(el, settings);
+  } catch {
+    return '';
+  }
 }
 
 /** A ref the actions can resolve: recorded with the spec role and name, as the map records it. */

@@ -7,14 +7,13 @@
  * The map prints it as `~hint`, apart from the quoted name.
  */
 import { quote } from './format';
+import { iconWordOf, ligatureOf, spriteWord } from './icon-name';
 import { isLabelableField, nearLabel } from './near-label';
 import { CONTROL_WORDS, classAndId } from './walk/target';
 import type { PageSettings, Zones } from '../settings';
 import { ownerDocumentOf, parentElementOf, attrOf, hasAttrOf } from '../dom/proto';
 
 const HINT_MAX = 40;
-const ICON_CLASS = /^(?:(?:fa[srlbdt]?|bi|mdi|ion|ti|la[srb]?|glyphicon|icon|icons|ico|octicon|material-icons|svg-icon)[-_][\w-]+|[\w-]+[-_]icon)$/i;
-const GENERIC_ICON = /^(?:icon|icons|fa[srlbdt]?|glyphicon)$/i;
 
 /** Pure: the first control word in a class/id string ("hitarea expandable-hitarea" → "expand"). */
 export function controlWord(classes: string): string {
@@ -37,12 +36,6 @@ export function hrefHint(href: string, base: string): string {
   if (u.origin !== b.origin) return u.hostname + path;
   if (path && path !== decodeURIComponent(b.pathname).replace(/\/+$/, '')) return path.length > HINT_MAX ? `…${path.slice(-HINT_MAX)}` : path;
   return u.hash.length > 1 ? u.hash : '';
-}
-
-/** Pure: an icon class among class tokens ("fa fa-bars" → "fa-bars"). */
-export function iconClass(classes: string): string {
-  for (const t of classes.split(/\s+/)) if (t && ICON_CLASS.test(t) && !GENERIC_ICON.test(t)) return t;
-  return '';
 }
 
 /** Pure: the file name of an image URL ("/static/img/logo.svg?v=2" → "logo.svg"). */
@@ -96,12 +89,14 @@ function clueFor(el: Element, zones: Zones): string {
   const zoneFree = (list: Element[]): Element[] => (list.length && hasZone() ? list.filter((n) => !zones.inside(n)) : list);
   const use = el.localName === 'use' ? el : inside('use');
   const ref = use ? (attrOf(use, 'href') ?? attrOf(use, 'xlink:href')) : null;
-  if (ref && ref.includes('#')) return ref.slice(ref.indexOf('#') + 1).slice(0, HINT_MAX);
+  if (ref && ref.includes('#')) return spriteWord(ref);
+  // The icon's own name: an icon font's class (its library prefix and style words taken off),
+  // or a Material ligature (hidden from the name by aria-hidden, so not already the name).
   const icon =
-    iconClass(attrOf(el, 'class') ?? '') ||
+    iconWordOf(attrOf(el, 'class') ?? '') ||
     zoneFree([...el.querySelectorAll('[class]')])
       .slice(0, 4)
-      .map((c) => iconClass(attrOf(c, 'class') ?? ''))
+      .map((c) => iconWordOf(attrOf(c, 'class') ?? '') || ligatureOf(c))
       .find(Boolean);
   if (icon) return icon;
   const img = el.localName === 'img' || (el.localName === 'input' && (el as HTMLInputElement).type === 'image') ? el : inside('img');

@@ -23,6 +23,7 @@ import { classify, LISTENER_MAX_HEIGHT } from './walk/target';
 import { TextBuffer, type BlockState } from './walk/text';
 import { nestedGroup } from './walk/tree';
 import { isChoiceList } from './walk/choices';
+import { iconInText } from './icon-name';
 import type { Ctx, ElementItem, FrameInfo, Group, Item, Reason, WalkOptions, WalkResult } from './walk/items';
 import { frameDocument } from '../dom/flat-tree';
 import { parentElementOf, nodeTypeOf, attrOf, ownerDocumentOf, hasAttrOf, hasAttrsOf } from '../dom/proto';
@@ -34,6 +35,8 @@ const SKIP_TAGS = new Set(['script', 'style', 'noscript', 'template', 'head', 't
 // Form fields' insides are their value, not content; svg and math are one picture each.
 const LEAF_TAGS = new Set(['select', 'textarea', 'input', 'svg', 'math']);
 const LANDMARKS = new Set(['nav', 'main', 'aside', 'header', 'footer', 'section', 'article', 'form']);
+/** Tags an icon is drawn with inside a line of text (an icon font's glyph, a ligature, an SVG). */
+const ICON_TAGS = new Set(['i', 'span', 'svg']);
 
 const frameIds = new WeakMap<Element, string>();
 let frameCounter = 0;
@@ -175,7 +178,9 @@ export function startWalk(doc: Document, opts: WalkOptions): Walk {
     // A grab/move cursor or draggable="true" says "drag me" as cursor:pointer says "click me".
     // Each read of a computed style is a call into the engine that makes a string: once each.
     const cursor = cs.cursor;
-    const pointer = cursor === 'pointer' || cursor === 'grab' || cursor === 'move' || (attrs && attrOf(el, 'draggable') === 'true');
+    // `context-menu` says "right-click me" (a page's own menu on that area).
+    const pointer =
+      cursor === 'pointer' || cursor === 'grab' || cursor === 'move' || cursor === 'context-menu' || (attrs && attrOf(el, 'draggable') === 'true');
     if (position === 'fixed' || position === 'sticky') layered = true;
 
     // Text: blocks break lines; table cells join with a bar; items of a flex row read as one line.
@@ -202,6 +207,17 @@ export function startWalk(doc: Document, opts: WalkOptions): Walk {
       if (target?.listenerOnly) target = null;
       const box = parentCtx.clickable && clickables.get(parentCtx.clickable);
       if (box) box.holdsChoices = el;
+    }
+
+    // An icon in a line of text reads as its name there (`Click ~trash to remove`): a text-only
+    // model sees nothing of a glyph. Its insides (a ligature's word) are not read again.
+    if (!target && visible && attrs && ICON_TAGS.has(tag) && collects(parentCtx)) {
+      const word = iconInText(el, tag);
+      if (word) {
+        text.add(` ~${word} `, el, parentCtx);
+        if (outer) text.leaveBlock(outer);
+        return null;
+      }
     }
 
     // Groups: dialogs and forms get a header and indentation; a really open modal scopes the map.

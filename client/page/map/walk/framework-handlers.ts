@@ -13,9 +13,10 @@
  * guarded: a page's getter that throws or lies can hide or invent one cue, nothing more.
  */
 
-const REACT_PROPS = ['onClick', 'onMouseDown', 'onMouseUp', 'onPointerDown', 'onPointerUp', 'onTouchStart', 'onDoubleClick'];
-const VUE_KEYS = ['onClick', 'onMousedown', 'onMouseup', 'onPointerdown', 'onPointerup', 'onTouchstart', 'onDblclick'];
-const EVENTS = ['click', 'mousedown', 'mouseup', 'pointerdown', 'pointerup', 'touchstart', 'dblclick'];
+// Not only clicks: a double click opens, a right click opens the page's own menu (right_click).
+const REACT_PROPS = ['onClick', 'onMouseDown', 'onMouseUp', 'onPointerDown', 'onPointerUp', 'onTouchStart', 'onDoubleClick', 'onContextMenu'];
+const VUE_KEYS = ['onClick', 'onMousedown', 'onMouseup', 'onPointerdown', 'onPointerup', 'onTouchstart', 'onDblclick', 'onContextmenu'];
+const EVENTS = ['click', 'mousedown', 'mouseup', 'pointerdown', 'pointerup', 'touchstart', 'dblclick', 'contextmenu'];
 const DELEGATED = new Set(EVENTS.flatMap((e) => [`__${e}`, `$$${e}`]));
 const PREACT_KEY = new RegExp(`^(${EVENTS.join('|')})(true|false)$`);
 

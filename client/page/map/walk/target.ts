@@ -150,7 +150,8 @@ export function classify(
     // A listener added by the page (hooks at document start) on an element with a short text of
     // its own is a target; delegation on body, document or big containers is not.
     // So is one whose handler a framework keeps on the node (delegation: React, Vue, Svelte…).
-    if (!inClickable && listener && hasShortOwnText(el) && !el.querySelector(HOLDS_TARGET) && !isFrameworkRoot(el))
+    // A box with no text of its own may be named by its tooltip alone ("Right click me!").
+    if (!inClickable && listener && (hasShortOwnText(el) || (attrs && titleOnly(el))) && !el.querySelector(HOLDS_TARGET) && !isFrameworkRoot(el))
       return { reason: 'handler', listenerOnly: true };
   }
   if (focused && tag !== 'body' && tag !== 'html') return { reason: 'focus' };
@@ -253,6 +254,11 @@ function hasShortOwnText(el: Element): boolean {
   if (el.childElementCount > 4) return false;
   const text = (el.textContent ?? '').trim();
   return text.length > 0 && text.length <= SHORT_TEXT && LETTER_OR_DIGIT.test(text);
+}
+
+/** No text, and a tooltip: the accessible name's last resort (accname step 2I) is all it says. */
+function titleOnly(el: Element): boolean {
+  return !!attrOf(el, 'title')?.trim() && !(el.textContent ?? '').trim();
 }
 
 /**
