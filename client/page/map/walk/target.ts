@@ -9,6 +9,7 @@
  * toggle, chip "×", kebab menu), or one item of a list of like items (a custom select's open list).
  */
 import { hasClickListener } from '../../dom/hooks';
+import { ownWorldJqueryHandler } from '../../dom/jquery-probe';
 import { clippedAway } from './clip';
 import { frameworkClickHandler, isFrameworkRoot } from './framework-handlers';
 import { treeRow, type TreeRow } from './tree';
@@ -128,8 +129,8 @@ export function classify(
     const inClickable = parent.clickable !== null;
     const tabbable = attrs && hasAttrOf(el, 'tabindex') && (el as HTMLElement).tabIndex >= 0;
     const roleCue = !!role && !NON_CUE_ROLES.has(role);
-    // A listener the hooks saw or a handler a framework keeps on the node; or an on* property.
-    const listener = hasClickListener(el) || frameworkClickHandler(el);
+    // A listener the hooks saw or a handler a framework (or jQuery's store) keeps for the node; or an on* property.
+    const listener = hasClickListener(el) || frameworkClickHandler(el) || ownWorldJqueryHandler(el);
     // An on* property alone decides nothing below for a plain element (no pointer, tab stop or
     // role, outside any clickable): its four reads are spared for most of a page's elements.
     const handler = listener || ((pointer || tabbable || roleCue || inClickable) && hasHandlerProp(el));
