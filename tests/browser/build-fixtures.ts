@@ -40,6 +40,8 @@ const widgetEntries: Record<string, string> = {
   'react-widgets': `${widgetSrc}/react-widgets.tsx`,
   editors: `${widgetSrc}/editors.tsx`,
   'editors-style': `${widgetSrc}/editors.css`,
+  'jquery-widgets': `${widgetSrc}/jquery-widgets.ts`,
+  'jquery-widgets-style': `${widgetSrc}/jquery-widgets.css`,
 };
 
 /**

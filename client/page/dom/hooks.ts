@@ -138,6 +138,11 @@ export function closedRootOf(el: Element): ShadowRoot | null {
   return closedRoots.get(el) ?? null;
 }
 
+/** The bundle runs in the runner's isolated world: what the page keeps on its nodes is asked of the page world. */
+export function cuesFromPageWorld(): boolean {
+  return fromPageWorld;
+}
+
 /** True when a click-like listener was added to this element after the hooks were installed. */
 export function hasClickListener(el: Element): boolean {
   if (fromPageWorld) return !el.dispatchEvent(new Event(CLICK_LISTENER_PROBE, { cancelable: true, composed: true }));

@@ -48,6 +48,9 @@ export function frameIdOf(frame: Element): string {
   return id;
 }
 
+const sameBox = (a: Rect, b: Rect): boolean =>
+  Math.abs(a.x - b.x) < 1 && Math.abs(a.y - b.y) < 1 && Math.abs(a.width - b.width) < 1 && Math.abs(a.height - b.height) < 1;
+
 /** The whole walk in one go. */
 export function walk(doc: Document, opts: WalkOptions): WalkResult {
   const w = startWalk(doc, opts);
@@ -238,7 +241,10 @@ export function startWalk(doc: Document, opts: WalkOptions): Walk {
       // icon-sized; a listener-only target is not a container.
       const shown = (rect.width > 1 && rect.height > 1) || focused;
       const fits = target.icon ? rect.width <= target.icon && rect.height <= target.icon : target.listenerOnly ? rect.height <= LISTENER_MAX_HEIGHT : true;
-      if (shown && fits) {
+      // A handler filling the clickable it sits in (Selectric's box in its pointer wrapper) is
+      // that one target: a click on either lands on both.
+      const outer = target.reason === 'handler' && parentCtx.clickable ? clickables.get(parentCtx.clickable) : undefined;
+      if (shown && fits && !(outer && sameBox(outer.rect, rect))) {
         item = pushEl(el, target.reason, rect, { ...parentCtx, groups });
         if (approximated) item.approx = true;
         if (target.opaque) item.opaque = target.opaque;

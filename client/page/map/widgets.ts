@@ -81,9 +81,21 @@ function triggerIn(root: Element): Element | undefined {
   const visible = (sel: string) => [...root.querySelectorAll(sel)].find((e) => shows(e) && !e.closest('select'));
   const found = visible(POPUP) ?? visible(FOCUSABLE);
   if (found) return found;
-  if (styleOf(root)?.cursor === 'pointer') return root;
+  if (styleOf(root)?.cursor === 'pointer') return outermostPointer(root);
   for (const e of root.querySelectorAll('*')) if (styleOf(e)?.cursor === 'pointer' && shows(e)) return e;
   return undefined;
+}
+
+/**
+ * The map lists the outermost `cursor:pointer` element of a cluster: a pointer stand-in inside a
+ * pointer wrapper that holds only this select (Selectric's) is that wrapper.
+ */
+function outermostPointer(el: Element): Element {
+  for (let up = parentElementOf(el), i = 0; up && i < LEVELS; i++, up = parentElementOf(up)) {
+    if (up.localName === 'body' || styleOf(up)?.cursor !== 'pointer' || up.querySelectorAll('select').length !== 1) break;
+    el = up;
+  }
+  return el;
 }
 
 /**

@@ -7,10 +7,12 @@
  *
  * A list is taken for choices when its items are alike and short, none holds a target of its
  * own, and something says it is to be picked from: a click cue on the list itself (one
- * delegated listener, a framework's handler, an on* property), or it is a popup (absolutely
+ * delegated listener, a framework's handler, an on* property), or its items are handled by
+ * jQuery, or it is a popup (absolutely
  * positioned) inside a clickable, or it comes right after a clickable trigger.
  */
 import { hasClickListener } from '../../dom/hooks';
+import { hasJqueryHandler, ownWorldJqueryHandler } from '../../dom/jquery-probe';
 import { frameworkClickHandler } from './framework-handlers';
 import { firstClass } from './first-class';
 import { hasHandlerProp, HOLDS_TARGET } from './target';
@@ -33,25 +35,30 @@ export function isChoiceList(list: Element, popupInClickable: boolean, lastClick
   const last = list.lastElementChild!;
   if (first.localName !== last.localName) return false;
   const a = attrOf(first, 'class');
-  if (a !== attrOf(last, 'class') && firstClass(first) !== firstClass(last)) return false;
+  // `li`s each handled by jQuery (bound on each, or delegated to the list: Selectric, menus) are
+  // choices whatever their state classes (`selected`, `last`).
+  const jqItems = first.localName === 'li' && hasJqueryHandler(first);
+  if (!jqItems && a !== attrOf(last, 'class') && firstClass(first) !== firstClass(last)) return false;
   const cue =
+    jqItems ||
     popupInClickable ||
     hasClickListener(list) ||
     hasHandlerProp(list) ||
     frameworkClickHandler(list) ||
+    ownWorldJqueryHandler(list) ||
     (lastClickable !== null && list.previousElementSibling === lastClickable && looksLikeTrigger(lastClickable));
-  return cue && likeItems(list);
+  return cue && likeItems(list, jqItems);
 }
 
-/** All children alike (tag and first class; classless ones only as three or more) with short text and no target inside. */
-export function likeItems(list: Element): boolean {
+/** All children alike (tag and first class, unless `anyClass`; classless ones only as three or more) with short text and no target inside. */
+export function likeItems(list: Element, anyClass = false): boolean {
   const first = list.firstElementChild;
   if (!first || list.childElementCount < 2 || list.childElementCount > MAX_CHOICES) return false;
   const tag = first.localName;
   const cls = firstClass(first);
   if (!cls && tag !== 'li' && list.childElementCount < 3) return false;
   for (let c: Element | null = first; c; c = c.nextElementSibling) {
-    if (c.localName !== tag || firstClass(c) !== cls) return false;
+    if (c.localName !== tag || (!anyClass && firstClass(c) !== cls)) return false;
     const text = (c.textContent ?? '').trim();
     if (!text || text.length > CHOICE_TEXT_MAX) return false;
     if (c.matches(HOLDS_TARGET) || c.querySelector(HOLDS_TARGET)) return false;

@@ -7,7 +7,8 @@
  *   bundle loaded after the page cannot have hooked it): onClick, onMousedown, …
  * - Svelte 5 `__click`, `__mousedown`, … and Solid `$$click`, … (delegated events)
  * - Preact `l` (its listener table, keys like `clickfalse`), for the same reason as Vue.
- * Angular and Lit add real listeners, seen by the hooks when they run first.
+ * Angular and Lit add real listeners, seen by the hooks when they run first; jQuery's store is
+ * read apart (./jquery-handlers.ts, kept out of the embed loader, which ships these hooks).
  *
  * Only own properties are read (a node has none unless a framework or script set them), each
  * guarded: a page's getter that throws or lies can hide or invent one cue, nothing more.

@@ -9,6 +9,7 @@
  * toggle, chip "×", kebab menu), or one item of a list of like items (a custom select's open list).
  */
 import { hasClickListener } from '../../dom/hooks';
+import { ownWorldJqueryHandler } from '../../dom/jquery-probe';
 import { clippedAway } from './clip';
 import { frameworkClickHandler, isFrameworkRoot } from './framework-handlers';
 import { treeRow, type TreeRow } from './tree';
@@ -39,7 +40,8 @@ const INTERACTIVE_ROLES = new Set([
   'scrollbar',
 ]);
 // Roles that give an element a cue of its own (for tabindex/handler-only elements).
-const NON_CUE_ROLES = new Set(['none', 'presentation', 'generic']);
+// A dialog is a window, not a control: jQuery UI's takes a mousedown to come to the front.
+const NON_CUE_ROLES = new Set(['none', 'presentation', 'generic', 'dialog', 'alertdialog']);
 const NATIVE_TAGS = new Set(['button', 'select', 'textarea']);
 /** Native controls whose content is their label, never a tree. */
 const NATIVE_HOLDERS = new Set(['a', 'button', 'summary', 'label', 'select', 'textarea']);
@@ -128,15 +130,19 @@ export function classify(
     const inClickable = parent.clickable !== null;
     const tabbable = attrs && hasAttrOf(el, 'tabindex') && (el as HTMLElement).tabIndex >= 0;
     const roleCue = !!role && !NON_CUE_ROLES.has(role);
-    // A listener the hooks saw or a handler a framework keeps on the node; or an on* property.
-    const listener = hasClickListener(el) || frameworkClickHandler(el);
+    // A listener the hooks saw or a handler a framework (or jQuery's store) keeps for the node; or an on* property.
+    const listener = hasClickListener(el) || frameworkClickHandler(el) || ownWorldJqueryHandler(el);
     // An on* property alone decides nothing below for a plain element (no pointer, tab stop or
     // role, outside any clickable): its four reads are spared for most of a page's elements.
     const handler = listener || ((pointer || tabbable || roleCue || inClickable) && hasHandlerProp(el));
     const signals = (tabbable ? 1 : 0) + (handler ? 1 : 0);
+    // A drag handle (a move/grab cursor: a dialog's title bar) holding controls is not one of
+    // them: the controls are the targets, named by their own words.
+    if (pointer && cs.cursor !== 'pointer' && !roleCue && el.querySelector(HOLDS_TARGET)) return focused ? { reason: 'focus' } : null;
     if (pointer && !parent.parentPointer && !(inClickable && !handler && !roleCue && !(attrs && hasAttrOf(el, 'aria-label')))) return { reason: 'pointer' };
     if (signals > 0 && (signals > 1 || pointer || roleCue) && !(inClickable && !handler && !roleCue)) return { reason: 'handler' };
-    if (inClickable && pointer) {
+    // Inside a button or link, an icon or a line is part of it (one control, one target).
+    if (inClickable && pointer && !isControl(parent.clickable!)) {
       const icon = iconControl(el, tag, cs, parent.clickable!);
       if (icon) return { reason: 'pointer', icon };
       if (isListItem(el, tag)) return { reason: 'pointer' };
@@ -156,6 +162,14 @@ export function classify(
   }
   if (focused && tag !== 'body' && tag !== 'html') return { reason: 'focus' };
   return null;
+}
+
+/** A button or a link: what it holds is its label, never a target of its own. */
+function isControl(el: Element): boolean {
+  const tag = el.localName;
+  if (tag === 'button' || (tag === 'a' && hasAttrOf(el, 'href'))) return true;
+  const role = attrOf(el, 'role');
+  return role === 'button' || role === 'link';
 }
 
 /** Checkable and file inputs that custom widgets hide behind their label. */
