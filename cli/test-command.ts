@@ -12,14 +12,13 @@ import { chromium, type Browser } from 'playwright-core';
 import type { RunResult } from '../client/agent/public-types';
 import { DEFAULT_CHROMIUM, type RunArgs } from './args';
 import { checkRemoteContext, connectEndpoint } from './browser-endpoint';
-import type { CaseResult } from './junit';
 import { progressLine } from './progress-line';
 import { checkChromium, checkModel, checkProxy, CliError } from './preflight';
 import type { Reporter } from './report';
 import { chromiumArgs, drive, readSources, type RunIo, type Sources } from './run';
 import { safeForTerminal } from './terminal-text';
 import { runChecks } from './test-checks';
-import { taskLine, testReporters } from './test-reporters';
+import { taskLine, testReporters, type TaskReport } from './test-reporters';
 import type { TestArgs } from './test-args';
 import type { TestTask } from './test-tasks';
 import { defaultToken } from './token';
@@ -37,11 +36,8 @@ const slug = (name: string): string =>
     .toLowerCase() || 'task';
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
-interface TaskResult extends CaseResult {
-  steps: number;
-  modelCalls: number;
-  repaired: number;
-}
+/** What a task's run gives the reporters. */
+type TaskResult = TaskReport;
 
 export async function testCommand(args: TestArgs, io: RunIo): Promise<number> {
   try {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseArgs } from '../../cli/args';
+import { progressLine } from '../../cli/progress-line';
 import { githubData, githubProperty, markdownText, reportersOf, taskLine, testReporters, type RunInfo, type TaskReport } from '../../cli/test-reporters';
 
 const ESC = '\x1b';
@@ -131,5 +132,23 @@ describe('taskLine', () => {
     expect(taskLine(text, 'a')).toBe(4);
     expect(taskLine(text, 'b "q"')).toBe(7);
     expect(taskLine(text, 'c')).toBeUndefined();
+  });
+});
+
+describe('the progress line', () => {
+  it('on a terminal: drawn in place, cleared before other output and drawn again after; nothing when not a terminal', () => {
+    let tty = '';
+    const line = progressLine({ isTTY: true, columns: 40, write: (t) => (tty += t) });
+    const out = line.around((t) => (tty += t));
+    line.show('[1/3] running: a');
+    out('  ✓ [1/3] a\n');
+    line.clear();
+    expect(tty).toBe(`\r${ESC}[K[1/3] running: a\r${ESC}[K  ✓ [1/3] a\n\r${ESC}[K[1/3] running: a\r${ESC}[K`);
+    let piped = '';
+    const quiet = progressLine({ write: (t) => (piped += t) });
+    quiet.show('[1/3]');
+    quiet.around((t) => (piped += t))('x\n');
+    quiet.clear();
+    expect(piped).toBe('x\n');
   });
 });
