@@ -9,6 +9,7 @@ import { secretsProblem } from '../common/secrets-check';
 import { basename, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Recording } from '../client/agent/public-types';
+import { browserEndpointOf } from './endpoint-url';
 import { readFlags, type FlagSpec } from './flags';
 import { readThreadFile } from './thread-file';
 import type { Thread } from '../common/thread';
@@ -33,6 +34,8 @@ export interface RunArgs {
   profile?: string;
   headed: boolean;
   chromium?: string;
+  /** `--browser-endpoint URL`: a browser to connect to instead of launching one (cli/browser-endpoint.ts). */
+  browserEndpoint?: string;
   yes: boolean;
   /** Files the task may upload (`--file`, repeatable): absolute paths, each an existing file. */
   files: string[];
@@ -98,6 +101,10 @@ Options:
                         between runs. Default: a fresh profile that is thrown away.
   --headed              Show the browser window (default headless).
   --chromium PATH       The Chromium executable (default $CHROMIUM_PATH, else ${DEFAULT_CHROMIUM}).
+  --browser-endpoint URL  Connect to a browser that runs elsewhere instead of launching one:
+                        a Playwright browser server (ws://…) or a Chromium with a remote
+                        debugging port (http://host:9222). The run opens its own context there
+                        and closes it; the browser stays. docs/runner.md: remote browsers.
   --yes                 Allow risky actions (payment, deletion, sending, personal data, leaving
                         the site, downloads) without asking.
   --file PATH           A file the task may upload (repeatable). The model sees its name, type
@@ -152,6 +159,7 @@ const RUN_FLAGS: FlagSpec = {
     'screenshot-dir',
     'profile',
     'chromium',
+    'browser-endpoint',
     'schema',
     'replay',
     'record',
@@ -269,6 +277,10 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
   } catch {
     return { kind: 'error', message: `--proxy must be an http(s) URL, got "${proxy}"` };
   }
+  const endpoint = browserEndpointOf(values);
+  if (endpoint.error) return { kind: 'error', message: endpoint.error };
+  if (endpoint.url && values.profile !== undefined)
+    return { kind: 'error', message: '--profile goes with a browser the runner launches, not with --browser-endpoint' };
   return {
     kind: 'run',
     args: {
@@ -286,6 +298,7 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
       profile: values.profile,
       headed: flags.has('headed'),
       chromium: values.chromium ?? (env.CHROMIUM_PATH?.trim() || undefined),
+      ...(endpoint.url ? { browserEndpoint: endpoint.url } : {}),
       yes: flags.has('yes'),
       files,
       ...(secrets ? { secrets } : {}),

@@ -25,6 +25,7 @@ import {
   type HoldMessage,
   type Marks,
 } from './bridge';
+import { checkRemoteContext, connectEndpoint } from './browser-endpoint';
 import { answerDialog } from './dialogs';
 import { downloadHandoff } from './download-handoff';
 import { downloadSaver } from './downloads';
@@ -100,7 +101,7 @@ export async function runCommand(args: RunArgs, io: RunIo): Promise<number> {
   };
   try {
     const executablePath = args.chromium ?? DEFAULT_CHROMIUM;
-    await checkChromium(executablePath);
+    if (!args.browserEndpoint) await checkChromium(executablePath);
     const { token, source } = await defaultToken(args.proxy, args.token, io.env);
     const info = await checkProxy(args.proxy, token, source);
     checkModel(info, args.model, args.proxy);
@@ -112,18 +113,25 @@ export async function runCommand(args: RunArgs, io: RunIo): Promise<number> {
     // serviceWorkers 'block': a page's service worker sees its documents' requests, the run's
     // world's too, and could read the run-state request's secret or answer it (cli/run-state.ts).
     const contextOptions = { viewport: { width: 1280, height: 800 }, bypassCSP: true, serviceWorkers: 'block' as const };
-    try {
-      if (args.profile) {
-        await mkdir(args.profile, { recursive: true });
-        context = await chromium.launchPersistentContext(args.profile, { ...launch, ...contextOptions });
-      } else {
-        browser = await chromium.launch(launch);
-        context = await browser.newContext(contextOptions);
+    if (args.browserEndpoint) {
+      // Someone else's browser: only this run's context is opened there, and closed (the browser stays).
+      browser = await connectEndpoint(args.browserEndpoint);
+      context = await browser.newContext(contextOptions);
+      await checkRemoteContext(context, args.browserEndpoint);
+    } else {
+      try {
+        if (args.profile) {
+          await mkdir(args.profile, { recursive: true });
+          context = await chromium.launchPersistentContext(args.profile, { ...launch, ...contextOptions });
+        } else {
+          browser = await chromium.launch(launch);
+          context = await browser.newContext(contextOptions);
+        }
+      } catch (e) {
+        const msg = String((e as Error)?.message ?? e).split('\n')[0];
+        const inUse = args.profile && /singleton|in use|lock/i.test(String(e)) ? ` Is another browser using the profile ${args.profile}?` : '';
+        throw new CliError(`Chromium at ${executablePath} did not start: ${msg}.${inUse}`);
       }
-    } catch (e) {
-      const msg = String((e as Error)?.message ?? e).split('\n')[0];
-      const inUse = args.profile && /singleton|in use|lock/i.test(String(e)) ? ` Is another browser using the profile ${args.profile}?` : '';
-      throw new CliError(`Chromium at ${executablePath} did not start: ${msg}.${inUse}`);
     }
 
     const outcome = await drive(context, sources, args, token, report, io);

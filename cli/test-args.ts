@@ -5,7 +5,9 @@
  */
 import { cpus } from 'node:os';
 import { resolve } from 'node:path';
+import { browserEndpointOf } from './endpoint-url';
 import { readFlags, type FlagSpec } from './flags';
+import { reportersOf, type ReporterSpec } from './test-reporters';
 import { readTasksFile, shardOf, type TestTask } from './test-tasks';
 
 export type TestMode = 'replay' | 'repair' | 'model';
@@ -19,13 +21,18 @@ export interface TestArgs {
   /** How many the file holds (all shards). */
   total: number;
   mode: TestMode;
+  /** `--junit FILE` (also among the reporters). */
   junit?: string;
+  /** `--reporter` (and `--junit FILE`): how the results are told (cli/test-reporters.ts). */
+  reporters: ReporterSpec[];
   workers: number;
   shard?: { index: number; total: number };
   proxy: string;
   token?: string;
   model?: string;
   chromium?: string;
+  /** `--browser-endpoint URL`: every worker's context on this browser (cli/browser-endpoint.ts). */
+  browserEndpoint?: string;
   headed: boolean;
   yes: boolean;
   /** Where screenshots of failed tasks go. */
@@ -46,7 +53,12 @@ evaluated in the page). docs/testing-kit.md has the format and a worked example.
                         a step that needs repair fails the task (a UI change broke the
                         copilot). repair: replay, and a broken step goes to the model through
                         the proxy. model: run each task with the model, recordings unused.
-  --junit FILE          Also write the results as JUnit XML (for CI).
+  --reporter R          How the results are told, as in Playwright Test: list (default: a
+                        line per task and a table), dot, junit, json, github (annotations and
+                        a step summary in GitHub Actions). Several with commas or the flag
+                        repeated; junit:FILE and json:FILE write a file (else stdout, or
+                        $PAGEHAND_JUNIT_OUTPUT_NAME / $PAGEHAND_JSON_OUTPUT_NAME).
+  --junit FILE          Also write the results as JUnit XML (as --reporter junit:FILE).
   --workers N           Run N tasks at once, each in its own browser (or N% of the CPU cores;
                         default half of them), as Playwright Test's --workers.
   --shard I/N           Run only the I-th of N shares of the tasks (from 1), as Playwright
@@ -54,6 +66,9 @@ evaluated in the page). docs/testing-kit.md has the format and a worked example.
   --base-url URL        Resolve tasks' relative urls against URL (over the file's "baseUrl").
   --output DIR          Screenshots of failed tasks (default ${DEFAULT_OUTPUT}).
   --yes                 Allow every task's risky actions (a task's own "yes" says so for it).
+  --browser-endpoint URL  Run in a browser that runs elsewhere (a Playwright browser server,
+                        ws://…, or a Chromium's DevTools, http://host:9222): --workers N opens
+                        N contexts there at a time, one per task; the browser stays running.
   --proxy, --token, --model, --chromium, --headed   As for pagehand run (the proxy and the
                         token are not needed in replay mode).
 
@@ -63,7 +78,8 @@ One progress line per task, a summary table, and exit status 1 when any task fai
 `;
 
 const TEST_FLAGS: FlagSpec = {
-  values: ['mode', 'junit', 'workers', 'shard', 'base-url', 'output', 'proxy', 'token', 'model', 'chromium'],
+  lists: ['reporter'],
+  values: ['mode', 'junit', 'workers', 'shard', 'base-url', 'output', 'proxy', 'token', 'model', 'chromium', 'browser-endpoint'],
   booleans: ['headed', 'yes'],
 };
 
@@ -83,7 +99,7 @@ export function parseTestArgs(
 ): { kind: 'test'; args: TestArgs } | { kind: 'error'; message: string } {
   const read = readFlags(argv, TEST_FLAGS, (a) => `unknown option ${a} for pagehand test (see --help)`);
   if (typeof read === 'string') return { kind: 'error', message: read };
-  const { values, flags, words } = read;
+  const { values, lists, flags, words } = read;
   if (words.length !== 1)
     return {
       kind: 'error',
@@ -116,6 +132,10 @@ export function parseTestArgs(
   } catch {
     return { kind: 'error', message: `--proxy must be an http(s) URL, got "${proxy}"` };
   }
+  const reporters = reportersOf(lists.reporter ?? [], values.junit, env, cwd);
+  if (typeof reporters === 'string') return { kind: 'error', message: reporters };
+  const endpoint = browserEndpointOf(values);
+  if (endpoint.error) return { kind: 'error', message: endpoint.error };
   const file = resolve(cwd, words[0]!);
   const all = readTasksFile(file, values['base-url']);
   if (typeof all === 'string') return { kind: 'error', message: all };
@@ -135,12 +155,14 @@ export function parseTestArgs(
       total: all.length,
       mode,
       ...(values.junit !== undefined ? { junit: resolve(cwd, values.junit) } : {}),
+      reporters,
       workers,
       ...(shard ? { shard } : {}),
       proxy,
       token: values.token,
       model: values.model,
       chromium: values.chromium ?? (env.CHROMIUM_PATH?.trim() || undefined),
+      ...(endpoint.url ? { browserEndpoint: endpoint.url } : {}),
       headed: flags.has('headed'),
       yes: flags.has('yes'),
       outputDir: resolve(cwd, values.output ?? DEFAULT_OUTPUT),

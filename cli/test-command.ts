@@ -6,17 +6,19 @@
  * table, writes `--junit`, saves a screenshot of each failed task's page, and exits 1 when any
  * task failed.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import type { RunResult } from '../client/agent/public-types';
 import { DEFAULT_CHROMIUM, type RunArgs } from './args';
-import { junitXml, type CaseResult } from './junit';
+import { checkRemoteContext, connectEndpoint } from './browser-endpoint';
+import { progressLine } from './progress-line';
 import { checkChromium, checkModel, checkProxy, CliError } from './preflight';
 import type { Reporter } from './report';
 import { chromiumArgs, drive, readSources, type RunIo, type Sources } from './run';
 import { safeForTerminal } from './terminal-text';
 import { runChecks } from './test-checks';
+import { taskLine, testReporters, type TaskReport } from './test-reporters';
 import type { TestArgs } from './test-args';
 import type { TestTask } from './test-tasks';
 import { defaultToken } from './token';
@@ -34,17 +36,13 @@ const slug = (name: string): string =>
     .toLowerCase() || 'task';
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
-interface TaskResult extends CaseResult {
-  steps: number;
-  modelCalls: number;
-  repaired: number;
-}
+/** What a task's run gives the reporters. */
+type TaskResult = TaskReport;
 
 export async function testCommand(args: TestArgs, io: RunIo): Promise<number> {
-  const out = (line: string) => io.stdout.write(`${line}\n`);
   try {
     const executablePath = args.chromium ?? DEFAULT_CHROMIUM;
-    await checkChromium(executablePath);
+    if (!args.browserEndpoint) await checkChromium(executablePath);
     // Replay mode makes no model call: no proxy, no token.
     let token: string | undefined;
     if (args.mode !== 'replay') {
@@ -56,52 +54,71 @@ export async function testCommand(args: TestArgs, io: RunIo): Promise<number> {
     const sources = await readSources();
     const shard = args.shard ? ` (shard ${args.shard.index}/${args.shard.total}: ${args.tasks.length} of ${args.total})` : '';
     const workers = Math.max(1, Math.min(args.workers, args.tasks.length));
-    out(
-      `pagehand test ${relative(process.cwd(), args.file) || args.file}: ${args.tasks.length} task${args.tasks.length === 1 ? '' : 's'}${shard}, mode ${args.mode}, ${workers} worker${workers === 1 ? '' : 's'}`,
-    );
+    const file = relative(process.cwd(), args.file) || args.file;
+    // The dot reporter's line is a progress of its own, which a redrawn line would erase.
+    const progress = progressLine(args.reporters.some((r) => r.name === 'dot') ? { write: () => {} } : io.stderr);
+    const reporter = testReporters(args.reporters, { write: progress.around((t) => io.stdout.write(t)), env: io.env, cwd: process.cwd() });
+    const fileText = await readFile(args.file, 'utf8').catch(() => '');
+    reporter.begin({
+      file,
+      total: args.tasks.length,
+      header: `pagehand test ${file}: ${args.tasks.length} task${args.tasks.length === 1 ? '' : 's'}${shard}, mode ${args.mode}, ${workers} worker${workers === 1 ? '' : 's'}`,
+      outputDir: relative(process.cwd(), args.outputDir) || args.outputDir,
+    });
 
     const results: TaskResult[] = new Array(args.tasks.length);
     let next = 0;
     let done = 0;
+    const running = new Set<string>();
+    const showProgress = () =>
+      progress.show(`[${done}/${args.tasks.length}] ${running.size ? `running: ${[...running].map((n) => safeForTerminal(n)).join(', ')}` : ''}`);
     const launch = { executablePath, headless: !args.headed, args: chromiumArgs() };
-    const worker = async (): Promise<void> => {
-      let browser: Browser | undefined;
+    // --browser-endpoint: one connection, each worker's tasks in contexts of their own there.
+    const remote = args.browserEndpoint ? await connectEndpoint(args.browserEndpoint) : undefined;
+    if (remote && args.browserEndpoint) {
+      const probe = await remote.newContext();
       try {
-        browser = await chromium.launch(launch);
+        await checkRemoteContext(probe, args.browserEndpoint);
+      } finally {
+        await probe.close().catch(() => {});
+      }
+    }
+    const worker = async (): Promise<void> => {
+      let browser: Browser | undefined = remote;
+      try {
+        browser ??= await chromium.launch(launch);
       } catch (e) {
         throw new CliError(`Chromium at ${executablePath} did not start: ${String((e as Error)?.message ?? e).split('\n')[0]}.`);
       }
       try {
         while (next < args.tasks.length) {
           const i = next++;
+          const name = args.tasks[i]!.name;
+          running.add(name);
+          showProgress();
           const r = await runTask(browser, sources, args, args.tasks[i]!, token, io);
-          results[i] = r;
+          running.delete(name);
+          const line = taskLine(fileText, r.name);
+          results[i] = { ...r, ...(line ? { line } : {}) };
           done++;
-          out(
-            `  ${r.ok ? '✓' : '✗'} [${done}/${args.tasks.length}] ${safeForTerminal(r.name)}  (${r.detail})${
-              r.ok
-                ? ''
-                : `\n      ${safeForTerminal(r.failure ?? '', { multiline: true })
-                    .split('\n')
-                    .join('\n      ')}`
-            }`,
-          );
+          reporter.task(results[i]!, done, args.tasks.length);
+          showProgress();
         }
       } finally {
-        await browser.close().catch(() => {});
+        // A remote browser is only disconnected from, once all workers are done.
+        if (!remote) await browser.close().catch(() => {});
       }
     };
-    await Promise.all(Array.from({ length: workers }, worker));
-
-    out('');
-    out(summaryTable(results));
-    const failed = results.filter((r) => !r.ok).length;
-    out('');
-    out(`${results.length - failed} passed, ${failed} failed${failed ? ` — screenshots in ${relative(process.cwd(), args.outputDir) || args.outputDir}` : ''}`);
-    if (args.junit) {
-      await writeFile(args.junit, junitXml(relative(process.cwd(), args.file) || args.file, results));
-      out(`JUnit XML: ${relative(process.cwd(), args.junit) || args.junit}`);
+    try {
+      await Promise.all(Array.from({ length: workers }, worker));
+    } finally {
+      // Closing a connected browser closes this runner's contexts and the connection, never the browser.
+      await remote?.close().catch(() => {});
     }
+
+    progress.clear();
+    await reporter.end(results);
+    const failed = results.filter((r) => !r.ok).length;
     return failed ? 1 : 0;
   } catch (e) {
     io.stderr.write(`pagehand test: ${e instanceof CliError ? e.message : `unexpected failure: ${(e as Error)?.stack ?? e}`}\n`);
@@ -173,19 +190,4 @@ async function runTask(browser: Browser, sources: Sources, args: TestArgs, t: Te
     ...(failure ? { failure } : {}),
     ...(screenshot ? { screenshot } : {}),
   };
-}
-
-function summaryTable(rows: readonly TaskResult[]): string {
-  const head = ['task', 'result', 'steps', 'model calls', 'repaired', 'time'];
-  const body = rows.map((r) => [
-    safeForTerminal(r.name),
-    r.ok ? 'passed' : 'FAILED',
-    String(r.steps),
-    String(r.modelCalls),
-    String(r.repaired),
-    seconds(r.time * 1000),
-  ]);
-  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
-  return [line(head), widths.map((w) => '─'.repeat(w)).join('  '), ...body.map(line)].join('\n');
 }
