@@ -13,9 +13,9 @@ import { createDescriber, type Describer } from '../page/names/describe';
 import { visibleText } from '../page/names/visible-text';
 import { deepActiveElement } from '../page/dom/flat-tree';
 import { ACTION_TOOLS, parseCall, type ParsedCall, type ToolArgs } from '../page/actions/args';
-import { clickAtTarget } from '../page/actions/click-at';
-import { activatedBy, deepHit } from '../page/actions/hit';
-import { editingHost, viewportSize, visibleBox } from '../page/actions/dom';
+import { clickAtTarget, pointTarget, viewportPoint } from '../page/actions/click-at';
+import { activatedBy } from '../page/actions/hit';
+import { editingHost, viewportSize, visibleBox, type Point } from '../page/actions/dom';
 import { dropPoint } from '../page/actions/drag-path';
 import { matchOption } from '../page/actions/match';
 import { nativeSelectOf, pickNativeOptions } from '../page/actions/native-select';
@@ -382,15 +382,21 @@ function optionFacts(el: Element, wanted: readonly string[], describer: Describe
   return facts;
 }
 
-/** What `drag` lets go on: to_ref's element, or what is under the point dx/dy away from where it presses. */
-function dropTarget(el: Element, dx: number, dy: number): Element {
-  const { box } = visibleBox(el);
-  // The action scrolls it into view first: where it lands is not known from here.
-  if (!box) throw new Error('the dragged element is not in view, so where it lands is unknown');
-  const { to } = dropPoint({ x: (box.left + box.right) / 2, y: (box.top + box.bottom) / 2 }, dx, dy, viewportSize());
-  const hit = deepHit(to.x, to.y);
-  if (!hit || hit.crossOriginFrame) throw new Error('nothing pagehand can read is where the drag lets go');
-  return hit.el;
+/**
+ * Where a `drag` that lets go at a point (to_x/to_y) or at an offset (dx/dy) from where it
+ * presses (an element's centre, or x/y) lets go, in root-viewport pixels: the action's own
+ * computation (viewportPoint, dropPoint).
+ */
+function dropAt(args: ToolArgs['drag'], resolve: (ref: unknown) => Element): Point {
+  if (args.to_x !== undefined) return viewportPoint(args.to_x, args.to_y!);
+  let from: Point;
+  if (args.ref !== undefined) {
+    const { box } = visibleBox(resolve(args.ref));
+    // The action scrolls it into view first: where it lands is not known from here.
+    if (!box) throw new Error('the dragged element is not in view, so where it lands is unknown');
+    from = { x: (box.left + box.right) / 2, y: (box.top + box.bottom) / 2 };
+  } else from = viewportPoint(args.x, args.y);
+  return dropPoint(from, args.dx!, args.dy!, viewportSize()).to;
 }
 
 /** The call presses nothing, read from its own arguments (a key that activates nothing, typing with no line break). */
@@ -432,8 +438,14 @@ export function targetFacts(raw: CallLike, settings: PageSettings): TargetFacts 
     case 'drop': {
       // What a drop lands on says what it does ("Trash", "Delete"): judged like a press of it.
       const args = call.args as ToolArgs['drag'];
-      const el = args.to_ref !== undefined ? resolve(args.to_ref) : dropTarget(resolve(args.ref), args.dx!, args.dy!);
-      return activationFacts(activatedBy(el), el, 'click', describer);
+      if (args.to_ref !== undefined) {
+        const el = resolve(args.to_ref);
+        return activationFacts(activatedBy(el), el, 'click', describer);
+      }
+      // A point is judged as click_at judges one: what is there and what a press there activates.
+      const { hit, activates } = pointTarget(dropAt(args, resolve));
+      if (!hit || !activates) throw new Error('nothing pagehand can read is where the drag lets go');
+      return activationFacts(activates, hit.el, 'click', describer);
     }
     case 'option': {
       const args = call.args as ToolArgs['select_option'];

@@ -73,7 +73,8 @@ function str(tool: string, args: Args, key: string, required: boolean): string |
  *   right_click: a page's mouse handlers act on any of them);
  * - `key`: what the key does where it lands (press_key); `typed`: the Enter or line break
  *   typing ends with (type); `point`: the control under the point (click_at);
- * - `drop`: the element the drag lets go on, by to_ref or by dx/dy (drag);
+ * - `drop`: the element the drag lets go on, by to_ref, at to_x/to_y or by dx/dy (drag), the
+ *   one under a point judged as click_at's;
  * - `option`: the option it chooses, by its own words (select_option);
  * - `destination`: the URL it opens, as a link there (navigate);
  * - `fetch`: the URL it GETs when it has one (read {url}), as a link there; a URL on another
@@ -176,6 +177,8 @@ export const ACTION_TOOLS: { [K in ToolName]: ActionTool<ToolArgs[K]> } = {
   drag: {
     description: 'Drag onto to_ref, or by dx/dy px.',
     judge: 'drop',
+    // The point forms (x/y, to_x/to_y) are parsed but not offered yet: their four arguments
+    // would take the tools past their 700-token bar (agent-history.test.ts).
     properties: { ref: REF, to_ref: S(), dx: N(), dy: N() },
     required: ['ref'],
     parse: handsParsers.drag,

@@ -23,9 +23,18 @@ export interface ClickAtTarget {
  * action and the risk check (the same viewport size, the same clamping).
  */
 export function clickAtTarget(x: number, y: number): ClickAtTarget {
+  return pointTarget(viewportPoint(x, y));
+}
+
+/** A point given as fractions of the viewport, in root-viewport pixels inside it. */
+export function viewportPoint(x: number, y: number): Point {
   const vp = viewportSize();
   // Keep the point inside the viewport: 1.0 would be one pixel past the last column.
-  const root = { x: Math.max(0, Math.min(x * vp.width, vp.width - 1)), y: Math.max(0, Math.min(y * vp.height, vp.height - 1)) };
+  return { x: Math.max(0, Math.min(x * vp.width, vp.width - 1)), y: Math.max(0, Math.min(y * vp.height, vp.height - 1)) };
+}
+
+/** What is at a root-viewport point and what a press there activates (click_at's and a drag's points). */
+export function pointTarget(root: Point): ClickAtTarget {
   const hit = deepHit(root.x, root.y);
   if (!hit) return { root };
   return { root, hit, activates: hit.crossOriginFrame ? undefined : activatedBy(hit.el) };

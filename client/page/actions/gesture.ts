@@ -14,6 +14,7 @@ import { emulateCapture } from './capture';
 import { dataTransfer, initialDropEffect } from './data-transfer';
 import { flatParent, frameOffset, isElement, nextFrame, winOf, type Point, type Win } from './dom';
 import { deepHit } from './hit';
+import { nextTask } from './task';
 import { hoverAt, moveWhilePressed, pressAt, releaseAt, type Pressed } from './pointer';
 import { attrOf } from '../dom/proto';
 
@@ -146,6 +147,8 @@ export async function dragAlong(target: Element, start: Init, points: Point[]): 
   const capture = emulateCapture(win);
   try {
     hoverAt(target, start);
+    // The move there and the press are input events of their own: a task apart (task.ts).
+    await nextTask();
     const pressed = pressAt(target, start);
     await beat(win);
     // Decided after the press: libraries (SortableJS) make an item draggable on pointerdown.
@@ -187,6 +190,7 @@ export async function holdAt(target: Element, at: Init, ms: number): Promise<{ c
   const capture = emulateCapture(win);
   try {
     hoverAt(target, at);
+    await nextTask();
     const pressed = pressAt(target, at);
     await new Promise((r) => nativeSetTimeout(r, ms));
     const out = releaseAt(pressed, at, capture.target(), capture.release);

@@ -38,6 +38,7 @@ import {
 } from './dom';
 import { deleteAtCaret, deleteInEditable, fireChange, fireInput, insertAtCaret, insertIntoEditable, roomLeft, setCaret } from './editing';
 import { fireKey, NO_MODIFIERS } from './keyevents';
+import { nextTask } from './task';
 import { closestOf, controlsOf, formOf, typeOf, ownerDocumentOf, attrOf, openShadowOf, hasAttrOf } from '../dom/proto';
 import { comboLabel, modifierKey, parseKeyCombo, typedText, type KeyCombo, type KeyDef, type Modifiers } from './keys';
 
@@ -429,14 +430,16 @@ function defaultAction(target: Element, combo: KeyCombo, ctx: ActionContext): st
  * then the modifiers come up in reverse order, each flag cleared on its own keyup. Pages that
  * listen for the modifier keys themselves (shortcut recorders, games, editors) see them.
  */
-export function pressOn(target: Element, combo: KeyCombo, ctx: ActionContext): string {
+export async function pressOn(target: Element, combo: KeyCombo, ctx: ActionContext): Promise<string> {
   const name = comboLabel(combo);
   const doc = ownerDocumentOf(target);
   const mods: Modifiers = { ...NO_MODIFIERS };
+  // Each key event is a task of its own, as from a keyboard (task.ts).
   for (const m of combo.held) {
     mods[m] = true;
     // A cancelled modifier keydown does not stop the key that follows, on a keyboard either.
     if (target.isConnected) fireKey(target, 'keydown', modifierKey(m), { ...mods });
+    await nextTask();
   }
   const down = target.isConnected ? fireKey(target, 'keydown', combo.def, combo.modifiers) : false;
   let effect = '';
@@ -445,12 +448,14 @@ export function pressOn(target: Element, combo: KeyCombo, ctx: ActionContext): s
     const press = types ? fireKey(target, 'keypress', combo.def, combo.modifiers) : true;
     if (press) effect = defaultAction(target, combo, ctx);
   }
+  await nextTask();
   // keyup goes to whatever has focus now (Tab moved it, Enter may have re-rendered).
   const upTarget = target.isConnected ? (combo.def.key === 'Tab' ? (deepActiveElement(doc) ?? target) : target) : (deepActiveElement(doc) ?? doc.body);
   // A modifier key's own flag is off on its keyup.
   const self = selfModifier(combo.def);
   fireKey(upTarget, 'keyup', combo.def, self ? { ...combo.modifiers, [self]: false } : combo.modifiers);
   for (const m of [...combo.held].reverse()) {
+    await nextTask();
     mods[m] = false;
     fireKey(upTarget.isConnected ? upTarget : (deepActiveElement(doc) ?? doc.body), 'keyup', modifierKey(m), { ...mods });
   }
@@ -484,7 +489,7 @@ export const pressKey: Handler<ToolArgs['press_key']> = async ({ key, ref }, ctx
   }
   const focusBefore = deepActiveElement(document);
   return {
-    message: pressOn(target, combo, ctx),
+    message: await pressOn(target, combo, ctx),
     after: () => {
       const now = deepActiveElement(document);
       if (!now || now === focusBefore || now === ownerDocumentOf(now).body) return;

@@ -72,7 +72,7 @@ async function typeToFilter(trigger: Element, label: string, ctx: ActionContext,
   input.focus({ preventScroll: true });
   input.select();
   clearField(input);
-  typeChars(input, label);
+  await typeChars(input, label);
   await ctx.settle();
   const containers = [...own(), ...popupCandidates(changes(), trigger)];
   const row = rowFor(

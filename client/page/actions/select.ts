@@ -80,7 +80,7 @@ async function selectAria(el: Element, wanted: string[], subject: string, ctx: A
       const changes = watchChanges(ownerDocumentOf(el));
       input.focus({ preventScroll: true });
       clearField(input);
-      typeChars(input, w);
+      await typeChars(input, w);
       typed = true;
       await ctx.settle();
       list = refind(list, el, changes(), ctx, own);

@@ -11,7 +11,7 @@ import { RefError, resolveRef } from '../map/refs';
 import type { Ref } from '../page-types';
 import type { PageSettings } from '../settings';
 import type { ParsedCall } from './args';
-import { clickAtTarget } from './click-at';
+import { clickAtTarget, viewportPoint } from './click-at';
 import { deepActiveElement, inputType, tag, viewportSize, visibleBox, type Point } from './dom';
 import { dragPath, dropPoint } from './drag-path';
 import { fileInputFor } from './file-input';
@@ -109,10 +109,17 @@ export function touches(call: ParsedCall, resolve: (ref: Ref) => Element): Touch
       out.push({ el: fileInputFor(target!), what: 'the file input it stands for' });
       break;
     case 'drag': {
-      const dest = call.args.to_ref !== undefined ? resolve(call.args.to_ref) : undefined;
+      const a = call.args;
+      let from: Point | undefined;
+      if (target) from = centre(target);
+      else {
+        const start = clickAtTarget(a.x!, a.y!);
+        out.push({ el: start.hit?.el, what: 'the element at the point it presses' });
+        from = start.root;
+      }
+      const dest = a.to_ref !== undefined ? resolve(a.to_ref) : undefined;
       if (dest) out.push({ el: dest, what: 'the place to drop on' });
-      const from = centre(target!);
-      const to = dest ? centre(dest) : from && dropPoint(from, call.args.dx!, call.args.dy!, viewportSize()).to;
+      const to = dest ? centre(dest) : a.to_x !== undefined ? viewportPoint(a.to_x, a.to_y!) : from && dropPoint(from, a.dx!, a.dy!, viewportSize()).to;
       if (from && to) out.push(...dragTouches(from, to));
       break;
     }

@@ -32,6 +32,7 @@ import {
   setNativeValue,
 } from './editing';
 import { fireKey } from './keyevents';
+import { nextTask } from './task';
 import { keyForChar, parseKeyCombo } from './keys';
 import { pressOn } from './press';
 import { FORMAT_HINT, FORMATTED_TYPES, normaliseInputValue } from './values';
@@ -79,8 +80,11 @@ export function typingPlan(text: string, submit: boolean): { body: string; enter
   return { body: text, enter: submit };
 }
 
-/** Types `text` into a text field character by character. Returns how many characters landed. */
-export function typeChars(el: Field, text: string): { typed: number; blocked: number; truncated: number } {
+/**
+ * Types `text` into a text field character by character, each key's events a task apart from
+ * the last (task.ts). Returns how many characters landed.
+ */
+export async function typeChars(el: Field, text: string): Promise<{ typed: number; blocked: number; truncated: number }> {
   let typed = 0;
   let blocked = 0;
   let truncated = 0;
@@ -101,18 +105,20 @@ export function typeChars(el: Field, text: string): { typed: number; blocked: nu
     }
     const def = keyForChar(ch);
     const mods = { ctrl: false, shift: !!def.shifted, alt: false, meta: false };
+    if (i > 0) await nextTask();
     let ok = fireKey(el, 'keydown', def, mods);
     if (ok) ok = fireKey(el, 'keypress', def, mods);
     if (ok) ok = insertAtCaret(el, ch, 'insertText');
     if (ok) typed++;
     else blocked++;
+    await nextTask();
     if (el.isConnected) fireKey(el, 'keyup', def, mods);
     else break;
   }
   return { typed, blocked, truncated };
 }
 
-function typeIntoField(el: Field, text: string, replace: boolean, subject: string): string[] {
+async function typeIntoField(el: Field, text: string, replace: boolean, subject: string): Promise<string[]> {
   const notes: string[] = [];
   const type = inputType(el);
   if (FORMATTED_TYPES.has(type)) {
@@ -139,7 +145,7 @@ function typeIntoField(el: Field, text: string, replace: boolean, subject: strin
   } else {
     setCaret(el, el.value.length);
   }
-  const r = typeChars(el, clean);
+  const r = await typeChars(el, clean);
   if (r.truncated) notes.push(`Only ${r.typed} characters fit (maxlength ${el.maxLength}); the last ${r.truncated} were dropped.`);
   if (r.blocked) notes.push(`The page blocked ${r.blocked} of the characters.`);
   if (el.isConnected) fireChange(el);
@@ -155,13 +161,6 @@ function fieldSelectionIsPartial(el: Field): boolean {
   }
 }
 
-/**
- * Editors that apply a cancelled `beforeinput` later (Lexical, in a microtask) lose every
- * character sent in the same task but the first: yield between characters. A microtask is
- * enough and costs nothing measurable.
- */
-const yieldToEditor = (): Promise<void> => Promise.resolve();
-
 async function typeIntoEditable(host: HTMLElement, text: string, replace: boolean, subject: string, ctx: ActionContext): Promise<string[]> {
   selectEditable(host, replace);
   if (replace && text === '') {
@@ -172,14 +171,17 @@ async function typeIntoEditable(host: HTMLElement, text: string, replace: boolea
   for (const [i, line] of lines.entries()) {
     if (i > 0) {
       insertIntoEditable(host, '\n');
-      await yieldToEditor();
+      await nextTask();
     }
     for (const ch of [...line]) {
       const def = keyForChar(ch);
       const mods = { ctrl: false, shift: !!def.shifted, alt: false, meta: false };
+      // Each key's down and up a task apart, as from a keyboard (task.ts): editors that apply a
+      // cancelled beforeinput later (Lexical, in a microtask) see every character.
       if (fireKey(host, 'keydown', def, mods) && fireKey(host, 'keypress', def, mods)) insertIntoEditable(host, ch);
+      await nextTask();
       fireKey(host, 'keyup', def, mods);
-      await yieldToEditor();
+      await nextTask();
     }
   }
   const want = text.replace(/\s+/g, ' ').trim();
@@ -225,10 +227,10 @@ export const typeText: Handler<ToolArgs['type']> = async ({ ref, text, replace, 
   const { body, enter } = typingPlan(text, submit);
   focusField(field);
   const host = editingHost(field);
-  const notes = host ? await typeIntoEditable(host, body, replace, subject, ctx) : typeIntoField(field as Field, body, replace, subject);
+  const notes = host ? await typeIntoEditable(host, body, replace, subject, ctx) : await typeIntoField(field as Field, body, replace, subject);
   const shown = inputType(field) === 'password' ? `${[...body].length} characters` : quote(body);
   const parts = [`Typed ${shown} into ${label}.`, ...notes];
-  if (enter && field.isConnected) parts.push(pressOn(field, parseKeyCombo('Enter'), ctx));
+  if (enter && field.isConnected) parts.push(await pressOn(field, parseKeyCombo('Enter'), ctx));
   const intended = host || FORMATTED_TYPES.has(inputType(field)) || notes.length || enter ? undefined : replace ? body : undefined;
   return { message: parts.join(' '), after: report(field, intended, ctx.settings.zones) };
 };

@@ -42,21 +42,36 @@ export function pickFiles<F extends FileFacts>(names: readonly string[], attache
   });
 }
 
+/** HTML's case-insensitive compare folds ASCII letters only. */
+const asciiLower = (s: string): string => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
+
+/** The whitespace HTML strips around each of accept's tokens (ASCII whitespace only). */
+const ASCII_SPACE = /^[\t\n\f\r ]+|[\t\n\f\r ]+$/g;
+/** A MIME type's essence without parameters: type "/" subtype, both HTTP tokens. */
+const MIME = /^[!#$%&'*+.^_`|~0-9a-z-]+\/[!#$%&'*+.^_`|~0-9a-z-]+$/;
+
 /**
- * Whether a file input's `accept` takes the file: a MIME type (`application/pdf`), a family
- * (`image/*`) or an extension (`.pdf`), any of the comma-separated entries. No accept: anything.
+ * Whether a file input's `accept` takes the file, by the HTML rules: comma-separated tokens,
+ * stripped of ASCII whitespace and compared ASCII case-insensitively; the any-type token (star
+ * slash star) takes anything, a
+ * family (`image/*`, `audio/*`, `video/*`; other families the same way, as browsers read them)
+ * a file of that type, a valid MIME type without parameters exactly that type, a token from
+ * "." on a file name ending so. Anything else is no valid token and is ignored; with no valid
+ * token (or no accept) the picker offers every file, so any is taken.
  */
 export function accepts(accept: string, file: FileFacts): boolean {
-  const entries = accept
+  const tokens = accept
     .split(',')
-    .map((e) => e.trim().toLowerCase())
-    .filter(Boolean);
-  if (!entries.length) return true;
-  const type = file.type.toLowerCase();
-  const name = file.name.toLowerCase();
-  return entries.some((e) => {
-    if (e.startsWith('.')) return name.endsWith(e);
-    if (e.endsWith('/*')) return type.startsWith(e.slice(0, -1));
-    return type === e;
+    .map((t) => asciiLower(t.replace(ASCII_SPACE, '')))
+    .filter((t) => (t.startsWith('.') && t.length > 1) || MIME.test(t));
+  if (!tokens.length) return true;
+  // A file's own type may carry parameters ("text/plain;charset=utf-8"): its essence counts.
+  const type = asciiLower((file.type.split(';')[0] ?? '').trim());
+  const name = asciiLower(file.name);
+  return tokens.some((t) => {
+    if (t.startsWith('.')) return name.endsWith(t);
+    if (t === '*/*') return true;
+    if (t.endsWith('/*')) return type.startsWith(t.slice(0, -1));
+    return type === t;
   });
 }

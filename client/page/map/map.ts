@@ -342,10 +342,10 @@ const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
 function describeItem(it: ElementItem, d: Describer, focused: Element | null, asOption: boolean): Described {
   const el = it.el;
-  let role: string;
-  if (it.opaque) role = it.opaque;
-  else role = d.role(el);
-  let name = it.opaque === 'canvas' ? '' : d.name(el) || (it.opaque ? (attrOf(el, 'title') ?? '') : '');
+  // Refs re-validate against the describer's role and name, as actions read them; an opaque
+  // region only shows as its kind (a canvas as "canvas", never re-checked as one).
+  let role = d.role(el);
+  let name = d.name(el);
   // A label standing in for a hidden checkbox, radio or file input reads as that control.
   const control = it.standsFor;
   const controlRole = control ? d.role(control) : '';
@@ -369,7 +369,13 @@ function describeItem(it: ElementItem, d: Describer, focused: Element | null, as
   // Generic clickables have no name by the spec (not even from aria-label); the model still
   // needs to know what they say, so they are named as the button they act as.
   // A tree node is named by its own line, not by the rows nested in it.
-  let shown = control ? d.name(control) : it.tree?.ownLine ? ownLine(el, it.tree.group, (e) => (zones.excluded(e) ? '' : zones.textOutside(e, 200))) : name;
+  let shown = it.opaque
+    ? opaqueName(it, name)
+    : control
+      ? d.name(control)
+      : it.tree?.ownLine
+        ? ownLine(el, it.tree.group, (e) => (zones.excluded(e) ? '' : zones.textOutside(e, 200)))
+        : name;
   if (!shown && (it.reason === 'pointer' || it.reason === 'handler' || it.reason === 'focus')) shown = d.nameAs(el, 'button');
   // A dropdown's box is named by what it shows, not by the choices it holds (listed apart).
   if (it.holdsChoices && !name) shown = textWithout(el, it.holdsChoices, zones);
@@ -382,11 +388,13 @@ function describeItem(it: ElementItem, d: Describer, focused: Element | null, as
     const text = zones.textOutside(el, 2000).replace(/\s+/g, ' ').trim();
     if (text) states.value = text;
   }
-  const shownRole = control
-    ? displayRole(controlRole, it.reason)
-    : (asOption || it.choice) && (role === 'generic' || role === 'listitem' || role === 'none' || role === 'presentation')
-      ? 'option'
-      : displayRole(role, it.reason);
+  const shownRole = it.opaque
+    ? it.opaque
+    : control
+      ? displayRole(controlRole, it.reason)
+      : (asOption || it.choice) && (role === 'generic' || role === 'listitem' || role === 'none' || role === 'presentation')
+        ? 'option'
+        : displayRole(role, it.reason);
   const parts = [`${REF_SLOT}${shownRole}`];
   if (shown) parts.push(quote(cap(shown, NAME_MAX, d.settings), d.settings));
   // The hint's page words are cleaned where it quotes them; what else it holds is a class or id.
@@ -399,6 +407,11 @@ function describeItem(it: ElementItem, d: Describer, focused: Element | null, as
   if (st) parts.push(st);
   if (it.hiddenInside) parts.push(`(${it.hiddenInside} more inside, scroll it)`);
   return { item: it, role, name, shownRole, shown, ...(hint ? { hint } : {}), display: parts.join(' '), states };
+}
+
+/** What an opaque region shows as its name: a canvas none (its fallback content is not what it draws), others theirs or their title. */
+function opaqueName(it: ElementItem, name: string): string {
+  return it.opaque === 'canvas' ? '' : name || (attrOf(it.el, 'title') ?? '');
 }
 
 /** The element's text outside one of its descendants (and outside deny zones), collapsed. */
