@@ -11,7 +11,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Hono } from 'hono';
 import { createApp, type AppEnv } from './app';
-import { ConfigError, DEFAULT_LIMITS, configFromEnv, trustProxyHops, type EnvVars, type Logger, type ProxyConfig } from './config';
+import { ConfigError, DEFAULT_LIMITS, DEFAULT_OPENAI_MODELS, configFromEnv, trustProxyHops, type EnvVars, type Logger, type ProxyConfig } from './config';
 import { consoleLogger } from './log';
 import { loadPersonalToken } from './node/personal-token';
 import { legacyTokenFile, personalTokenFile } from './node/token-file';
@@ -147,6 +147,13 @@ export function banner(s: NodeServer): string {
     lines.push('  no provider:   set OPENAI_API_KEY, or OPENAI_BASE_URL (+ PAGEHAND_MODEL) for a local server, or GEMINI_API_KEY');
   } else {
     lines.push(`  default model: ${s.config.defaultModel ?? '(none)'}`);
+    // A local server (a base URL, no key) serves its own names: OpenAI's default would fail at the first task.
+    const model = s.config.defaultModel;
+    if (p.openai?.baseURL && p.openai.apiKey === 'no-key' && model && DEFAULT_OPENAI_MODELS.includes(model)) {
+      lines.push(
+        `  check:         a server at OPENAI_BASE_URL may not serve "${model}": set PAGEHAND_MODEL to a model it serves (PAGEHAND_MODEL=llama3.1 npm start)`,
+      );
+    }
   }
   lines.push(
     s.personalToken ? `  personal token (any origin, loopback only): ${s.personalToken}` : `  sites:         ${s.config.sites.length} from PAGEHAND_SITES`,

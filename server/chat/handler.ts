@@ -4,6 +4,7 @@
  */
 import type { Handler } from 'hono';
 import { allowedModels, defaultModelFor, isModelAllowed, type ProxyConfig } from '../config';
+import { NO_PROVIDER_FIX } from '../../common/no-provider';
 import { ProxyError } from '../errors';
 import type { JsonBodyVariables } from '../middleware/json-body';
 import type { SiteVariables } from '../middleware/require-site';
@@ -40,11 +41,8 @@ export function chatCompletions(config: ProxyConfig, redact: Redact): Handler<En
     // No provider at all: say what to set, also when the request names a model (an allow-list
     // of none would otherwise answer "not allowed").
     if (!model || (!upstreams.openai && !upstreams.gemini)) {
-      throw new ProxyError(
-        503,
-        'provider_not_configured',
-        'No model provider is configured on this proxy: set OPENAI_API_KEY (or OPENAI_BASE_URL) or GEMINI_API_KEY.',
-      );
+      // In the words the page, the runner and the install page use: what to set, for a local server too, and to restart.
+      throw new ProxyError(503, 'provider_not_configured', `No model provider is configured on this proxy: ${NO_PROVIDER_FIX}`);
     }
     if (!isModelAllowed(config, site, model)) {
       throw new ProxyError(

@@ -105,9 +105,10 @@ origin: use it only to try pagehand on pages on this machine. Never put it on a 
 <p>The userscript runs pagehand on every page from the start (before the page's own scripts, so
 closed shadow roots and listener-only buttons are visible too). Its model calls go through the
 userscript manager (<code>GM_xmlhttpRequest</code>), so pages whose Content-Security-Policy blocks
-the bookmarklet work, and a run carries on when a link leads to another site.</p>
+the bookmarklet work, and a run carries on when a link leads to another page (to another site too
+in Tampermonkey and ScriptCat; in Greasemonkey a run ends with its page).</p>
 <ol>
-  <li>Install a userscript manager in your browser: Tampermonkey or Violentmonkey (from your
+  <li>Install a userscript manager in your browser: Tampermonkey, Violentmonkey, ScriptCat or Greasemonkey (from your
     browser's extension store).
     In Chrome, Edge and other Chromium browsers, also turn on the extension's
     <em>Allow User Scripts</em> toggle (or <em>Developer mode</em> under <code>chrome://extensions</code>);

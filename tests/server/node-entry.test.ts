@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, type LogEvent } from '../../server/config';
-import { startNodeServer, type NodeServer } from '../../server/node';
+import { banner, startNodeServer, type NodeServer } from '../../server/node';
 import { startFakeUpstreams, type FakeUpstreams } from './fakes/fake-upstreams';
 import { script } from './fakes/script';
 import { KEYS, containsSecret } from './suite/fixtures';
@@ -324,6 +324,17 @@ describe('what the Node entry says when things are missing', () => {
     });
     expect(res.status).toBe(503);
     expect((await res.json()).error.code).toBe('provider_not_configured');
+  });
+
+  it('with a local server (a base URL, no key) and no PAGEHAND_MODEL, says to name a model it serves', async () => {
+    const { server } = await start({ OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1' }, { bundle: '' }, 'local-nomodel');
+    expect(banner(server)).toMatch(/may not serve "gpt-4\.1-mini": set PAGEHAND_MODEL to a model it serves/);
+    // Named, or with a key (OpenAI itself, OpenRouter): nothing to check.
+    const { server: named } = await start({ OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1', PAGEHAND_MODEL: 'llama3.1' }, { bundle: '' }, 'local-model');
+    expect(banner(named)).toContain('default model: llama3.1');
+    expect(banner(named)).not.toContain('PAGEHAND_MODEL');
+    const { server: keyed } = await start({ OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1', OPENAI_API_KEY: 'sk-test' }, { bundle: '' }, 'keyed');
+    expect(banner(keyed)).not.toContain('PAGEHAND_MODEL');
   });
 
   it('with PAGEHAND_SITES, makes no personal token and shows none', async () => {

@@ -36,6 +36,11 @@ export interface Outcome {
   settle?: boolean;
   /** Runs after settling: the final value of a field, a scroll position… */
   after?: () => { message?: string; changes?: ActionChanges } | void;
+  /**
+   * Runs when something the action made the page do was refused: puts back what the action
+   * changed, and returns the sentence that replaces `message` (undefined: nothing put back).
+   */
+  undo?: () => string | undefined;
 }
 
 export type Handler<A> = (args: A, ctx: ActionContext) => Promise<Outcome>;

@@ -201,7 +201,12 @@ export async function act(call: ActionCall, opts: ActOptions | undefined, settin
       // Held effects are answered before the action ends: the model reads what was blocked.
       ungate?.();
       const blocked = await effects?.done();
-      if (blocked) messages.push(blocked);
+      if (blocked) {
+        // Refused: the half-done action is put back (a select showing the option whose effect was refused).
+        const undone = outcome.undo?.();
+        if (undone) messages[0] = undone;
+        messages.push(blocked);
+      }
       await nav?.decided(); // the runner may learn the navigation was a download
       const navUrl = nav?.started();
       if (navUrl !== undefined) {

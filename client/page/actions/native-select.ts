@@ -62,6 +62,39 @@ export function nativeSelectOf(el: Element): HTMLSelectElement | undefined {
 
 export const quoteList = (xs: string[]): string => xs.map((x) => `"${x}"`).join(', ');
 
+/**
+ * What a change handler makes the page do is only known once it ran: when that was refused, the
+ * previous options are selected again — with no events, which would run the handler again
+ * outside the action's gate. Left alone if the page changed the selection itself meanwhile.
+ */
+function undoChoice(
+  sel: HTMLSelectElement,
+  options: HTMLOptionElement[],
+  was: boolean[],
+  chose: boolean[],
+  picked: NativeChoice[],
+  label: string,
+  zones: Zones,
+) {
+  const now = [...sel.options];
+  if (now.length !== options.length || now.some((o, i) => o !== options[i] || o.selected !== chose[i])) return undefined;
+  // Unselected first: a single select left with none selected would select its first option again.
+  options.forEach((o, i) => !was[i] && (o.selected = false));
+  options.forEach((o, i) => was[i] && (o.selected = true));
+  // An option in a deny zone is put back but not named.
+  const inZone = zones.check();
+  const back = options.filter((o, i) => was[i]);
+  const named = back.some(inZone)
+    ? 'the option it had before'
+    : back.length
+      ? quoteList(back.map((o) => (o.label || o.text).replace(/\s+/g, ' ').trim()))
+      : 'no option';
+  return (
+    `Chose ${quoteList(picked.map((p) => p.label))} in ${label}, then put back ${named}: ` +
+    `what the choice made the page do was refused (the page's scripts saw the change; putting it back sent no events).`
+  );
+}
+
 export async function selectNative(sel: HTMLSelectElement, wanted: string[], subject: string, ctx: ActionContext) {
   ctx.begin(sel);
   await waitActionable(sel, { timeout: ctx.options.actionTimeout, describer: ctx.describer, subject, pointer: false });
@@ -71,12 +104,15 @@ export async function selectNative(sel: HTMLSelectElement, wanted: string[], sub
   const already = sel.multiple ? options.every((o) => o.selected === picked.some((p) => p.o === o)) : picked[0]!.o.selected;
   if (isHTML(sel) && ownerDocumentOf(sel).activeElement !== sel) sel.focus({ preventScroll: true });
   if (already) return { message: `${quoteList(picked.map((p) => p.label))} was already selected in ${label}.` };
+  const was = options.map((o) => o.selected);
   if (sel.multiple) for (const o of options) o.selected = picked.some((p) => p.o === o);
   else picked[0]!.o.selected = true;
+  const chose = options.map((o) => o.selected);
   fireInput(sel, 'insertReplacementText', null);
   fireChange(sel);
   return {
     message: `Selected ${quoteList(picked.map((p) => p.label))} in ${label}.`,
+    undo: () => undoChoice(sel, options, was, chose, picked, label, ctx.settings.zones),
     after: () => ({ changes: { value: fieldValue(sel, ctx.settings.zones) ?? '' } }),
   };
 }

@@ -662,6 +662,8 @@ export function defineProxySuite(target: ProxyTarget): void {
       const body = await res.json();
       expect(body.error.code).toBe('provider_not_configured');
       expect(body.error.message).toMatch(/OPENAI_API_KEY.*GEMINI_API_KEY/);
+      // What a new user needs beyond the names: the model for a local server, and a restart.
+      expect(body.error.message).toMatch(/OPENAI_BASE_URL and PAGEHAND_MODEL for a local server\).* where the proxy runs, then restart it\.$/);
       // Naming a model changes nothing: what is missing is a provider, not a permission.
       const named = await post({ model: 'gpt-4.1', messages: [{ role: 'user', content: 'hi' }] }, {}, p);
       expect(named.status).toBe(503);
