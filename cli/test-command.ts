@@ -12,6 +12,8 @@ import { chromium, type Browser } from 'playwright-core';
 import type { RunResult } from '../client/agent/public-types';
 import { DEFAULT_CHROMIUM, type RunArgs } from './args';
 import { junitXml, type CaseResult } from './junit';
+import { reportCollector } from '../common/run-report';
+import { indexHtml, reportSlug, writeReport, type IndexRow } from './run-report';
 import { checkChromium, checkModel, checkProxy, CliError } from './preflight';
 import type { Reporter } from './report';
 import { chromiumArgs, drive, readSources, type RunIo, type Sources } from './run';
@@ -35,6 +37,8 @@ const slug = (name: string): string =>
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
 interface TaskResult extends CaseResult {
+  /** Its `--report` file and what it holds. */
+  report?: IndexRow;
   steps: number;
   modelCalls: number;
   repaired: number;
@@ -98,6 +102,11 @@ export async function testCommand(args: TestArgs, io: RunIo): Promise<number> {
     const failed = results.filter((r) => !r.ok).length;
     out('');
     out(`${results.length - failed} passed, ${failed} failed${failed ? ` — screenshots in ${relative(process.cwd(), args.outputDir) || args.outputDir}` : ''}`);
+    if (args.report) {
+      const rows = results.flatMap((r) => (r.report ? [r.report] : []));
+      await writeFile(join(args.report, 'index.html'), indexHtml(relative(process.cwd(), args.file) || args.file, rows));
+      out(`Reports: ${relative(process.cwd(), join(args.report, 'index.html')) || join(args.report, 'index.html')}`);
+    }
     if (args.junit) {
       await writeFile(args.junit, junitXml(relative(process.cwd(), args.file) || args.file, results));
       out(`JUnit XML: ${relative(process.cwd(), args.junit) || args.junit}`);
@@ -133,8 +142,10 @@ async function runTask(browser: Browser, sources: Sources, args: TestArgs, t: Te
   };
   let outcome: (RunResult & { url?: string }) | undefined;
   let failure: string | undefined;
+  let failedChecks: string[] | undefined;
+  const trail = args.report ? reportCollector(t.task, t.url, new Date(started).toISOString()) : undefined;
   try {
-    outcome = await drive(context, sources, runArgs, token, quietReporter(notes), io);
+    outcome = await drive(context, sources, runArgs, token, quietReporter(notes), io, trail);
     if (!outcome.ok) failure = `the ${replaying ? 'replay' : 'run'} did not succeed (${outcome.reason ?? 'failed'}): ${outcome.summary}`;
   } catch (e) {
     failure = e instanceof CliError ? e.message : String((e as Error)?.message ?? e);
@@ -142,6 +153,7 @@ async function runTask(browser: Browser, sources: Sources, args: TestArgs, t: Te
   const page = context.pages()[0];
   if (page && !failure) {
     const failed = await runChecks(page, t.checks).catch((e) => [`the checks could not run: ${String((e as Error)?.message ?? e)}`]);
+    if (failed.length) failedChecks = failed;
     if (failed.length) failure = `check${failed.length === 1 ? '' : 's'} failed:\n${failed.map((f) => `- ${f}`).join('\n')}`;
   }
   let screenshot: string | undefined;
@@ -156,6 +168,18 @@ async function runTask(browser: Browser, sources: Sources, args: TestArgs, t: Te
     }
   }
   await context.close().catch(() => {});
+  let report: IndexRow | undefined;
+  if (args.report && trail) {
+    // Tasks are named uniquely in the file; the index says which file is whose.
+    const file = `${reportSlug(t.name)}.html`;
+    const run = trail.run(outcome ?? { ok: false, summary: failure ?? '' }, {
+      by: `pagehand test, ${args.mode} mode, task "${t.name}"`,
+      ...(failedChecks ? { failedChecks } : {}),
+      ...(outcome ? {} : { reason: 'setup' }),
+    });
+    await writeReport(args.report, file, run);
+    report = { name: t.name, file, run };
+  }
   const replay = outcome?.replay;
   const modelCalls = replay ? replay.modelCalls : (outcome?.steps ?? 0);
   const repaired = replay?.repaired ?? 0;
@@ -172,6 +196,7 @@ async function runTask(browser: Browser, sources: Sources, args: TestArgs, t: Te
     repaired,
     ...(failure ? { failure } : {}),
     ...(screenshot ? { screenshot } : {}),
+    ...(report ? { report } : {}),
   };
 }
 
