@@ -49,6 +49,8 @@ export interface RunArgs {
   values?: Record<string, string>;
   /** `--no-repair`: a broken step ends the replay instead of going to the model. */
   repair?: boolean;
+  /** `--report DIR`: write the run's HTML report there (absolute). */
+  report?: string;
   /** `--record FILE`: where to write the run's recording. */
   record?: string;
   /** `--thread FILE`: the conversation to continue (read when the file exists) and where the run writes it back. */
@@ -118,6 +120,10 @@ Options:
   --schema FILE         A JSON Schema for the answer (the subset docs/configuration.md lists).
                         The result then carries the answer as data: printed as JSON after the
                         summary, and as "data" in the --json result line.
+  --report DIR          Write the run's report to DIR: one HTML file that opens offline (the
+                        outcome, then each step with its screenshot and the acted-on element
+                        boxed, the calls and results, the model's words, risk questions and
+                        answers, time, tokens and cost). docs/runner.md shows one.
   --record FILE         Write the run's recording to FILE (JSON; docs/replay.md): run it again
                         with --replay, or list it in a test kit's tasks file.
   --thread FILE         Continue a conversation: the model reads the earlier tasks in FILE,
@@ -164,6 +170,7 @@ const RUN_FLAGS: FlagSpec = {
     'replay',
     'record',
     'thread',
+    'report',
   ],
   /** Flags that may be given more than once, each time with a value. */
   lists: ['file', 'secret', 'value'],
@@ -305,6 +312,7 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
       ...(schema ? { schema } : {}),
       ...(replay ? { replay, repair: !flags.has('no-repair'), ...(recordValues ? { values: recordValues } : {}) } : {}),
       ...(values.record !== undefined ? { record: resolve(cwd, values.record) } : {}),
+      ...(values.report !== undefined ? { report: resolve(cwd, values.report) } : {}),
       ...(thread ? { thread } : {}),
     },
   };

@@ -37,6 +37,8 @@ import { checkChromium, checkModel, checkProxy, CliError } from './preflight';
 import { describeAction, humanReporter, jsonReporter, type EventName, type Out, type Reporter } from './report';
 import { safeForTerminal } from './terminal-text';
 import { writeRecordingFile } from './recording-file';
+import { reportCollector, type ReportCollector } from '../common/run-report';
+import { reportMasks, runReportName, writeReport } from './run-report';
 import { writeThreadFile } from './thread-file';
 import { defaultToken } from './token';
 
@@ -134,8 +136,14 @@ export async function runCommand(args: RunArgs, io: RunIo): Promise<number> {
       }
     }
 
-    const outcome = await drive(context, sources, args, token, report, io);
+    const startedAt = new Date();
+    const trail = args.report ? reportCollector(args.replay ? `${args.task} (replay)` : args.task, args.url, startedAt.toISOString()) : undefined;
+    const outcome = await drive(context, sources, args, token, report, io, trail);
     await cleanup();
+    if (args.report && trail) {
+      const file = await writeReport(args.report, runReportName(args.task, startedAt), trail.run(outcome, { by: 'pagehand run' }));
+      report.note(`report written to ${file}`);
+    }
     if (args.record && outcome.recording) {
       await writeRecordingFile(args.record, outcome.recording);
       report.note(`recording written to ${args.record}`);
@@ -163,6 +171,8 @@ export async function drive(
   token: string | undefined,
   report: Reporter,
   io: RunIo,
+  /** Gathers the run for its `--report` (events, risk answers, pictures). */
+  trail?: ReportCollector,
 ): Promise<Outcome> {
   const interactive = !!io.stdin.isTTY && !args.json;
   const startedAt = Date.now();
@@ -203,6 +213,7 @@ export async function drive(
     if (payload?.step) lastStep = Math.max(lastStep, Number(payload.step) || 0);
     if (payload?.usage) lastUsage = payload.usage;
     report.event(name, payload, m.url);
+    trail?.event(name, payload);
     shot.onEvent(name, payload);
     if (name === 'done') {
       const result = payload?.result as RunResult | undefined;
@@ -211,6 +222,11 @@ export async function drive(
     }
   };
   const onConfirm = async (request: ConfirmRequest): Promise<{ allowed: boolean; always?: boolean }> => {
+    const a = await decide(request);
+    trail?.question(request, a.allowed, lastStep || undefined);
+    return a;
+  };
+  const decide = async (request: ConfirmRequest): Promise<{ allowed: boolean; always?: boolean }> => {
     report.event('confirm', request, lastUrl);
     const what = describeAction(request.call, request.target);
     if (args.yes) {
@@ -265,9 +281,9 @@ export async function drive(
   };
 
   const page = context.pages()[0] ?? (await context.newPage());
-  const shot = screenshots(args.screenshotDir, page, () => world.current(), report);
-  // With --screenshot-dir, each model request waits until the page is pictured as the model sees it.
-  if (args.screenshotDir) {
+  const shot = screenshots(args.screenshotDir, page, () => world.current(), report, trail && { trail, secrets: !!args.secrets });
+  // With --screenshot-dir or --report, each model request waits until the page is pictured as the model sees it.
+  if (args.screenshotDir || trail) {
     await context.route(`${args.proxy}/v1/chat/completions`, async (route) => {
       if (route.request().method() === 'POST') await shot.beforeModel();
       await route.continue().catch(() => {});
@@ -361,7 +377,26 @@ export async function drive(
  * then the picture taken for the model request gets the marks instead (drawn over it in a
  * scratch page). Steps without a target (done, scroll, navigate…) keep that picture as it is.
  */
-function screenshots(dir: string | undefined, page: Page, world: () => WorldContext | undefined, report: Reporter) {
+function screenshots(
+  dir: string | undefined,
+  page: Page,
+  world: () => WorldContext | undefined,
+  report: Reporter,
+  forReport?: { trail: ReportCollector; secrets: boolean },
+) {
+  const active = !!dir || !!forReport;
+  // For a report, what must not be seen is blanked in the picture itself (cli/run-report.ts).
+  const picture = () =>
+    page.screenshot({ timeout: 10_000, ...(forReport ? { mask: reportMasks(page, forReport.secrets), maskColor: '#868e96' } : {}) }).catch(() => undefined);
+  const kept = new Set<number>();
+  const keep = (step: number, png: Promise<Buffer | undefined>) => {
+    kept.add(step);
+    const size = page.viewportSize() ?? { width: 1280, height: 800 };
+    chain = chain.then(async () => {
+      const b = await png;
+      if (b) forReport!.trail.shot(step, { src: `data:image/png;base64,${b.toString('base64')}`, ...size });
+    });
+  };
   let chain: Promise<void> = Promise.resolve();
   let scratch: Promise<Page> | undefined;
   const before = new Map<number, Promise<Buffer | undefined>>();
@@ -421,16 +456,20 @@ function screenshots(dir: string | undefined, page: Page, world: () => WorldCont
   const targeted = (c: { name: string; args?: Record<string, unknown> }) => c.name === 'click_at' || (c.args?.ref !== undefined && c.args?.ref !== null);
   return {
     onEvent(name: EventName, p: any) {
-      if (!dir || !p) return;
+      if (!active || !p) return;
       if (name === 'step' && p.phase === 'start') for (const s of [...waiting]) if (s < p.step) take(s);
       if (name === 'step' && p.phase === 'planned') {
         // The picture taken while this step's model request waited (see beforeModel).
         if (latest) before.set(p.step, latest);
+        // The report's picture: the same moment, unmarked (the report draws the box itself).
+        if (forReport && latest) keep(p.step, latest);
         latest = undefined;
         const calls: Array<{ name: string; args?: Record<string, unknown> }> = p.calls ?? [];
         if (calls.some(targeted)) waiting.add(p.step);
         else take(p.step);
       }
+      // A replayed step asks no model: its picture is the page as its first action starts.
+      if (forReport && name === 'action' && p.phase === 'start' && !kept.has(p.step)) keep(p.step, picture());
       if (name === 'action' && p.phase === 'start') take(p.step, marksFor(p.call, p.target), p.marked === true);
       if (name === 'done') for (const s of [...waiting]) take(s);
     },
@@ -439,8 +478,8 @@ function screenshots(dir: string | undefined, page: Page, world: () => WorldCont
      * nothing can act on it before the reply. Resolves once the picture is taken.
      */
     beforeModel: async (): Promise<void> => {
-      if (!dir) return;
-      const png = page.screenshot({ timeout: 10_000 }).catch(() => undefined);
+      if (!active) return;
+      const png = picture();
       latest = png;
       await png;
     },

@@ -35,6 +35,8 @@ export interface TestArgs {
   browserEndpoint?: string;
   headed: boolean;
   yes: boolean;
+  /** `--report DIR`: an HTML report per task and an index.html (absolute). */
+  report?: string;
   /** Where screenshots of failed tasks go. */
   outputDir: string;
 }
@@ -64,6 +66,8 @@ evaluated in the page). docs/testing-kit.md has the format and a worked example.
   --shard I/N           Run only the I-th of N shares of the tasks (from 1), as Playwright
                         Test's --shard: split a suite across CI machines.
   --base-url URL        Resolve tasks' relative urls against URL (over the file's "baseUrl").
+  --report DIR          Write an HTML report per task (as pagehand run --report) and an
+                        index.html linking them to DIR.
   --output DIR          Screenshots of failed tasks (default ${DEFAULT_OUTPUT}).
   --yes                 Allow every task's risky actions (a task's own "yes" says so for it).
   --browser-endpoint URL  Run in a browser that runs elsewhere (a Playwright browser server,
@@ -79,7 +83,7 @@ One progress line per task, a summary table, and exit status 1 when any task fai
 
 const TEST_FLAGS: FlagSpec = {
   lists: ['reporter'],
-  values: ['mode', 'junit', 'workers', 'shard', 'base-url', 'output', 'proxy', 'token', 'model', 'chromium', 'browser-endpoint'],
+  values: ['mode', 'junit', 'workers', 'shard', 'base-url', 'output', 'report', 'proxy', 'token', 'model', 'chromium', 'browser-endpoint'],
   booleans: ['headed', 'yes'],
 };
 
@@ -156,6 +160,7 @@ export function parseTestArgs(
       mode,
       ...(values.junit !== undefined ? { junit: resolve(cwd, values.junit) } : {}),
       reporters,
+      ...(values.report !== undefined ? { report: resolve(cwd, values.report) } : {}),
       workers,
       ...(shard ? { shard } : {}),
       proxy,

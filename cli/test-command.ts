@@ -6,13 +6,15 @@
  * table, writes `--junit`, saves a screenshot of each failed task's page, and exits 1 when any
  * task failed.
  */
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import type { RunResult } from '../client/agent/public-types';
 import { DEFAULT_CHROMIUM, type RunArgs } from './args';
+import { reportCollector } from '../common/run-report';
 import { checkRemoteContext, connectEndpoint } from './browser-endpoint';
 import { progressLine } from './progress-line';
+import { indexHtml, reportSlug, writeReport, type IndexRow } from './run-report';
 import { checkChromium, checkModel, checkProxy, CliError } from './preflight';
 import type { Reporter } from './report';
 import { chromiumArgs, drive, readSources, type RunIo, type Sources } from './run';
@@ -36,8 +38,8 @@ const slug = (name: string): string =>
     .toLowerCase() || 'task';
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
-/** What a task's run gives the reporters. */
-type TaskResult = TaskReport;
+/** What a task's run gives the reporters, and its row in the reports' index. */
+type TaskResult = TaskReport & { row?: IndexRow };
 
 export async function testCommand(args: TestArgs, io: RunIo): Promise<number> {
   try {
@@ -115,9 +117,19 @@ export async function testCommand(args: TestArgs, io: RunIo): Promise<number> {
       // Closing a connected browser closes this runner's contexts and the connection, never the browser.
       await remote?.close().catch(() => {});
     }
+    if (args.report) {
+      const rows = results.flatMap((r) => (r.row ? [r.row] : []));
+      await writeFile(join(args.report, 'index.html'), indexHtml(file, rows));
+    }
 
     progress.clear();
     await reporter.end(results);
+    if (args.report) {
+      // Not into a JSON or JUnit document written to stdout.
+      const machine = args.reporters.some((r) => (r.name === 'json' || r.name === 'junit') && !r.file);
+      const index = join(args.report, 'index.html');
+      (machine ? io.stderr : io.stdout).write(`Reports: ${relative(process.cwd(), index) || index}\n`);
+    }
     const failed = results.filter((r) => !r.ok).length;
     return failed ? 1 : 0;
   } catch (e) {
@@ -150,8 +162,10 @@ async function runTask(browser: Browser, sources: Sources, args: TestArgs, t: Te
   };
   let outcome: (RunResult & { url?: string }) | undefined;
   let failure: string | undefined;
+  let failedChecks: string[] | undefined;
+  const trail = args.report ? reportCollector(t.task, t.url, new Date(started).toISOString()) : undefined;
   try {
-    outcome = await drive(context, sources, runArgs, token, quietReporter(notes), io);
+    outcome = await drive(context, sources, runArgs, token, quietReporter(notes), io, trail);
     if (!outcome.ok) failure = `the ${replaying ? 'replay' : 'run'} did not succeed (${outcome.reason ?? 'failed'}): ${outcome.summary}`;
   } catch (e) {
     failure = e instanceof CliError ? e.message : String((e as Error)?.message ?? e);
@@ -159,6 +173,7 @@ async function runTask(browser: Browser, sources: Sources, args: TestArgs, t: Te
   const page = context.pages()[0];
   if (page && !failure) {
     const failed = await runChecks(page, t.checks).catch((e) => [`the checks could not run: ${String((e as Error)?.message ?? e)}`]);
+    if (failed.length) failedChecks = failed;
     if (failed.length) failure = `check${failed.length === 1 ? '' : 's'} failed:\n${failed.map((f) => `- ${f}`).join('\n')}`;
   }
   let screenshot: string | undefined;
@@ -173,6 +188,18 @@ async function runTask(browser: Browser, sources: Sources, args: TestArgs, t: Te
     }
   }
   await context.close().catch(() => {});
+  let row: IndexRow | undefined;
+  if (args.report && trail) {
+    // Tasks are named uniquely in the file; the index says which file is whose.
+    const file = `${reportSlug(t.name)}.html`;
+    const run = trail.run(outcome ?? { ok: false, summary: failure ?? '' }, {
+      by: `pagehand test, ${args.mode} mode, task "${t.name}"`,
+      ...(failedChecks ? { failedChecks } : {}),
+      ...(outcome ? {} : { reason: 'setup' }),
+    });
+    await writeReport(args.report, file, run);
+    row = { name: t.name, file, run };
+  }
   const replay = outcome?.replay;
   const modelCalls = replay ? replay.modelCalls : (outcome?.steps ?? 0);
   const repaired = replay?.repaired ?? 0;
@@ -189,5 +216,6 @@ async function runTask(browser: Browser, sources: Sources, args: TestArgs, t: Te
     repaired,
     ...(failure ? { failure } : {}),
     ...(screenshot ? { screenshot } : {}),
+    ...(row && args.report ? { row, report: join(args.report, row.file) } : {}),
   };
 }

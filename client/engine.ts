@@ -154,6 +154,7 @@ export function startEngine({ ui, defaults, script, handoff, env: given = {} }: 
     current: agent.current,
     reveal: (ref) => revealRef(ref, pageSettings()),
     markdown: async () => (await onDemand()).markdown,
+    save: async (what) => (await onDemand()).saveFile(what),
     browserModel: async (show) => (await onDemand()).watchBrowserModel(show),
     feedback: untrustedPage(env) ? undefined : (f) => dispatchEvent(new CustomEvent('pagehand:feedback', { detail: Object.freeze({ ...f }) })),
   });

@@ -23,4 +23,5 @@ export { ending } from './agent/honest';
 export { budgetEnd, cutReply, noPrice } from './agent/budget';
 export { ReplayDriver } from './replay/replay-run';
 export * as markdown from './ui/markdown';
+export { saveFile } from './ui/save';
 export { openBrowserModel, watchBrowserModel } from './llm/browser-model';

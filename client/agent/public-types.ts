@@ -159,6 +159,8 @@ export interface RunEvents {
     calls?: PlannedCall[];
     text?: string;
     resumed?: boolean;
+    /** On a replay: this model turn repairs the recording's step N (from 1). */
+    repairs?: number;
     usage: Usage;
     elapsedMs: number;
     url: string;

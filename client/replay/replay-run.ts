@@ -347,7 +347,7 @@ export class ReplayDriver {
     rp.turns++;
     rs.modelCalls++;
     const step = this.run.state.step + 1;
-    this.run.emitStep({ step, phase: 'start', resumed: resumed || undefined });
+    this.run.emitStep({ step, phase: 'start', resumed: resumed || undefined, repairs: rp.index + 1 });
     const before = this.run.state.history.length;
     const made = rp.made.length;
     this.run.state.notes.push(

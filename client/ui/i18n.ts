@@ -95,6 +95,7 @@ export const en = {
   retry: 'Retry',
   runAgain: 'Run again',
   saveRecording: 'Save as recording',
+  saveReport: 'Save report',
   siteTasks: 'Tasks for this site',
   stopped: 'Stopped.',
   resumed: 'The page changed; the task goes on here.',

@@ -41,22 +41,6 @@ import {
 } from './storage';
 import { adoptStyles } from './styles';
 
-/** Saves a recording as a JSON file (the browser's download). */
-function saveFile(recording: Recording): void {
-  const url = URL.createObjectURL(new Blob([`${JSON.stringify(recording, null, 2)}\n`], { type: 'application/json' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = `${
-    recording.task
-      .replace(/[^\p{L}\p{N}]+/gu, '-')
-      .replace(/^-|-$/g, '')
-      .slice(0, 40)
-      .toLowerCase() || 'pagehand'
-  }.recording.json`;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
-
 /**
  * attachShadow as it was when the bundle loaded: loaded before the page's scripts (userscript,
  * embed in <head>) the page cannot wrap it later to catch our root. (Guarded: a server
@@ -109,6 +93,8 @@ export interface UiAgent {
   feedback?(f: AnswerFeedback): void;
   /** Loads the Markdown parser (markdown.ts) for answers: in the embed, with the code loaded on first use (client/on-demand.ts). */
   markdown?(): Promise<Markdown>;
+  /** The end card's downloads, a recording or the run's report (ui/save.ts, loaded on first use). */
+  save?(what: Recording | RunView): Promise<void>;
   /**
    * Asks the browser about its own model and downloads it when it must, telling `show` each
    * state and the progress (llm/browser-model.ts, loaded on first use).
@@ -347,7 +333,7 @@ export function createUi(deps: UiDeps) {
     },
     confirm: (allowed, always) => {
       view?.confirm?.respond(allowed, always);
-      dispatch({ type: 'confirmed' });
+      dispatch({ type: 'confirmed', allowed });
     },
     retry: () => view && start(view.task, lastSecrets, lastFiles),
     replay: (recording) =>
@@ -363,7 +349,7 @@ export function createUi(deps: UiDeps) {
           paint();
         }
       }),
-    saveRecording: (recording) => saveFile(recording),
+    save: (what) => void agent?.save?.(what),
     show: (ref) => {
       const box = agent?.reveal?.(ref);
       spot = box;

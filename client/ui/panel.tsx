@@ -36,7 +36,8 @@ export interface PanelActions {
   /** Runs a recording again (no model call while every step matches). */
   replay(recording: Recording): void;
   /** Saves a recording as a JSON file. */
-  saveRecording(recording: Recording): void;
+  /** Downloads a recording (JSON) or the finished run's report (one HTML file). */
+  save(what: Recording | RunView): void;
   /** An answer's "Show me": scrolls to the element and outlines it; false when it is no longer on the page. */
   show(ref: string): boolean;
   /** The user's thumbs up or down on the answer shown. */
@@ -548,11 +549,14 @@ function EndCard({ view, t, act, canRate, md }: { view: RunView; t: Strings; act
             <button type="button" onClick={onUserInput(() => act.replay(recording))} data-run-again>
               {t.runAgain}
             </button>
-            <button type="button" onClick={() => act.saveRecording(recording)} data-save-recording>
+            <button type="button" onClick={() => act.save(recording)} data-save-recording>
               {t.saveRecording}
             </button>
           </>
         )}
+        <button type="button" onClick={() => act.save(view)} data-save-report>
+          {t.saveReport}
+        </button>
         {SITE_UI && answer && canRate && (
           <span class="rate" role="group" aria-label={t.rateAnswer}>
             {(['up', 'down'] as const).map((k) => (

@@ -3,7 +3,7 @@
  * the user does to the view). The panel renders this and nothing else, so every event's
  * effect is testable without a browser.
  */
-import type { ActionResult, CallTarget, PlannedCall, Reasoning, RunEvents, RunResult } from '../agent/public-types';
+import type { ActionResult, CallTarget, ConfirmRequest, PlannedCall, Reasoning, RunEvents, RunResult } from '../agent/public-types';
 
 export interface ActionView {
   call: PlannedCall;
@@ -49,6 +49,8 @@ export interface RunView {
   /** The action in progress: what the mask highlights. */
   acting?: ActionView;
   result?: RunResult;
+  /** Risky calls asked about: in which step, what, and whether the user allowed it. */
+  asked?: Array<[number, ConfirmRequest, boolean]>;
   /** The fatal error's message, when the run ended on one. */
   error?: string;
 }
@@ -59,7 +61,7 @@ export type UiEvent =
   | { type: 'action'; p: RunEvents['action'] }
   | { type: 'message'; p: RunEvents['message'] }
   | { type: 'confirm'; p: RunEvents['confirm'] }
-  | { type: 'confirmed' }
+  | { type: 'confirmed'; allowed: boolean }
   | { type: 'ask'; p: RunEvents['ask'] }
   | { type: 'answered'; text: string }
   | { type: 'pause'; p: RunEvents['pause'] }
@@ -143,7 +145,8 @@ export function reduce(view: RunView | undefined, ev: UiEvent): RunView | undefi
     case 'confirm':
       return { ...view, confirm: ev.p };
     case 'confirmed':
-      return { ...view, confirm: undefined };
+      // The question and the answer, for the run's report (ui/save.ts).
+      return { ...view, confirm: undefined, asked: [...(view.asked ?? []), [view.step, view.confirm!.request, ev.allowed]] };
     case 'ask':
       return { ...view, ask: ev.p.question };
     case 'answered':

@@ -88,8 +88,10 @@ describe('reducer: run events → panel view', () => {
     const request = { kind: 'payment' as const, call: { name: 'click', args: { ref: '3' } }, reason: 'It pays.' };
     let v = run({ type: 'confirm', p: { request, respond } });
     expect(v.confirm?.request).toBe(request);
-    v = reduce(v, { type: 'confirmed' })!;
+    v = reduce(v, { type: 'confirmed', allowed: false })!;
     expect(v.confirm).toBeUndefined();
+    // Kept for the run's report: in which step, what was asked, the answer.
+    expect(v.asked).toEqual([[v.step, request, false]]);
     v = reduce(v, { type: 'ask', p: { question: 'Which size?' } })!;
     expect(v.ask).toBe('Which size?');
     v = reduce(v, { type: 'answered', text: 'Large' })!;

@@ -78,6 +78,7 @@ const ar: Strings = {
   retry: 'إعادة المحاولة',
   runAgain: 'تشغيل مجددًا',
   saveRecording: 'حفظ كتسجيل',
+  saveReport: 'حفظ التقرير',
   siteTasks: 'مهام هذا الموقع',
   stopped: 'توقّف.',
   resumed: 'تغيّرت الصفحة؛ وتستمر المهمة هنا.',

@@ -74,6 +74,7 @@ const de: Strings = {
   retry: 'Erneut versuchen',
   runAgain: 'Noch einmal ausführen',
   saveRecording: 'Als Aufzeichnung speichern',
+  saveReport: 'Bericht speichern',
   siteTasks: 'Aufgaben für diese Website',
   stopped: 'Gestoppt.',
   resumed: 'Die Seite hat gewechselt; die Aufgabe geht hier weiter.',

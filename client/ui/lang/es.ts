@@ -74,6 +74,7 @@ const es: Strings = {
   retry: 'Reintentar',
   runAgain: 'Repetir',
   saveRecording: 'Guardar como grabación',
+  saveReport: 'Guardar informe',
   siteTasks: 'Tareas de este sitio',
   stopped: 'Detenido.',
   resumed: 'La página cambió; la tarea sigue aquí.',

@@ -74,6 +74,7 @@ const fr: Strings = {
   retry: 'Réessayer',
   runAgain: 'Relancer',
   saveRecording: 'Sauvegarder comme enregistrement',
+  saveReport: 'Enregistrer le rapport',
   siteTasks: 'Tâches de ce site',
   stopped: 'Arrêté.',
   resumed: 'La page a changé\u202f; la tâche continue ici.',

@@ -77,6 +77,7 @@ const he: Strings = {
   retry: 'ניסיון חוזר',
   runAgain: 'הרצה חוזרת',
   saveRecording: 'שמירה כהקלטה',
+  saveReport: 'שמירת דוח',
   siteTasks: 'משימות לאתר הזה',
   stopped: 'נעצר.',
   resumed: 'הדף השתנה; המשימה ממשיכה כאן.',

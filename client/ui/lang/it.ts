@@ -74,6 +74,7 @@ const it: Strings = {
   retry: 'Riprova',
   runAgain: 'Esegui di nuovo',
   saveRecording: 'Salva come registrazione',
+  saveReport: 'Salva resoconto',
   siteTasks: 'Attività per questo sito',
   stopped: 'Interrotto.',
   resumed: 'La pagina è cambiata; l’attività continua qui.',

@@ -74,6 +74,7 @@ const ja: Strings = {
   retry: '再試行',
   runAgain: 'もう一度実行',
   saveRecording: '記録として保存',
+  saveReport: 'レポートを保存',
   siteTasks: 'このサイトのタスク',
   stopped: '停止しました。',
   resumed: 'ページが切り替わりました。タスクはここで続きます。',

@@ -73,6 +73,7 @@ const ko: Strings = {
   retry: '다시 시도',
   runAgain: '다시 실행',
   saveRecording: '녹화로 저장',
+  saveReport: '보고서 저장',
   siteTasks: '이 사이트의 작업',
   stopped: '중지되었습니다.',
   resumed: '페이지가 바뀌었습니다. 작업은 여기에서 계속됩니다.',

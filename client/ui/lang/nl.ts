@@ -74,6 +74,7 @@ const nl: Strings = {
   retry: 'Opnieuw proberen',
   runAgain: 'Opnieuw uitvoeren',
   saveRecording: 'Opslaan als opname',
+  saveReport: 'Rapport opslaan',
   siteTasks: 'Taken voor deze site',
   stopped: 'Gestopt.',
   resumed: 'De pagina is veranderd; de taak gaat hier verder.',

@@ -76,6 +76,7 @@ const pl: Strings = {
   retry: 'Spróbuj ponownie',
   runAgain: 'Uruchom ponownie',
   saveRecording: 'Zapisz jako nagranie',
+  saveReport: 'Zapisz raport',
   siteTasks: 'Zadania dla tej witryny',
   stopped: 'Zatrzymano.',
   resumed: 'Strona się zmieniła; zadanie trwa dalej tutaj.',

@@ -74,6 +74,7 @@ const pt: Strings = {
   retry: 'Tentar de novo',
   runAgain: 'Executar de novo',
   saveRecording: 'Salvar como gravação',
+  saveReport: 'Salvar relatório',
   siteTasks: 'Tarefas deste site',
   stopped: 'Parado.',
   resumed: 'A página mudou; a tarefa continua aqui.',

@@ -72,6 +72,7 @@ const zh: Strings = {
   retry: '重试',
   runAgain: '再次运行',
   saveRecording: '保存为录制',
+  saveReport: '保存报告',
   siteTasks: '本网站的任务',
   stopped: '已停止。',
   resumed: '页面已切换，任务在这里继续。',
