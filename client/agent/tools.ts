@@ -36,7 +36,7 @@ const endText = (a: Args): string => String(a.summary ?? a.reason ?? a.text ?? '
 
 export const AGENT_TOOL_TABLE: { [K in AgentToolName]: ToolDef & { parse(args: Args): AgentToolArgs[K] } } = {
   find: {
-    description: 'Search the whole page beyond the map; returns refs.',
+    description: 'Search the whole page; returns refs.',
     judge: 'none',
     properties: { query: str() },
     required: ['query'],
@@ -54,7 +54,7 @@ export const AGENT_TOOL_TABLE: { [K in AgentToolName]: ToolDef & { parse(args: A
     parse: (a) => ({ summary: endText(a), success: a.success !== false && a.success !== 'false', ...(a.data !== undefined ? { data: a.data } : {}) }),
   },
   fail: {
-    description: 'Give up: the task cannot be done; say why.',
+    description: 'Give up, saying why it cannot be done.',
     judge: 'none',
     properties: { reason: str() },
     required: ['reason'],

@@ -134,9 +134,9 @@ export const ACTION_TOOLS: { [K in ToolName]: ActionTool<ToolArgs[K]> } = {
     },
   },
   type: {
-    description: 'Type into a field; replace=false appends.',
+    description: 'Type into a field; replace=false appends; submit presses Enter.',
     judge: 'typed',
-    properties: { ref: REF, text: S(), replace: B(), submit: B('press Enter after') },
+    properties: { ref: REF, text: S(), replace: B(), submit: B() },
     required: ['ref', 'text'],
     parse: (a) => ({
       ref: ref('type', a, true),
@@ -147,9 +147,9 @@ export const ACTION_TOOLS: { [K in ToolName]: ActionTool<ToolArgs[K]> } = {
   },
   clear: { description: 'Empty a field.', judge: 'none', properties: { ref: REF }, required: ['ref'], parse: (a) => ({ ref: ref('clear', a, true) }) },
   select_option: {
-    description: 'Choose option(s): select, combobox, listbox.',
+    description: 'Choose options by label or value.',
     judge: 'option',
-    properties: { ref: REF, option: { type: 'array', items: { type: 'string' }, description: 'labels or values' } },
+    properties: { ref: REF, option: { type: 'array', items: { type: 'string' } } },
     required: ['ref', 'option'],
     parse: (a) => {
       const v = a.option ?? a.value ?? a.label;
@@ -166,21 +166,18 @@ export const ACTION_TOOLS: { [K in ToolName]: ActionTool<ToolArgs[K]> } = {
     },
   },
   hover: {
-    description: 'Hover over menus, tooltips.',
+    description: 'Hover (menus, tooltips).',
     judge: 'target',
     properties: { ref: REF },
     required: ['ref'],
     parse: (a) => ({ ref: ref('hover', a, true) }),
   },
-  double_click: { description: 'Double-click an element.', judge: 'target', properties: { ref: REF }, required: ['ref'], parse: handsParsers.double_click },
+  double_click: { description: 'Double-click.', judge: 'target', properties: { ref: REF }, required: ['ref'], parse: handsParsers.double_click },
   right_click: { description: 'Right-click (context menu).', judge: 'target', properties: { ref: REF }, required: ['ref'], parse: handsParsers.right_click },
   drag: {
-    description: 'Drag onto to_ref, or by dx/dy px.',
+    description: 'Drag ref or x,y to to_ref, to_x,to_y or by dx,dy px.',
     judge: 'drop',
-    // The point forms (x/y, to_x/to_y) are parsed but not offered yet: their four arguments
-    // would take the tools past their 700-token bar (agent-history.test.ts).
-    properties: { ref: REF, to_ref: S(), dx: N(), dy: N() },
-    required: ['ref'],
+    properties: { ref: REF, x: N(), y: N(), to_ref: S(), to_x: N(), to_y: N(), dx: N(), dy: N() },
     parse: handsParsers.drag,
   },
   upload: {
@@ -191,9 +188,9 @@ export const ACTION_TOOLS: { [K in ToolName]: ActionTool<ToolArgs[K]> } = {
     parse: handsParsers.upload,
   },
   press_key: {
-    description: 'Press a key or combo: Enter, Escape, Tab, ArrowDown, Control+a.',
+    description: 'Press a key or combo, e.g. Enter, Control+a.',
     judge: 'key',
-    properties: { key: S(), ref: S('element to focus first') },
+    properties: { key: S(), ref: REF },
     required: ['key'],
     parse: (a) => {
       const key = str('press_key', a, 'key', true)!;
@@ -202,9 +199,9 @@ export const ACTION_TOOLS: { [K in ToolName]: ActionTool<ToolArgs[K]> } = {
     },
   },
   scroll: {
-    description: 'Scroll the page or an element.',
+    description: 'Scroll page or element.',
     judge: 'none',
-    properties: { direction: { type: 'string', enum: ['up', 'down', 'left', 'right'] }, ref: S('default page'), pages: N() },
+    properties: { direction: { type: 'string', enum: ['up', 'down', 'left', 'right'] }, ref: REF, pages: N() },
     parse: (a) => {
       const d = str('scroll', a, 'direction', false)?.trim().toLowerCase() ?? 'down';
       if (d !== 'up' && d !== 'down' && d !== 'left' && d !== 'right') {
@@ -240,7 +237,7 @@ export const ACTION_TOOLS: { [K in ToolName]: ActionTool<ToolArgs[K]> } = {
     },
   },
   read: {
-    description: 'Read page, element, download or site url, by pages.',
+    description: 'Read page, element, download or site url by page.',
     judge: 'fetch',
     properties: { ref: S(), page: N(), download: S(), url: S() },
     parse: (a) => {
@@ -264,9 +261,9 @@ export const ACTION_TOOLS: { [K in ToolName]: ActionTool<ToolArgs[K]> } = {
       return { url };
     },
   },
-  go_back: { description: 'Go back in history.', judge: 'none', parse: () => ({}) },
+  go_back: { description: 'Go back.', judge: 'none', parse: () => ({}) },
   wait: {
-    description: 'Wait for text, or for seconds.',
+    description: 'Wait for text or seconds.',
     judge: 'none',
     properties: { text: S(), seconds: N() },
     parse: (a) => {
