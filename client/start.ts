@@ -13,10 +13,13 @@ import { pageEnv, untrustedPage, type AgentEnv } from './agent/env';
 import { readScriptTag } from './embed/script-tag';
 import { startEngine } from './engine';
 import { createUi } from './ui/index';
-import { sessionThreadStore, type ThreadStore } from './ui/storage';
+import { sessionThreadStore, type KeptStore, type ThreadStore } from './ui/storage';
 
-/** `threads`: where the panel's conversation survives a page load, when the embedding has a store out of the page's reach. */
-export function startPagehand(env: AgentEnv = {}, threads?: ThreadStore): void {
+/**
+ * `threads`: where the panel's conversation survives a page load, when the embedding has a store
+ * out of the page's reach; `kept`: its list of tasks and run log, likewise.
+ */
+export function startPagehand(env: AgentEnv = {}, threads?: ThreadStore, kept?: KeptStore): void {
   // Not in a browser (a framework rendering on the server imports this too): nothing to install.
   if (typeof window === 'undefined' || window.pagehand) return;
   // The script tag that loaded the bundle: proxy, token, language, corner, model.
@@ -26,13 +29,14 @@ export function startPagehand(env: AgentEnv = {}, threads?: ThreadStore): void {
   const stranger = untrustedPage(pageEnv(env, script, defaults.token));
   // The site's own page keeps the conversation in the tab, as it keeps a run; a stranger's page
   // only in a store the embedding has out of the page's reach.
-  const kept = threads ?? (stranger ? undefined : sessionThreadStore());
+  const thread = threads ?? (stranger ? undefined : sessionThreadStore());
   const ui = createUi({
     lang: defaults.lang,
     position: defaults.position,
     siteInstalled: env.installedBy !== 'user',
     stranger,
-    ...(kept ? { threads: kept } : {}),
+    ...(thread ? { threads: thread } : {}),
+    ...(kept ? { kept } : {}),
   });
   startEngine({ ui, defaults, script, env });
 }

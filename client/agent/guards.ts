@@ -4,6 +4,7 @@
  * prompt, then a stop — and replies without a tool call (a nudge, then a stop). Pure state,
  * serialisable so a run resumed after a navigation keeps counting.
  */
+import type { Said } from './public-types';
 
 export interface GuardState {
   /** Steps in a row with a failed call. */
@@ -24,7 +25,10 @@ const RECENT = 6;
 export const newGuardState = (): GuardState => ({ failures: 0, textOnly: 0, recent: [], warned: false });
 
 export type Verdict =
-  { kind: 'ok' } | { kind: 'warn'; note: string } | { kind: 'backoff'; ms: number; note: string } | { kind: 'stop'; reason: string; summary: string };
+  | { kind: 'ok' }
+  | { kind: 'warn'; note: string }
+  | { kind: 'backoff'; ms: number; note: string }
+  | { kind: 'stop'; reason: string; summary: string; said: Said };
 
 /** A short, stable key for a batch of calls. */
 export function callsKey(calls: Array<{ name: string; args: Record<string, unknown> }>): string {
@@ -53,7 +57,7 @@ export function recordStep(g: GuardState, calls: string, page: string, describe:
   if (!same3 && !abab) return { kind: 'ok' };
   const what = same3 ? `repeated ${describe} 3 times on an unchanged page` : `alternated between the same two actions (${describe}) without progress`;
   if (g.warned) {
-    return { kind: 'stop', reason: 'loop', summary: `Stopped: the agent ${what}, even after a warning.` };
+    return { kind: 'stop', reason: 'loop', summary: `Stopped: the agent ${what}, even after a warning.`, said: { code: 'loop' } };
   }
   g.warned = true;
   g.recent = [];
@@ -67,7 +71,7 @@ export function recordStep(g: GuardState, calls: string, page: string, describe:
 export function recordOutcome(g: GuardState, failed: boolean): Verdict {
   g.failures = failed ? g.failures + 1 : 0;
   if (g.failures >= FAILURES_STOP) {
-    return { kind: 'stop', reason: 'errors', summary: `Stopped after ${g.failures} failed steps in a row.` };
+    return { kind: 'stop', reason: 'errors', summary: `Stopped after ${g.failures} failed steps in a row.`, said: { code: 'errors', count: g.failures } };
   }
   if (g.failures >= FAILURES_BACKOFF) {
     return {
@@ -83,7 +87,7 @@ export function recordOutcome(g: GuardState, failed: boolean): Verdict {
 export function recordTextOnly(g: GuardState, textOnly: boolean): Verdict {
   g.textOnly = textOnly ? g.textOnly + 1 : 0;
   if (g.textOnly >= TEXT_ONLY_STOP) {
-    return { kind: 'stop', reason: 'no_tool_call', summary: 'Stopped: the model kept answering without calling a tool.' };
+    return { kind: 'stop', reason: 'no_tool_call', summary: 'Stopped: the model kept answering without calling a tool.', said: { code: 'noToolCall' } };
   }
   if (g.textOnly === 2) {
     return {

@@ -108,7 +108,12 @@ export function ending(
     const { refused } = judgeEnd(history);
     return {
       kind: 'finish',
-      result: { ok: false, summary: call.args.reason || 'The agent gave up without a reason.', reason: 'failed', ...(refused.length ? { refused } : {}) },
+      result: {
+        ok: false,
+        ...(call.args.reason ? { summary: call.args.reason } : { summary: 'The agent gave up without a reason.', said: { code: 'gaveUp' } }),
+        reason: 'failed',
+        ...(refused.length ? { refused } : {}),
+      },
     };
   }
   const { success, summary } = call.args;
@@ -119,13 +124,14 @@ export function ending(
   // What happened stands against what the model says: a risky step it needed that did not happen.
   const { refused, unbacked } = judgeEnd(history, success ? summary : undefined);
   const named = { ...(refused.length ? { refused } : {}), ...(unbacked.length ? { unbacked } : {}) };
-  if (v.kind === 'invalid') return { kind: 'finish', result: { ok: false, summary: v.summary, reason: 'invalid_data', ...named } };
+  if (v.kind === 'invalid')
+    return { kind: 'finish', result: { ok: false, summary: v.summary, said: { code: 'invalidData' }, reason: 'invalid_data', ...named } };
   const ok = success && !refused.length;
   return {
     kind: 'finish',
     result: {
       ok,
-      summary: summary || '(no summary)',
+      ...(summary ? { summary } : { summary: '(no summary)', said: { code: 'noSummary' } }),
       ...(ok ? {} : { reason: success ? 'refused' : 'incomplete' }),
       ...(v.data !== undefined ? { data: v.data } : {}),
       ...named,

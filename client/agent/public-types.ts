@@ -13,16 +13,13 @@ import type { AnswerSchema, SchemaType } from '../../common/answer-schema';
 import type { RecordedExpectation, RecordedStep, RecordedTarget, Recording } from '../../common/recording';
 import type { RiskyRule } from '../page/facts-types';
 import type { Thread, ThreadTurn } from '../../common/thread';
+import type { RiskKind, Said } from '../../common/said';
+
+/** What a risky action is, and what pagehand says as a code (common/said.ts). */
+export type { RiskKind, Said };
 
 /** The answer's schema, recordings and threads: written once in common/ (the CLI checks them too). */
 export type { AnswerSchema, SchemaType, RecordedExpectation, RecordedStep, RecordedTarget, Recording, Thread, ThreadTurn };
-
-/**
- * What a risky action is. `site_tool`: a site's own tool that does not declare itself read-only.
- * `unjudged`: pagehand could not tell what the call does (the page broke the check, or hid what
- * it needs): it asks, and a yes holds for that one call only (no "always").
- */
-export type RiskKind = 'payment' | 'deletion' | 'sending' | 'personal_data' | 'leaving_site' | 'download' | 'site_tool' | 'unjudged';
 
 /** What the user allowed for the rest of a run ("always"): a kind, or one site tool by name (`tool:NAME`). */
 export type Allowance = RiskKind | `tool:${string}`;
@@ -48,6 +45,8 @@ export interface ConfirmRequest {
   target?: CallTarget;
   /** Why it is risky, one sentence for the user. */
   reason: string;
+  /** The reason as a code and its parameters, for wording it in another language (the overlay's languages). */
+  said?: Said;
   /** The model's stated goal for this step, if it gave one. */
   goal?: string;
 }
@@ -106,6 +105,8 @@ export interface RunResult {
    * `denied` (the user did not allow a recorded step).
    */
   reason?: string;
+  /** pagehand's own words of `summary` as a code, for wording them in another language (absent when the summary is the model's). */
+  said?: Said;
   /**
    * Risky steps that did not happen and that nothing later did: set when the run ended with
    * `done` or `fail` after them. With a `done` of success they make the result not `ok`.
@@ -186,7 +187,7 @@ export interface RunEvents {
   /** The user took over (`paused: true`) or handed back (`false`). */
   pause: { paused: boolean };
   /** Something went wrong. `fatal` errors end the run (a `done` follows); others are being retried. */
-  error: { message: string; code: string; fatal: boolean; retryInMs?: number };
+  error: { message: string; code: string; fatal: boolean; retryInMs?: number; said?: Said };
 }
 
 export type RunEventName = keyof RunEvents;

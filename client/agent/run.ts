@@ -44,7 +44,7 @@ import type { PageTool } from '../webmcp/page-tool';
 import { pageOffersTools } from '../webmcp/offer';
 import { answerPrompt, answerTools } from '../../common/answer-schema';
 import { maskRequest, secretsPrompt } from '../safety/secrets';
-import type { CallTarget, CustomTool, Knowledge, RecordedStep, RiskKind, RunEvents, RunHandle, RunOptions, RunResult } from './public-types';
+import type { CallTarget, CustomTool, Knowledge, RecordedStep, RiskKind, RunEvents, RunHandle, RunOptions, RunResult, Said } from './public-types';
 import { keepLlms, llmsDataLines, llmsSystemPart, routeInstructions } from './knowledge';
 import { clean } from '../page/map/fence';
 import { beginStep, endStep } from './recording/recorder';
@@ -424,10 +424,10 @@ export class Run implements DispatchHost {
     return !this.ended;
   }
 
-  protected fatal(code: string, message: string, reason = code === 'config' ? 'config' : 'model_error'): void {
+  protected fatal(code: string, message: string, reason = code === 'config' ? 'config' : 'model_error', said?: Said): void {
     if (this.ended) return;
-    this.emitter.emit('error', { message, code, fatal: true });
-    this.finish({ ok: false, summary: message, reason });
+    this.emitter.emit('error', { message, code, fatal: true, ...(said ? { said } : {}) });
+    this.finish({ ok: false, summary: message, reason, ...(said ? { said } : {}) });
   }
 
   /** On a page the run was resumed on: wait for it, and end the action the navigation interrupted. */
@@ -465,7 +465,12 @@ export class Run implements DispatchHost {
     while (!this.ended) {
       const maxSteps = this.options.maxSteps ?? DEFAULT_MAX_STEPS;
       if (this.state.step >= maxSteps) {
-        return this.finish({ ok: false, summary: `Stopped at the step limit (${maxSteps}) before the task was done.`, reason: 'max_steps' });
+        return this.finish({
+          ok: false,
+          summary: `Stopped at the step limit (${maxSteps}) before the task was done.`,
+          reason: 'max_steps',
+          said: { code: 'maxSteps', max: maxSteps },
+        });
       }
       if (this.options.maxTokens || this.options.maxCost) {
         const over = (await agentLazy()).budgetEnd(this.options, this.state.usage);
@@ -511,12 +516,13 @@ export class Run implements DispatchHost {
             code: r.code,
             fatal: false,
             retryInMs: r.delayMs,
+            said: { code: 'model', why: r.code },
           }),
       });
     } catch (e) {
       if (this.ended) return 'ended';
       const err = e instanceof ModelError ? e : new ModelError('network', String((e as Error)?.message ?? e));
-      this.fatal(err.code, `The model call failed: ${err.message}`);
+      this.fatal(err.code, `The model call failed: ${err.message}`, undefined, { code: 'model', why: err.code });
       return 'ended';
     }
     if (this.ended) return 'ended';
@@ -642,8 +648,8 @@ export class Run implements DispatchHost {
       return false;
     }
     if (v.kind === 'stop') {
-      this.emitter.emit('error', { message: v.summary, code: v.reason, fatal: true });
-      this.finish({ ok: false, summary: lastText ? `${v.summary} Its last words: ${lastText}` : v.summary, reason: v.reason });
+      this.emitter.emit('error', { message: v.summary, code: v.reason, fatal: true, said: v.said });
+      this.finish({ ok: false, summary: lastText ? `${v.summary} Its last words: ${lastText}` : v.summary, reason: v.reason, said: v.said });
       return true;
     }
     return false;

@@ -39,7 +39,14 @@ export async function confirmCall(
   const granted = (r: Risk): boolean => !once(r) && (allowed.includes(allowance(r)) || (r.kind !== 'site_tool' && allowed.includes(r.kind)));
   const risk = risks.find((r) => !granted(r));
   if (!risk) return true;
-  const request: ConfirmRequest = { kind: risk.kind, call: { name: planned.name, args: planned.args }, target, reason: risk.reason, goal };
+  const request: ConfirmRequest = {
+    kind: risk.kind,
+    call: { name: planned.name, args: planned.args },
+    target,
+    reason: risk.reason,
+    ...(risk.said ? { said: risk.said } : {}),
+    goal,
+  };
   let yes = false;
   let asked = true;
   const confirmFn = host.confirmFn();

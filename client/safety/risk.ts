@@ -15,6 +15,7 @@ import { activatingKey, comboLabel, parseKeyCombo } from '../page/actions/keys';
 import { ACTION_TOOLS, parseCall, type Judge, type ParsedCall } from '../page/actions/args';
 import type { ActionResult } from '../page/actions/contract';
 import type { PlannedCall, RiskKind } from '../agent/public-types';
+import type { Said } from '../../common/said';
 import { cap } from '../page/map/format';
 import type { PageText } from '../page/settings';
 import type { PageTool } from '../webmcp/page-tool';
@@ -23,6 +24,8 @@ import { readAsPerson, readPattern, readings } from './read-as-person';
 export interface Risk {
   kind: RiskKind;
   reason: string;
+  /** The reason as a code, for the panel to word in its language (the model reads `reason`). */
+  said?: Said;
   /** A site tool's name: the user's "always" for it holds for this tool only. */
   tool?: string;
 }
@@ -43,7 +46,7 @@ export interface RiskCheck {
 
 /** The question for a call whose effect pagehand could not judge: asked, one call at a time. */
 export function unjudged(why: string): Risk {
-  return { kind: 'unjudged', reason: `pagehand could not tell what this does (${why}), so it needs your yes for this one call.` };
+  return { kind: 'unjudged', reason: `pagehand could not tell what this does (${why}), so it needs your yes for this one call.`, said: { code: 'unjudged' } };
 }
 
 export interface RiskOptions {
@@ -579,15 +582,21 @@ export function classifyRisks(raw: PlannedCall | ParsedCall, facts: TargetFacts 
   const verb = verbOf(call, facts);
   const trusted = options.trustMarks !== false;
   const out: Risk[] = [];
-  const add = (kind: RiskKind, reason: string): void => {
-    if (!out.some((r) => r.kind === kind)) out.push({ kind, reason });
+  const add = (kind: RiskKind, reason: string, said: Said): void => {
+    if (!out.some((r) => r.kind === kind)) out.push({ kind, reason, said });
   };
 
   // The site's own say: on its own page it is the last word (`none` clears a false alarm).
   if (trusted && facts.mark) {
     return facts.mark === 'none'
       ? []
-      : onlySending(facts, [{ kind: facts.mark, reason: `${verb} is marked by the site as ${kindName[facts.mark] ?? facts.mark}.` }]);
+      : onlySending(facts, [
+          {
+            kind: facts.mark,
+            reason: `${verb} is marked by the site as ${kindName[facts.mark] ?? facts.mark}.`,
+            said: { code: 'marked', kind: facts.mark, site: true },
+          },
+        ]);
   }
 
   // Words: the control's name (when its role is named by what it does), the button a submission goes through, the form's name.
@@ -597,64 +606,79 @@ export function classifyRisks(raw: PlannedCall | ParsedCall, facts: TargetFacts 
   for (const text of texts) {
     for (const kind of wordsKinds(text)) {
       if (kind === 'sending' && facts.role === 'link' && !facts.submits) continue; // a "Share" link opens a page
-      add(kind, `${verb} ${DOES[kind]}.`);
+      add(kind, `${verb} ${DOES[kind]}.`, { code: 'does', kind });
     }
   }
   // What a person sees on it counts as much as its name: either saying "Delete" is a deletion.
   if (named && facts.visibleText) {
     for (const kind of wordsKinds(facts.visibleText)) {
       if (kind === 'sending' && facts.role === 'link' && !facts.submits) continue;
-      add(kind, `${verb} ${DOES[kind]} (${seenSays(facts)}).`);
+      add(kind, `${verb} ${DOES[kind]} (${seenSays(facts)}).`, {
+        code: 'doesSeen',
+        kind,
+        text: quote(facts.visibleText),
+        ...(facts.name ? { label: quote(facts.name) } : {}),
+      });
     }
   }
   if (facts.icon?.length) {
     const kind = iconKind(facts.icon);
-    if (kind) add(kind, `${verb} ${DOES[kind]} (its icon: ${iconSaying(facts.icon).join(' ')}).`);
+    const icon = iconSaying(facts.icon).join(' ');
+    if (kind) add(kind, `${verb} ${DOES[kind]} (its icon: ${icon}).`, { code: 'doesIcon', kind, icon });
   }
   // Enter in an editor sends what it holds, whatever its form or its words say.
-  if (facts.editor && facts.via === 'newline') add('sending', `${verb} may send what it holds.`);
+  if (facts.editor && facts.via === 'newline') add('sending', `${verb} may send what it holds.`, { code: 'editorSends' });
 
   // Structure: where the submission or the link goes, and what the form holds.
   const s = facts.submits;
   if (s) {
-    if (s.method === 'delete') add('deletion', `${verb} sends a DELETE request.`);
+    if (s.method === 'delete') add('deletion', `${verb} sends a DELETE request.`, { code: 'deleteRequest' });
     // A GET form only asks for a page, as a link does.
     const kind = s.action ? urlKind(s.action, s.method !== 'get') : undefined;
-    if (kind) add(kind, `${verb} ${DOES[kind]} (the form goes to ${safePath(s.action!)}).`);
-    if (s.payment) add('payment', `${verb} sends a form with card fields.`);
+    const path = safePath(s.action ?? '');
+    if (kind) add(kind, `${verb} ${DOES[kind]} (the form goes to ${path}).`, { code: 'doesForm', kind, path });
+    if (s.payment) add('payment', `${verb} sends a form with card fields.`, { code: 'cardFields' });
     const to = s.action ? originOf(s.action) : undefined;
-    if (to && to !== originOf(here)) add('leaving_site', `${verb} sends a form to ${to}, another site.`);
+    if (to && to !== originOf(here)) add('leaving_site', `${verb} sends a form to ${to}, another site.`, { code: 'formElsewhere', to });
   } else if (facts.href && facts.via !== 'newline') {
-    if (facts.linkMethod === 'delete') add('deletion', `${verb} sends a DELETE request.`);
+    if (facts.linkMethod === 'delete') add('deletion', `${verb} sends a DELETE request.`, { code: 'deleteRequest' });
     const kind = urlKind(facts.href, false);
-    if (kind) add(kind, `${verb} ${DOES[kind]} (the link goes to ${safePath(facts.href)}).`);
+    const path = safePath(facts.href);
+    if (kind) add(kind, `${verb} ${DOES[kind]} (the link goes to ${path}).`, { code: 'doesLink', kind, path });
     // A ping is a POST the browser sends as the link is followed: judged as a form's would be.
     for (const ping of facts.pings ?? []) {
       const k = urlKind(ping, true);
-      if (k) add(k, `${verb} ${DOES[k]} (the link pings ${safePath(ping)}).`);
+      const path = safePath(ping);
+      if (k) add(k, `${verb} ${DOES[k]} (the link pings ${path}).`, { code: 'doesPing', kind: k, path });
       const to = originOf(ping);
-      if (to && to !== originOf(here)) add('leaving_site', `${verb} tells ${to} (the link pings it).`);
+      if (to && to !== originOf(here)) add('leaving_site', `${verb} tells ${to} (the link pings it).`, { code: 'pingElsewhere', to });
     }
   }
   // A "Yes" or an "OK" does what the question it answers says.
   if (named && facts.question) {
     for (const kind of wordsKinds(facts.question)) {
       if (kind === 'sending' && facts.role === 'link' && !facts.submits) continue;
-      add(kind, `${verb} ${DOES[kind]} (it answers ${quote(facts.question)}).`);
+      add(kind, `${verb} ${DOES[kind]} (it answers ${quote(facts.question)}).`, { code: 'doesAnswer', kind, question: quote(facts.question) });
     }
   }
   if (s && s.personal.length && facts.via !== 'newline') {
-    add('personal_data', `${verb} ${s.newPassword ? 'changes a password, submitting' : 'submits'} personal data (${s.personal.join(', ')}).`);
+    const fields = s.personal.join(', ');
+    add('personal_data', `${verb} ${s.newPassword ? 'changes a password, submitting' : 'submits'} personal data (${fields}).`, {
+      code: 'personal',
+      fields,
+      password: !!s.newPassword,
+    });
   }
   if (facts.href && facts.via !== 'newline') {
-    if (facts.download || DOWNLOAD_PATH.test(fileName(facts.href))) add('download', `${verb} downloads a file.`);
+    if (facts.download || DOWNLOAD_PATH.test(fileName(facts.href))) add('download', `${verb} downloads a file.`, { code: 'download' });
     const to = originOf(facts.href);
     const from = originOf(here);
-    if (to && from && to !== from) add('leaving_site', `${verb} leaves this site for ${to}.`);
+    if (to && from && to !== from) add('leaving_site', `${verb} leaves this site for ${to}.`, { code: 'leaves', to });
   }
 
   // On a stranger's page a mark may only add caution.
-  if (facts.mark && facts.mark !== 'none') add(facts.mark, `${verb} is marked by the page as ${kindName[facts.mark] ?? facts.mark}.`);
+  if (facts.mark && facts.mark !== 'none')
+    add(facts.mark, `${verb} is marked by the page as ${kindName[facts.mark] ?? facts.mark}.`, { code: 'marked', kind: facts.mark, site: false });
   return onlySending(facts, out);
 }
 
@@ -674,9 +698,11 @@ function onlySending(facts: TargetFacts, risks: Risk[]): Risk[] {
 export function siteToolRisk(tool: { name: string; description: string; readOnly?: boolean; risk?: RiskKind }): Risk | undefined {
   if (tool.risk) return { kind: tool.risk, reason: `${tool.name}: ${tool.description}`, tool: tool.name };
   if (tool.readOnly === true) return undefined;
+  const about = tool.description.trim().replace(/\.$/, '');
   return {
     kind: 'site_tool',
-    reason: `The site's tool "${tool.name}" (${tool.description.trim().replace(/\.$/, '')}) may change something: it is not marked read-only.`,
+    reason: `The site's tool "${tool.name}" (${about}) may change something: it is not marked read-only.`,
+    said: { code: 'siteTool', name: tool.name, about },
     tool: tool.name,
   };
 }
@@ -725,21 +751,24 @@ export function safePath(href: string): string {
  * (its `readOnlyHint` is the page's word). On the site's own page: unless it is read-only, as a
  * site tool. A form tool: none here — its submit is judged when it comes (runPageTool).
  */
-export function pageToolRisks(t: PageTool, pt: PageText): Array<{ kind: 'site_tool'; reason: string; tool: string }> {
+export function pageToolRisks(t: PageTool, pt: PageText): Array<Risk & { kind: 'site_tool'; tool: string }> {
   if (t.form) return [];
   if (t.untrusted)
     return [
       {
         kind: 'site_tool',
         reason: `"${t.name}" is this page's own code, which pagehand cannot check (whatever the page says it does): each call is yours to allow.`,
+        said: { code: 'pageTool', name: t.name },
         tool: t.name,
       },
     ];
   if (t.readOnly) return [];
+  const about = cap(t.description.trim().replace(/\.$/, ''), 200, pt);
   return [
     {
       kind: 'site_tool',
-      reason: `The site's tool "${t.name}" (${cap(t.description.trim().replace(/\.$/, ''), 200, pt)}) may change something: it is not marked read-only.`,
+      reason: `The site's tool "${t.name}" (${about}) may change something: it is not marked read-only.`,
+      said: { code: 'siteTool', name: t.name, about },
       tool: t.name,
     },
   ];

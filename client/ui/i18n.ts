@@ -5,7 +5,8 @@
  * languages load only when shown (./lang-load.ts). Functions where a number or a name goes
  * inside the sentence; numbers, money and times go through `Intl` (./format.ts).
  */
-import type { RiskKind } from '../agent/public-types';
+import type { RiskKind, Said } from '../agent/public-types';
+import type { SaidStrings } from '../../common/said';
 import { money, num } from './format';
 
 export const en = {
@@ -130,4 +131,14 @@ export const en = {
   browserModelProgress: (loaded: number) => `Downloading the browser's model: ${num(Math.round(loaded * 100), 'en')} %`,
 };
 
-export type Strings = typeof en;
+/**
+ * A language's strings; the others also word pagehand's own messages, by code (`said`: risk
+ * reasons, action failures, how a run ended). English has no such table: the engine's own
+ * sentences are its words.
+ */
+export type Strings = typeof en & { said?: SaidStrings };
+/** What each language other than English has: every key, and every code worded. */
+export type Translated = Strings & { said: SaidStrings };
+
+/** pagehand's own words in the panel's language: the code as the language words it, else the engine's English. */
+export const say = (t: Strings, english: string, said?: Said): string => (said && t.said?.[said.code](said as never)) || english;

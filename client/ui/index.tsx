@@ -8,7 +8,8 @@
  * DOM (`host.shadowRoot` is null); only this module holds it. That alone does not stop a page
  * that hooks the DOM: the buttons that give the agent something also refuse scripted clicks.
  */
-import { SITE_UI } from './site-ui';
+/** Defined by the bookmarklet's build (site-ui.ts). */
+declare const __PAGEHAND_STRANGER_PANEL__: boolean | undefined;
 import { render } from 'preact';
 import type { AnswerFeedback, LauncherPosition, OpenOptions, Recording, RunHandle, RunOptions, UiConfig } from '../agent/public-types';
 import { UI_ATTR } from '../page/ui-attr';
@@ -24,17 +25,16 @@ import type { Markdown } from './markdown';
 import { Spot, type Box } from './spot';
 import { reduce, type RunView, type UiEvent } from './state';
 import {
+  keptIn,
   launcherAnchor,
-  loadHistory,
   loadLang,
   loadLayout,
-  loadLog,
   placeIn,
-  recordTask,
   saveLang,
   saveLayout,
-  saveLog,
+  sessionKept,
   type HistoryItem,
+  type KeptStore,
   type Layout,
   type PanelThread,
   type ThreadStore,
@@ -113,6 +113,8 @@ export interface UiDeps {
    * (the userscript's); without one it lives with the page (the bookmarklet).
    */
   threads?: ThreadStore;
+  /** On a stranger's page: where the list of tasks and the run's log are kept out of the page's reach (the userscript's tab object); without it, nowhere. */
+  kept?: KeptStore;
   /**
    * The site put pagehand here (the embed, npm): a run resumed after a navigation is its panel's
    * own and continues the conversation. On a stranger's page the page can rewrite a saved run,
@@ -148,8 +150,12 @@ export function createUi(deps: UiDeps) {
   let site: UiConfig = {};
   let autoOpened = false;
   let layout: Layout = loadLayout();
-  // The bookmarklet keeps no list of the user's tasks in a stranger's page's storage (site-ui.ts).
-  let history: HistoryItem[] = SITE_UI ? loadHistory() : [];
+  // The tab's list of tasks and the run's log for its next page: in the tab's sessionStorage on a
+  // site's own pages; on a stranger's page, which reads that storage, only in a store out of its
+  // reach (the userscript's), else nowhere. The define is read here, not through SITE_UI, so the
+  // bookmarklet's build drops this code itself (site-ui.ts).
+  const kept = typeof __PAGEHAND_STRANGER_PANEL__ === 'undefined' ? keptIn(deps.stranger ? deps.kept : sessionKept) : undefined;
+  let history: HistoryItem[] = kept?.history() ?? [];
   let view: RunView | undefined;
   let handle: RunHandle | undefined;
   let unsubscribe: Array<() => void> = [];
@@ -182,6 +188,8 @@ export function createUi(deps: UiDeps) {
   };
   // The conversation of this tab and site's earlier pages, once the store can say.
   void threads?.ready().then(() => {
+    // A store out of the page's reach is read once it can answer (the userscript's shares the tab object).
+    if (deps.stranger) history = kept?.history() ?? history;
     const saved = threads.load();
     if (!saved || thread.turns.length || mine.size) return;
     thread = saved;
@@ -495,8 +503,8 @@ export function createUi(deps: UiDeps) {
     if (resumed) resumedHere.add(h.id);
     if (!md) loadMarkdown();
     // A run resumed after a navigation brings the log of the pages before.
-    dispatch({ type: 'attach', id: h.id, task: h.task, paused: h.paused, resumed, now: Date.now(), entries: SITE_UI && resumed ? loadLog(h.id) : undefined });
-    if (SITE_UI && !resumed) history = recordTask({ task: h.task, at: Date.now() });
+    dispatch({ type: 'attach', id: h.id, task: h.task, paused: h.paused, resumed, now: Date.now(), entries: resumed ? kept?.loadLog(h.id) : undefined });
+    if (kept && !resumed) history = kept.record({ task: h.task, at: Date.now() });
     unsubscribe = [
       h.on('step', (p) => dispatch({ type: 'step', p, now: Date.now() })),
       h.on('action', (p) => dispatch({ type: 'action', p })),
@@ -513,7 +521,7 @@ export function createUi(deps: UiDeps) {
         dispatch({ type: 'ask', p });
       }),
       h.on('done', (p) => {
-        if (SITE_UI && p.result.reason !== 'moved') history = recordTask({ task: h.task, ok: p.result.ok, at: Date.now() });
+        if (kept && p.result.reason !== 'moved') history = kept.record({ task: h.task, ok: p.result.ok, at: Date.now() });
         // A run of the panel's own (started here, or on the page before this one) adds its turn.
         const own = mine.has(h.id) || thread.pending === h.id || (deps.siteInstalled === true && resumedHere.has(h.id));
         if (p.result.reason !== 'moved' && p.result.thread && own) {
@@ -613,8 +621,8 @@ export function createUi(deps: UiDeps) {
   // The run's log for its next page: not in a stranger's page's storage from the bookmarklet,
   // whose run a full page load ends anyway.
   addEventListener('pagehide', () => {
-    if (SITE_UI && view?.status === 'running')
-      saveLog(
+    if (kept && view?.status === 'running')
+      kept.saveLog(
         view.id,
         view.entries.map((e) => (e.kind === 'step' ? { ...e, thinking: undefined } : e)),
       );

@@ -3,10 +3,10 @@
  * split build makes each a file (pagehand-agent-fr.HASH.js …) that only its readers download;
  * the single-file bundles inline them. English is built in (./i18n.ts), the fallback.
  */
-import { en, type Strings } from './i18n';
+import { en, type Strings, type Translated } from './i18n';
 import type { Lang } from './languages';
 
-const MODULES: Record<Exclude<Lang, 'en'>, () => Promise<{ default: Strings }>> = {
+const MODULES: Record<Exclude<Lang, 'en'>, () => Promise<{ default: Translated }>> = {
   es: () => import('./lang/es'),
   fr: () => import('./lang/fr'),
   de: () => import('./lang/de'),

@@ -8,7 +8,7 @@
 import { SITE_UI } from './site-ui';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Recording, ThreadTurn } from '../agent/public-types';
-import type { Strings } from './i18n';
+import { say, type Strings } from './i18n';
 import { callLabel, targetLabel } from './labels';
 import type { HistoryItem } from './storage';
 import type { Entry, RunView, StepView } from './state';
@@ -290,7 +290,7 @@ function EntryView({ e, t, running }: { e: Entry; t: Strings; running: boolean }
   if (e.kind === 'error') {
     return (
       <p class="entry err">
-        {e.message}
+        {say(t, e.message, e.said)}
         {e.retryInMs ? ` (${t.retrying(Math.round(e.retryInMs / 100) / 10)})` : ''}
       </p>
     );
@@ -354,7 +354,7 @@ function EntryView({ e, t, running }: { e: Entry; t: Strings; running: boolean }
             {results.map((a, i) => [
               <dt key={`r${i}`}>{t.result}</dt>,
               <dd key={`d${i}`} dir="auto">
-                {a.result!.message}
+                {say(t, a.result!.message, a.result!.said)}
               </dd>,
             ])}
           </dl>
@@ -419,7 +419,7 @@ function ConfirmCard({ view, t, act }: { view: RunView; t: Strings; act: PanelAc
         ]}
         <dt>{t.why}</dt>
         <dd id="ph-confirm-why" dir="auto">
-          {req.reason}
+          {say(t, req.reason, req.said)}
         </dd>
         {req.goal && [
           <dt key="g">{t.goal}</dt>,
@@ -495,7 +495,11 @@ function EndCard({ view, t, act, canRate, md }: { view: RunView; t: Strings; act
     );
   const ok = view.status === 'done';
   const why = r?.reason;
-  const text = ok ? (r?.summary ?? '') : (view.error ?? (why === 'max_tokens' || why === 'max_cost' ? t.budgetStop(why === 'max_cost') : r?.summary) ?? '');
+  const text = view.error
+    ? say(t, view.error.message, view.error.said)
+    : !ok && (why === 'max_tokens' || why === 'max_cost')
+      ? t.budgetStop(why === 'max_cost')
+      : say(t, r?.summary ?? '', r?.said);
   // The model's own words (its answer, or why it gave up) are Markdown; pagehand's are plain.
   const answer = !view.error && (ok || why === 'failed' || why === 'incomplete' || why === 'refused');
   // What happened against what the model said: steps that did not happen, claims no step backs.

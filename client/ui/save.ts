@@ -40,10 +40,10 @@ export function reportFromView(view: RunView): string {
   for (const [step, request, allowed] of view.asked ?? []) trail.question(request, allowed, step);
   const r = view.result;
   return reportHtml(
-    trail.run(r ?? { ok: false, summary: view.error ?? '' }, {
+    trail.run(r ?? { ok: false, summary: view.error?.message ?? '' }, {
       by: 'the pagehand panel',
       elapsedMs: view.elapsedMs,
-      ...(view.error ? { summary: view.error } : {}),
+      ...(view.error ? { summary: view.error.message } : {}),
     }),
   );
 }

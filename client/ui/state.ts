@@ -3,7 +3,7 @@
  * the user does to the view). The panel renders this and nothing else, so every event's
  * effect is testable without a browser.
  */
-import type { ActionResult, CallTarget, ConfirmRequest, PlannedCall, Reasoning, RunEvents, RunResult } from '../agent/public-types';
+import type { ActionResult, CallTarget, ConfirmRequest, PlannedCall, Reasoning, RunEvents, RunResult, Said } from '../agent/public-types';
 
 export interface ActionView {
   call: PlannedCall;
@@ -23,7 +23,9 @@ export interface StepView {
 }
 
 export type Entry =
-  StepView | { kind: 'message'; text: string; from: 'model' | 'agent' | 'user' } | { kind: 'error'; message: string; code: string; retryInMs?: number };
+  | StepView
+  | { kind: 'message'; text: string; from: 'model' | 'agent' | 'user' }
+  | { kind: 'error'; message: string; code: string; retryInMs?: number; said?: Said };
 
 export type Status = 'running' | 'done' | 'failed' | 'stopped';
 
@@ -51,8 +53,8 @@ export interface RunView {
   result?: RunResult;
   /** Risky calls asked about: in which step, what, and whether the user allowed it. */
   asked?: Array<[number, ConfirmRequest, boolean]>;
-  /** The fatal error's message, when the run ended on one. */
-  error?: string;
+  /** The fatal error, when the run ended on one. */
+  error?: RunEvents['error'];
 }
 
 export type UiEvent =
@@ -156,8 +158,8 @@ export function reduce(view: RunView | undefined, ev: UiEvent): RunView | undefi
     case 'error': {
       const p = ev.p;
       // Fatal errors are told by the end card; retries are a line in the log.
-      if (p.fatal) return { ...view, error: p.message };
-      return { ...view, entries: [...view.entries, { kind: 'error', message: p.message, code: p.code, retryInMs: p.retryInMs }] };
+      if (p.fatal) return { ...view, error: p };
+      return { ...view, entries: [...view.entries, { ...p, kind: 'error' }] };
     }
     case 'done': {
       const r = ev.p.result;

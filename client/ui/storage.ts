@@ -7,7 +7,9 @@
  * picked in the panel's menu (localStorage `pagehand:lang`, beside the place: a preference of the
  * site's every page). Storage that throws (disabled, full, sandboxed) only loses the memory. The
  * conversation is kept in sessionStorage (`pagehand:thread`) only on the site's own pages (see
- * `sessionThreadStore`); on a stranger's page never in any of these: the page can read them.
+ * `sessionThreadStore`); on a stranger's page never in any of these: the page can read them. The
+ * list of tasks and the run's log likewise: on a stranger's page only in a store out of its reach
+ * (`KeptStore`: the userscript's tab object), else nowhere.
  */
 import type { LauncherPosition, ThreadTurn } from '../agent/public-types';
 
@@ -98,15 +100,24 @@ export function placeIn(l: Layout, vw: number, vh: number, corner: LauncherPosit
   return { x, y, width, height };
 }
 
-export const loadHistory = (): HistoryItem[] => {
-  const h = read<HistoryItem[]>('sessionStorage', HISTORY_KEY);
-  return Array.isArray(h) ? h.filter((i) => i && typeof i.task === 'string') : [];
+/** Where the tab's list of tasks and the run's log are kept, by key (values as JSON would carry them). */
+export interface KeptStore {
+  get(key: string): unknown;
+  set(key: string, value: unknown): void;
+}
+
+/** The tab's sessionStorage: a site's own pages. */
+export const sessionKept: KeptStore = { get: (key) => read('sessionStorage', key), set: (key, value) => write('sessionStorage', key, value) };
+
+export const loadHistory = (s = sessionKept): HistoryItem[] => {
+  const h = s.get(HISTORY_KEY);
+  return Array.isArray(h) ? (h as HistoryItem[]).filter((i) => i && typeof i.task === 'string') : [];
 };
 
 /** Newest first, one line per task text, at most HISTORY_MAX. */
-export function recordTask(item: HistoryItem): HistoryItem[] {
-  const list = [item, ...loadHistory().filter((i) => i.task !== item.task)].slice(0, HISTORY_MAX);
-  write('sessionStorage', HISTORY_KEY, list);
+export function recordTask(item: HistoryItem, s = sessionKept): HistoryItem[] {
+  const list = [item, ...loadHistory(s).filter((i) => i.task !== item.task)].slice(0, HISTORY_MAX);
+  s.set(HISTORY_KEY, list);
   return list;
 }
 
@@ -114,14 +125,23 @@ export function recordTask(item: HistoryItem): HistoryItem[] {
  * The run's log, saved as the page goes away and read back by the next page of the same run,
  * so the panel there shows the steps taken before the navigation too.
  */
-export function saveLog(id: string, entries: unknown[]): void {
-  write('sessionStorage', LOG_KEY, { id, entries: entries.slice(-LOG_MAX) });
+export function saveLog(id: string, entries: unknown[], s = sessionKept): void {
+  s.set(LOG_KEY, { id, entries: entries.slice(-LOG_MAX) });
 }
 
-export function loadLog<T>(id: string): T[] | undefined {
-  const l = read<{ id?: string; entries?: T[] }>('sessionStorage', LOG_KEY);
+export function loadLog<T>(id: string, s = sessionKept): T[] | undefined {
+  const l = s.get(LOG_KEY) as { id?: string; entries?: T[] } | undefined;
   return l?.id === id && Array.isArray(l.entries) ? l.entries : undefined;
 }
+
+/** The list of tasks and the run's log, kept in `s` (none: kept nowhere). */
+export const keptIn = (s: KeptStore | undefined) =>
+  s && {
+    history: () => loadHistory(s),
+    record: (item: HistoryItem) => recordTask(item, s),
+    saveLog: (id: string, entries: unknown[]) => saveLog(id, entries, s),
+    loadLog: <T>(id: string) => loadLog<T>(id, s),
+  };
 
 type Box = { x: number; y: number; width: number; height: number };
 

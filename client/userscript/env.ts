@@ -11,7 +11,8 @@ import { createSessionTabStore } from './session-tab-store';
 import { createGmStore, memoryRunStore } from './store';
 import { gmTab, type GmTabGlobals } from './tab';
 import { TAB_THREADS_KEY, tabThreadStore } from './thread-store';
-import type { ThreadStore } from '../ui/storage';
+import { TAB_KEPT_KEY, tabKeptStore } from './kept-store';
+import type { KeptStore, ThreadStore } from '../ui/storage';
 
 /** Filled in by the server (build.ts puts it in the banner with placeholders). */
 declare const PAGEHAND_USERSCRIPT: { proxy: string; token: string };
@@ -70,6 +71,9 @@ const store = !values
 
 /** The panel's conversation, in the manager's per-tab object where it has one (else it lives with the page). */
 export const userscriptThreads: ThreadStore | undefined = gmStore ? tabThreadStore(gmStore.field(TAB_THREADS_KEY), location.origin) : undefined;
+
+/** The panel's list of tasks and the run's log, there too (else nowhere: never in the page's storage). */
+export const userscriptKept: KeptStore | undefined = gmStore ? tabKeptStore(gmStore.field(TAB_KEPT_KEY), location.origin) : undefined;
 
 /** What the userscript supplies to the agent: the manager's transport and storage; the page is a stranger's. */
 export const userscriptEnv: AgentEnv = {

@@ -7,7 +7,7 @@
  * (client/page/frames/sealed-*.ts), so the agent up there can read and act in frames from other
  * origins. The token never leaves this script's scope.
  */
-import { restoreCurrentScript, userscriptConfig, userscriptEnv, userscriptThreads } from './env';
+import { restoreCurrentScript, userscriptConfig, userscriptEnv, userscriptKept, userscriptThreads } from './env';
 import { holdFrameSecret } from '../page/frames/secret';
 import { answerUserscriptParent } from '../page/frames/userscript-frame';
 import { lendPageLazy } from '../page/lazy';
@@ -24,5 +24,5 @@ if (window.top !== window.self) {
   answerUserscriptParent(pageSettings(), targetFacts);
 } else {
   // Inlined by the build (one file): the entry runs right after this script, before any page script.
-  void import('../start').then((m) => m.startPagehand(userscriptEnv, userscriptThreads)).finally(restoreCurrentScript);
+  void import('../start').then((m) => m.startPagehand(userscriptEnv, userscriptThreads, userscriptKept)).finally(restoreCurrentScript);
 }

@@ -417,6 +417,33 @@ describe('a conversation in the userscript (Tampermonkey)', () => {
   });
 });
 
+describe('the userscript on a stranger page keeps the panel’s memory out of the page', () => {
+  it('the list of tasks goes to the tab object; the page’s sessionStorage holds neither it nor the run’s log', { timeout: 120_000 }, async () => {
+    stack.setPolicy((req) => {
+      const map = latestMap(req);
+      if (mapUrl(map).endsWith('home.html')) return call('click', { ref: refFor(map, 'link', 'My orders') });
+      return call('done', { summary: '#A-7731, a blue mug' });
+    });
+    const a = await openTab('Tampermonkey', `tm-kept-${Date.now()}`);
+    const { page } = a;
+    await page.goto(`${origin()}/fixtures/agent/thread/home.html`);
+    await settled(page);
+    await page.evaluate(() => (window as any).pagehand.open());
+    await inUi(page, '[data-task]').click();
+    await page.keyboard.type('What was my last order?');
+    await page.keyboard.press('Enter');
+    await inUi(page, '[data-end="done"]').waitFor({ timeout: 30_000 });
+    expect(new URL(page.url()).pathname).toMatch(/orders\.html$/);
+    const kept = (a.tabObject().pagehandKept as Record<string, Record<string, any>>)[origin()]!;
+    expect(kept['pagehand:history'].map((h: { task: string }) => h.task)).toEqual(['What was my last order?']);
+    // Nothing of it where the page's scripts look.
+    const session = await page.evaluate(() => ({ ...sessionStorage }));
+    expect(Object.keys(session).filter((k) => k === 'pagehand:history' || k === 'pagehand:log')).toEqual([]);
+    expect(JSON.stringify(session)).not.toContain('What was my last order?');
+    await page.close();
+  });
+});
+
 describe.each(['Tampermonkey', 'ScriptCat', 'Violentmonkey', 'Greasemonkey'] as const)('the userscript under %s', (handler) => {
   it('finishes a run whose replies stream in many writes: every call named, no broken stream, no retry', { timeout: 60_000 }, async () => {
     stack.setPolicy(streamed(signupHereModel()));

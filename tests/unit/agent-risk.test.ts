@@ -121,7 +121,11 @@ describe('Enter in an editor sends what it holds', () => {
   });
   it('with no form and no words, asks as sending, naming the editor by where it sits', () => {
     const [risk, ...rest] = classifyRisks({ name: 'press_key', args: { key: 'Enter', ref: '1' } }, editor(), here);
-    expect(risk).toEqual({ kind: 'sending', reason: expect.stringContaining('Pressing Enter in textbox after "Chat" (an editor') });
+    expect(risk).toEqual({
+      kind: 'sending',
+      reason: expect.stringContaining('Pressing Enter in textbox after "Chat" (an editor'),
+      said: { code: 'editorSends' },
+    });
     expect(rest).toEqual([]);
   });
   it('only sending: a form to /checkout around it is not a payment there', () => {

@@ -5,7 +5,8 @@
  * the page's, the browser's — and on a stranger's page only the user's and the browser's).
  */
 import { describe, expect, it } from 'vitest';
-import { en, type Strings } from '../../client/ui/i18n';
+import { en, say, type Strings } from '../../client/ui/i18n';
+import type { Said, SaidCode, SaidParams } from '../../common/said';
 import { money, num } from '../../client/ui/format';
 import { chooseLang, isRtl, LANGUAGES, matchLang, type Lang } from '../../client/ui/languages';
 import { loadStrings } from '../../client/ui/lang-load';
@@ -13,6 +14,61 @@ import { loadStrings } from '../../client/ui/lang-load';
 const CODES = Object.keys(LANGUAGES) as Lang[];
 const tables = new Map<Lang, Strings>();
 for (const code of CODES) tables.set(code, await loadStrings(code));
+
+/** A language's table without its wording of pagehand's codes (English has none: the engine's sentences are its words). */
+const base = ({ said: _said, ...rest }: Strings): object => rest;
+
+/**
+ * One of each code, with its parameters as stand-ins that must reach the sentence (`kind`,
+ * `site`, `password`: each value, for the variants). Typed so tsc asks for every code there is.
+ */
+const SAMPLES: { [K in SaidCode]: Array<SaidParams[K]> } = {
+  does: [{ kind: 'payment' }, { kind: 'deletion' }, { kind: 'sending' }],
+  doesSeen: [
+    { kind: 'deletion', text: '"⟦Delete⟧"', label: '"⟦Archive⟧"' },
+    { kind: 'payment', text: '"⟦Pay⟧"' },
+  ],
+  doesIcon: [{ kind: 'deletion', icon: '⟦trash⟧' }],
+  doesForm: [{ kind: 'payment', path: '⟦/pay⟧' }],
+  doesLink: [{ kind: 'deletion', path: '⟦/account/delete⟧' }],
+  doesPing: [{ kind: 'sending', path: '⟦/ping⟧' }],
+  doesAnswer: [{ kind: 'deletion', question: '"⟦Delete your account?⟧"' }],
+  editorSends: [{}],
+  deleteRequest: [{}],
+  cardFields: [{}],
+  formElsewhere: [{ to: '⟦https://pay.example⟧' }],
+  pingElsewhere: [{ to: '⟦https://track.example⟧' }],
+  personal: [
+    { fields: '⟦email, phone⟧', password: false },
+    { fields: '⟦password⟧', password: true },
+  ],
+  download: [{}],
+  leaves: [{ to: '⟦https://elsewhere.example⟧' }],
+  marked: [
+    { kind: 'payment', site: true },
+    { kind: 'deletion', site: false },
+  ],
+  unjudged: [{}],
+  siteTool: [{ name: '⟦cancelOrder⟧', about: '⟦Cancels an order⟧' }],
+  pageTool: [{ name: '⟦helper⟧' }],
+  notVisible: [{}],
+  covered: [{ cover: '⟦dialog "Cookies"⟧' }],
+  disabled: [{}],
+  readOnly: [{}],
+  moving: [{}],
+  unreachable: [{}],
+  gone: [{}],
+  zone: [{}],
+  model: [{ why: 'network' }, { why: 'upstream_rate_limited' }, { why: 'invalid_token' }, { why: '⟦odd_code⟧' }],
+  maxSteps: [{ max: 40 }],
+  loop: [{}],
+  errors: [{ count: 5 }],
+  noToolCall: [{}],
+  gaveUp: [{}],
+  noSummary: [{}],
+  invalidData: [{}],
+};
+const CODE_LIST = Object.keys(SAMPLES).sort();
 
 /** Every key path (kinds.payment …) with what it holds: 'string' or the function's arity. */
 function shape(o: object, prefix = ''): Record<string, string> {
@@ -48,11 +104,43 @@ describe('every language has every key', () => {
   });
 
   it.each(CODES.filter((c) => c !== 'en'))('%s: exactly English’s keys (no extra, none missing), each a string or a function of as many arguments', (code) => {
-    expect(shape(tables.get(code)!)).toEqual(shape(en));
+    expect(shape(base(tables.get(code)!))).toEqual(shape(en));
+  });
+
+  it.each(CODES.filter((c) => c !== 'en'))('%s: words every code pagehand says (risk reasons, action failures, how a run ended), and no other', (code) => {
+    const said = tables.get(code)!.said!;
+    expect(Object.keys(said).sort()).toEqual(CODE_LIST);
+    for (const [c, samples] of Object.entries(SAMPLES) as Array<[SaidCode, object[]]>) {
+      const out = samples.map((p) => (said[c] as (p: object) => string)(p));
+      for (const [i, s] of out.entries()) {
+        expect(s.trim().length, `${code}.${c}`).toBeGreaterThan(0);
+        expect(s, `${code}.${c}`).not.toMatch(/undefined|NaN|\$\{|\[object /);
+        // Names, paths, origins and the page's own words go in whole.
+        for (const v of Object.values(samples[i]!)) if (typeof v === 'string' && v.includes('⟦')) expect(s, `${code}.${c}`).toContain(v);
+      }
+      // Variants read differently (each kind, site or page, a new password or not, each kind of trouble).
+      expect(new Set(out).size, `${code}.${c}`).toBe(out.length);
+    }
+    // Numbers in the language's own digits; a kind by the language's own name for it.
+    expect(said.maxSteps({ max: 40 })).toContain(num(40, code));
+    expect(said.errors({ count: 5 })).toContain(num(5, code));
+    const t = tables.get(code)!;
+    expect(said.marked({ kind: 'payment', site: true }).toLowerCase()).toContain(t.kinds.payment.toLowerCase());
+    // Not English left over.
+    expect(said.does({ kind: 'deletion' })).not.toMatch(/may delete/i);
+    expect(said.notVisible({})).not.toMatch(/not visible/i);
+  });
+
+  it('the panel words a code in its language, and shows the engine’s English where it has no table or no code', () => {
+    const es = tables.get('es')!;
+    const reason: Said = { code: 'does', kind: 'deletion' };
+    expect(say(es, 'Clicking button "Delete" may delete something.', reason)).toBe(es.said!.does({ kind: 'deletion' }));
+    expect(say(en, 'Clicking button "Delete" may delete something.', reason)).toBe('Clicking button "Delete" may delete something.');
+    expect(say(es, 'The agent said this.', undefined)).toBe('The agent said this.');
   });
 
   it.each(CODES)('%s: its own module, its code, nothing empty or left unfilled', (code) => {
-    const t = tables.get(code)!;
+    const t = base(tables.get(code)!) as Strings;
     expect(t.locale).toBe(code);
     expect(t.title).toBe('pagehand');
     for (const s of texts(t)) {

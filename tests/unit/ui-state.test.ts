@@ -70,14 +70,15 @@ describe('reducer: run events → panel view', () => {
   it('messages and non-fatal errors are log lines; a fatal error is kept for the end card', () => {
     let v = run(
       { type: 'message', p: { text: 'Resumed on …', from: 'agent' } },
-      { type: 'error', p: { message: 'rate limited', code: 'http_429', fatal: false, retryInMs: 2000 } },
+      { type: 'error', p: { message: 'rate limited', code: 'http_429', fatal: false, retryInMs: 2000, said: { code: 'model', why: 'http_429' } } },
     );
     expect(v.entries).toEqual([
       { kind: 'message', text: 'Resumed on …', from: 'agent' },
-      { kind: 'error', message: 'rate limited', code: 'http_429', retryInMs: 2000 },
+      { kind: 'error', message: 'rate limited', code: 'http_429', fatal: false, retryInMs: 2000, said: { code: 'model', why: 'http_429' } },
     ]);
-    v = reduce(v, { type: 'error', p: { message: 'The model call failed: 500', code: 'http_500', fatal: true } })!;
-    expect(v.error).toBe('The model call failed: 500');
+    v = reduce(v, { type: 'error', p: { message: 'The model call failed: 500', code: 'http_500', fatal: true, said: { code: 'model', why: 'http_500' } } })!;
+    // Kept with its code, for the end card to word in the panel's language.
+    expect(v.error).toEqual({ message: 'The model call failed: 500', code: 'http_500', fatal: true, said: { code: 'model', why: 'http_500' } });
     expect(v.entries).toHaveLength(2);
     v = reduce(v, { type: 'done', now: 5000, p: { result: result({ ok: false, reason: 'model_error', summary: 'The model call failed: 500' }) } })!;
     expect(v.status).toBe('failed');

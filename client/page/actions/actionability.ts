@@ -20,6 +20,7 @@ import {
   type Point,
 } from './dom';
 import { deepHit, describeCover, hitReaches, labelOf } from './hit';
+import type { Said } from '../../../common/said';
 
 export interface ActionabilityOptions {
   timeout: number;
@@ -43,7 +44,7 @@ export interface ActionPoint {
   root: Point;
 }
 
-type Check = { ok: true; point?: ActionPoint } | { ok: false; reason: string; fatal?: boolean };
+type Check = { ok: true; point?: ActionPoint } | { ok: false; reason: string; said: Said; fatal?: boolean };
 
 const sameRect = (a: DOMRect, b: DOMRect): boolean => a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
 
@@ -79,21 +80,22 @@ function hitTest(el: Element, box: Box, o: ActionabilityOptions): Check {
     firstCover ??= hit?.el;
   }
   if (winOf(el).getComputedStyle(el).pointerEvents === 'none') {
-    return { ok: false, reason: `${o.subject} does not accept clicks (pointer-events: none).` };
+    return { ok: false, reason: `${o.subject} does not accept clicks (pointer-events: none).`, said: { code: 'unreachable' } };
   }
-  if (!firstCover) return { ok: false, reason: `${o.subject} is not under the pointer at its position (off-screen or clipped).` };
+  if (!firstCover)
+    return { ok: false, reason: `${o.subject} is not under the pointer at its position (off-screen or clipped).`, said: { code: 'unreachable' } };
   const cover = describeCover(firstCover, el, o.describer);
-  return { ok: false, reason: `${o.subject} is covered by ${cover}. Close or dismiss that first, then try again.` };
+  return { ok: false, reason: `${o.subject} is covered by ${cover}. Close or dismiss that first, then try again.`, said: { code: 'covered', cover } };
 }
 
 function check(el: Element, last: DOMRect | undefined, o: ActionabilityOptions): Check & { rect?: DOMRect } {
-  if (!el.isConnected) return { ok: false, reason: `${o.subject} is no longer on the page. Observe again.`, fatal: true };
-  if (!isVisible(el)) return { ok: false, reason: `${o.subject} is not visible: ${invisibilityReason(el)}.` };
-  if (o.enabled !== false && isDisabled(el)) return { ok: false, reason: `${o.subject} is disabled.` };
-  if (o.editable && isReadOnly(el)) return { ok: false, reason: `${o.subject} is read-only.`, fatal: true };
+  if (!el.isConnected) return { ok: false, reason: `${o.subject} is no longer on the page. Observe again.`, said: { code: 'gone' }, fatal: true };
+  if (!isVisible(el)) return { ok: false, reason: `${o.subject} is not visible: ${invisibilityReason(el)}.`, said: { code: 'notVisible' } };
+  if (o.enabled !== false && isDisabled(el)) return { ok: false, reason: `${o.subject} is disabled.`, said: { code: 'disabled' } };
+  if (o.editable && isReadOnly(el)) return { ok: false, reason: `${o.subject} is read-only.`, said: { code: 'readOnly' }, fatal: true };
   const { rect, box } = visibleBox(el);
-  if (!last || !sameRect(rect, last)) return { ok: false, reason: `${o.subject} is still moving (animating).`, rect };
-  if (!box) return { ok: false, reason: `${o.subject} is outside the visible area and could not be scrolled into view.`, rect };
+  if (!last || !sameRect(rect, last)) return { ok: false, reason: `${o.subject} is still moving (animating).`, said: { code: 'moving' }, rect };
+  if (!box) return { ok: false, reason: `${o.subject} is outside the visible area and could not be scrolled into view.`, said: { code: 'unreachable' }, rect };
   if (!o.pointer) return { ok: true, rect };
   return { ...hitTest(el, box, o), rect };
 }
@@ -113,7 +115,7 @@ export async function waitActionable(el: Element, o: ActionabilityOptions): Prom
     }
     const c = check(el, last, o);
     if (c.ok) return c.point;
-    if (c.fatal || performance.now() >= deadline) throw new ActionError(c.reason);
+    if (c.fatal || performance.now() >= deadline) throw new ActionError(c.reason, c.said);
     last = c.rect ?? last;
     await nextFrame(winOf(el));
   }

@@ -1,4 +1,5 @@
 /** Contracts of `pagehand.act`: the call, its options, and the result the model reads. */
+import type { Said } from '../../../common/said';
 
 /** One tool call as the model emits it: `{ name: 'click', args: { ref: '12' } }`. */
 export interface ActionCall {
@@ -73,6 +74,8 @@ export interface ActionResult {
   message: string;
   /** Set when `ok` is false. */
   error?: { kind: ActionErrorKind };
+  /** Why it failed as a code, for the overlay to word in its language (the model reads `message`). */
+  said?: Said;
   changes: ActionChanges;
   /** Where the time went (for telemetry and the benchmark). */
   timing?: { totalMs: number; settleMs: number };

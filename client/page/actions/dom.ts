@@ -4,6 +4,7 @@
  * here uses `instanceof` against the top window's classes.
  */
 
+import type { Said } from '../../../common/said';
 import { contentOrigin, flatParent, type Point } from '../dom/flat-tree';
 import { nativeSetTimeout } from '../settle/settle';
 import { typeOf, parentElementOf, hasAttrOf, attrOf, nodeTypeOf, nodeDocumentOf } from '../dom/proto';
@@ -22,7 +23,11 @@ export interface Box {
 
 /** Thrown by actions for expected failures; the message goes to the model as is. */
 export class ActionError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** The failure as a code, for the panel to word in its language. */
+    readonly said?: Said,
+  ) {
     super(message);
     this.name = 'ActionError';
   }

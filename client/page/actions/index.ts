@@ -7,6 +7,7 @@
  * navigation starts → diff the snapshots into `changes` and sentences.
  * Nothing ever throws into the host page: every failure is a result with `ok: false`.
  */
+import type { Said } from '../../../common/said';
 import { createDescriber } from '../names/describe';
 import { RefError, resolveRef } from '../map/refs';
 import type { Ref } from '../page-types';
@@ -82,9 +83,13 @@ function options(o: ActOptions | undefined): Required<Omit<ActOptions, 'files'>>
   };
 }
 
-function failure(message: string, t0: number, kind: ActionErrorKind): ActionResult {
-  return { ok: false, message, error: { kind }, changes: {}, timing: { totalMs: performance.now() - t0, settleMs: 0 } };
+function failure(message: string, t0: number, kind: ActionErrorKind, said?: Said): ActionResult {
+  return { ok: false, message, error: { kind }, ...(said ? { said } : {}), changes: {}, timing: { totalMs: performance.now() - t0, settleMs: 0 } };
 }
+
+/** A failure's code for the overlay: a zone's or a vanished element's by its kind, else the action's own. */
+const saidOf = (e: unknown, kind: ActionErrorKind): Said | undefined =>
+  kind === 'in_deny_zone' ? { code: 'zone' } : kind === 'stale_ref' ? { code: 'gone' } : e instanceof ActionError ? e.said : undefined;
 
 /** What kind of failure `e` is: by its class and the target's state, never by its words. */
 function errorKind(e: unknown, target: Element | undefined): ActionErrorKind {
@@ -176,7 +181,7 @@ export async function act(call: ActionCall, opts: ActOptions | undefined, settin
     };
     // One gate for deny zones: everything the call will touch, before any event is sent.
     const refused = zoneGate(parsed.call, settings, describer);
-    if (refused) return failure(refused, t0, 'in_deny_zone');
+    if (refused) return failure(refused, t0, 'in_deny_zone', { code: 'zone' });
     const handler = handlers[tool] as Handler<unknown>;
     let outcome: Outcome;
     try {
@@ -237,7 +242,8 @@ export async function act(call: ActionCall, opts: ActOptions | undefined, settin
       timing: { totalMs: performance.now() - t0, settleMs },
     };
   } catch (e) {
-    return failure(errorMessage(e, name), t0, errorKind(e, lastTarget));
+    const kind = errorKind(e, lastTarget);
+    return failure(errorMessage(e, name), t0, kind, saidOf(e, kind));
   } finally {
     try {
       ungate?.();

@@ -4,11 +4,20 @@
  * inside an Arabic sentence keeps its own order and does not drag the punctuation around it.
  */
 import { money, num } from '../format';
-import type { Strings } from '../i18n';
+import type { SaidKind } from '../../../common/said';
+import type { Translated } from '../i18n';
+import { trouble } from './trouble';
 
 const iso = (s: string): string => `\u2068${s}\u2069`;
 
-const ar: Strings = {
+/** What a control may do, as each reason says first. */
+const may: Record<SaidKind, string> = {
+  payment: 'قد يدفع أو يُرسل طلب شراء',
+  deletion: 'قد يحذف شيئًا',
+  sending: 'قد يُرسل رسالة أو ينشرها',
+};
+
+const ar: Translated = {
   locale: 'ar',
   title: 'pagehand',
   taskLabel: 'ماذا أفعل في هذه الصفحة؟',
@@ -119,6 +128,52 @@ const ar: Strings = {
       'لا يستطيع هذا المتصفح تشغيل نموذجه هنا: يلزم Chrome لسطح المكتب مع تفعيل النموذج المدمج، ومساحة كافية على القرص وذاكرة كافية. استخدم بدلًا من ذلك وسيطًا (proxy) فيه نموذج.',
   },
   browserModelProgress: (loaded) => `جارٍ تنزيل نموذج المتصفح: ${num(Math.round(loaded * 100), 'ar')}٪`,
+  said: {
+    does: ({ kind }) => `${may[kind]}.`,
+    doesSeen: ({ kind, text, label }) => `${may[kind]} (نصه الظاهر ${text}${label ? `، بينما تسميته ${label}` : ''}).`,
+    doesIcon: ({ kind, icon }) => `${may[kind]} (أيقونته: ${icon}).`,
+    doesForm: ({ kind, path }) => `${may[kind]} (يُرسَل النموذج إلى ${path}).`,
+    doesLink: ({ kind, path }) => `${may[kind]} (يؤدي الرابط إلى ${path}).`,
+    doesPing: ({ kind, path }) => `${may[kind]} (يُبلغ الرابط ${path}).`,
+    doesAnswer: ({ kind, question }) => `${may[kind]} (إنه جواب ${question}).`,
+    editorSends: () => 'قد يؤدي الضغط على Enter في هذا المحرر إلى إرسال ما فيه.',
+    deleteRequest: () => 'يُرسل طلب حذف (DELETE).',
+    cardFields: () => 'يُرسل نموذجًا فيه بيانات بطاقة.',
+    formElsewhere: ({ to }) => `يُرسل نموذجًا إلى موقع آخر: ${to}.`,
+    pingElsewhere: ({ to }) => `يُبلغ موقعًا آخر: ${to} (عبر الرابط).`,
+    personal: ({ fields, password }) => `${password ? 'يغيّر كلمة مرور ويُرسل' : 'يُرسل'} بيانات شخصية (${fields}).`,
+    download: () => 'يُنزّل ملفًا.',
+    leaves: ({ to }) => `يغادر هذا الموقع إلى ${to}.`,
+    marked: ({ kind, site }) => `${site ? 'يصنّفه الموقع' : 'تصنّفه الصفحة'} على أنه: ${ar.kinds[kind]}.`,
+    unjudged: () => 'لم يستطع pagehand معرفة ما يفعله هذا، لذا يحتاج إلى موافقتك على هذه الخطوة وحدها.',
+    siteTool: ({ name, about }) => `أداة الموقع «${name}» (${about}) قد تغيّر شيئًا: ليست موسومة للقراءة فقط.`,
+    pageTool: ({ name }) => `«${name}» شيفرة خاصة بهذه الصفحة لا يستطيع pagehand التحقق منها: كل استدعاء يحتاج إلى إذنك.`,
+    notVisible: () => 'العنصر غير ظاهر.',
+    covered: ({ cover }) => `العنصر مغطّى بـ ${cover}. يجب إغلاقه أولًا.`,
+    disabled: () => 'العنصر معطّل.',
+    readOnly: () => 'الحقل للقراءة فقط.',
+    moving: () => 'العنصر لا يزال يتحرك.',
+    unreachable: () => 'لا يمكن الوصول إلى العنصر (خارج الشاشة أو لا يقبل النقر).',
+    gone: () => 'العنصر لم يعد في الصفحة.',
+    zone: () => 'إنه في جزء من الصفحة يمنع الموقع pagehand من دخوله.',
+    model: ({ why }) =>
+      trouble(
+        why,
+        {
+          busy: 'النموذج مشغول (طلبات كثيرة جدًا).',
+          access: `رفض الوكيل الوصول إلى النموذج (${why}).`,
+          reach: 'تعذّر الاتصال بالنموذج.',
+        },
+        `فشل استدعاء النموذج (${why}).`,
+      ),
+    maxSteps: ({ max }) => `توقف: بلغ التشغيل حد الخطوات (${num(max, 'ar')}) قبل إنجاز المهمة.`,
+    loop: () => 'توقف: ظل الوكيل يكرر الأفعال نفسها دون تقدّم.',
+    errors: ({ count }) => `توقف بعد فشل ${num(count, 'ar')} خطوات متتالية.`,
+    noToolCall: () => 'توقف: ظل النموذج يجيب دون أن يفعل شيئًا.',
+    gaveUp: () => 'استسلم الوكيل دون أن يذكر سببًا.',
+    noSummary: () => 'أنهى الوكيل المهمة دون ملخص.',
+    invalidData: () => 'بيانات الإجابة لا تطابق الشكل الذي يتوقعه الموقع.',
+  },
 };
 
 export default ar;

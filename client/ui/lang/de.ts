@@ -1,8 +1,17 @@
 /** German (Sie; nouns keep their capital letter inside a sentence). */
 import { money, num } from '../format';
-import type { Strings } from '../i18n';
+import type { SaidKind } from '../../../common/said';
+import type { Translated } from '../i18n';
+import { trouble } from './trouble';
 
-const de: Strings = {
+/** What a control may do, as each reason says first. */
+const may: Record<SaidKind, string> = {
+  payment: 'Kann bezahlen oder eine Bestellung aufgeben',
+  deletion: 'Kann etwas löschen',
+  sending: 'Kann eine Nachricht senden oder veröffentlichen',
+};
+
+const de: Translated = {
   locale: 'de',
   title: 'pagehand',
   taskLabel: 'Was soll ich auf dieser Seite tun?',
@@ -115,6 +124,52 @@ const de: Strings = {
       'Dieser Browser kann sein eigenes Modell hier nicht ausführen: Dafür braucht es ein Desktop-Chrome mit eingeschaltetem integriertem Modell sowie genug freien Speicherplatz und Arbeitsspeicher. Verwenden Sie stattdessen einen Proxy mit einem Modell.',
   },
   browserModelProgress: (loaded) => `Das Modell des Browsers wird heruntergeladen: ${num(Math.round(loaded * 100), 'de')} %`,
+  said: {
+    does: ({ kind }) => `${may[kind]}.`,
+    doesSeen: ({ kind, text, label }) => `${may[kind]} (sein sichtbarer Text lautet ${text}${label ? `, seine Beschriftung dagegen ${label}` : ''}).`,
+    doesIcon: ({ kind, icon }) => `${may[kind]} (sein Symbol: ${icon}).`,
+    doesForm: ({ kind, path }) => `${may[kind]} (das Formular geht an ${path}).`,
+    doesLink: ({ kind, path }) => `${may[kind]} (der Link führt zu ${path}).`,
+    doesPing: ({ kind, path }) => `${may[kind]} (der Link benachrichtigt ${path}).`,
+    doesAnswer: ({ kind, question }) => `${may[kind]} (es beantwortet ${question}).`,
+    editorSends: () => 'Enter in diesem Editor kann senden, was darin steht.',
+    deleteRequest: () => 'Sendet eine Löschanfrage (DELETE).',
+    cardFields: () => 'Sendet ein Formular mit Kartendaten.',
+    formElsewhere: ({ to }) => `Sendet ein Formular an eine andere Website: ${to}.`,
+    pingElsewhere: ({ to }) => `Benachrichtigt eine andere Website: ${to} (über den Link).`,
+    personal: ({ fields, password }) => `${password ? 'Ändert ein Passwort und sendet' : 'Sendet'} persönliche Daten (${fields}).`,
+    download: () => 'Lädt eine Datei herunter.',
+    leaves: ({ to }) => `Verlässt diese Website und geht zu ${to}.`,
+    marked: ({ kind, site }) => `${site ? 'Die Website' : 'Die Seite'} kennzeichnet es als: ${de.kinds[kind]}.`,
+    unjudged: () => 'pagehand konnte nicht erkennen, was das bewirkt, und braucht deshalb Ihre Zustimmung für genau diesen einen Schritt.',
+    siteTool: ({ name, about }) => `Das Werkzeug „${name}“ der Website (${about}) kann etwas ändern: Es ist nicht als schreibgeschützt gekennzeichnet.`,
+    pageTool: ({ name }) => `„${name}“ ist eigener Code dieser Seite, den pagehand nicht prüfen kann: Jeden Aufruf erlauben Sie selbst.`,
+    notVisible: () => 'Das Element ist nicht sichtbar.',
+    covered: ({ cover }) => `Das Element wird von ${cover} verdeckt. Das muss zuerst geschlossen werden.`,
+    disabled: () => 'Das Element ist deaktiviert.',
+    readOnly: () => 'Das Feld ist schreibgeschützt.',
+    moving: () => 'Das Element bewegt sich noch.',
+    unreachable: () => 'Das Element ist nicht erreichbar (außerhalb des Bildschirms oder nicht anklickbar).',
+    gone: () => 'Das Element ist nicht mehr auf der Seite.',
+    zone: () => 'Es liegt in einem Teil der Seite, den die Website für pagehand sperrt.',
+    model: ({ why }) =>
+      trouble(
+        why,
+        {
+          busy: 'Das Modell ist ausgelastet (zu viele Anfragen).',
+          access: `Der Proxy hat den Zugriff auf das Modell verweigert (${why}).`,
+          reach: 'Das Modell war nicht erreichbar.',
+        },
+        `Der Aufruf des Modells ist fehlgeschlagen (${why}).`,
+      ),
+    maxSteps: ({ max }) => `Gestoppt: Das Schrittlimit (${num(max, 'de')}) war erreicht, bevor die Aufgabe erledigt war.`,
+    loop: () => 'Gestoppt: Der Agent hat dieselben Aktionen wiederholt, ohne voranzukommen.',
+    errors: ({ count }) => `Gestoppt nach ${num(count, 'de')} fehlgeschlagenen Schritten in Folge.`,
+    noToolCall: () => 'Gestoppt: Das Modell hat immer wieder geantwortet, ohne zu handeln.',
+    gaveUp: () => 'Der Agent hat ohne Begründung aufgegeben.',
+    noSummary: () => 'Der Agent ist ohne Zusammenfassung fertig geworden.',
+    invalidData: () => 'Die Daten der Antwort haben nicht die Form, die die Website erwartet.',
+  },
 };
 
 export default de;

@@ -1,8 +1,17 @@
 /** Spanish. */
 import { money, num } from '../format';
-import type { Strings } from '../i18n';
+import type { SaidKind } from '../../../common/said';
+import type { Translated } from '../i18n';
+import { trouble } from './trouble';
 
-const es: Strings = {
+/** What a control may do, as each reason says first. */
+const may: Record<SaidKind, string> = {
+  payment: 'Puede pagar o hacer un pedido',
+  deletion: 'Puede borrar algo',
+  sending: 'Puede enviar o publicar un mensaje',
+};
+
+const es: Translated = {
   locale: 'es',
   title: 'pagehand',
   taskLabel: '¿Qué hago en esta página?',
@@ -115,6 +124,52 @@ const es: Strings = {
       'Este navegador no puede ejecutar aquí su propio modelo: necesita Chrome de escritorio con el modelo integrado activado y suficiente espacio en disco y memoria. Usa en su lugar un proxy con un modelo.',
   },
   browserModelProgress: (loaded) => `Descargando el modelo del navegador: ${num(Math.round(loaded * 100), 'es')} %`,
+  said: {
+    does: ({ kind }) => `${may[kind]}.`,
+    doesSeen: ({ kind, text, label }) => `${may[kind]} (su texto visible dice ${text}${label ? `, aunque su etiqueta dice ${label}` : ''}).`,
+    doesIcon: ({ kind, icon }) => `${may[kind]} (su icono: ${icon}).`,
+    doesForm: ({ kind, path }) => `${may[kind]} (el formulario va a ${path}).`,
+    doesLink: ({ kind, path }) => `${may[kind]} (el enlace lleva a ${path}).`,
+    doesPing: ({ kind, path }) => `${may[kind]} (el enlace avisa a ${path}).`,
+    doesAnswer: ({ kind, question }) => `${may[kind]} (responde a ${question}).`,
+    editorSends: () => 'Pulsar Intro en este editor puede enviar lo que contiene.',
+    deleteRequest: () => 'Envía una petición de borrado (DELETE).',
+    cardFields: () => 'Envía un formulario con datos de tarjeta.',
+    formElsewhere: ({ to }) => `Envía un formulario a otro sitio: ${to}.`,
+    pingElsewhere: ({ to }) => `Avisa a otro sitio: ${to} (el enlace le notifica).`,
+    personal: ({ fields, password }) => `${password ? 'Cambia una contraseña y envía' : 'Envía'} datos personales (${fields}).`,
+    download: () => 'Descarga un archivo.',
+    leaves: ({ to }) => `Sale de este sitio hacia ${to}.`,
+    marked: ({ kind, site }) => `${site ? 'El sitio' : 'La página'} lo marca como: ${es.kinds[kind].toLowerCase()}.`,
+    unjudged: () => 'pagehand no pudo saber qué hace esto, así que necesita tu permiso para esta acción concreta.',
+    siteTool: ({ name, about }) => `La herramienta del sitio «${name}» (${about}) puede cambiar algo: no está marcada como de solo lectura.`,
+    pageTool: ({ name }) => `«${name}» es código propio de esta página, que pagehand no puede comprobar: tú decides cada llamada.`,
+    notVisible: () => 'El elemento no está visible.',
+    covered: ({ cover }) => `El elemento está tapado por ${cover}. Hay que cerrarlo primero.`,
+    disabled: () => 'El elemento está desactivado.',
+    readOnly: () => 'El campo es de solo lectura.',
+    moving: () => 'El elemento todavía se está moviendo.',
+    unreachable: () => 'No se puede llegar al elemento (fuera de la pantalla o no admite clics).',
+    gone: () => 'El elemento ya no está en la página.',
+    zone: () => 'Está en una parte de la página que el sitio reserva fuera del alcance de pagehand.',
+    model: ({ why }) =>
+      trouble(
+        why,
+        {
+          busy: 'El modelo está saturado (demasiadas peticiones).',
+          access: `El proxy denegó el acceso al modelo (${why}).`,
+          reach: 'No se pudo contactar con el modelo.',
+        },
+        `Falló la llamada al modelo (${why}).`,
+      ),
+    maxSteps: ({ max }) => `Detenido: se alcanzó el límite de pasos (${num(max, 'es')}) antes de terminar la tarea.`,
+    loop: () => 'Detenido: el agente repetía las mismas acciones sin avanzar.',
+    errors: ({ count }) => `Detenido tras ${num(count, 'es')} pasos fallidos seguidos.`,
+    noToolCall: () => 'Detenido: el modelo seguía respondiendo sin actuar.',
+    gaveUp: () => 'El agente se rindió sin dar un motivo.',
+    noSummary: () => 'El agente terminó sin dar un resumen.',
+    invalidData: () => 'Los datos de la respuesta no tienen la forma que espera el sitio.',
+  },
 };
 
 export default es;

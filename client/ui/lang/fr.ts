@@ -1,8 +1,17 @@
 /** French (vous; a no-break space before : and a narrow one before ? ; as French typesets them). */
 import { money, num } from '../format';
-import type { Strings } from '../i18n';
+import type { SaidKind } from '../../../common/said';
+import type { Translated } from '../i18n';
+import { trouble } from './trouble';
 
-const fr: Strings = {
+/** What a control may do, as each reason says first. */
+const may: Record<SaidKind, string> = {
+  payment: 'Peut payer ou passer une commande',
+  deletion: 'Peut supprimer quelque chose',
+  sending: 'Peut envoyer ou publier un message',
+};
+
+const fr: Translated = {
   locale: 'fr',
   title: 'pagehand',
   taskLabel: 'Que dois-je faire sur cette page\u202f?',
@@ -115,6 +124,53 @@ const fr: Strings = {
       'Ce navigateur ne peut pas faire tourner son propre modèle ici : il faut Chrome pour ordinateur avec le modèle intégré activé, et assez d’espace disque et de mémoire. Utilisez plutôt un proxy avec un modèle.',
   },
   browserModelProgress: (loaded) => `Téléchargement du modèle du navigateur : ${num(Math.round(loaded * 100), 'fr')} %`,
+  said: {
+    does: ({ kind }) => `${may[kind]}.`,
+    doesSeen: ({ kind, text, label }) => `${may[kind]} (son texte visible dit ${text}${label ? `, alors que son libellé dit ${label}` : ''}).`,
+    doesIcon: ({ kind, icon }) => `${may[kind]} (son icône\u00a0: ${icon}).`,
+    doesForm: ({ kind, path }) => `${may[kind]} (le formulaire est envoyé à ${path}).`,
+    doesLink: ({ kind, path }) => `${may[kind]} (le lien mène à ${path}).`,
+    doesPing: ({ kind, path }) => `${may[kind]} (le lien prévient ${path}).`,
+    doesAnswer: ({ kind, question }) => `${may[kind]} (il répond à ${question}).`,
+    editorSends: () => 'Entrée dans cet éditeur peut envoyer ce qu’il contient.',
+    deleteRequest: () => 'Envoie une demande de suppression (DELETE).',
+    cardFields: () => 'Envoie un formulaire avec des données de carte.',
+    formElsewhere: ({ to }) => `Envoie un formulaire à un autre site\u00a0: ${to}.`,
+    pingElsewhere: ({ to }) => `Prévient un autre site\u00a0: ${to} (le lien le notifie).`,
+    personal: ({ fields, password }) => `${password ? 'Change un mot de passe et envoie' : 'Envoie'} des données personnelles (${fields}).`,
+    download: () => 'Télécharge un fichier.',
+    leaves: ({ to }) => `Quitte ce site pour ${to}.`,
+    marked: ({ kind, site }) => `${site ? 'Le site' : 'La page'} le signale comme\u00a0: ${fr.kinds[kind].toLowerCase()}.`,
+    unjudged: () => 'pagehand n’a pas pu déterminer ce que fait cette action\u202f; elle a donc besoin de votre accord, pour cette fois seulement.',
+    siteTool: ({ name, about }) => `L’outil du site «\u00a0${name}\u00a0» (${about}) peut modifier quelque chose\u00a0: il n’est pas déclaré en lecture seule.`,
+    pageTool: ({ name }) =>
+      `«\u00a0${name}\u00a0» est du code propre à cette page, que pagehand ne peut pas vérifier\u00a0: c’est à vous d’autoriser chaque appel.`,
+    notVisible: () => 'L’élément n’est pas visible.',
+    covered: ({ cover }) => `L’élément est recouvert par ${cover}. Il faut d’abord le fermer.`,
+    disabled: () => 'L’élément est désactivé.',
+    readOnly: () => 'Le champ est en lecture seule.',
+    moving: () => 'L’élément est encore en mouvement.',
+    unreachable: () => 'L’élément est hors d’atteinte (hors de l’écran ou insensible aux clics).',
+    gone: () => 'L’élément n’est plus sur la page.',
+    zone: () => 'Il se trouve dans une partie de la page que le site interdit à pagehand.',
+    model: ({ why }) =>
+      trouble(
+        why,
+        {
+          busy: 'Le modèle est saturé (trop de requêtes).',
+          access: `Le proxy a refusé l’accès au modèle (${why}).`,
+          reach: 'Impossible de joindre le modèle.',
+        },
+        `L’appel au modèle a échoué (${why}).`,
+      ),
+    maxSteps: ({ max }) => `Arrêté\u00a0: limite d’étapes atteinte (${num(max, 'fr')}) avant la fin de la tâche.`,
+    loop: () => 'Arrêté\u00a0: l’agent répétait les mêmes actions sans avancer.',
+    errors: ({ count }) => `Arrêté après ${num(count, 'fr')} étapes échouées d’affilée.`,
+    noToolCall: () => 'Arrêté\u00a0: le modèle répondait sans jamais agir.',
+    gaveUp: () => 'L’agent a abandonné sans donner de raison.',
+    noSummary: () => 'L’agent a terminé sans résumé.',
+    invalidData: () => 'Les données de la réponse n’ont pas la forme attendue par le site.',
+  },
 };
 
 export default fr;

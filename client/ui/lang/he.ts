@@ -3,11 +3,20 @@
  * sentence assumes the reader's gender). Text from elsewhere sits in a bidi isolate, as in ./ar.ts.
  */
 import { money, num } from '../format';
-import type { Strings } from '../i18n';
+import type { SaidKind } from '../../../common/said';
+import type { Translated } from '../i18n';
+import { trouble } from './trouble';
 
 const iso = (s: string): string => `\u2068${s}\u2069`;
 
-const he: Strings = {
+/** What a control may do, as each reason says first. */
+const may: Record<SaidKind, string> = {
+  payment: 'עלול לשלם או לבצע הזמנה',
+  deletion: 'עלול למחוק משהו',
+  sending: 'עלול לשלוח או לפרסם הודעה',
+};
+
+const he: Translated = {
   locale: 'he',
   title: 'pagehand',
   taskLabel: 'מה לעשות בדף הזה?',
@@ -118,6 +127,52 @@ const he: Strings = {
       'הדפדפן הזה לא יכול להריץ כאן את המודל שלו: צריך Chrome למחשב עם המודל המובנה מופעל, ומספיק מקום פנוי בדיסק ובזיכרון. השתמשו במקום זאת בפרוקסי עם מודל.',
   },
   browserModelProgress: (loaded) => `מוריד את המודל של הדפדפן: ${num(Math.round(loaded * 100), 'he')}%`,
+  said: {
+    does: ({ kind }) => `${may[kind]}.`,
+    doesSeen: ({ kind, text, label }) => `${may[kind]} (הטקסט הגלוי שלו הוא ${text}${label ? `, והתווית שלו ${label}` : ''}).`,
+    doesIcon: ({ kind, icon }) => `${may[kind]} (הסמל שלו: ${icon}).`,
+    doesForm: ({ kind, path }) => `${may[kind]} (הטופס נשלח אל ${path}).`,
+    doesLink: ({ kind, path }) => `${may[kind]} (הקישור מוביל אל ${path}).`,
+    doesPing: ({ kind, path }) => `${may[kind]} (הקישור מודיע אל ${path}).`,
+    doesAnswer: ({ kind, question }) => `${may[kind]} (זו תשובה לשאלה ${question}).`,
+    editorSends: () => 'Enter בעורך הזה עלול לשלוח את מה שכתוב בו.',
+    deleteRequest: () => 'שולח בקשת מחיקה (DELETE).',
+    cardFields: () => 'שולח טופס עם פרטי כרטיס.',
+    formElsewhere: ({ to }) => `שולח טופס לאתר אחר: ${to}.`,
+    pingElsewhere: ({ to }) => `מודיע לאתר אחר: ${to} (דרך הקישור).`,
+    personal: ({ fields, password }) => `${password ? 'משנה סיסמה ושולח' : 'שולח'} מידע אישי (${fields}).`,
+    download: () => 'מוריד קובץ.',
+    leaves: ({ to }) => `עוזב את האתר הזה אל ${to}.`,
+    marked: ({ kind, site }) => `${site ? 'האתר מסמן' : 'הדף מסמן'} זאת כ: ${he.kinds[kind]}.`,
+    unjudged: () => 'pagehand לא הצליח לקבוע מה הפעולה הזו עושה, ולכן נדרש אישורך לפעם הזו בלבד.',
+    siteTool: ({ name, about }) => `הכלי של האתר "${name}" (${about}) עלול לשנות משהו: הוא לא מסומן לקריאה בלבד.`,
+    pageTool: ({ name }) => `"${name}" הוא קוד של הדף עצמו, ש-pagehand לא יכול לבדוק: כל קריאה טעונה את אישורך.`,
+    notVisible: () => 'הרכיב אינו גלוי.',
+    covered: ({ cover }) => `הרכיב מוסתר על ידי ${cover}. צריך לסגור אותו קודם.`,
+    disabled: () => 'הרכיב מושבת.',
+    readOnly: () => 'השדה לקריאה בלבד.',
+    moving: () => 'הרכיב עדיין זז.',
+    unreachable: () => 'אי אפשר להגיע לרכיב (מחוץ למסך או שאינו מקבל לחיצות).',
+    gone: () => 'הרכיב כבר לא בדף.',
+    zone: () => 'הוא בחלק של הדף שהאתר חוסם בפני pagehand.',
+    model: ({ why }) =>
+      trouble(
+        why,
+        {
+          busy: 'המודל עמוס (יותר מדי בקשות).',
+          access: `ה-proxy סירב לגישה למודל (${why}).`,
+          reach: 'לא הצלחנו להתחבר למודל.',
+        },
+        `הקריאה למודל נכשלה (${why}).`,
+      ),
+    maxSteps: ({ max }) => `נעצר: ההרצה הגיעה למגבלת הצעדים (${num(max, 'he')}) לפני שהמשימה הושלמה.`,
+    loop: () => 'נעצר: הסוכן חזר על אותן פעולות בלי להתקדם.',
+    errors: ({ count }) => `נעצר אחרי ${num(count, 'he')} צעדים כושלים ברצף.`,
+    noToolCall: () => 'נעצר: המודל המשיך לענות בלי לפעול.',
+    gaveUp: () => 'הסוכן ויתר בלי לתת סיבה.',
+    noSummary: () => 'הסוכן סיים בלי סיכום.',
+    invalidData: () => 'הנתונים בתשובה אינם בצורה שהאתר מצפה לה.',
+  },
 };
 
 export default he;

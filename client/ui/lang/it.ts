@@ -1,8 +1,17 @@
 /** Italian (tu). */
 import { money, num } from '../format';
-import type { Strings } from '../i18n';
+import type { SaidKind } from '../../../common/said';
+import type { Translated } from '../i18n';
+import { trouble } from './trouble';
 
-const it: Strings = {
+/** What a control may do, as each reason says first. */
+const may: Record<SaidKind, string> = {
+  payment: 'Può pagare o effettuare un ordine',
+  deletion: 'Può eliminare qualcosa',
+  sending: 'Può inviare o pubblicare un messaggio',
+};
+
+const it: Translated = {
   locale: 'it',
   title: 'pagehand',
   taskLabel: 'Cosa devo fare in questa pagina?',
@@ -115,6 +124,52 @@ const it: Strings = {
       'Questo browser non può eseguire qui il proprio modello: serve Chrome per desktop con il modello integrato attivo e abbastanza spazio su disco e memoria. Usa invece un proxy con un modello.',
   },
   browserModelProgress: (loaded) => `Download del modello del browser: ${num(Math.round(loaded * 100), 'it')}%`,
+  said: {
+    does: ({ kind }) => `${may[kind]}.`,
+    doesSeen: ({ kind, text, label }) => `${may[kind]} (il suo testo visibile dice ${text}${label ? `, mentre la sua etichetta dice ${label}` : ''}).`,
+    doesIcon: ({ kind, icon }) => `${may[kind]} (la sua icona: ${icon}).`,
+    doesForm: ({ kind, path }) => `${may[kind]} (il modulo va a ${path}).`,
+    doesLink: ({ kind, path }) => `${may[kind]} (il link porta a ${path}).`,
+    doesPing: ({ kind, path }) => `${may[kind]} (il link avvisa ${path}).`,
+    doesAnswer: ({ kind, question }) => `${may[kind]} (risponde a ${question}).`,
+    editorSends: () => 'Invio in questo editor può inviare ciò che contiene.',
+    deleteRequest: () => 'Invia una richiesta di eliminazione (DELETE).',
+    cardFields: () => 'Invia un modulo con i dati della carta.',
+    formElsewhere: ({ to }) => `Invia un modulo a un altro sito: ${to}.`,
+    pingElsewhere: ({ to }) => `Avvisa un altro sito: ${to} (tramite il link).`,
+    personal: ({ fields, password }) => `${password ? 'Cambia una password e invia' : 'Invia'} dati personali (${fields}).`,
+    download: () => 'Scarica un file.',
+    leaves: ({ to }) => `Lascia questo sito per ${to}.`,
+    marked: ({ kind, site }) => `${site ? 'Il sito' : 'La pagina'} lo segnala come: ${it.kinds[kind].toLowerCase()}.`,
+    unjudged: () => 'pagehand non è riuscito a capire cosa fa, quindi serve il tuo consenso per questa sola azione.',
+    siteTool: ({ name, about }) => `Lo strumento del sito «${name}» (${about}) può modificare qualcosa: non è dichiarato di sola lettura.`,
+    pageTool: ({ name }) => `«${name}» è codice proprio di questa pagina, che pagehand non può verificare: sei tu a consentire ogni chiamata.`,
+    notVisible: () => 'L’elemento non è visibile.',
+    covered: ({ cover }) => `L’elemento è coperto da ${cover}. Va chiuso prima.`,
+    disabled: () => 'L’elemento è disattivato.',
+    readOnly: () => 'Il campo è di sola lettura.',
+    moving: () => 'L’elemento si sta ancora muovendo.',
+    unreachable: () => 'L’elemento non è raggiungibile (fuori schermo o non cliccabile).',
+    gone: () => 'L’elemento non è più nella pagina.',
+    zone: () => 'Si trova in una parte della pagina che il sito tiene fuori dalla portata di pagehand.',
+    model: ({ why }) =>
+      trouble(
+        why,
+        {
+          busy: 'Il modello è sovraccarico (troppe richieste).',
+          access: `Il proxy ha negato l’accesso al modello (${why}).`,
+          reach: 'Impossibile raggiungere il modello.',
+        },
+        `La chiamata al modello non è riuscita (${why}).`,
+      ),
+    maxSteps: ({ max }) => `Interrotto: raggiunto il limite di passi (${num(max, 'it')}) prima di finire il compito.`,
+    loop: () => 'Interrotto: l’agente ripeteva le stesse azioni senza fare progressi.',
+    errors: ({ count }) => `Interrotto dopo ${num(count, 'it')} passi falliti di fila.`,
+    noToolCall: () => 'Interrotto: il modello continuava a rispondere senza agire.',
+    gaveUp: () => 'L’agente ha rinunciato senza dare un motivo.',
+    noSummary: () => 'L’agente ha finito senza un riepilogo.',
+    invalidData: () => 'I dati della risposta non hanno la forma che il sito si aspetta.',
+  },
 };
 
 export default it;

@@ -1,8 +1,17 @@
 /** Japanese (です・ます). */
 import { money, num } from '../format';
-import type { Strings } from '../i18n';
+import type { SaidKind } from '../../../common/said';
+import type { Translated } from '../i18n';
+import { trouble } from './trouble';
 
-const ja: Strings = {
+/** What a control may do, as each reason says first. */
+const may: Record<SaidKind, string> = {
+  payment: '支払いや注文を行う可能性があります',
+  deletion: '何かを削除する可能性があります',
+  sending: 'メッセージを送信または公開する可能性があります',
+};
+
+const ja: Translated = {
   locale: 'ja',
   title: 'pagehand',
   taskLabel: 'このページで何をしますか？',
@@ -115,6 +124,52 @@ const ja: Strings = {
       'このブラウザではここで内蔵モデルを実行できません。内蔵モデルを有効にしたデスクトップ版 Chrome と、十分な空きディスク容量とメモリが必要です。代わりにモデルのあるプロキシを使ってください。',
   },
   browserModelProgress: (loaded) => `ブラウザのモデルをダウンロード中: ${num(Math.round(loaded * 100), 'ja')}%`,
+  said: {
+    does: ({ kind }) => `${may[kind]}。`,
+    doesSeen: ({ kind, text, label }) => `${may[kind]}（表示されている文字は ${text}${label ? `、ラベルは ${label}` : ''}）。`,
+    doesIcon: ({ kind, icon }) => `${may[kind]}（アイコン：${icon}）。`,
+    doesForm: ({ kind, path }) => `${may[kind]}（フォームの送信先：${path}）。`,
+    doesLink: ({ kind, path }) => `${may[kind]}（リンク先：${path}）。`,
+    doesPing: ({ kind, path }) => `${may[kind]}（リンクの通知先：${path}）。`,
+    doesAnswer: ({ kind, question }) => `${may[kind]}（${question} への答えです）。`,
+    editorSends: () => 'このエディタで Enter を押すと、入力内容が送信される可能性があります。',
+    deleteRequest: () => '削除リクエスト（DELETE）を送信します。',
+    cardFields: () => 'カード情報を含むフォームを送信します。',
+    formElsewhere: ({ to }) => `別のサイトにフォームを送信します：${to}`,
+    pingElsewhere: ({ to }) => `別のサイトに通知します：${to}（リンク経由）`,
+    personal: ({ fields, password }) => `${password ? 'パスワードを変更し、' : ''}個人情報（${fields}）を送信します。`,
+    download: () => 'ファイルをダウンロードします。',
+    leaves: ({ to }) => `このサイトを離れて ${to} に移動します。`,
+    marked: ({ kind, site }) => `${site ? 'サイト' : 'ページ'}はこれを「${ja.kinds[kind]}」と示しています。`,
+    unjudged: () => 'pagehand にはこの操作の内容を判断できないため、この 1 回に限りあなたの許可が必要です。',
+    siteTool: ({ name, about }) => `サイトのツール「${name}」（${about}）は何かを変更する可能性があります。読み取り専用とされていません。`,
+    pageTool: ({ name }) => `「${name}」はこのページ独自のコードで、pagehand には確認できません。呼び出すたびにあなたが許可します。`,
+    notVisible: () => '要素が表示されていません。',
+    covered: ({ cover }) => `要素が ${cover} に覆われています。先にそれを閉じる必要があります。`,
+    disabled: () => '要素は無効になっています。',
+    readOnly: () => 'この欄は読み取り専用です。',
+    moving: () => '要素がまだ動いています。',
+    unreachable: () => '要素に届きません（画面外か、クリックを受け付けません）。',
+    gone: () => '要素はもうページ上にありません。',
+    zone: () => 'サイトが pagehand の立ち入りを禁じている部分にあります。',
+    model: ({ why }) =>
+      trouble(
+        why,
+        {
+          busy: 'モデルが混み合っています（リクエストが多すぎます）。',
+          access: `プロキシがモデルへのアクセスを拒否しました（${why}）。`,
+          reach: 'モデルに接続できませんでした。',
+        },
+        `モデルの呼び出しに失敗しました（${why}）。`,
+      ),
+    maxSteps: ({ max }) => `停止しました：タスクが終わる前にステップの上限（${num(max, 'ja')}）に達しました。`,
+    loop: () => '停止しました：エージェントが同じ操作を繰り返し、先に進めませんでした。',
+    errors: ({ count }) => `停止しました：${num(count, 'ja')} 回続けてステップが失敗しました。`,
+    noToolCall: () => '停止しました：モデルが操作せずに返答を続けました。',
+    gaveUp: () => 'エージェントは理由を示さずに断念しました。',
+    noSummary: () => 'エージェントは要約なしで終了しました。',
+    invalidData: () => '回答のデータがサイトの求める形式になっていません。',
+  },
 };
 
 export default ja;

@@ -1,8 +1,17 @@
 /** Korean (합쇼체 for statements, as Korean interfaces write them). */
 import { money, num } from '../format';
-import type { Strings } from '../i18n';
+import type { SaidKind } from '../../../common/said';
+import type { Translated } from '../i18n';
+import { trouble } from './trouble';
 
-const ko: Strings = {
+/** What a control may do, as each reason says first. */
+const may: Record<SaidKind, string> = {
+  payment: '결제하거나 주문할 수 있습니다',
+  deletion: '무언가를 삭제할 수 있습니다',
+  sending: '메시지를 보내거나 게시할 수 있습니다',
+};
+
+const ko: Translated = {
   locale: 'ko',
   title: 'pagehand',
   taskLabel: '이 페이지에서 무엇을 할까요?',
@@ -114,6 +123,52 @@ const ko: Strings = {
       '이 브라우저는 여기서 자체 모델을 실행할 수 없습니다. 내장 모델이 켜진 데스크톱 Chrome과 충분한 디스크 공간, 메모리가 필요합니다. 대신 모델이 있는 프록시를 사용하세요.',
   },
   browserModelProgress: (loaded) => `브라우저 모델 내려받는 중: ${num(Math.round(loaded * 100), 'ko')}%`,
+  said: {
+    does: ({ kind }) => `${may[kind]}.`,
+    doesSeen: ({ kind, text, label }) => `${may[kind]} (화면에 보이는 글자: ${text}${label ? `, 레이블: ${label}` : ''}).`,
+    doesIcon: ({ kind, icon }) => `${may[kind]} (아이콘: ${icon}).`,
+    doesForm: ({ kind, path }) => `${may[kind]} (양식 제출 위치: ${path}).`,
+    doesLink: ({ kind, path }) => `${may[kind]} (링크 주소: ${path}).`,
+    doesPing: ({ kind, path }) => `${may[kind]} (링크가 알리는 곳: ${path}).`,
+    doesAnswer: ({ kind, question }) => `${may[kind]} (${question}에 대한 응답입니다).`,
+    editorSends: () => '이 편집기에서 Enter를 누르면 입력한 내용이 전송될 수 있습니다.',
+    deleteRequest: () => '삭제 요청(DELETE)을 보냅니다.',
+    cardFields: () => '카드 정보가 담긴 양식을 보냅니다.',
+    formElsewhere: ({ to }) => `다른 사이트로 양식을 보냅니다: ${to}.`,
+    pingElsewhere: ({ to }) => `다른 사이트에 알립니다: ${to} (링크를 통해).`,
+    personal: ({ fields, password }) => `${password ? '비밀번호를 변경하고 ' : ''}개인정보(${fields})를 제출합니다.`,
+    download: () => '파일을 다운로드합니다.',
+    leaves: ({ to }) => `이 사이트를 떠나 ${to}(으)로 이동합니다.`,
+    marked: ({ kind, site }) => `${site ? '사이트' : '페이지'}가 이를 '${ko.kinds[kind]}'(으)로 표시했습니다.`,
+    unjudged: () => 'pagehand가 이 동작이 무엇을 하는지 판단할 수 없어, 이번 한 번은 허용이 필요합니다.',
+    siteTool: ({ name, about }) => `사이트 도구 "${name}"(${about})이(가) 무언가를 변경할 수 있습니다. 읽기 전용으로 표시되어 있지 않습니다.`,
+    pageTool: ({ name }) => `"${name}"은(는) 이 페이지 자체의 코드라 pagehand가 확인할 수 없습니다. 호출할 때마다 직접 허용해야 합니다.`,
+    notVisible: () => '요소가 보이지 않습니다.',
+    covered: ({ cover }) => `요소가 ${cover}에 가려져 있습니다. 먼저 닫아야 합니다.`,
+    disabled: () => '요소가 비활성화되어 있습니다.',
+    readOnly: () => '이 필드는 읽기 전용입니다.',
+    moving: () => '요소가 아직 움직이고 있습니다.',
+    unreachable: () => '요소에 닿을 수 없습니다(화면 밖이거나 클릭을 받지 않습니다).',
+    gone: () => '요소가 더 이상 페이지에 없습니다.',
+    zone: () => '사이트가 pagehand의 접근을 막아 둔 영역에 있습니다.',
+    model: ({ why }) =>
+      trouble(
+        why,
+        {
+          busy: '모델이 혼잡합니다(요청이 너무 많습니다).',
+          access: `프록시가 모델 접근을 거부했습니다(${why}).`,
+          reach: '모델에 연결할 수 없었습니다.',
+        },
+        `모델 호출에 실패했습니다(${why}).`,
+      ),
+    maxSteps: ({ max }) => `중지됨: 작업을 마치기 전에 단계 한도(${num(max, 'ko')})에 도달했습니다.`,
+    loop: () => '중지됨: 에이전트가 진전 없이 같은 동작을 반복했습니다.',
+    errors: ({ count }) => `중지됨: 단계가 ${num(count, 'ko')}번 연속으로 실패했습니다.`,
+    noToolCall: () => '중지됨: 모델이 동작하지 않고 답변만 계속했습니다.',
+    gaveUp: () => '에이전트가 이유를 밝히지 않고 포기했습니다.',
+    noSummary: () => '에이전트가 요약 없이 끝냈습니다.',
+    invalidData: () => '답변의 데이터가 사이트가 요구하는 형식과 맞지 않습니다.',
+  },
 };
 
 export default ko;

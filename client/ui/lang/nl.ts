@@ -1,8 +1,17 @@
 /** Dutch (je). */
 import { money, num } from '../format';
-import type { Strings } from '../i18n';
+import type { SaidKind } from '../../../common/said';
+import type { Translated } from '../i18n';
+import { trouble } from './trouble';
 
-const nl: Strings = {
+/** What a control may do, as each reason says first. */
+const may: Record<SaidKind, string> = {
+  payment: 'Kan betalen of een bestelling plaatsen',
+  deletion: 'Kan iets verwijderen',
+  sending: 'Kan een bericht versturen of publiceren',
+};
+
+const nl: Translated = {
   locale: 'nl',
   title: 'pagehand',
   taskLabel: 'Wat moet ik op deze pagina doen?',
@@ -115,6 +124,52 @@ const nl: Strings = {
       'Deze browser kan zijn eigen model hier niet draaien: daarvoor is Chrome voor desktop nodig met het ingebouwde model aan, en genoeg vrije schijfruimte en geheugen. Gebruik in plaats daarvan een proxy met een model.',
   },
   browserModelProgress: (loaded) => `Het model van de browser wordt gedownload: ${num(Math.round(loaded * 100), 'nl')}%`,
+  said: {
+    does: ({ kind }) => `${may[kind]}.`,
+    doesSeen: ({ kind, text, label }) => `${may[kind]} (de zichtbare tekst zegt ${text}${label ? `, terwijl het label ${label} zegt` : ''}).`,
+    doesIcon: ({ kind, icon }) => `${may[kind]} (het pictogram: ${icon}).`,
+    doesForm: ({ kind, path }) => `${may[kind]} (het formulier gaat naar ${path}).`,
+    doesLink: ({ kind, path }) => `${may[kind]} (de link gaat naar ${path}).`,
+    doesPing: ({ kind, path }) => `${may[kind]} (de link meldt het aan ${path}).`,
+    doesAnswer: ({ kind, question }) => `${may[kind]} (het is het antwoord op ${question}).`,
+    editorSends: () => 'Enter in deze editor kan versturen wat erin staat.',
+    deleteRequest: () => 'Verstuurt een verwijderverzoek (DELETE).',
+    cardFields: () => 'Verstuurt een formulier met kaartgegevens.',
+    formElsewhere: ({ to }) => `Verstuurt een formulier naar een andere site: ${to}.`,
+    pingElsewhere: ({ to }) => `Laat een andere site iets weten: ${to} (via de link).`,
+    personal: ({ fields, password }) => `${password ? 'Wijzigt een wachtwoord en verstuurt' : 'Verstuurt'} persoonsgegevens (${fields}).`,
+    download: () => 'Downloadt een bestand.',
+    leaves: ({ to }) => `Verlaat deze site voor ${to}.`,
+    marked: ({ kind, site }) => `${site ? 'De site' : 'De pagina'} markeert dit als: ${nl.kinds[kind].toLowerCase()}.`,
+    unjudged: () => 'pagehand kon niet nagaan wat dit doet en heeft daarom je toestemming nodig voor deze ene actie.',
+    siteTool: ({ name, about }) => `De tool ‘${name}’ van de site (${about}) kan iets wijzigen: hij is niet als alleen-lezen gemarkeerd.`,
+    pageTool: ({ name }) => `‘${name}’ is eigen code van deze pagina, die pagehand niet kan controleren: elke aanroep moet jij toestaan.`,
+    notVisible: () => 'Het element is niet zichtbaar.',
+    covered: ({ cover }) => `Het element wordt bedekt door ${cover}. Dat moet eerst dicht.`,
+    disabled: () => 'Het element is uitgeschakeld.',
+    readOnly: () => 'Het veld is alleen-lezen.',
+    moving: () => 'Het element beweegt nog.',
+    unreachable: () => 'Het element is niet bereikbaar (buiten beeld of niet klikbaar).',
+    gone: () => 'Het element staat niet meer op de pagina.',
+    zone: () => 'Het ligt in een deel van de pagina dat de site voor pagehand afschermt.',
+    model: ({ why }) =>
+      trouble(
+        why,
+        {
+          busy: 'Het model is overbelast (te veel verzoeken).',
+          access: `De proxy weigerde de toegang tot het model (${why}).`,
+          reach: 'Het model was niet bereikbaar.',
+        },
+        `De aanroep van het model is mislukt (${why}).`,
+      ),
+    maxSteps: ({ max }) => `Gestopt: de stappenlimiet (${num(max, 'nl')}) was bereikt voordat de taak klaar was.`,
+    loop: () => 'Gestopt: de agent herhaalde dezelfde acties zonder vooruitgang.',
+    errors: ({ count }) => `Gestopt na ${num(count, 'nl')} mislukte stappen op rij.`,
+    noToolCall: () => 'Gestopt: het model bleef antwoorden zonder iets te doen.',
+    gaveUp: () => 'De agent gaf het op zonder een reden te geven.',
+    noSummary: () => 'De agent is klaar zonder samenvatting.',
+    invalidData: () => 'De gegevens van het antwoord hebben niet de vorm die de site verwacht.',
+  },
 };
 
 export default nl;

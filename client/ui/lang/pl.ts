@@ -1,10 +1,19 @@
 /** Polish (ty; "token" declined by number: 1 token, 2 tokeny, 5 tokenów). */
 import { money, num, plural } from '../format';
-import type { Strings } from '../i18n';
+import type { SaidKind } from '../../../common/said';
+import type { Translated } from '../i18n';
+import { trouble } from './trouble';
 
 const TOKEN: Partial<Record<Intl.LDMLPluralRule, string>> = { one: 'token', few: 'tokeny', many: 'tokenów' };
 
-const pl: Strings = {
+/** What a control may do, as each reason says first. */
+const may: Record<SaidKind, string> = {
+  payment: 'Może zapłacić lub złożyć zamówienie',
+  deletion: 'Może coś usunąć',
+  sending: 'Może wysłać lub opublikować wiadomość',
+};
+
+const pl: Translated = {
   locale: 'pl',
   title: 'pagehand',
   taskLabel: 'Co mam zrobić na tej stronie?',
@@ -117,6 +126,52 @@ const pl: Strings = {
       'Ta przeglądarka nie może tu uruchomić własnego modelu: potrzebny jest Chrome na komputer z włączonym wbudowanym modelem oraz wystarczająca ilość wolnego miejsca na dysku i pamięci. Użyj zamiast tego proxy z modelem.',
   },
   browserModelProgress: (loaded) => `Pobieranie modelu przeglądarki: ${num(Math.round(loaded * 100), 'pl')}%`,
+  said: {
+    does: ({ kind }) => `${may[kind]}.`,
+    doesSeen: ({ kind, text, label }) => `${may[kind]} (jego widoczny tekst to ${text}${label ? `, a etykieta to ${label}` : ''}).`,
+    doesIcon: ({ kind, icon }) => `${may[kind]} (jego ikona: ${icon}).`,
+    doesForm: ({ kind, path }) => `${may[kind]} (formularz trafia do ${path}).`,
+    doesLink: ({ kind, path }) => `${may[kind]} (link prowadzi do ${path}).`,
+    doesPing: ({ kind, path }) => `${may[kind]} (link powiadamia ${path}).`,
+    doesAnswer: ({ kind, question }) => `${may[kind]} (to odpowiedź na ${question}).`,
+    editorSends: () => 'Enter w tym edytorze może wysłać jego zawartość.',
+    deleteRequest: () => 'Wysyła żądanie usunięcia (DELETE).',
+    cardFields: () => 'Wysyła formularz z danymi karty.',
+    formElsewhere: ({ to }) => `Wysyła formularz do innej witryny: ${to}.`,
+    pingElsewhere: ({ to }) => `Powiadamia inną witrynę: ${to} (przez link).`,
+    personal: ({ fields, password }) => `${password ? 'Zmienia hasło i wysyła' : 'Wysyła'} dane osobowe (${fields}).`,
+    download: () => 'Pobiera plik.',
+    leaves: ({ to }) => `Opuszcza tę witrynę i przechodzi do ${to}.`,
+    marked: ({ kind, site }) => `${site ? 'Witryna' : 'Strona'} oznacza to jako: ${pl.kinds[kind].toLowerCase()}.`,
+    unjudged: () => 'pagehand nie potrafił ustalić, co to robi, więc potrzebuje twojej zgody na ten jeden krok.',
+    siteTool: ({ name, about }) => `Narzędzie witryny „${name}” (${about}) może coś zmienić: nie jest oznaczone jako tylko do odczytu.`,
+    pageTool: ({ name }) => `„${name}” to własny kod tej strony, którego pagehand nie może sprawdzić: na każde wywołanie zgadzasz się sam.`,
+    notVisible: () => 'Element nie jest widoczny.',
+    covered: ({ cover }) => `Element jest zasłonięty przez ${cover}. Najpierw trzeba to zamknąć.`,
+    disabled: () => 'Element jest wyłączony.',
+    readOnly: () => 'Pole jest tylko do odczytu.',
+    moving: () => 'Element wciąż się przesuwa.',
+    unreachable: () => 'Nie da się dotrzeć do elementu (poza ekranem lub nie przyjmuje kliknięć).',
+    gone: () => 'Elementu nie ma już na stronie.',
+    zone: () => 'Leży w części strony, do której witryna nie dopuszcza pagehand.',
+    model: ({ why }) =>
+      trouble(
+        why,
+        {
+          busy: 'Model jest przeciążony (zbyt wiele żądań).',
+          access: `Proxy odmówiło dostępu do modelu (${why}).`,
+          reach: 'Nie udało się połączyć z modelem.',
+        },
+        `Wywołanie modelu nie powiodło się (${why}).`,
+      ),
+    maxSteps: ({ max }) => `Zatrzymano: osiągnięto limit kroków (${num(max, 'pl')}), zanim zadanie zostało wykonane.`,
+    loop: () => 'Zatrzymano: agent powtarzał te same działania bez postępu.',
+    errors: ({ count }) => `Zatrzymano: kolejne kroki kończyły się błędem (${num(count, 'pl')} z rzędu).`,
+    noToolCall: () => 'Zatrzymano: model odpowiadał, ale nic nie robił.',
+    gaveUp: () => 'Agent zrezygnował, nie podając powodu.',
+    noSummary: () => 'Agent skończył bez podsumowania.',
+    invalidData: () => 'Dane odpowiedzi nie mają postaci, jakiej oczekuje witryna.',
+  },
 };
 
 export default pl;

@@ -1,8 +1,17 @@
 /** Portuguese (você, as Brazil writes it and Portugal reads it). */
 import { money, num } from '../format';
-import type { Strings } from '../i18n';
+import type { SaidKind } from '../../../common/said';
+import type { Translated } from '../i18n';
+import { trouble } from './trouble';
 
-const pt: Strings = {
+/** What a control may do, as each reason says first. */
+const may: Record<SaidKind, string> = {
+  payment: 'Pode pagar ou fazer um pedido',
+  deletion: 'Pode excluir algo',
+  sending: 'Pode enviar ou publicar uma mensagem',
+};
+
+const pt: Translated = {
   locale: 'pt',
   title: 'pagehand',
   taskLabel: 'O que devo fazer nesta página?',
@@ -115,6 +124,52 @@ const pt: Strings = {
       'Este navegador não consegue executar aqui o seu próprio modelo: precisa do Chrome para computador com o modelo integrado ativado e espaço em disco e memória suficientes. Use antes um proxy com um modelo.',
   },
   browserModelProgress: (loaded) => `A descarregar o modelo do navegador: ${num(Math.round(loaded * 100), 'pt')}%`,
+  said: {
+    does: ({ kind }) => `${may[kind]}.`,
+    doesSeen: ({ kind, text, label }) => `${may[kind]} (o texto visível diz ${text}${label ? `, enquanto o rótulo diz ${label}` : ''}).`,
+    doesIcon: ({ kind, icon }) => `${may[kind]} (o ícone: ${icon}).`,
+    doesForm: ({ kind, path }) => `${may[kind]} (o formulário vai para ${path}).`,
+    doesLink: ({ kind, path }) => `${may[kind]} (o link leva a ${path}).`,
+    doesPing: ({ kind, path }) => `${may[kind]} (o link avisa ${path}).`,
+    doesAnswer: ({ kind, question }) => `${may[kind]} (responde a ${question}).`,
+    editorSends: () => 'Enter neste editor pode enviar o que ele contém.',
+    deleteRequest: () => 'Envia um pedido de exclusão (DELETE).',
+    cardFields: () => 'Envia um formulário com dados de cartão.',
+    formElsewhere: ({ to }) => `Envia um formulário para outro site: ${to}.`,
+    pingElsewhere: ({ to }) => `Avisa outro site: ${to} (pelo link).`,
+    personal: ({ fields, password }) => `${password ? 'Altera uma senha e envia' : 'Envia'} dados pessoais (${fields}).`,
+    download: () => 'Baixa um arquivo.',
+    leaves: ({ to }) => `Sai deste site para ${to}.`,
+    marked: ({ kind, site }) => `${site ? 'O site' : 'A página'} marca isto como: ${pt.kinds[kind].toLowerCase()}.`,
+    unjudged: () => 'O pagehand não conseguiu saber o que isto faz, então precisa da sua permissão só para esta ação.',
+    siteTool: ({ name, about }) => `A ferramenta do site “${name}” (${about}) pode alterar algo: não está marcada como somente leitura.`,
+    pageTool: ({ name }) => `“${name}” é código da própria página, que o pagehand não pode verificar: cada chamada depende da sua permissão.`,
+    notVisible: () => 'O elemento não está visível.',
+    covered: ({ cover }) => `O elemento está coberto por ${cover}. É preciso fechá-lo antes.`,
+    disabled: () => 'O elemento está desativado.',
+    readOnly: () => 'O campo é somente leitura.',
+    moving: () => 'O elemento ainda está se movendo.',
+    unreachable: () => 'Não é possível alcançar o elemento (fora da tela ou não aceita cliques).',
+    gone: () => 'O elemento não está mais na página.',
+    zone: () => 'Está numa parte da página que o site mantém fora do alcance do pagehand.',
+    model: ({ why }) =>
+      trouble(
+        why,
+        {
+          busy: 'O modelo está sobrecarregado (pedidos demais).',
+          access: `O proxy negou o acesso ao modelo (${why}).`,
+          reach: 'Não foi possível contatar o modelo.',
+        },
+        `A chamada ao modelo falhou (${why}).`,
+      ),
+    maxSteps: ({ max }) => `Parado: o limite de passos (${num(max, 'pt')}) foi atingido antes de concluir a tarefa.`,
+    loop: () => 'Parado: o agente repetia as mesmas ações sem avançar.',
+    errors: ({ count }) => `Parado após ${num(count, 'pt')} passos com falha seguidos.`,
+    noToolCall: () => 'Parado: o modelo continuava respondendo sem agir.',
+    gaveUp: () => 'O agente desistiu sem dar um motivo.',
+    noSummary: () => 'O agente terminou sem um resumo.',
+    invalidData: () => 'Os dados da resposta não têm o formato que o site espera.',
+  },
 };
 
 export default pt;

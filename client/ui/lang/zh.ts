@@ -1,8 +1,17 @@
 /** Chinese, simplified characters (你). */
 import { money, num } from '../format';
-import type { Strings } from '../i18n';
+import type { SaidKind } from '../../../common/said';
+import type { Translated } from '../i18n';
+import { trouble } from './trouble';
 
-const zh: Strings = {
+/** What a control may do, as each reason says first. */
+const may: Record<SaidKind, string> = {
+  payment: '可能会付款或下单',
+  deletion: '可能会删除内容',
+  sending: '可能会发送或发布消息',
+};
+
+const zh: Translated = {
   locale: 'zh',
   title: 'pagehand',
   taskLabel: '需要我在这个页面上做什么？',
@@ -112,6 +121,52 @@ const zh: Strings = {
     unavailable: '此浏览器无法在这里运行自带的模型:需要开启了内置模型的桌面版 Chrome,以及足够的磁盘空间和内存。请改用配置了模型的代理。',
   },
   browserModelProgress: (loaded) => `正在下载浏览器的模型:${num(Math.round(loaded * 100), 'zh')}%`,
+  said: {
+    does: ({ kind }) => `${may[kind]}。`,
+    doesSeen: ({ kind, text, label }) => `${may[kind]}（它显示的文字是 ${text}${label ? `，而标签是 ${label}` : ''}）。`,
+    doesIcon: ({ kind, icon }) => `${may[kind]}（它的图标：${icon}）。`,
+    doesForm: ({ kind, path }) => `${may[kind]}（表单提交到 ${path}）。`,
+    doesLink: ({ kind, path }) => `${may[kind]}（链接指向 ${path}）。`,
+    doesPing: ({ kind, path }) => `${may[kind]}（链接会通知 ${path}）。`,
+    doesAnswer: ({ kind, question }) => `${may[kind]}（它是对 ${question} 的回答）。`,
+    editorSends: () => '在这个编辑器里按 Enter 可能会发送其中的内容。',
+    deleteRequest: () => '会发送删除请求（DELETE）。',
+    cardFields: () => '会提交含有银行卡信息的表单。',
+    formElsewhere: ({ to }) => `会把表单提交到另一个网站：${to}。`,
+    pingElsewhere: ({ to }) => `会通知另一个网站：${to}（通过链接）。`,
+    personal: ({ fields, password }) => `会${password ? '修改密码并' : ''}提交个人信息（${fields}）。`,
+    download: () => '会下载一个文件。',
+    leaves: ({ to }) => `会离开本网站，前往 ${to}。`,
+    marked: ({ kind, site }) => `${site ? '网站' : '页面'}将其标记为：${zh.kinds[kind]}。`,
+    unjudged: () => 'pagehand 无法判断这一步会做什么，因此这一次需要你的允许。',
+    siteTool: ({ name, about }) => `网站工具“${name}”（${about}）可能会更改内容：它未标记为只读。`,
+    pageTool: ({ name }) => `“${name}”是此页面自己的代码，pagehand 无法核实：每次调用都由你决定是否允许。`,
+    notVisible: () => '该元素不可见。',
+    covered: ({ cover }) => `该元素被 ${cover} 遮住了，需要先关闭它。`,
+    disabled: () => '该元素已禁用。',
+    readOnly: () => '该字段为只读。',
+    moving: () => '该元素仍在移动。',
+    unreachable: () => '无法触及该元素（在屏幕外或不接受点击）。',
+    gone: () => '该元素已不在页面上。',
+    zone: () => '它位于网站禁止 pagehand 进入的页面区域。',
+    model: ({ why }) =>
+      trouble(
+        why,
+        {
+          busy: '模型繁忙（请求过多）。',
+          access: `代理拒绝了对模型的访问（${why}）。`,
+          reach: '无法连接到模型。',
+        },
+        `模型调用失败（${why}）。`,
+      ),
+    maxSteps: ({ max }) => `已停止：任务完成前已达到步数上限（${num(max, 'zh')}）。`,
+    loop: () => '已停止：代理一直重复相同的操作，没有进展。',
+    errors: ({ count }) => `已停止：连续 ${num(count, 'zh')} 个步骤失败。`,
+    noToolCall: () => '已停止：模型一直只回复而不执行操作。',
+    gaveUp: () => '代理放弃了任务，且没有说明原因。',
+    noSummary: () => '代理已结束，但没有给出总结。',
+    invalidData: () => '回答中的数据不符合网站要求的格式。',
+  },
 };
 
 export default zh;
