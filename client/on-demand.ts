@@ -10,6 +10,9 @@
  */
 export { selectOption } from './page/actions/select';
 export { drag } from './page/actions/drag';
+export { scroll, scrollTo } from './page/actions/scroll';
+export { read } from './page/actions/read';
+export { wait } from './page/actions/wait';
 export { upload } from './page/actions/upload';
 export { holdAt } from './page/actions/gesture';
 export { readDownload, reportDownload } from './page/actions/download-report';

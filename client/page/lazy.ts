@@ -1,11 +1,15 @@
 /**
  * The page layer's code that loads on first use (a custom select, drag, upload, press and hold,
- * the page's readable text for `read` and `wait`, a download's text, another page of the site read apart, the userscript's sealed frame sessions). The entry lends the loader
+ * scrolling, `read` and `wait` with the page's readable text they take, a download's text,
+ * another page of the site read apart, the userscript's sealed frame sessions). The entry lends the loader
  * (client/on-demand.ts, one file in the embed's split build): the page layer never imports what
  * sits above it. Code, not configuration: every run and every page call shares it.
  */
 import type { holdAt } from './actions/gesture';
 import type { drag } from './actions/drag';
+import type { read } from './actions/read';
+import type { scroll, scrollTo } from './actions/scroll';
+import type { wait } from './actions/wait';
 import type { readDownload, reportDownload } from './actions/download-report';
 import type { readUrl } from './actions/read-url';
 import type { readableText } from './actions/text';
@@ -17,6 +21,10 @@ import type { fetchSameOrigin } from './same-origin';
 export interface PageLazy {
   selectOption: typeof selectOption;
   drag: typeof drag;
+  scroll: typeof scroll;
+  scrollTo: typeof scrollTo;
+  read: typeof read;
+  wait: typeof wait;
   upload: typeof upload;
   holdAt: typeof holdAt;
   readDownload: typeof readDownload;

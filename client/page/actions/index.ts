@@ -29,11 +29,8 @@ import { diffSnapshots, type Snapshot } from './observe';
 import { snapshotAfter, snapshotBefore } from './snapshot-reuse';
 import { pressKey } from './press';
 import { keepInThisTab, type SameTabGuard } from './same-tab';
-import { read } from './read';
-import { scroll, scrollTo } from './scroll';
 import { clear, typeText } from './type';
 import type { ActionCall, ActionChanges, ActionErrorKind, ActionResult, ActOptions } from './contract';
-import { wait } from './wait';
 import { coveredByZone, ZONE_REFUSAL, ZoneRefusal } from './zones';
 import { zoneGate } from './touches';
 import { pageLazy } from '../lazy';
@@ -61,13 +58,13 @@ const handlers: { [K in ToolName]: Handler<ToolArgs[K]> } = {
   clear,
   select_option: onDemand(() => pageLazy().then((m) => m.selectOption)),
   press_key: pressKey,
-  scroll,
-  scroll_to: scrollTo,
+  scroll: onDemand(() => pageLazy().then((m) => m.scroll)),
+  scroll_to: onDemand(() => pageLazy().then((m) => m.scrollTo)),
   click_at: clickAtPoint,
-  read,
+  read: onDemand(() => pageLazy().then((m) => m.read)),
   navigate,
   go_back: goBack,
-  wait,
+  wait: onDemand(() => pageLazy().then((m) => m.wait)),
   drag: onDemand(() => pageLazy().then((m) => m.drag)),
   double_click: doubleClick,
   right_click: rightClick,
