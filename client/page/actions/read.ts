@@ -8,15 +8,17 @@ import type { ToolArgs } from './args';
 import { CHUNK_CHARS, chunkText } from './chunks';
 import type { Handler } from './context';
 import { ActionError } from './dom';
-import { pageLazy } from '../lazy';
+import { readDownload } from './download-report';
+import { readUrl } from './read-url';
+import { readableText } from './text';
 
 export const read: Handler<ToolArgs['read']> = async ({ ref, page, download, url }, ctx) => {
-  if (download !== undefined) return { message: (await pageLazy()).readDownload(download, page, ctx.settings.masks) };
-  if (url !== undefined) return (await pageLazy()).readUrl(url, page, ctx.settings);
+  if (download !== undefined) return { message: readDownload(download, page, ctx.settings.masks) };
+  if (url !== undefined) return readUrl(url, page, ctx.settings);
   const root = ref ? ctx.resolve(ref) : (document.body ?? document.documentElement);
   const what = ref ? ctx.label(root) : 'the page';
   // The text reader (tables and grids as lines) loads on first use: most runs read through the map.
-  const chunks = chunkText((await pageLazy()).readableText(root, ctx.settings), CHUNK_CHARS);
+  const chunks = chunkText(readableText(root, ctx.settings), CHUNK_CHARS);
   if (!chunks.length) return { message: `${what[0]!.toUpperCase()}${what.slice(1)} has no readable text.`, changes: { chunk: { page: 1, pages: 0 } } };
   if (page > chunks.length) {
     throw new ActionError(`There is no page ${page}: the text of ${what} has ${chunks.length} page${chunks.length === 1 ? '' : 's'}.`);

@@ -5,7 +5,7 @@
 import { nativeClearTimeout, nativeSetTimeout } from '../settle/settle';
 import { MAX_WAIT_SECONDS, type ToolArgs } from './args';
 import type { Handler } from './context';
-import { pageLazy, type PageLazy } from '../lazy';
+import { readableText } from './text';
 import type { PageSettings } from '../settings';
 
 const DEFAULT_TEXT_WAIT_S = 10;
@@ -17,7 +17,7 @@ const DEEP_CHECK_MS = 250;
  * never counting deny zones, so waiting for a zone's words behaves exactly as waiting for words
  * that are not on the page.
  */
-function pageHasText(readableText: PageLazy['readableText'], needle: string, settings: PageSettings): boolean {
+function pageHasText(needle: string, settings: PageSettings): boolean {
   const body = document.body;
   return !!body && readableText(body, settings).toLowerCase().replace(/\s+/g, ' ').includes(needle);
 }
@@ -41,8 +41,7 @@ export const wait: Handler<ToolArgs['wait']> = async ({ seconds, text }, ctx) =>
   }
   const needle = text.toLowerCase().replace(/\s+/g, ' ');
   // The text reader loads on first use (read.ts): once, before the first check.
-  const { readableText } = await pageLazy();
-  if (pageHasText(readableText, needle, ctx.settings)) return { message: `The text "${text}" is already on the page.`, settle: false };
+  if (pageHasText(needle, ctx.settings)) return { message: `The text "${text}" is already on the page.`, settle: false };
   const found = await new Promise<boolean>((resolve) => {
     let lastDeep = performance.now();
     // A hint that led nowhere (the words are in a deny zone, or hidden) is not followed again:
@@ -61,7 +60,7 @@ export const wait: Handler<ToolArgs['wait']> = async ({ seconds, text }, ctx) =>
       const hinted = !due && !hintMissed && hintsText(needle);
       if (due || hinted) {
         lastDeep = now;
-        if (pageHasText(readableText, needle, ctx.settings)) return finish(true);
+        if (pageHasText(needle, ctx.settings)) return finish(true);
         if (hinted) hintMissed = true;
       }
       // A change we could not check yet: look again once the throttle allows.
@@ -74,7 +73,7 @@ export const wait: Handler<ToolArgs['wait']> = async ({ seconds, text }, ctx) =>
     };
     const observer = new MutationObserver(check);
     observer.observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
-    const deadline = nativeSetTimeout(() => finish(pageHasText(readableText, needle, ctx.settings)), limitS * 1000);
+    const deadline = nativeSetTimeout(() => finish(pageHasText(needle, ctx.settings)), limitS * 1000);
   });
   const took = secs(performance.now() - start);
   if (!found) return { ok: false, message: `The text "${text}" did not appear within ${limitS} s.`, settle: false };
