@@ -16,6 +16,23 @@ export type RiskKind = 'payment' | 'deletion' | 'sending' | 'personal_data' | 'l
 /** The kinds whose words a control can say (risk.ts `wordsKinds`). */
 export type SaidKind = 'payment' | 'deletion' | 'sending';
 
+/** The roles a covering layer is named by (client/page/actions/hit.ts `LAYER_ROLES`, and a <dialog>). */
+export type CoverRole =
+  | 'dialog'
+  | 'alertdialog'
+  | 'banner'
+  | 'contentinfo'
+  | 'navigation'
+  | 'region'
+  | 'complementary'
+  | 'alert'
+  | 'status'
+  | 'tooltip'
+  | 'menu'
+  | 'listbox'
+  | 'form'
+  | 'search';
+
 /** A code with nothing to fill in. */
 type None = object;
 
@@ -64,8 +81,12 @@ export interface SaidParams {
   // Why an action failed (the step's result).
   /** The element is not visible. */
   notVisible: None;
-  /** Something else lies over it (`cover`: what, as the page names it). */
-  covered: { cover: string };
+  /**
+   * Something else lies over it (`cover`: what, as the message names it: `dialog "Cookies"`).
+   * A layer with a role comes with it apart (`role`, and `name`: its label, if any), so the
+   * role is said in the panel's language; else the cover is the page's own (a selector).
+   */
+  covered: { cover: string; role?: CoverRole; name?: string };
   disabled: None;
   readOnly: None;
   /** It is still moving (an animation). */
@@ -94,6 +115,20 @@ export interface SaidParams {
   noSummary: None;
   /** The answer's data did not match the site's schema, twice. */
   invalidData: None;
+
+  // How a replay (client/replay/replay-run.ts) ended; `step` counts the recording's steps from 1.
+  /** It stopped at its step limit (`max`). */
+  replayMaxSteps: { max: number };
+  /** The user did not allow opening `url`, where the recording starts. */
+  replayStartDenied: { url: string };
+  /** The user did not allow recorded step `step`, so the replay stopped there. */
+  replayDenied: { step: number };
+  /** Step `step` broke and repair was off. */
+  replayNeedsRepair: { step: number };
+  /** Step `step` could not be repaired in `tries` model turns. */
+  replayUnrepaired: { step: number; tries: number };
+  /** Done: `replayed` steps as recorded, `repaired` made anew by the model. */
+  replayed: { replayed: number; repaired: number };
 }
 
 export type SaidCode = keyof SaidParams;

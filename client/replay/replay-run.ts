@@ -65,7 +65,12 @@ export class ReplayDriver {
       const rs = this.rs;
       const maxSteps = this.run.options.maxSteps ?? rs.recording.steps.length + 20;
       if (this.run.state.step >= maxSteps) {
-        return this.run.finish({ ok: false, summary: `Stopped at the step limit (${maxSteps}) before the replay was done.`, reason: 'max_steps' });
+        return this.run.finish({
+          ok: false,
+          summary: `Stopped at the step limit (${maxSteps}) before the replay was done.`,
+          reason: 'max_steps',
+          said: { code: 'replayMaxSteps', max: maxSteps },
+        });
       }
       await this.run.untilResumed();
       if (this.run.ended) return;
@@ -120,7 +125,12 @@ export class ReplayDriver {
     if (this.run.ended || outcome === 'parked') return 'ended';
     rs.check = undefined;
     if (this.run.refused) {
-      this.run.finish({ ok: false, summary: `The user did not allow opening ${start}, where the recording starts.`, reason: 'denied' });
+      this.run.finish({
+        ok: false,
+        summary: `The user did not allow opening ${start}, where the recording starts.`,
+        reason: 'denied',
+        said: { code: 'replayStartDenied', url: start },
+      });
       return 'ended';
     }
     return 'next';
@@ -155,6 +165,7 @@ export class ReplayDriver {
         ok: false,
         summary: `The user did not allow step ${index + 1} of the recording (${stepText(rec)}), so the replay stopped there.`,
         reason: 'denied',
+        said: { code: 'replayDenied', step: index + 1 },
       });
       return 'ended';
     }
@@ -319,6 +330,7 @@ export class ReplayDriver {
         ok: false,
         summary: `Step ${index + 1} of the recording (${stepText(this.stepAt(index))}) needs repair: ${why}.`,
         reason: 'needs_repair',
+        said: { code: 'replayNeedsRepair', step: index + 1 },
       });
       return false;
     }
@@ -341,6 +353,7 @@ export class ReplayDriver {
         ok: false,
         summary: `Step ${rp.index + 1} of the recording could not be repaired in ${REPAIR_TURNS} tries: ${rp.why}.`,
         reason: 'errors',
+        said: { code: 'replayUnrepaired', step: rp.index + 1, tries: REPAIR_TURNS },
       });
       return 'ended';
     }
@@ -386,6 +399,7 @@ export class ReplayDriver {
     return {
       ok: true,
       summary: `Replayed the recording: ${rs.replayed} step${rs.replayed === 1 ? '' : 's'} as recorded${repaired ? `, ${repaired} made anew by the model` : ''}.`,
+      said: { code: 'replayed', replayed: rs.replayed, repaired },
     };
   }
 }

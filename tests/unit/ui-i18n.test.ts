@@ -52,7 +52,8 @@ const SAMPLES: { [K in SaidCode]: Array<SaidParams[K]> } = {
   siteTool: [{ name: '⟦cancelOrder⟧', about: '⟦Cancels an order⟧' }],
   pageTool: [{ name: '⟦helper⟧' }],
   notVisible: [{}],
-  covered: [{ cover: '⟦dialog "Cookies"⟧' }],
+  // A cover the engine names by the page's own words; a layer by its role, with and without a label.
+  covered: [{ cover: '⟦div.banner ("Cookies")⟧' }, { cover: 'dialog "Cookies"', role: 'dialog', name: '⟦Cookies⟧' }, { cover: 'menu (ul.nav)', role: 'menu' }],
   disabled: [{}],
   readOnly: [{}],
   moving: [{}],
@@ -67,6 +68,15 @@ const SAMPLES: { [K in SaidCode]: Array<SaidParams[K]> } = {
   gaveUp: [{}],
   noSummary: [{}],
   invalidData: [{}],
+  replayMaxSteps: [{ max: 40 }],
+  replayStartDenied: [{ url: '⟦https://shop.example/start⟧' }],
+  replayDenied: [{ step: 4 }],
+  replayNeedsRepair: [{ step: 4 }],
+  replayUnrepaired: [{ step: 4, tries: 3 }],
+  replayed: [
+    { replayed: 6, repaired: 0 },
+    { replayed: 6, repaired: 2 },
+  ],
 };
 const CODE_LIST = Object.keys(SAMPLES).sort();
 
@@ -124,6 +134,16 @@ describe('every language has every key', () => {
     // Numbers in the language's own digits; a kind by the language's own name for it.
     expect(said.maxSteps({ max: 40 })).toContain(num(40, code));
     expect(said.errors({ count: 5 })).toContain(num(5, code));
+    expect(said.replayMaxSteps({ max: 40 })).toContain(num(40, code));
+    for (const k of ['replayDenied', 'replayNeedsRepair'] as const) expect(said[k]({ step: 4 }), `${code}.${k}`).toContain(num(4, code));
+    expect(said.replayUnrepaired({ step: 4, tries: 3 })).toContain(num(4, code));
+    expect(said.replayUnrepaired({ step: 4, tries: 3 })).toContain(num(3, code));
+    expect(said.replayed({ replayed: 6, repaired: 2 })).toContain(num(6, code));
+    expect(said.replayed({ replayed: 6, repaired: 2 })).toContain(num(2, code));
+    // A replay's ending is the language's, not the engine's English (`step`, `recording`, `replay`).
+    for (const s of [said.replayDenied({ step: 4 }), said.replayed({ replayed: 6, repaired: 2 })]) expect(s).not.toMatch(/\b(step|recording|replay)/i);
+    // A covering layer's role is said in the language: the English role word is not the sentence's.
+    expect(said.covered({ cover: 'dialog "Cookies"', role: 'dialog', name: '⟦Cookies⟧' })).not.toMatch(/dialog\b/);
     const t = tables.get(code)!;
     expect(said.marked({ kind: 'payment', site: true }).toLowerCase()).toContain(t.kinds.payment.toLowerCase());
     // Not English left over.

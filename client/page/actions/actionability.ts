@@ -85,7 +85,7 @@ function hitTest(el: Element, box: Box, o: ActionabilityOptions): Check {
   if (!firstCover)
     return { ok: false, reason: `${o.subject} is not under the pointer at its position (off-screen or clipped).`, said: { code: 'unreachable' } };
   const cover = describeCover(firstCover, el, o.describer);
-  return { ok: false, reason: `${o.subject} is covered by ${cover}. Close or dismiss that first, then try again.`, said: { code: 'covered', cover } };
+  return { ok: false, reason: `${o.subject} is covered by ${cover.cover}. Close or dismiss that first, then try again.`, said: { code: 'covered', ...cover } };
 }
 
 function check(el: Element, last: DOMRect | undefined, o: ActionabilityOptions): Check & { rect?: DOMRect } {

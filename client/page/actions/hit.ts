@@ -3,6 +3,7 @@
  * hit-test itself (through shadow roots and same-origin frames) is `deepHit` in ../flat-tree.
  */
 import type { Describer } from '../names/describe';
+import type { CoverRole } from '../../../common/said';
 import { hasClickListener } from '../dom/hooks';
 import { flatContains, flatParent, inputType, isElement, tag } from './dom';
 import { labelledControl, hasAttrOf, attrOf } from '../dom/proto';
@@ -104,8 +105,10 @@ const LAYER_ROLES = new Set([
  * Describes what covers `target` at a point, given the element actually hit there: the
  * covering layer is the outermost ancestor of the hit that does not contain the target; it is
  * named by the first ancestor on the way with a landmark/dialog role or an explicit label.
+ * `cover` is how the message names it; a layer's role and label also come apart, for the
+ * panel to say the role in its language.
  */
-export function describeCover(hit: Element, target: Element, describer: Describer): string {
+export function describeCover(hit: Element, target: Element, describer: Describer): { cover: string; role?: CoverRole; name?: string } {
   let layer: Element = hit;
   for (let n = flatParent(hit); n && isElement(n) && !flatContains(n, target); n = flatParent(n)) {
     if (tag(n) === 'body' || tag(n) === 'html') break;
@@ -131,11 +134,16 @@ export function describeCover(hit: Element, target: Element, describer: Describe
     const { role, name } = describe(named);
     const heading = named.querySelector('h1,h2,h3,h4,[role=heading]')?.textContent?.trim() ?? '';
     const label = (LAYER_ROLES.has(role) && name ? name : heading || name).replace(/\s+/g, ' ').trim().slice(0, 60);
-    const what = LAYER_ROLES.has(role) ? role : tag(named) === 'dialog' ? 'dialog' : selectorOf(named);
-    return label ? `${what} "${label}"` : `${what} (${selectorOf(named)})`;
+    const layerRole = LAYER_ROLES.has(role) ? role : tag(named) === 'dialog' ? 'dialog' : '';
+    const what = layerRole || selectorOf(named);
+    return {
+      cover: label ? `${what} "${label}"` : `${what} (${selectorOf(named)})`,
+      role: (layerRole || undefined) as CoverRole | undefined,
+      name: label || undefined,
+    };
   }
   const text = (layer.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 50);
-  return `${selectorOf(layer)}${text ? ` ("${text}${(layer.textContent ?? '').trim().length > 50 ? '…' : ''}")` : ''}`;
+  return { cover: `${selectorOf(layer)}${text ? ` ("${text}${(layer.textContent ?? '').trim().length > 50 ? '…' : ''}")` : ''}` };
 }
 
 /** True if a click landing on `hit` reaches `target`: inside it, or on one of its labels. */

@@ -4,7 +4,7 @@
  * inside an Arabic sentence keeps its own order and does not drag the punctuation around it.
  */
 import { money, num } from '../format';
-import type { SaidKind } from '../../../common/said';
+import type { CoverRole, SaidKind, SaidParams } from '../../../common/said';
 import type { Translated } from '../i18n';
 import { trouble } from './trouble';
 
@@ -16,6 +16,25 @@ const may: Record<SaidKind, string> = {
   deletion: 'قد يحذف شيئًا',
   sending: 'قد يُرسل رسالة أو ينشرها',
 };
+
+/** A covering layer's role in this language, and its label (a cover without such a role: as the engine names it). */
+const roles: Record<CoverRole, string> = {
+  dialog: 'بنافذة الحوار',
+  alertdialog: 'بنافذة التنبيه',
+  banner: 'بترويسة الموقع',
+  contentinfo: 'بتذييل الصفحة',
+  navigation: 'بشريط التنقل',
+  region: 'بالقسم',
+  complementary: 'بالشريط الجانبي',
+  alert: 'بالتنبيه',
+  status: 'برسالة الحالة',
+  tooltip: 'بالتلميح',
+  menu: 'بالقائمة',
+  listbox: 'بقائمة الخيارات',
+  form: 'بالنموذج',
+  search: 'بمربع البحث',
+};
+const coverOf = ({ cover, role, name }: SaidParams['covered']): string => (role ? `${roles[role]}${name ? ` «${iso(name)}»` : ''}` : `بـ ${cover}`);
 
 const ar: Translated = {
   locale: 'ar',
@@ -149,7 +168,7 @@ const ar: Translated = {
     siteTool: ({ name, about }) => `أداة الموقع «${name}» (${about}) قد تغيّر شيئًا: ليست موسومة للقراءة فقط.`,
     pageTool: ({ name }) => `«${name}» شيفرة خاصة بهذه الصفحة لا يستطيع pagehand التحقق منها: كل استدعاء يحتاج إلى إذنك.`,
     notVisible: () => 'العنصر غير ظاهر.',
-    covered: ({ cover }) => `العنصر مغطّى بـ ${cover}. يجب إغلاقه أولًا.`,
+    covered: (p) => `العنصر مغطّى ${coverOf(p)}. يجب إغلاقه أولًا.`,
     disabled: () => 'العنصر معطّل.',
     readOnly: () => 'الحقل للقراءة فقط.',
     moving: () => 'العنصر لا يزال يتحرك.',
@@ -173,6 +192,13 @@ const ar: Translated = {
     gaveUp: () => 'استسلم الوكيل دون أن يذكر سببًا.',
     noSummary: () => 'أنهى الوكيل المهمة دون ملخص.',
     invalidData: () => 'بيانات الإجابة لا تطابق الشكل الذي يتوقعه الموقع.',
+    replayMaxSteps: ({ max }) => `توقف: بلغت إعادة التشغيل حد الخطوات (${num(max, 'ar')}) قبل أن تكتمل.`,
+    replayStartDenied: ({ url }) => `لم تسمح بفتح ${iso(url)}، حيث يبدأ التسجيل.`,
+    replayDenied: ({ step }) => `لم تسمح بالخطوة ${num(step, 'ar')} من التسجيل، فتوقفت إعادة التشغيل عندها.`,
+    replayNeedsRepair: ({ step }) => `الخطوة ${num(step, 'ar')} من التسجيل لم تعد تعمل كما سُجّلت: يجب إصلاحها.`,
+    replayUnrepaired: ({ step, tries }) => `تعذّر إصلاح الخطوة ${num(step, 'ar')} من التسجيل بعد ${num(tries, 'ar')} محاولات.`,
+    replayed: ({ replayed, repaired }) =>
+      `أُعيد تشغيل التسجيل. خطوات كما سُجّلت: ${num(replayed, 'ar')}${repaired ? `، وخطوات أعاد النموذج تنفيذها: ${num(repaired, 'ar')}` : ''}.`,
   },
 };
 

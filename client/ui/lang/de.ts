@@ -1,6 +1,6 @@
 /** German (Sie; nouns keep their capital letter inside a sentence). */
 import { money, num } from '../format';
-import type { SaidKind } from '../../../common/said';
+import type { CoverRole, SaidKind, SaidParams } from '../../../common/said';
 import type { Translated } from '../i18n';
 import { trouble } from './trouble';
 
@@ -10,6 +10,25 @@ const may: Record<SaidKind, string> = {
   deletion: 'Kann etwas löschen',
   sending: 'Kann eine Nachricht senden oder veröffentlichen',
 };
+
+/** A covering layer's role in this language, and its label (a cover without such a role: as the engine names it). */
+const roles: Record<CoverRole, string> = {
+  dialog: 'vom Dialog',
+  alertdialog: 'vom Warndialog',
+  banner: 'von der Kopfzeile der Website',
+  contentinfo: 'von der Fußzeile',
+  navigation: 'von der Navigation',
+  region: 'vom Bereich',
+  complementary: 'von der Seitenleiste',
+  alert: 'von der Warnmeldung',
+  status: 'von der Statusmeldung',
+  tooltip: 'vom Tooltip',
+  menu: 'vom Menü',
+  listbox: 'von der Auswahlliste',
+  form: 'vom Formular',
+  search: 'von der Suche',
+};
+const coverOf = ({ cover, role, name }: SaidParams['covered']): string => (role ? `${roles[role]}${name ? ` „${name}“` : ''}` : `von ${cover}`);
 
 const de: Translated = {
   locale: 'de',
@@ -145,7 +164,7 @@ const de: Translated = {
     siteTool: ({ name, about }) => `Das Werkzeug „${name}“ der Website (${about}) kann etwas ändern: Es ist nicht als schreibgeschützt gekennzeichnet.`,
     pageTool: ({ name }) => `„${name}“ ist eigener Code dieser Seite, den pagehand nicht prüfen kann: Jeden Aufruf erlauben Sie selbst.`,
     notVisible: () => 'Das Element ist nicht sichtbar.',
-    covered: ({ cover }) => `Das Element wird von ${cover} verdeckt. Das muss zuerst geschlossen werden.`,
+    covered: (p) => `Das Element wird ${coverOf(p)} verdeckt. Das muss zuerst geschlossen werden.`,
     disabled: () => 'Das Element ist deaktiviert.',
     readOnly: () => 'Das Feld ist schreibgeschützt.',
     moving: () => 'Das Element bewegt sich noch.',
@@ -169,6 +188,13 @@ const de: Translated = {
     gaveUp: () => 'Der Agent hat ohne Begründung aufgegeben.',
     noSummary: () => 'Der Agent ist ohne Zusammenfassung fertig geworden.',
     invalidData: () => 'Die Daten der Antwort haben nicht die Form, die die Website erwartet.',
+    replayMaxSteps: ({ max }) => `Gestoppt: Das Schrittlimit (${num(max, 'de')}) war erreicht, bevor die Wiedergabe fertig war.`,
+    replayStartDenied: ({ url }) => `Sie haben nicht erlaubt, ${url} zu öffnen, wo die Aufzeichnung beginnt.`,
+    replayDenied: ({ step }) => `Sie haben Schritt ${num(step, 'de')} der Aufzeichnung nicht erlaubt, daher endete die Wiedergabe dort.`,
+    replayNeedsRepair: ({ step }) => `Schritt ${num(step, 'de')} der Aufzeichnung funktioniert so nicht mehr und muss repariert werden.`,
+    replayUnrepaired: ({ step, tries }) => `Schritt ${num(step, 'de')} der Aufzeichnung ließ sich in ${num(tries, 'de')} Versuchen nicht reparieren.`,
+    replayed: ({ replayed, repaired }) =>
+      `Aufzeichnung wiedergegeben. Schritte wie aufgezeichnet: ${num(replayed, 'de')}${repaired ? `; vom Modell neu ausgeführt: ${num(repaired, 'de')}` : ''}.`,
   },
 };
 

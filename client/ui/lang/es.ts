@@ -1,6 +1,6 @@
 /** Spanish. */
 import { money, num } from '../format';
-import type { SaidKind } from '../../../common/said';
+import type { CoverRole, SaidKind, SaidParams } from '../../../common/said';
 import type { Translated } from '../i18n';
 import { trouble } from './trouble';
 
@@ -10,6 +10,25 @@ const may: Record<SaidKind, string> = {
   deletion: 'Puede borrar algo',
   sending: 'Puede enviar o publicar un mensaje',
 };
+
+/** A covering layer's role in this language, and its label (a cover without such a role: as the engine names it). */
+const roles: Record<CoverRole, string> = {
+  dialog: 'el cuadro de diálogo',
+  alertdialog: 'el cuadro de alerta',
+  banner: 'la cabecera del sitio',
+  contentinfo: 'el pie de página',
+  navigation: 'la navegación',
+  region: 'la sección',
+  complementary: 'el panel lateral',
+  alert: 'el aviso',
+  status: 'el mensaje de estado',
+  tooltip: 'la información emergente',
+  menu: 'el menú',
+  listbox: 'la lista de opciones',
+  form: 'el formulario',
+  search: 'la búsqueda',
+};
+const coverOf = ({ cover, role, name }: SaidParams['covered']): string => (role ? `${roles[role]}${name ? ` «${name}»` : ''}` : cover);
 
 const es: Translated = {
   locale: 'es',
@@ -145,7 +164,7 @@ const es: Translated = {
     siteTool: ({ name, about }) => `La herramienta del sitio «${name}» (${about}) puede cambiar algo: no está marcada como de solo lectura.`,
     pageTool: ({ name }) => `«${name}» es código propio de esta página, que pagehand no puede comprobar: tú decides cada llamada.`,
     notVisible: () => 'El elemento no está visible.',
-    covered: ({ cover }) => `El elemento está tapado por ${cover}. Hay que cerrarlo primero.`,
+    covered: (p) => `El elemento está tapado por ${coverOf(p)}. Hay que cerrarlo primero.`,
     disabled: () => 'El elemento está desactivado.',
     readOnly: () => 'El campo es de solo lectura.',
     moving: () => 'El elemento todavía se está moviendo.',
@@ -169,6 +188,13 @@ const es: Translated = {
     gaveUp: () => 'El agente se rindió sin dar un motivo.',
     noSummary: () => 'El agente terminó sin dar un resumen.',
     invalidData: () => 'Los datos de la respuesta no tienen la forma que espera el sitio.',
+    replayMaxSteps: ({ max }) => `Detenido: se alcanzó el límite de pasos (${num(max, 'es')}) antes de terminar la repetición.`,
+    replayStartDenied: ({ url }) => `No permitiste abrir ${url}, donde empieza la grabación.`,
+    replayDenied: ({ step }) => `No permitiste el paso ${num(step, 'es')} de la grabación, así que la repetición se detuvo ahí.`,
+    replayNeedsRepair: ({ step }) => `El paso ${num(step, 'es')} de la grabación ya no funciona tal cual: hay que repararlo.`,
+    replayUnrepaired: ({ step, tries }) => `No se pudo reparar el paso ${num(step, 'es')} de la grabación en ${num(tries, 'es')} intentos.`,
+    replayed: ({ replayed, repaired }) =>
+      `Grabación repetida. Pasos tal como se grabaron: ${num(replayed, 'es')}${repaired ? `; rehechos por el modelo: ${num(repaired, 'es')}` : ''}.`,
   },
 };
 

@@ -1,6 +1,6 @@
 /** French (vous; a no-break space before : and a narrow one before ? ; as French typesets them). */
 import { money, num } from '../format';
-import type { SaidKind } from '../../../common/said';
+import type { CoverRole, SaidKind, SaidParams } from '../../../common/said';
 import type { Translated } from '../i18n';
 import { trouble } from './trouble';
 
@@ -10,6 +10,25 @@ const may: Record<SaidKind, string> = {
   deletion: 'Peut supprimer quelque chose',
   sending: 'Peut envoyer ou publier un message',
 };
+
+/** A covering layer's role in this language, and its label (a cover without such a role: as the engine names it). */
+const roles: Record<CoverRole, string> = {
+  dialog: 'la boîte de dialogue',
+  alertdialog: 'la boîte d’alerte',
+  banner: 'l’en-tête du site',
+  contentinfo: 'le pied de page',
+  navigation: 'la navigation',
+  region: 'la section',
+  complementary: 'l’encadré',
+  alert: 'l’alerte',
+  status: 'le message d’état',
+  tooltip: 'l’infobulle',
+  menu: 'le menu',
+  listbox: 'la liste d’options',
+  form: 'le formulaire',
+  search: 'la recherche',
+};
+const coverOf = ({ cover, role, name }: SaidParams['covered']): string => (role ? `${roles[role]}${name ? ` «\u00a0${name}\u00a0»` : ''}` : cover);
 
 const fr: Translated = {
   locale: 'fr',
@@ -146,7 +165,7 @@ const fr: Translated = {
     pageTool: ({ name }) =>
       `«\u00a0${name}\u00a0» est du code propre à cette page, que pagehand ne peut pas vérifier\u00a0: c’est à vous d’autoriser chaque appel.`,
     notVisible: () => 'L’élément n’est pas visible.',
-    covered: ({ cover }) => `L’élément est recouvert par ${cover}. Il faut d’abord le fermer.`,
+    covered: (p) => `L’élément est recouvert par ${coverOf(p)}. Il faut d’abord le fermer.`,
     disabled: () => 'L’élément est désactivé.',
     readOnly: () => 'Le champ est en lecture seule.',
     moving: () => 'L’élément est encore en mouvement.',
@@ -170,6 +189,13 @@ const fr: Translated = {
     gaveUp: () => 'L’agent a abandonné sans donner de raison.',
     noSummary: () => 'L’agent a terminé sans résumé.',
     invalidData: () => 'Les données de la réponse n’ont pas la forme attendue par le site.',
+    replayMaxSteps: ({ max }) => `Arrêté\u00a0: limite d’étapes atteinte (${num(max, 'fr')}) avant la fin de la relecture.`,
+    replayStartDenied: ({ url }) => `Vous n’avez pas autorisé l’ouverture de ${url}, où commence l’enregistrement.`,
+    replayDenied: ({ step }) => `Vous n’avez pas autorisé l’étape ${num(step, 'fr')} de l’enregistrement\u00a0: la relecture s’est arrêtée là.`,
+    replayNeedsRepair: ({ step }) => `L’étape ${num(step, 'fr')} de l’enregistrement ne fonctionne plus telle quelle\u00a0: il faut la réparer.`,
+    replayUnrepaired: ({ step, tries }) => `L’étape ${num(step, 'fr')} de l’enregistrement n’a pas pu être réparée en ${num(tries, 'fr')} essais.`,
+    replayed: ({ replayed, repaired }) =>
+      `Enregistrement rejoué. Étapes reprises telles quelles\u00a0: ${num(replayed, 'fr')}${repaired ? `\u202f; refaites par le modèle\u00a0: ${num(repaired, 'fr')}` : ''}.`,
   },
 };
 

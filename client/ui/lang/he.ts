@@ -3,7 +3,7 @@
  * sentence assumes the reader's gender). Text from elsewhere sits in a bidi isolate, as in ./ar.ts.
  */
 import { money, num } from '../format';
-import type { SaidKind } from '../../../common/said';
+import type { CoverRole, SaidKind, SaidParams } from '../../../common/said';
 import type { Translated } from '../i18n';
 import { trouble } from './trouble';
 
@@ -15,6 +15,25 @@ const may: Record<SaidKind, string> = {
   deletion: 'עלול למחוק משהו',
   sending: 'עלול לשלוח או לפרסם הודעה',
 };
+
+/** A covering layer's role in this language, and its label (a cover without such a role: as the engine names it). */
+const roles: Record<CoverRole, string> = {
+  dialog: 'חלון הדו-שיח',
+  alertdialog: 'חלון ההתראה',
+  banner: 'כותרת האתר',
+  contentinfo: 'הכותרת התחתונה',
+  navigation: 'סרגל הניווט',
+  region: 'האזור',
+  complementary: 'הסרגל הצדדי',
+  alert: 'ההתראה',
+  status: 'הודעת המצב',
+  tooltip: 'תיבת העצה',
+  menu: 'התפריט',
+  listbox: 'רשימת האפשרויות',
+  form: 'הטופס',
+  search: 'תיבת החיפוש',
+};
+const coverOf = ({ cover, role, name }: SaidParams['covered']): string => (role ? `${roles[role]}${name ? ` "${iso(name)}"` : ''}` : cover);
 
 const he: Translated = {
   locale: 'he',
@@ -148,7 +167,7 @@ const he: Translated = {
     siteTool: ({ name, about }) => `הכלי של האתר "${name}" (${about}) עלול לשנות משהו: הוא לא מסומן לקריאה בלבד.`,
     pageTool: ({ name }) => `"${name}" הוא קוד של הדף עצמו, ש-pagehand לא יכול לבדוק: כל קריאה טעונה את אישורך.`,
     notVisible: () => 'הרכיב אינו גלוי.',
-    covered: ({ cover }) => `הרכיב מוסתר על ידי ${cover}. צריך לסגור אותו קודם.`,
+    covered: (p) => `הרכיב מוסתר על ידי ${coverOf(p)}. צריך לסגור אותו קודם.`,
     disabled: () => 'הרכיב מושבת.',
     readOnly: () => 'השדה לקריאה בלבד.',
     moving: () => 'הרכיב עדיין זז.',
@@ -172,6 +191,13 @@ const he: Translated = {
     gaveUp: () => 'הסוכן ויתר בלי לתת סיבה.',
     noSummary: () => 'הסוכן סיים בלי סיכום.',
     invalidData: () => 'הנתונים בתשובה אינם בצורה שהאתר מצפה לה.',
+    replayMaxSteps: ({ max }) => `נעצר: ההרצה החוזרת הגיעה למגבלת הצעדים (${num(max, 'he')}) לפני שהסתיימה.`,
+    replayStartDenied: ({ url }) => `לא אישרת לפתוח את ${iso(url)}, שבו ההקלטה מתחילה.`,
+    replayDenied: ({ step }) => `לא אישרת את צעד ${num(step, 'he')} בהקלטה, ולכן ההרצה החוזרת נעצרה שם.`,
+    replayNeedsRepair: ({ step }) => `צעד ${num(step, 'he')} בהקלטה כבר לא עובד כפי שהוקלט: צריך לתקן אותו.`,
+    replayUnrepaired: ({ step, tries }) => `לא ניתן היה לתקן את צעד ${num(step, 'he')} בהקלטה גם אחרי ${num(tries, 'he')} ניסיונות.`,
+    replayed: ({ replayed, repaired }) =>
+      `ההקלטה הורצה שוב. צעדים כפי שהוקלטו: ${num(replayed, 'he')}${repaired ? `; צעדים שהמודל עשה מחדש: ${num(repaired, 'he')}` : ''}.`,
   },
 };
 

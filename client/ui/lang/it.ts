@@ -1,6 +1,6 @@
 /** Italian (tu). */
 import { money, num } from '../format';
-import type { SaidKind } from '../../../common/said';
+import type { CoverRole, SaidKind, SaidParams } from '../../../common/said';
 import type { Translated } from '../i18n';
 import { trouble } from './trouble';
 
@@ -10,6 +10,25 @@ const may: Record<SaidKind, string> = {
   deletion: 'Può eliminare qualcosa',
   sending: 'Può inviare o pubblicare un messaggio',
 };
+
+/** A covering layer's role in this language, and its label (a cover without such a role: as the engine names it). */
+const roles: Record<CoverRole, string> = {
+  dialog: 'dalla finestra di dialogo',
+  alertdialog: 'dalla finestra di avviso',
+  banner: 'dall’intestazione del sito',
+  contentinfo: 'dal piè di pagina',
+  navigation: 'dalla navigazione',
+  region: 'dalla sezione',
+  complementary: 'dal pannello laterale',
+  alert: 'dall’avviso',
+  status: 'dal messaggio di stato',
+  tooltip: 'dal suggerimento',
+  menu: 'dal menu',
+  listbox: 'dall’elenco di opzioni',
+  form: 'dal modulo',
+  search: 'dalla ricerca',
+};
+const coverOf = ({ cover, role, name }: SaidParams['covered']): string => (role ? `${roles[role]}${name ? ` «${name}»` : ''}` : `da ${cover}`);
 
 const it: Translated = {
   locale: 'it',
@@ -145,7 +164,7 @@ const it: Translated = {
     siteTool: ({ name, about }) => `Lo strumento del sito «${name}» (${about}) può modificare qualcosa: non è dichiarato di sola lettura.`,
     pageTool: ({ name }) => `«${name}» è codice proprio di questa pagina, che pagehand non può verificare: sei tu a consentire ogni chiamata.`,
     notVisible: () => 'L’elemento non è visibile.',
-    covered: ({ cover }) => `L’elemento è coperto da ${cover}. Va chiuso prima.`,
+    covered: (p) => `L’elemento è coperto ${coverOf(p)}. Va chiuso prima.`,
     disabled: () => 'L’elemento è disattivato.',
     readOnly: () => 'Il campo è di sola lettura.',
     moving: () => 'L’elemento si sta ancora muovendo.',
@@ -169,6 +188,14 @@ const it: Translated = {
     gaveUp: () => 'L’agente ha rinunciato senza dare un motivo.',
     noSummary: () => 'L’agente ha finito senza un riepilogo.',
     invalidData: () => 'I dati della risposta non hanno la forma che il sito si aspetta.',
+    replayMaxSteps: ({ max }) => `Interrotto: raggiunto il limite di passi (${num(max, 'it')}) prima di finire la riproduzione.`,
+    replayStartDenied: ({ url }) => `Non hai consentito di aprire ${url}, dove inizia la registrazione.`,
+    replayDenied: ({ step }) => `Non hai consentito il passaggio ${num(step, 'it')} della registrazione, quindi la riproduzione si è fermata lì.`,
+    replayNeedsRepair: ({ step }) => `Il passaggio ${num(step, 'it')} della registrazione non funziona più così com’è: va riparato.`,
+    replayUnrepaired: ({ step, tries }) =>
+      `Non è stato possibile riparare il passaggio ${num(step, 'it')} della registrazione in ${num(tries, 'it')} tentativi.`,
+    replayed: ({ replayed, repaired }) =>
+      `Registrazione riprodotta. Passaggi come registrati: ${num(replayed, 'it')}${repaired ? `; rifatti dal modello: ${num(repaired, 'it')}` : ''}.`,
   },
 };
 

@@ -1,6 +1,6 @@
 /** Japanese (です・ます). */
 import { money, num } from '../format';
-import type { SaidKind } from '../../../common/said';
+import type { CoverRole, SaidKind, SaidParams } from '../../../common/said';
 import type { Translated } from '../i18n';
 import { trouble } from './trouble';
 
@@ -10,6 +10,25 @@ const may: Record<SaidKind, string> = {
   deletion: '何かを削除する可能性があります',
   sending: 'メッセージを送信または公開する可能性があります',
 };
+
+/** A covering layer's role in this language, and its label (a cover without such a role: as the engine names it). */
+const roles: Record<CoverRole, string> = {
+  dialog: 'ダイアログ',
+  alertdialog: '警告ダイアログ',
+  banner: 'サイトのヘッダー',
+  contentinfo: 'フッター',
+  navigation: 'ナビゲーション',
+  region: 'セクション',
+  complementary: 'サイドバー',
+  alert: '警告',
+  status: 'ステータス表示',
+  tooltip: 'ツールチップ',
+  menu: 'メニュー',
+  listbox: '選択肢の一覧',
+  form: 'フォーム',
+  search: '検索欄',
+};
+const coverOf = ({ cover, role, name }: SaidParams['covered']): string => (role ? `${roles[role]}${name ? `「${name}」` : ''}` : cover);
 
 const ja: Translated = {
   locale: 'ja',
@@ -145,7 +164,7 @@ const ja: Translated = {
     siteTool: ({ name, about }) => `サイトのツール「${name}」（${about}）は何かを変更する可能性があります。読み取り専用とされていません。`,
     pageTool: ({ name }) => `「${name}」はこのページ独自のコードで、pagehand には確認できません。呼び出すたびにあなたが許可します。`,
     notVisible: () => '要素が表示されていません。',
-    covered: ({ cover }) => `要素が ${cover} に覆われています。先にそれを閉じる必要があります。`,
+    covered: (p) => `要素が ${coverOf(p)} に覆われています。先にそれを閉じる必要があります。`,
     disabled: () => '要素は無効になっています。',
     readOnly: () => 'この欄は読み取り専用です。',
     moving: () => '要素がまだ動いています。',
@@ -169,6 +188,13 @@ const ja: Translated = {
     gaveUp: () => 'エージェントは理由を示さずに断念しました。',
     noSummary: () => 'エージェントは要約なしで終了しました。',
     invalidData: () => '回答のデータがサイトの求める形式になっていません。',
+    replayMaxSteps: ({ max }) => `停止しました：再生が終わる前にステップの上限（${num(max, 'ja')}）に達しました。`,
+    replayStartDenied: ({ url }) => `記録の開始ページ ${url} を開くことが許可されませんでした。`,
+    replayDenied: ({ step }) => `記録のステップ ${num(step, 'ja')} が許可されなかったため、再生はそこで止まりました。`,
+    replayNeedsRepair: ({ step }) => `記録のステップ ${num(step, 'ja')} が記録どおりに動かなくなりました。修復が必要です。`,
+    replayUnrepaired: ({ step, tries }) => `記録のステップ ${num(step, 'ja')} は ${num(tries, 'ja')} 回試しても修復できませんでした。`,
+    replayed: ({ replayed, repaired }) =>
+      `記録を再生しました。記録どおりのステップ：${num(replayed, 'ja')}${repaired ? `、モデルがやり直したステップ：${num(repaired, 'ja')}` : ''}。`,
   },
 };
 

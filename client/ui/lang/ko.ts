@@ -1,6 +1,6 @@
 /** Korean (합쇼체 for statements, as Korean interfaces write them). */
 import { money, num } from '../format';
-import type { SaidKind } from '../../../common/said';
+import type { CoverRole, SaidKind, SaidParams } from '../../../common/said';
 import type { Translated } from '../i18n';
 import { trouble } from './trouble';
 
@@ -10,6 +10,25 @@ const may: Record<SaidKind, string> = {
   deletion: '무언가를 삭제할 수 있습니다',
   sending: '메시지를 보내거나 게시할 수 있습니다',
 };
+
+/** A covering layer's role in this language, and its label (a cover without such a role: as the engine names it). */
+const roles: Record<CoverRole, string> = {
+  dialog: '대화상자',
+  alertdialog: '경고 대화상자',
+  banner: '사이트 헤더',
+  contentinfo: '바닥글',
+  navigation: '내비게이션',
+  region: '영역',
+  complementary: '사이드바',
+  alert: '경고',
+  status: '상태 메시지',
+  tooltip: '툴팁',
+  menu: '메뉴',
+  listbox: '선택 목록',
+  form: '양식',
+  search: '검색창',
+};
+const coverOf = ({ cover, role, name }: SaidParams['covered']): string => (role ? `${roles[role]}${name ? ` "${name}"` : ''}` : cover);
 
 const ko: Translated = {
   locale: 'ko',
@@ -144,7 +163,7 @@ const ko: Translated = {
     siteTool: ({ name, about }) => `사이트 도구 "${name}"(${about})이(가) 무언가를 변경할 수 있습니다. 읽기 전용으로 표시되어 있지 않습니다.`,
     pageTool: ({ name }) => `"${name}"은(는) 이 페이지 자체의 코드라 pagehand가 확인할 수 없습니다. 호출할 때마다 직접 허용해야 합니다.`,
     notVisible: () => '요소가 보이지 않습니다.',
-    covered: ({ cover }) => `요소가 ${cover}에 가려져 있습니다. 먼저 닫아야 합니다.`,
+    covered: (p) => `요소가 ${coverOf(p)}에 가려져 있습니다. 먼저 닫아야 합니다.`,
     disabled: () => '요소가 비활성화되어 있습니다.',
     readOnly: () => '이 필드는 읽기 전용입니다.',
     moving: () => '요소가 아직 움직이고 있습니다.',
@@ -168,6 +187,13 @@ const ko: Translated = {
     gaveUp: () => '에이전트가 이유를 밝히지 않고 포기했습니다.',
     noSummary: () => '에이전트가 요약 없이 끝냈습니다.',
     invalidData: () => '답변의 데이터가 사이트가 요구하는 형식과 맞지 않습니다.',
+    replayMaxSteps: ({ max }) => `중지됨: 다시 실행을 마치기 전에 단계 한도(${num(max, 'ko')})에 도달했습니다.`,
+    replayStartDenied: ({ url }) => `녹화가 시작되는 ${url}을(를) 여는 것을 허용하지 않았습니다.`,
+    replayDenied: ({ step }) => `녹화의 ${num(step, 'ko')}단계를 허용하지 않아 다시 실행이 거기서 멈췄습니다.`,
+    replayNeedsRepair: ({ step }) => `녹화의 ${num(step, 'ko')}단계가 녹화된 그대로는 더 이상 실행되지 않습니다. 고쳐야 합니다.`,
+    replayUnrepaired: ({ step, tries }) => `녹화의 ${num(step, 'ko')}단계를 ${num(tries, 'ko')}번 시도했지만 고치지 못했습니다.`,
+    replayed: ({ replayed, repaired }) =>
+      `녹화를 다시 실행했습니다. 녹화대로 실행한 단계: ${num(replayed, 'ko')}${repaired ? `, 모델이 새로 한 단계: ${num(repaired, 'ko')}` : ''}.`,
   },
 };
 

@@ -1,6 +1,6 @@
 /** Dutch (je). */
 import { money, num } from '../format';
-import type { SaidKind } from '../../../common/said';
+import type { CoverRole, SaidKind, SaidParams } from '../../../common/said';
 import type { Translated } from '../i18n';
 import { trouble } from './trouble';
 
@@ -10,6 +10,25 @@ const may: Record<SaidKind, string> = {
   deletion: 'Kan iets verwijderen',
   sending: 'Kan een bericht versturen of publiceren',
 };
+
+/** A covering layer's role in this language, and its label (a cover without such a role: as the engine names it). */
+const roles: Record<CoverRole, string> = {
+  dialog: 'het dialoogvenster',
+  alertdialog: 'het waarschuwingsvenster',
+  banner: 'de kop van de site',
+  contentinfo: 'de voettekst',
+  navigation: 'de navigatie',
+  region: 'het gebied',
+  complementary: 'de zijbalk',
+  alert: 'de waarschuwing',
+  status: 'de statusmelding',
+  tooltip: 'de tooltip',
+  menu: 'het menu',
+  listbox: 'de keuzelijst',
+  form: 'het formulier',
+  search: 'de zoekfunctie',
+};
+const coverOf = ({ cover, role, name }: SaidParams['covered']): string => (role ? `${roles[role]}${name ? ` ‘${name}’` : ''}` : cover);
 
 const nl: Translated = {
   locale: 'nl',
@@ -145,7 +164,7 @@ const nl: Translated = {
     siteTool: ({ name, about }) => `De tool ‘${name}’ van de site (${about}) kan iets wijzigen: hij is niet als alleen-lezen gemarkeerd.`,
     pageTool: ({ name }) => `‘${name}’ is eigen code van deze pagina, die pagehand niet kan controleren: elke aanroep moet jij toestaan.`,
     notVisible: () => 'Het element is niet zichtbaar.',
-    covered: ({ cover }) => `Het element wordt bedekt door ${cover}. Dat moet eerst dicht.`,
+    covered: (p) => `Het element wordt bedekt door ${coverOf(p)}. Dat moet eerst dicht.`,
     disabled: () => 'Het element is uitgeschakeld.',
     readOnly: () => 'Het veld is alleen-lezen.',
     moving: () => 'Het element beweegt nog.',
@@ -169,6 +188,13 @@ const nl: Translated = {
     gaveUp: () => 'De agent gaf het op zonder een reden te geven.',
     noSummary: () => 'De agent is klaar zonder samenvatting.',
     invalidData: () => 'De gegevens van het antwoord hebben niet de vorm die de site verwacht.',
+    replayMaxSteps: ({ max }) => `Gestopt: de stappenlimiet (${num(max, 'nl')}) was bereikt voordat het afspelen klaar was.`,
+    replayStartDenied: ({ url }) => `Je hebt niet toegestaan dat ${url} werd geopend, waar de opname begint.`,
+    replayDenied: ({ step }) => `Je hebt stap ${num(step, 'nl')} van de opname niet toegestaan, dus het afspelen is daar gestopt.`,
+    replayNeedsRepair: ({ step }) => `Stap ${num(step, 'nl')} van de opname werkt niet meer zoals opgenomen: die moet worden hersteld.`,
+    replayUnrepaired: ({ step, tries }) => `Stap ${num(step, 'nl')} van de opname kon in ${num(tries, 'nl')} pogingen niet worden hersteld.`,
+    replayed: ({ replayed, repaired }) =>
+      `Opname afgespeeld. Stappen zoals opgenomen: ${num(replayed, 'nl')}${repaired ? `; opnieuw gedaan door het model: ${num(repaired, 'nl')}` : ''}.`,
   },
 };
 

@@ -1,6 +1,6 @@
 /** Polish (ty; "token" declined by number: 1 token, 2 tokeny, 5 tokenów). */
 import { money, num, plural } from '../format';
-import type { SaidKind } from '../../../common/said';
+import type { CoverRole, SaidKind, SaidParams } from '../../../common/said';
 import type { Translated } from '../i18n';
 import { trouble } from './trouble';
 
@@ -12,6 +12,25 @@ const may: Record<SaidKind, string> = {
   deletion: 'Może coś usunąć',
   sending: 'Może wysłać lub opublikować wiadomość',
 };
+
+/** A covering layer's role in this language, and its label (a cover without such a role: as the engine names it). */
+const roles: Record<CoverRole, string> = {
+  dialog: 'okno dialogowe',
+  alertdialog: 'okno ostrzeżenia',
+  banner: 'nagłówek witryny',
+  contentinfo: 'stopkę',
+  navigation: 'nawigację',
+  region: 'sekcję',
+  complementary: 'panel boczny',
+  alert: 'ostrzeżenie',
+  status: 'komunikat o stanie',
+  tooltip: 'podpowiedź',
+  menu: 'menu',
+  listbox: 'listę opcji',
+  form: 'formularz',
+  search: 'wyszukiwarkę',
+};
+const coverOf = ({ cover, role, name }: SaidParams['covered']): string => (role ? `${roles[role]}${name ? ` „${name}”` : ''}` : cover);
 
 const pl: Translated = {
   locale: 'pl',
@@ -147,7 +166,7 @@ const pl: Translated = {
     siteTool: ({ name, about }) => `Narzędzie witryny „${name}” (${about}) może coś zmienić: nie jest oznaczone jako tylko do odczytu.`,
     pageTool: ({ name }) => `„${name}” to własny kod tej strony, którego pagehand nie może sprawdzić: na każde wywołanie zgadzasz się sam.`,
     notVisible: () => 'Element nie jest widoczny.',
-    covered: ({ cover }) => `Element jest zasłonięty przez ${cover}. Najpierw trzeba to zamknąć.`,
+    covered: (p) => `Element jest zasłonięty przez ${coverOf(p)}. Najpierw trzeba to zamknąć.`,
     disabled: () => 'Element jest wyłączony.',
     readOnly: () => 'Pole jest tylko do odczytu.',
     moving: () => 'Element wciąż się przesuwa.',
@@ -171,6 +190,13 @@ const pl: Translated = {
     gaveUp: () => 'Agent zrezygnował, nie podając powodu.',
     noSummary: () => 'Agent skończył bez podsumowania.',
     invalidData: () => 'Dane odpowiedzi nie mają postaci, jakiej oczekuje witryna.',
+    replayMaxSteps: ({ max }) => `Zatrzymano: osiągnięto limit kroków (${num(max, 'pl')}), zanim odtwarzanie się skończyło.`,
+    replayStartDenied: ({ url }) => `Nie zezwolono na otwarcie ${url}, gdzie zaczyna się nagranie.`,
+    replayDenied: ({ step }) => `Nie zezwolono na krok ${num(step, 'pl')} nagrania, więc odtwarzanie zatrzymało się w tym miejscu.`,
+    replayNeedsRepair: ({ step }) => `Krok ${num(step, 'pl')} nagrania nie działa już tak, jak go nagrano: trzeba go naprawić.`,
+    replayUnrepaired: ({ step, tries }) => `Nie udało się naprawić kroku ${num(step, 'pl')} nagrania w ${num(tries, 'pl')} próbach.`,
+    replayed: ({ replayed, repaired }) =>
+      `Nagranie odtworzone. Kroki jak w nagraniu: ${num(replayed, 'pl')}${repaired ? `; wykonane na nowo przez model: ${num(repaired, 'pl')}` : ''}.`,
   },
 };
 

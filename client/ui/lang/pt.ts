@@ -1,6 +1,6 @@
 /** Portuguese (você, as Brazil writes it and Portugal reads it). */
 import { money, num } from '../format';
-import type { SaidKind } from '../../../common/said';
+import type { CoverRole, SaidKind, SaidParams } from '../../../common/said';
 import type { Translated } from '../i18n';
 import { trouble } from './trouble';
 
@@ -10,6 +10,25 @@ const may: Record<SaidKind, string> = {
   deletion: 'Pode excluir algo',
   sending: 'Pode enviar ou publicar uma mensagem',
 };
+
+/** A covering layer's role in this language, and its label (a cover without such a role: as the engine names it). */
+const roles: Record<CoverRole, string> = {
+  dialog: 'pela caixa de diálogo',
+  alertdialog: 'pela caixa de alerta',
+  banner: 'pelo cabeçalho do site',
+  contentinfo: 'pelo rodapé',
+  navigation: 'pela navegação',
+  region: 'pela seção',
+  complementary: 'pelo painel lateral',
+  alert: 'pelo alerta',
+  status: 'pela mensagem de status',
+  tooltip: 'pela dica',
+  menu: 'pelo menu',
+  listbox: 'pela lista de opções',
+  form: 'pelo formulário',
+  search: 'pela busca',
+};
+const coverOf = ({ cover, role, name }: SaidParams['covered']): string => (role ? `${roles[role]}${name ? ` “${name}”` : ''}` : `por ${cover}`);
 
 const pt: Translated = {
   locale: 'pt',
@@ -145,7 +164,7 @@ const pt: Translated = {
     siteTool: ({ name, about }) => `A ferramenta do site “${name}” (${about}) pode alterar algo: não está marcada como somente leitura.`,
     pageTool: ({ name }) => `“${name}” é código da própria página, que o pagehand não pode verificar: cada chamada depende da sua permissão.`,
     notVisible: () => 'O elemento não está visível.',
-    covered: ({ cover }) => `O elemento está coberto por ${cover}. É preciso fechá-lo antes.`,
+    covered: (p) => `O elemento está coberto ${coverOf(p)}. É preciso fechá-lo antes.`,
     disabled: () => 'O elemento está desativado.',
     readOnly: () => 'O campo é somente leitura.',
     moving: () => 'O elemento ainda está se movendo.',
@@ -169,6 +188,13 @@ const pt: Translated = {
     gaveUp: () => 'O agente desistiu sem dar um motivo.',
     noSummary: () => 'O agente terminou sem um resumo.',
     invalidData: () => 'Os dados da resposta não têm o formato que o site espera.',
+    replayMaxSteps: ({ max }) => `Parado: o limite de passos (${num(max, 'pt')}) foi atingido antes de concluir a reprodução.`,
+    replayStartDenied: ({ url }) => `Você não permitiu abrir ${url}, onde a gravação começa.`,
+    replayDenied: ({ step }) => `Você não permitiu o passo ${num(step, 'pt')} da gravação, então a reprodução parou ali.`,
+    replayNeedsRepair: ({ step }) => `O passo ${num(step, 'pt')} da gravação não funciona mais como foi gravado: é preciso repará-lo.`,
+    replayUnrepaired: ({ step, tries }) => `Não foi possível reparar o passo ${num(step, 'pt')} da gravação em ${num(tries, 'pt')} tentativas.`,
+    replayed: ({ replayed, repaired }) =>
+      `Gravação reproduzida. Passos como gravados: ${num(replayed, 'pt')}${repaired ? `; refeitos pelo modelo: ${num(repaired, 'pt')}` : ''}.`,
   },
 };
 

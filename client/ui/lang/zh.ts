@@ -1,6 +1,6 @@
 /** Chinese, simplified characters (你). */
 import { money, num } from '../format';
-import type { SaidKind } from '../../../common/said';
+import type { CoverRole, SaidKind, SaidParams } from '../../../common/said';
 import type { Translated } from '../i18n';
 import { trouble } from './trouble';
 
@@ -10,6 +10,25 @@ const may: Record<SaidKind, string> = {
   deletion: '可能会删除内容',
   sending: '可能会发送或发布消息',
 };
+
+/** A covering layer's role in this language, and its label (a cover without such a role: as the engine names it). */
+const roles: Record<CoverRole, string> = {
+  dialog: '对话框',
+  alertdialog: '警告对话框',
+  banner: '网站页眉',
+  contentinfo: '页脚',
+  navigation: '导航栏',
+  region: '区块',
+  complementary: '侧边栏',
+  alert: '警告',
+  status: '状态消息',
+  tooltip: '提示框',
+  menu: '菜单',
+  listbox: '选项列表',
+  form: '表单',
+  search: '搜索框',
+};
+const coverOf = ({ cover, role, name }: SaidParams['covered']): string => (role ? `${roles[role]}${name ? `“${name}”` : ''}` : cover);
 
 const zh: Translated = {
   locale: 'zh',
@@ -142,7 +161,7 @@ const zh: Translated = {
     siteTool: ({ name, about }) => `网站工具“${name}”（${about}）可能会更改内容：它未标记为只读。`,
     pageTool: ({ name }) => `“${name}”是此页面自己的代码，pagehand 无法核实：每次调用都由你决定是否允许。`,
     notVisible: () => '该元素不可见。',
-    covered: ({ cover }) => `该元素被 ${cover} 遮住了，需要先关闭它。`,
+    covered: (p) => `该元素被 ${coverOf(p)} 遮住了，需要先关闭它。`,
     disabled: () => '该元素已禁用。',
     readOnly: () => '该字段为只读。',
     moving: () => '该元素仍在移动。',
@@ -166,6 +185,12 @@ const zh: Translated = {
     gaveUp: () => '代理放弃了任务，且没有说明原因。',
     noSummary: () => '代理已结束，但没有给出总结。',
     invalidData: () => '回答中的数据不符合网站要求的格式。',
+    replayMaxSteps: ({ max }) => `已停止：重放完成前已达到步数上限（${num(max, 'zh')}）。`,
+    replayStartDenied: ({ url }) => `你没有允许打开录制的起始页 ${url}。`,
+    replayDenied: ({ step }) => `你没有允许录制中的第 ${num(step, 'zh')} 步，重放就此停止。`,
+    replayNeedsRepair: ({ step }) => `录制中的第 ${num(step, 'zh')} 步已无法按原样执行，需要修复。`,
+    replayUnrepaired: ({ step, tries }) => `录制中的第 ${num(step, 'zh')} 步尝试了 ${num(tries, 'zh')} 次仍未能修复。`,
+    replayed: ({ replayed, repaired }) => `已重放录制：按录制执行 ${num(replayed, 'zh')} 步${repaired ? `，由模型重做 ${num(repaired, 'zh')} 步` : ''}。`,
   },
 };
 
