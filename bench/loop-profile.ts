@@ -13,8 +13,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleOptions } from '../build';
-import { generatePage } from './lib/generate-page';
-import { servePages } from './lib/serve-pages';
+import { serveLoopPage } from './lib/loop-page';
 import { startModelStack } from './lib/model-stack';
 import { renderTable } from './lib/table';
 
@@ -37,10 +36,6 @@ interface Profile {
   timeDeltas: number[];
 }
 
-const COUNTER = `<section aria-label="Bench counter" style="position:relative;z-index:5;background:#fff;padding:6px">
-<button id="add" type="button">Add one</button> <span id="n">Count: 0</span></section>
-<script>let n = 0; document.getElementById('add').addEventListener('click', () => { document.getElementById('n').textContent = 'Count: ' + (++n); });</script>`;
-
 async function main(): Promise<void> {
   const out = await build({ ...bundleOptions, minify: false, keepNames: false, write: false, outfile: 'pagehand-profile.js' });
   const bundle = out.outputFiles[0]!.text;
@@ -54,13 +49,7 @@ async function main(): Promise<void> {
     fileAt.push(current);
   }
   const stack = await startModelStack('loop-profile', MODEL);
-  const page5k = generatePage({ targetElements: 5_000, seed: 7, framePath: '/frame.html' });
-  const pages = await servePages(
-    new Map([
-      ['/5k.html', page5k.html.replace('<body>', `<body>${COUNTER}`)],
-      ['/frame.html', page5k.frameHtml],
-    ]),
-  );
+  const pages = await serveLoopPage();
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu'],

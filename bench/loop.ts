@@ -43,8 +43,7 @@ import type { ModelRequest } from '../tests/server/fakes/model-request';
 import type { FakeScript } from '../tests/server/fakes/script';
 import { bundleForPage } from './lib/bundle-for-page';
 import { countTokens, renderToolsForModel } from './lib/count-tokens';
-import { generatePage } from './lib/generate-page';
-import { servePages } from './lib/serve-pages';
+import { serveLoopPage } from './lib/loop-page';
 import { startModelStack } from './lib/model-stack';
 import { median } from './lib/stats';
 import { renderTable } from './lib/table';
@@ -71,11 +70,6 @@ const p95 = (xs: number[]): number => {
   return s[Math.min(s.length - 1, Math.ceil(0.95 * s.length) - 1)] ?? NaN;
 };
 const ms = (n: number): string => n.toFixed(1);
-
-/** The counter the scripted model clicks on the 5k page; each click changes the page. */
-const COUNTER = `<section aria-label="Bench counter" style="position:relative;z-index:5;background:#fff;padding:6px">
-<button id="add" type="button">Add one</button> <span id="n">Count: 0</span></section>
-<script>let n = 0; document.getElementById('add').addEventListener('click', () => { document.getElementById('n').textContent = 'Count: ' + (++n); });</script>`;
 
 const startStack = () => startModelStack('loop', MODEL);
 
@@ -234,13 +228,7 @@ async function main(): Promise<void> {
   if (baseDir) await rm(baseDir, { recursive: true, force: true });
   const stack = await startStack();
   const statics = await startStaticServer();
-  const page5k = generatePage({ targetElements: 5_000, seed: 7, framePath: '/frame.html' });
-  const pages = await servePages(
-    new Map([
-      ['/5k.html', page5k.html.replace('<body>', `<body>${COUNTER}`)],
-      ['/frame.html', page5k.frameHtml],
-    ]),
-  );
+  const pages = await serveLoopPage();
   const browser: Browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
   const token = stack.proxy.personalToken!;
   try {

@@ -16,8 +16,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleOptions } from '../build';
-import { generatePage } from './lib/generate-page';
-import { servePages } from './lib/serve-pages';
+import { serveLoopPage } from './lib/loop-page';
 import { median } from './lib/stats';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -55,13 +54,7 @@ async function main(): Promise<void> {
   const baseDir = await treeAt(BASE);
   const bundles = await Promise.all([bundleOf(baseDir), bundleOf(root)]);
   await rm(baseDir, { recursive: true, force: true });
-  const page5k = generatePage({ targetElements: 5_000, seed: 7, framePath: '/frame.html' });
-  const pages = await servePages(
-    new Map([
-      ['/5k.html', page5k.html.replace('<body>', `<body>${COUNTER}`)],
-      ['/frame.html', page5k.frameHtml],
-    ]),
-  );
+  const pages = await serveLoopPage(COUNTER);
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu'],

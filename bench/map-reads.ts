@@ -10,8 +10,7 @@
 import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
 import { bundleOptions } from '../build';
-import { generatePage } from './lib/generate-page';
-import { servePages } from './lib/serve-pages';
+import { serveLoopPage } from './lib/loop-page';
 import { renderTable } from './lib/table';
 
 const COUNTER = `<button id="add" type="button">Add one</button> <span id="n">Count: 0</span>`;
@@ -46,13 +45,7 @@ const COUNT = `(async (methods) => {
 
 async function main(): Promise<void> {
   const out = await build({ ...bundleOptions, minify: false, keepNames: false, write: false, outfile: 'pagehand-reads.js' });
-  const page5k = generatePage({ targetElements: 5_000, seed: 7, framePath: '/frame.html' });
-  const pages = await servePages(
-    new Map([
-      ['/5k.html', page5k.html.replace('<body>', `<body>${COUNTER}`)],
-      ['/frame.html', page5k.frameHtml],
-    ]),
-  );
+  const pages = await serveLoopPage(COUNTER);
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--headless', '--no-sandbox'] });
   try {
     const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();

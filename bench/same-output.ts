@@ -22,17 +22,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleOptions } from '../build';
 import { startStaticServer } from '../tests/browser/static-server';
-import { generatePage } from './lib/generate-page';
 import { startModelStack } from './lib/model-stack';
-import { servePages } from './lib/serve-pages';
+import { serveLoopPage } from './lib/loop-page';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const BASE = process.env.BENCH_BASE ?? 'HEAD';
 const STEPS = Number(process.env.BENCH_STEPS) || 8;
 const MODEL = 'gpt-test';
-const COUNTER = `<section aria-label="Bench counter" style="position:relative;z-index:5;background:#fff;padding:6px">
-<button id="add" type="button">Add one</button> <span id="n">Count: 0</span></section>
-<script>let n = 0; document.getElementById('add').addEventListener('click', () => { document.getElementById('n').textContent = 'Count: ' + (++n); });</script>`;
 
 async function bundleOf(dir: string): Promise<string> {
   const out = await build({ ...bundleOptions, absWorkingDir: dir, nodePaths: [join(root, 'node_modules')], write: false, outfile: 'pagehand.js' });
@@ -72,13 +68,7 @@ async function main(): Promise<void> {
   const [now, base] = await Promise.all([bundleOf(root), bundleOf(baseDir)]);
   await rm(baseDir, { recursive: true, force: true });
   const statics = await startStaticServer();
-  const page5k = generatePage({ targetElements: 5_000, seed: 7, framePath: '/frame.html' });
-  const pages = await servePages(
-    new Map([
-      ['/5k.html', page5k.html.replace('<body>', `<body>${COUNTER}`)],
-      ['/frame.html', page5k.frameHtml],
-    ]),
-  );
+  const pages = await serveLoopPage();
   const stack = await startModelStack('same-output', MODEL);
   const browser: Browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--headless', '--no-sandbox'] });
   const differences: string[] = [];
