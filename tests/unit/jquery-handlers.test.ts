@@ -18,4 +18,8 @@ describe("jQuery's store read as click cues", () => {
     expect(storeHandlers(entry('click', [{ selector: '*' }, { selector: ' body ' }], 2), TYPES).selectors).toEqual([]);
     for (const junk of [null, 3, 'x', { events: 5 }, { events: { click: 'no' } }]) expect(storeHandlers(junk, TYPES)).toEqual({ direct: false, selectors: [] });
   });
+  it("a page's forged store with a huge delegate count costs no more than the handlers it holds", () => {
+    expect(storeHandlers(entry('click', [{ selector: 'li' }, {}], 1e12), TYPES)).toEqual({ direct: false, selectors: ['li'] });
+    expect(storeHandlers(entry('click', [], Infinity), TYPES)).toEqual({ direct: false, selectors: [] });
+  });
 });

@@ -29,7 +29,8 @@ export function storeHandlers(entry: unknown, types: readonly string[]): Handler
   for (const t of types) {
     const list = (events as Record<string, unknown>)[t];
     if (!Array.isArray(list)) continue;
-    const delegated = Number((list as { delegateCount?: unknown }).delegateCount) || 0;
+    // A page can write any count into a store: never more than the handlers there are.
+    const delegated = Math.min(Number((list as { delegateCount?: unknown }).delegateCount) || 0, list.length);
     if (list.length > delegated) direct = true;
     for (let i = 0; i < delegated; i++) {
       const sel = (list[i] as { selector?: unknown } | undefined)?.selector;
