@@ -13,7 +13,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, latestMap, mapUrl, MODELS, refFor, runAgent, useAgentStack, type ModelRequest } from './agent-harness';
 import { bundleSource, origin } from './harness';
-import { clickBookmarklet, inUi, openPanel, panel, sendTask, shot, useUiSession, waitIn } from './ui-kit';
+import { clickAllow, clickBookmarklet, inUi, openPanel, panel, sendTask, shot, useUiSession, waitIn } from './ui-kit';
 import { runCli } from './runner-cli';
 
 const stack = useAgentStack();
@@ -215,7 +215,7 @@ describe('a thread in the panel', () => {
       // Turn 1: the user allows every deletion of that run.
       await waitIn(page, '[data-confirm][data-armed]', 30_000);
       expect(await inUi(page, '[data-confirm] h3').textContent()).toContain('Deletion');
-      await inUi(page, '[data-allow-kind]').click();
+      await clickAllow(page, '[data-allow-kind]');
       await waitIn(page, '[data-end="done"]', 30_000);
       expect(await page.locator('#d1').count()).toBe(0);
 

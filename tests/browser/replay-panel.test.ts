@@ -9,7 +9,7 @@ import type { Recording } from '../../client/agent/public-types';
 import { MODELS, openWithAgent, useAgentStack } from './agent-harness';
 import { origin } from './harness';
 import { task } from './replay-kit';
-import { bookmarkletReady, clickBookmarklet, inUi, openPanel, panel, sendTask, useUiSession, waitIn } from './ui-kit';
+import { bookmarkletReady, clickAllow, clickBookmarklet, inUi, openPanel, panel, sendTask, useUiSession, waitIn } from './ui-kit';
 
 const session = useUiSession();
 const stack = useAgentStack();
@@ -32,7 +32,7 @@ describe('recordings in the panel', () => {
     stack.setPolicy(t.model());
     await openPanel(page, stack);
     await sendTask(page, t.task);
-    await (await waitIn(page, '[data-confirm] [data-allow]', 30_000)).click();
+    await clickAllow(page);
     await waitIn(page, '[data-end="done"]', 30_000);
     expect(await t.solved(page)).toBe(true);
     await expect(inUi(page, '[data-save-recording]').count()).resolves.toBe(1);
@@ -40,7 +40,7 @@ describe('recordings in the panel', () => {
     const model = noModel();
     await inUi(page, '[data-run-again]').click();
     // The replay starts on the recording's first page, then goes to checkout, where it asks.
-    await (await waitIn(page, '[data-confirm] [data-allow]', 30_000)).click();
+    await clickAllow(page);
     await waitIn(page, '[data-end="done"]', 30_000);
     expect(await page.evaluate(() => JSON.parse(localStorage.getItem('shopOrders') ?? '[]').length)).toBe(2);
     expect(model.calls()).toBe(0);

@@ -14,7 +14,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { call, latestMap, refFor, sequence, useAgentStack } from './agent-harness';
 import { bundleSource, origin } from './harness';
-import { checkState, inUi, LIGHT_BG, openPanel, sendTask, useUiSession, waitIn } from './ui-kit';
+import { checkState, clickAllow, LIGHT_BG, openPanel, sendTask, useUiSession, waitIn } from './ui-kit';
 
 const session = useUiSession();
 const stack = useAgentStack();
@@ -259,7 +259,7 @@ describe('the confirmation card cannot be covered, faded, moved or rushed', () =
     expect(on.allow.bg).not.toBe(off.allow.bg);
     expect(on.allow.bg).not.toBe(on.deny.bg);
     await checkState(page, 'confirm-armed', { background: LIGHT_BG });
-    await inUi(page, '[data-allow]').click();
+    await clickAllow(page);
     await waitIn(page, '[data-end="done"]');
     expect(await state(page)).toEqual({ deleted: 1, asking: false });
     await page.close();

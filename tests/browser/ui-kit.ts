@@ -88,10 +88,18 @@ export async function bookmarkletReady(page: Page): Promise<void> {
 export const panel = (page: Page): Locator => page.locator('pagehand-ui section.panel');
 export const inUi = (page: Page, sel: string): Locator => page.locator(`pagehand-ui ${sel}`);
 
-/** The user's click on Allow, once the confirmation card has armed (it takes no click before: client/ui/arming.ts). */
-export async function clickAllow(page: Page): Promise<void> {
-  await inUi(page, '[data-confirm][data-armed]').waitFor();
-  await inUi(page, '[data-allow]').click();
+/**
+ * The user's click on Allow (or another of the card's buttons), once the confirmation card has
+ * armed (it takes no click before: client/ui/arming.ts). The pointer goes where the button is,
+ * as a person's does: Playwright's own click may scroll the panel to bring the button in view
+ * first, and a card that moves disarms (under load it retried with a scroll that did, and the
+ * click was rightly ignored).
+ */
+export async function clickAllow(page: Page, button = '[data-allow]', timeout = 30_000): Promise<void> {
+  await waitIn(page, '[data-confirm][data-armed]', timeout);
+  const box = await inUi(page, `[data-confirm] ${button}`).boundingBox();
+  if (!box) throw new Error(`the confirmation card has no ${button} on screen`);
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
 }
 
 /** `pagehand.open()` with the stack's proxy, as a bookmarklet configured for it would. */

@@ -12,7 +12,7 @@ import type { Strings } from '../../client/ui/i18n';
 import { loadStrings } from '../../client/ui/lang-load';
 import { call, latestMap, refFor, sequence, useAgentStack } from './agent-harness';
 import { bundleSource, origin } from './harness';
-import { inUi, openPanel, sendTask, useUiSession, waitIn } from './ui-kit';
+import { clickAllow, inUi, openPanel, sendTask, useUiSession, waitIn } from './ui-kit';
 
 const session = useUiSession();
 const stack = useAgentStack();
@@ -47,7 +47,7 @@ async function replayIn(): Promise<{ page: Page; calls: () => number }> {
 describe('a replay’s ending, translated', () => {
   it('fr: replayed as recorded, the end card says so in French', async () => {
     const { page, calls } = await replayIn();
-    await inUi(page, '[data-allow]').click();
+    await clickAllow(page);
     await waitIn(page, '[data-end="done"]', 30_000);
     const summary = await inUi(page, '[data-summary]').textContent();
     expect(summary).toBe(fr.said.replayed({ replayed: 1, repaired: 0 }));
@@ -83,7 +83,7 @@ describe('a replay’s ending, translated', () => {
     await page.evaluate(() => {
       document.getElementById('banner')!.style.display = 'block';
     });
-    await inUi(page, '[data-allow]').click();
+    await clickAllow(page);
     await waitIn(page, '[data-end]', 30_000);
     const results = await inUi(page, '.log details dd').allTextContents();
     expect(results).toContain(fr.said.covered({ cover: 'dialog "Cookie consent"', role: 'dialog', name: 'Cookie consent' }));

@@ -10,7 +10,7 @@ import type { Strings } from '../../client/ui/i18n';
 import { loadStrings } from '../../client/ui/lang-load';
 import { call, latestMap, refFor, sequence, useAgentStack } from './agent-harness';
 import { bundleSource, origin } from './harness';
-import { inUi, openPanel, sendTask, useUiSession, waitIn } from './ui-kit';
+import { clickAllow, inUi, openPanel, sendTask, useUiSession, waitIn } from './ui-kit';
 
 const session = useUiSession();
 const stack = useAgentStack();
@@ -71,7 +71,7 @@ describe('pagehand’s own words, translated', () => {
     await sendTask(page, 'supprime mon compte');
     await waitIn(page, '[data-confirm][data-armed]');
     await page.evaluate(() => (window as any).__hide());
-    await inUi(page, '[data-allow]').click();
+    await clickAllow(page);
     await waitIn(page, '[data-end]');
     const results = await inUi(page, '.log details dd').allTextContents();
     expect(results).toContain(fr.said.gone({}));
