@@ -39,7 +39,8 @@ import {
 import { deleteAtCaret, deleteInEditable, fireChange, fireInput, insertAtCaret, insertIntoEditable, roomLeft, setCaret } from './editing';
 import { fireKey, NO_MODIFIERS } from './keyevents';
 import { nextTask } from './task';
-import { closestOf, controlsOf, formOf, typeOf, ownerDocumentOf, attrOf, openShadowOf, hasAttrOf } from '../dom/proto';
+import { focusOrder } from './focus-order';
+import { closestOf, controlsOf, formOf, typeOf, ownerDocumentOf, attrOf, hasAttrOf } from '../dom/proto';
 import { comboLabel, modifierKey, parseKeyCombo, typedText, type KeyCombo, type KeyDef, type Modifiers } from './keys';
 
 type Field = HTMLInputElement | HTMLTextAreaElement;
@@ -119,32 +120,6 @@ export function implicitSubmit(field: Element, label: (el: Element) => string): 
   if (typeof form.requestSubmit === 'function') form.requestSubmit();
   else if (form.dispatchEvent(new (winOf(form).Event)('submit', { bubbles: true, cancelable: true }))) form.submit();
   return 'This submitted the form.';
-}
-
-/**
- * Candidates for sequential focus navigation, in order: positive tabindex ascending, then
- * tabindex 0 in tree order (open shadow roots at their host's place), inside an open modal
- * dialog if there is one. Not yet checked for visibility — that is done lazily, only for the
- * few candidates around the current focus (checking all of them costs ~10 ms on a 5k page).
- */
-export function focusOrder(doc: Document): HTMLElement[] {
-  let scope: ParentNode = doc;
-  try {
-    scope = doc.querySelector('dialog:modal') ?? doc;
-  } catch {
-    /* :modal unsupported */
-  }
-  const list: HTMLElement[] = [];
-  const visit = (root: ParentNode): void => {
-    for (const el of root.querySelectorAll('*')) {
-      const open = openShadowOf(el);
-      if (open) visit(open);
-      if (isHTML(el) && el.tabIndex >= 0) list.push(el);
-    }
-  };
-  visit(scope);
-  const positive = list.filter((e) => e.tabIndex > 0).sort((a, b) => a.tabIndex - b.tabIndex);
-  return positive.length ? [...positive, ...list.filter((e) => e.tabIndex === 0)] : list;
 }
 
 /** A radio group has one stop: its checked radio, else the first (last when going back). */
