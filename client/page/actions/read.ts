@@ -10,7 +10,7 @@ import type { Handler } from './context';
 import { ActionError } from './dom';
 import { readDownload } from './download-report';
 import { readUrl } from './read-url';
-import { readableText } from './text';
+import { textForRead } from './read-text';
 
 export const read: Handler<ToolArgs['read']> = async ({ ref, page, download, url }, ctx) => {
   if (download !== undefined) return { message: readDownload(download, page, ctx.settings.masks) };
@@ -18,7 +18,7 @@ export const read: Handler<ToolArgs['read']> = async ({ ref, page, download, url
   const root = ref ? ctx.resolve(ref) : (document.body ?? document.documentElement);
   const what = ref ? ctx.label(root) : 'the page';
   // The text reader (tables and grids as lines) loads on first use: most runs read through the map.
-  const chunks = chunkText(readableText(root, ctx.settings), CHUNK_CHARS);
+  const chunks = chunkText(textForRead(root, ctx.settings), CHUNK_CHARS);
   if (!chunks.length) return { message: `${what[0]!.toUpperCase()}${what.slice(1)} has no readable text.`, changes: { chunk: { page: 1, pages: 0 } } };
   if (page > chunks.length) {
     throw new ActionError(`There is no page ${page}: the text of ${what} has ${chunks.length} page${chunks.length === 1 ? '' : 's'}.`);

@@ -30,6 +30,17 @@ const computed = (el: Element): TextStyle => winOf(el).getComputedStyle(el);
  *   fetched and parsed apart, read-url.ts) passes the HTML's defaults instead.
  */
 export function readableText(root: Element, { zones, masks, fence }: Pick<PageSettings, 'zones' | 'masks' | 'fence'>, styleOf = computed): string {
+  // Masked whole, before `read` cuts it into pages: a secret split at a page's end would not match.
+  // One string of page text, cleaned as a whole before read cuts it into pages (map/fence.ts).
+  return clean(masks.text(renderedText(root, zones, styleOf)), fence);
+}
+
+/**
+ * The text as rendered, before secrets are masked and the page's look-alike markers cleaned
+ * (`readableText` does both): what may be kept while the page stays as it was (read-text.ts).
+ * @param inner told of each shadow root and frame document the walk enters.
+ */
+export function renderedText(root: Element, zones: PageSettings['zones'], styleOf = computed, inner?: (root: Node) => void): string {
   let out: string[] = [];
 
   /** At least `n` line breaks end the text so far (1: a new line; 2: a blank line). */
@@ -96,8 +107,9 @@ export function readableText(root: Element, { zones, masks, fence }: Pick<PageSe
     else if (side) out.push(' ');
     if (t === 'iframe' || t === 'frame') {
       // From the frame's root element, so that a zone mark on its <html> counts too.
-      const inner = frameDocument(el)?.documentElement;
-      if (inner) walk(inner, true, false);
+      const doc = frameDocument(el);
+      if (doc) inner?.(doc);
+      if (doc?.documentElement) walk(doc.documentElement, true, false);
       breaks(1);
       return;
     }
@@ -120,6 +132,7 @@ export function readableText(root: Element, { zones, masks, fence }: Pick<PageSe
       if (assigned.length) for (const a of assigned) walk(a, vis, isPre);
       else walkChildren(el, vis, isPre);
     } else if (openShadowOf(el)) {
+      inner?.(openShadowOf(el)!);
       walkChildren(openShadowOf(el)!, vis, isPre);
     } else {
       walkChildren(el, vis, isPre);
@@ -130,9 +143,7 @@ export function readableText(root: Element, { zones, masks, fence }: Pick<PageSe
   };
 
   walk(root, true, false);
-  // Masked whole, before `read` cuts it into pages: a secret split at a page's end would not match.
-  // One string of page text, cleaned as a whole before read cuts it into pages (map/fence.ts).
-  return clean(masks.text(finish(out)), fence);
+  return finish(out);
 }
 
 /** Lines trimmed, cells joined with " | ", at most one blank line in a row, none at the ends. */
