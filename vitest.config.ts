@@ -28,6 +28,7 @@ export default defineConfig({
           include: ['tests/browser/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['tests/browser/global-setup.ts'],
+          isolate: false,
           // The step-log trace (tests/trace/README.md): only with PAGEHAND_TRACE_DIR set.
           setupFiles: process.env.PAGEHAND_TRACE_DIR ? ['tests/trace/setup.ts'] : [],
           testTimeout: 30_000,
