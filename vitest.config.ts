@@ -28,6 +28,8 @@ export default defineConfig({
           include: ['tests/browser/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['tests/browser/global-setup.ts'],
+          // A worker's files share its module cache: re-importing playwright-core and the harness per
+          // file cost 182 s of a CI run. The files keep nothing at module level but the same caches.
           isolate: false,
           // The step-log trace (tests/trace/README.md): only with PAGEHAND_TRACE_DIR set.
           setupFiles: process.env.PAGEHAND_TRACE_DIR ? ['tests/trace/setup.ts'] : [],

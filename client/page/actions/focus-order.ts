@@ -19,17 +19,17 @@
  */
 import { isHTML } from './dom';
 import { openShadowOf } from '../dom/proto';
+import { watchTrees, type ChangeWatch } from '../map/walk-reuse';
 
 interface Kept {
   order: HTMLElement[];
   /** Custom elements not yet defined at the walk: one upgraded since may hold new stops. */
   undefinedEls: Element[];
-  observer: MutationObserver;
-  stale: boolean;
+  /** Elements and attributes only: a text edit moves no stop. */
+  watch: ChangeWatch;
 }
 
 const kept = new WeakMap<Document, Kept>();
-const WATCH: MutationObserverInit = { subtree: true, childList: true, attributes: true, characterData: false };
 
 function walkOrder(doc: Document, roots: Node[], undefinedEls: Element[]): HTMLElement[] {
   let scope: ParentNode = doc;
@@ -57,24 +57,11 @@ function walkOrder(doc: Document, roots: Node[], undefinedEls: Element[]): HTMLE
 
 export function focusOrder(doc: Document): HTMLElement[] {
   const k = kept.get(doc);
-  if (k && !k.stale && k.observer.takeRecords().length === 0 && !k.undefinedEls.some((el) => el.matches(':defined'))) return k.order;
-  k?.observer.disconnect();
-  const Observer = doc.defaultView?.MutationObserver ?? (typeof MutationObserver === 'function' ? MutationObserver : undefined);
+  if (k && !k.watch.changed() && !k.undefinedEls.some((el) => el.matches(':defined'))) return k.order;
+  k?.watch.stop();
   const roots: Node[] = [doc];
   const undefinedEls: Element[] = [];
   const order = walkOrder(doc, roots, undefinedEls);
-  if (!Observer) return order;
-  const entry: Kept = {
-    order,
-    undefinedEls,
-    stale: false,
-    // The first change retires the order and stops watching: a busy page pays for one record.
-    observer: new Observer(() => {
-      entry.stale = true;
-      entry.observer.disconnect();
-    }),
-  };
-  for (const r of roots) entry.observer.observe(r, WATCH);
-  kept.set(doc, entry);
+  kept.set(doc, { order, undefinedEls, watch: watchTrees(roots, { text: false }) });
   return order;
 }

@@ -6,7 +6,8 @@
  * "As it was" is watched, not guessed (map/walk-reuse.ts `watchChanges`): a DOM mutation, a
  * focus change, a running animation, a scroll, resize or pointer event since the walk, and the
  * text is walked again; each same-origin frame the walk entered is watched the same way, and
- * each open shadow root for mutations. Only the rendered text is kept: secrets are masked and
+ * each open shadow root for mutations. A style sheet edited through the CSSOM with no mutation
+ * and no event (a timer's `insertRule`) is not seen until the next change. Only the rendered text is kept: secrets are masked and
  * look-alike markers cleaned at every read, so a secret given since is masked too.
  *
  * @example
@@ -14,34 +15,15 @@
  *   textForRead(document.body, settings);              // the same text, unless the page moved
  */
 import type { PageSettings } from '../settings';
-import { clean } from '../map/fence';
-import { watchChanges, type ChangeWatch } from '../map/walk-reuse';
+import { watchChanges, watchTrees, type ChangeWatch } from '../map/walk-reuse';
 import { ownerDocumentOf } from '../dom/proto';
-import { renderedText } from './text';
+import { asPageData, renderedText } from './text';
 
 interface Kept {
   root: Element;
   zones: PageSettings['zones'];
   text: string;
   watches: ChangeWatch[];
-}
-
-/** A shadow root's changes (a document's own watch does not see inside it). */
-function watchTree(root: Node): ChangeWatch {
-  let changed = false;
-  const observer = new MutationObserver(() => stop());
-  observer.observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
-  function stop(): void {
-    changed = true;
-    observer.disconnect();
-  }
-  return {
-    changed: () => {
-      if (!changed && observer.takeRecords().length) stop();
-      return changed;
-    },
-    stop,
-  };
 }
 
 const isDocument = (n: Node): n is Document => n.nodeType === 9;
@@ -54,16 +36,16 @@ const stopAll = (watches: ChangeWatch[]): void => {
 let kept: Kept | undefined;
 
 export function textForRead(root: Element, settings: Pick<PageSettings, 'zones' | 'masks' | 'fence'>): string {
-  const { zones, masks, fence } = settings;
+  const { zones } = settings;
   let text: string;
   if (kept && kept.root === root && kept.zones === zones && !kept.watches.some((w) => w.changed())) text = kept.text;
   else {
     if (kept) stopAll(kept.watches);
     kept = undefined;
     const watches = [watchChanges(ownerDocumentOf(root))];
-    text = renderedText(root, zones, undefined, (inner) => watches.push(isDocument(inner) ? watchChanges(inner) : watchTree(inner)));
+    text = renderedText(root, zones, undefined, (inner) => watches.push(isDocument(inner) ? watchChanges(inner) : watchTrees([inner])));
     if (!watches.some((w) => w.changed())) kept = { root, zones, text, watches };
     else stopAll(watches);
   }
-  return clean(masks.text(text), fence);
+  return asPageData(text, settings);
 }

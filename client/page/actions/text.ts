@@ -29,10 +29,17 @@ const computed = (el: Element): TextStyle => winOf(el).getComputedStyle(el);
  * @param styleOf how an element is styled: computed by default; a document with no layout (one
  *   fetched and parsed apart, read-url.ts) passes the HTML's defaults instead.
  */
-export function readableText(root: Element, { zones, masks, fence }: Pick<PageSettings, 'zones' | 'masks' | 'fence'>, styleOf = computed): string {
-  // Masked whole, before `read` cuts it into pages: a secret split at a page's end would not match.
-  // One string of page text, cleaned as a whole before read cuts it into pages (map/fence.ts).
-  return clean(masks.text(renderedText(root, zones, styleOf)), fence);
+export function readableText(root: Element, settings: Pick<PageSettings, 'zones' | 'masks' | 'fence'>, styleOf = computed): string {
+  return asPageData(renderedText(root, settings.zones, styleOf), settings);
+}
+
+/**
+ * Rendered text made fit to hand the model: secrets masked and the page's look-alike markers
+ * cleaned (map/fence.ts), on the whole string before `read` cuts it into pages — a secret split
+ * at a page's end would not match.
+ */
+export function asPageData(text: string, { masks, fence }: Pick<PageSettings, 'masks' | 'fence'>): string {
+  return clean(masks.text(text), fence);
 }
 
 /**
@@ -132,8 +139,9 @@ export function renderedText(root: Element, zones: PageSettings['zones'], styleO
       if (assigned.length) for (const a of assigned) walk(a, vis, isPre);
       else walkChildren(el, vis, isPre);
     } else if (openShadowOf(el)) {
-      inner?.(openShadowOf(el)!);
-      walkChildren(openShadowOf(el)!, vis, isPre);
+      const shadow = openShadowOf(el)!;
+      inner?.(shadow);
+      walkChildren(shadow, vis, isPre);
     } else {
       walkChildren(el, vis, isPre);
     }

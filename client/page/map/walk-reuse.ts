@@ -84,6 +84,29 @@ export function watchChanges(doc: Document = document): ChangeWatch {
   };
 }
 
+/**
+ * Watches `roots` (shadow roots, or a document where focus and events do not matter) for DOM
+ * mutations only: the first change answers "changed" and stops watching. Records are taken at
+ * each ask, so a change made a moment before counts at once. `text: false` leaves text edits
+ * out (what depends on elements and attributes only).
+ */
+export function watchTrees(roots: readonly Node[], { text = true }: { text?: boolean } = {}): ChangeWatch {
+  let changed = false;
+  const observer = new MutationObserver(() => stop());
+  for (const r of roots) observer.observe(r, { subtree: true, childList: true, attributes: true, characterData: text });
+  function stop(): void {
+    changed = true;
+    observer.disconnect();
+  }
+  return {
+    changed: () => {
+      if (!changed && observer.takeRecords().length) stop();
+      return changed;
+    },
+    stop,
+  };
+}
+
 const kept = new WeakMap<PageMap, { entry: KeptWalk; watch: ChangeWatch }>();
 /** The latest kept walk per settings value: a newer map's walk retires the older one's watch. */
 const latest = new WeakMap<PageSettings, ChangeWatch>();
