@@ -20,6 +20,7 @@ import {
   type Point,
 } from './dom';
 import { deepHit, describeCover, hitReaches, labelOf } from './hit';
+import { nextTask } from './task';
 import type { Said } from '../../../common/said';
 
 export interface ActionabilityOptions {
@@ -117,7 +118,11 @@ export async function waitActionable(el: Element, o: ActionabilityOptions): Prom
     if (c.ok) return c.point;
     if (c.fatal || performance.now() >= deadline) throw new ActionError(c.reason, c.said);
     last = c.rect ?? last;
+    // Checked and acted on in a task after the frame, as input arrives: not inside its
+    // animation-frame callbacks, where what the action changes would be rendered before its
+    // next event (a key's up) could be sent.
     await nextFrame(winOf(el));
+    await nextTask();
   }
 }
 
