@@ -6,7 +6,9 @@
  * `pagehand.act` (dist/pagehand.js, injected after load as a bookmarklet is) and records, per
  * call, `timing.totalMs − timing.settleMs`: validation, ref re-validation, actionability (incl.
  * the one-animation-frame stable-box check), event dispatch, before/after snapshots and the
- * result. The page's own reaction time and the settle quiet window are not counted.
+ * result. The after-snapshot is taken ahead while the page is quiet inside the settle wait
+ * (client/page/actions/snapshot-reuse.ts): then the settle column holds its cost, and the total
+ * column shows what that saves. The page's own reaction time and the settle quiet window are not counted.
  *
  * Peer: page-agent (@page-agent/page-controller, bundled at bench time by
  * bench/lib/peer-page-agent.ts), in its own fresh tab of the same Chromium on the same page, runs
@@ -356,8 +358,9 @@ async function main(): Promise<void> {
   console.log(`
 What the numbers include:
   pagehand          total − settle wait: argument validation, ref re-validation, actionability (incl. one
-                    animation frame of waiting for a stable box), event dispatch, before/after snapshots, the
-                    result message.
+                    animation frame of waiting for a stable box), event dispatch, the before snapshot, the
+                    after snapshot unless taken while the page was quiet inside the settle wait (then the
+                    wait holds its cost, and the total shows the saving), the result message.
   page-agent        wall time − its own fixed sleeps: index lookup, scroll into view, its hit test, event
                     dispatch or value set, the result message. It takes no before/after look at the page. The
                     sleeps are awaited inside its action methods (not configurable, not skippable); they run

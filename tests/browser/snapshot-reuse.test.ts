@@ -5,6 +5,10 @@
  * pointer over a hover menu, a checkbox the user ticked, a popover shown, a running animation.
  * Each of those shows controls between two clicks; the second click must not report them as
  * its own doing, as a stale before-snapshot would.
+ *
+ * The after-snapshot itself is taken ahead, while the page is quiet inside the settle wait, and
+ * used only if nothing changed by the wait's end: a change the wait does not count as activity
+ * (focus moved by the page) still shows in what the action reports.
  */
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -19,6 +23,8 @@ const HTML = `<!doctype html><html><head><meta charset="utf-8"><title>snapshot r
   .menu .items, .drawer, .late { display: none }
   .menu:hover .items, #more:checked ~ .drawer { display: block }
   .late.shown { display: block }
+  .combo .items { display: none }
+  .combo:focus-within .items { display: block }
 </style></head>
 <body><main>
   <button id="add" type="button">Add one</button> <span id="n">Count: 0</span>
@@ -28,8 +34,17 @@ const HTML = `<!doctype html><html><head><meta charset="utf-8"><title>snapshot r
   <div id="pop" popover><button type="button">Inside popover</button></div>
   <div id="anim"><a href="#e">Epsilon</a></div>
   <div class="late"><a href="#f">Zeta</a></div>
+  <button id="later" type="button">Focus later</button>
+  <div class="combo"><input id="q" aria-label="Query"><div class="items"><a href="#g">Eta</a> <a href="#h">Theta</a></div></div>
 </main>
 <script>
+  // Focus moves after __laterMs, through posted messages: no timer, request or mutation,
+  // nothing the settle wait counts as activity.
+  document.getElementById('later').addEventListener('click', () => {
+    const t0 = performance.now(), ch = new MessageChannel();
+    ch.port1.onmessage = () => (performance.now() - t0 < window.__laterMs ? ch.port2.postMessage(0) : document.getElementById('q').focus());
+    ch.port2.postMessage(0);
+  });
   let n = 0;
   document.getElementById('add').addEventListener('click', () => { document.getElementById('n').textContent = 'Count: ' + (++n); });
   // Snapshots query the interactive elements with one selector starting with a[href]: counted.
@@ -85,4 +100,16 @@ describe('before-snapshot reuse', () => {
       expect(await snapshots()).toBe(4);
     });
   }
+});
+
+describe('after-snapshot taken ahead', () => {
+  it('reports links a focus change shows after the snapshot was taken ahead, before the wait ended', async () => {
+    // Quiet window 400 ms: the snapshot is taken ahead at 200 ms, focus moves at 300.
+    await page.evaluate(() => ((window as any).__laterMs = 300));
+    const r = await act(page, 'click', { ref: await refOf(page, 'button', 'Focus later') }, { quietWindow: 400 });
+    expect(r.ok).toBe(true);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('q');
+    expect(r.changes.newElements).toBe(2);
+    expect(r.changes.newSample).toEqual(['link "Eta"', 'link "Theta"']);
+  });
 });

@@ -12,7 +12,7 @@ import { createDescriber } from '../names/describe';
 import { RefError, resolveRef } from '../map/refs';
 import type { Ref } from '../page-types';
 import { DEFAULT_QUIET_WINDOW, DEFAULT_SETTLE_TIMEOUT } from '../settle/settle';
-import { watchActivity, type ActivityWatch } from '../settle/settle-watch';
+import { watchActivity, type ActivityWatch, type SettleResult } from '../settle/settle-watch';
 import { withStandIns } from '../map/widgets';
 import { parseCall, type ParsedCall, type ToolArgs, type ToolName } from './args';
 import { subjectOf } from './actionability';
@@ -26,7 +26,7 @@ import { labelOf } from './hit';
 import { describeChanges } from './messages';
 import { goBack, navigate, watchNavigation, type NavigationWatch } from './navigate';
 import { diffSnapshots, type Snapshot } from './observe';
-import { snapshotAfter, snapshotBefore } from './snapshot-reuse';
+import { snapshotAfter, snapshotAhead, snapshotBefore } from './snapshot-reuse';
 import { pressKey } from './press';
 import { keepInThisTab, type SameTabGuard } from './same-tab';
 import { clear, typeText } from './type';
@@ -139,6 +139,12 @@ export async function act(call: ActionCall, opts: ActOptions | undefined, settin
     const describer = withStandIns(createDescriber(settings));
     let before: Snapshot | undefined;
     let settleMs = 0;
+    const settleFor = async (timeout: number | undefined, whenQuiet?: () => void): Promise<SettleResult> => {
+      if (!watch) throw new Error('settle before begin');
+      const s = await watch.settle({ timeout: timeout ?? o.settleTimeout, quiet: o.quietWindow, stopWhen: () => nav?.started() !== undefined, whenQuiet });
+      settleMs += s.ms;
+      return s;
+    };
     const ctx: ActionContext = {
       settings,
       describer,
@@ -169,12 +175,7 @@ export async function act(call: ActionCall, opts: ActOptions | undefined, settin
         effects = settings.effects?.(call);
         if (effects) ungate = gateEffects(effects.gate);
       },
-      settle: async (timeout) => {
-        if (!watch) throw new Error('settle before begin');
-        const s = await watch.settle({ timeout: timeout ?? o.settleTimeout, quiet: o.quietWindow, stopWhen: () => nav?.started() !== undefined });
-        settleMs += s.ms;
-        return s;
-      },
+      settle: (timeout) => settleFor(timeout),
     };
     // One gate for deny zones: everything the call will touch, before any event is sent.
     const refused = zoneGate(parsed.call, settings, describer);
@@ -197,7 +198,8 @@ export async function act(call: ActionCall, opts: ActOptions | undefined, settin
     if (watch) {
       let stillLoading: ActionChanges['stillLoading'];
       if (outcome.settle !== false) {
-        const s = await ctx.settle();
+        // The after-snapshot is taken while the page is quiet inside the wait (snapshot-reuse.ts).
+        const s = await settleFor(undefined, () => snapshotAhead(document, zones));
         if (!s.settled) stillLoading = { pendingRequests: s.pendingRequests, domBusy: s.domBusy };
       }
       // Held effects are answered before the action ends: the model reads what was blocked.

@@ -15,7 +15,16 @@ export interface SettleOptions {
   quiet?: number;
   /** Checked on every activity; true ends the wait at once (e.g. a navigation started). */
   stopWhen?: () => boolean;
+  /**
+   * Called when the page has been quiet for half the window (again after later activity, up to
+   * WHEN_QUIET_CALLS times in one wait): work that needs a quiet page is done inside the wait
+   * instead of after it.
+   */
+  whenQuiet?: () => void;
 }
+
+/** A page busy in bursts would have `whenQuiet`'s work done over and over: it stops here. */
+const WHEN_QUIET_CALLS = 3;
 
 export interface SettleResult {
   /** True when the page went quiet (or `stopWhen` fired) before the bound. */
@@ -115,6 +124,9 @@ export function watchActivity(zones: Zones, docs: Document[] = [document]): Acti
           domBusy: now - lastMutation < quiet,
         });
       };
+      /** The activity time `whenQuiet` was last called after, and how many times it was. */
+      let aheadOf = -1;
+      let aheadCalls = 0;
       const check = (): void => {
         if (done) return;
         if (options.stopWhen?.()) return finish(true, true);
@@ -129,9 +141,22 @@ export function watchActivity(zones: Zones, docs: Document[] = [document]): Acti
           timer = nativeSetTimeout(check, moving + 16);
           return;
         }
+        if (!busy && options.whenQuiet && aheadOf !== lastActivity && aheadCalls < WHEN_QUIET_CALLS) {
+          if (quietFor < quiet / 2) {
+            timer = nativeSetTimeout(check, Math.max(1, quiet / 2 - quietFor));
+            return;
+          }
+          aheadOf = lastActivity;
+          aheadCalls++;
+          try {
+            options.whenQuiet();
+          } catch {
+            /* the work is redone after the wait */
+          }
+        }
         // While requests/timers are pending, their completion pokes us; otherwise re-check
         // when the quiet window would have elapsed.
-        timer = busy ? undefined : nativeSetTimeout(check, Math.max(1, quiet - quietFor));
+        timer = busy ? undefined : nativeSetTimeout(check, Math.max(1, quiet - (performance.now() - lastActivity)));
       };
       poke = check;
       const deadline = nativeSetTimeout(() => {
