@@ -372,7 +372,10 @@ function ConfirmCard({ view, t, act }: { view: RunView; t: Strings; act: PanelAc
   // Allow is disarmed until the card has been in full view for a moment (arming.ts).
   const [armed, setArmed] = useState(false);
   useEffect(() => {
-    first.current?.focus();
+    // The card opens at its top (what the call does) and its long values scroll in their place;
+    // one that does is reachable by keyboard too.
+    first.current?.focus({ preventScroll: true });
+    for (const dd of card.current!.querySelectorAll('dd')) if (dd.scrollHeight > dd.clientHeight) dd.tabIndex = 0;
     const g = guardCard(card.current!, setArmed);
     guard.current = g;
     return g.stop;

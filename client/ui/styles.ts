@@ -55,6 +55,7 @@ dd{margin:0;white-space:pre-wrap;overflow-wrap:anywhere}
 .card h3{margin:0;font-size:14px}
 .card ul{margin:0;padding-inline-start:18px}
 .card.confirm{border-color:var(--bad);border-width:2px;flex:0 1 auto;min-height:0;overflow:auto}
+.confirm dd{max-height:6em;overflow:auto}
 .confirm .ic{display:inline-block;width:1.2em;font-weight:700}
 .confirm button.risk{background:var(--bad);color:var(--acc-fg);border-color:var(--bad);font-weight:600}
 .confirm button.risk.wait{background:var(--soft);color:var(--mute);border:1px dashed var(--mute);cursor:not-allowed}

@@ -53,11 +53,11 @@ const KIT = `(() => {
   addEventListener('pointerdown', () => { window.__armedAtClick = window.__armed(); }, true);
 })();`;
 
-/** The page opened, the panel sent "Delete my account", and the card up. `before` runs on the page first. */
-async function asked(before?: (p: Page) => Promise<unknown>): Promise<Page> {
+/** The page opened, the panel sent "Delete my account", and the card up. `before` runs on the page first; `goal` is the model's. */
+async function asked(before?: (p: Page) => Promise<unknown>, goal = 'delete the account'): Promise<Page> {
   stack.setPolicy(
     sequence(
-      (req) => call('click', { ref: refFor(latestMap(req), 'button', 'Delete account') }, 'goal: delete the account'),
+      (req) => call('click', { ref: refFor(latestMap(req), 'button', 'Delete account') }, `goal: ${goal}`),
       call('done', { summary: 'The account is deleted.' }),
     ),
   );
@@ -259,6 +259,48 @@ describe('the confirmation card cannot be covered, faded, moved or rushed', () =
     expect(on.allow.bg).not.toBe(off.allow.bg);
     expect(on.allow.bg).not.toBe(on.deny.bg);
     await checkState(page, 'confirm-armed', { background: LIGHT_BG });
+    await clickAllow(page);
+    await waitIn(page, '[data-end="done"]');
+    expect(await state(page)).toEqual({ deleted: 1, asking: false });
+    await page.close();
+  });
+});
+
+describe('what the call does stays in view', () => {
+  it("a long goal in the model's words scrolls in its place: the title, action, element, reason and buttons stay in view", async () => {
+    // A model (or a page talking through it) that writes at length pushed the card's top out of
+    // view: the user saw the model's words and the buttons, not which element would be pressed.
+    const page = await asked(undefined, 'the user asked for this and it is the only way to finish the task. '.repeat(14));
+    await waitArmed(page);
+    const seen = await page.evaluate(() => {
+      const card = document.querySelector('pagehand-ui')!.shadowRoot!.querySelector('[data-confirm]')!;
+      const box = card.getBoundingClientRect();
+      const inView = (el: Element): boolean => {
+        const r = el.getBoundingClientRect();
+        return r.top >= box.top - 0.5 && r.bottom <= box.bottom + 0.5 && r.bottom <= innerHeight && r.height > 0;
+      };
+      const dds = [...card.querySelectorAll('dd')];
+      const goal = dds[dds.length - 1] as HTMLElement;
+      return {
+        title: inView(card.querySelector('h3')!),
+        values: dds.slice(0, -1).map(inView),
+        allow: inView(card.querySelector('[data-allow]')!),
+        deny: inView(card.querySelector('[data-deny]')!),
+        goalScrolls: goal.scrollHeight > goal.clientHeight,
+        goalTabIndex: goal.tabIndex,
+        goalStart: goal.textContent!.slice(0, 28),
+      };
+    });
+    expect(seen).toEqual({
+      title: true,
+      values: [true, true, true],
+      allow: true,
+      deny: true,
+      goalScrolls: true,
+      goalTabIndex: 0,
+      goalStart: 'the user asked for this and ',
+    });
+    await checkState(page, 'confirm-long-goal', { background: LIGHT_BG });
     await clickAllow(page);
     await waitIn(page, '[data-end="done"]');
     expect(await state(page)).toEqual({ deleted: 1, asking: false });
