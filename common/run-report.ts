@@ -79,6 +79,9 @@ export interface ReportRun {
   by?: string;
 }
 
+/** End reasons the outcome's one word says already. */
+const VERDICT_REASONS = new Set(['done', 'failed', 'refused', 'denied']);
+
 /** The outcome as one word: ok, refused (a risky step was not allowed) or failed. */
 export function outcomeOf(r: Pick<ReportRun, 'ok' | 'reason' | 'failedChecks' | 'refused'>): 'ok' | 'failed' | 'refused' {
   if (r.failedChecks?.length) return 'failed';
@@ -286,7 +289,8 @@ export function reportHtml(run: ReportRun): string {
     Number.isFinite(tokens) ? `${tokens} tokens` : '',
     usd(u?.cost),
     run.replay ? `replay: ${run.replay.replayed} as recorded, ${run.replay.repaired} repaired, ${run.replay.modelCalls} model calls` : '',
-    run.reason ? `reason: ${run.reason}` : '',
+    // A reason the verdict already gives ("failed" under REFUSED would contradict it) is left out.
+    run.reason && !VERDICT_REASONS.has(run.reason) ? `reason: ${run.reason}` : '',
   ].filter(Boolean);
   const refused = (run.refused ?? []).map((r) => `<li>step ${esc(r.step)}: ${esc(r.target ?? r.call)} (${esc(r.kind)}) was ${esc(r.outcome)}</li>`).join('');
   const checks = run.failedChecks?.length

@@ -82,4 +82,14 @@ describe('reportHtml', () => {
     expect(outcomeOf({ ok: false, reason: 'failed', refused: [{ step: 1, call: 'click [2]', kind: 'deletion', outcome: 'denied' }] })).toBe('refused');
     expect(outcomeOf({ ok: false, reason: 'max_steps' })).toBe('failed');
   });
+
+  it('gives the end reason only where the verdict does not: a refused run whose model then gave up is not also "reason: failed"', () => {
+    const base = { task: 't', url: 'https://shop.test/', summary: 's', steps: [] };
+    const meta = (run: Parameters<typeof reportHtml>[0]): string => /data-outcome="\w+">[^]*?<p class="meta">([^<]*)<\/p>/.exec(reportHtml(run))![1]!;
+    const refused = { ...base, ok: false, reason: 'failed', refused: [{ step: 1, call: 'click [2]', kind: 'deletion', outcome: 'denied' as const }] };
+    expect(reportHtml(refused)).toContain('data-outcome="refused"');
+    expect(meta(refused)).not.toContain('reason');
+    expect(meta({ ...base, ok: false, reason: 'max_steps' })).toContain('reason: max_steps');
+    expect(meta({ ...base, ok: true, reason: 'done' })).not.toContain('reason');
+  });
 });
