@@ -15,10 +15,14 @@ import { readThreadFile } from './thread-file';
 import type { Thread } from '../common/thread';
 import { readRecordingFile, valuesOf } from './recording-file';
 import { parseTestArgs, TEST_HELP, type TestArgs } from './test-args';
+import { splitCredentials, type UrlCredentials } from './url-credentials';
 
 export interface RunArgs {
   task: string;
+  /** The start page, without the user and password it may have been given with (`credentials`). */
   url: string;
+  /** The user and password from the start URL, for that origin's HTTP authentication (cli/url-credentials.ts). */
+  credentials?: UrlCredentials;
   proxy: string;
   token?: string;
   model?: string;
@@ -77,7 +81,8 @@ the step log and prints the result. Exit status 0 when the task succeeded, 1 oth
 
 Options:
   --url URL             The page to start on (required): a URL, an address like example.org
-                        (https), or a local file.
+                        (https), or a local file. A site behind HTTP authentication:
+                        https://user:password@host/… (used for that site, never printed).
   --proxy URL           The pagehand proxy (default ${DEFAULT_PROXY}; start it with \`npm start\`).
   --token T             The proxy token. Default: the personal token \`npm start\` keeps
                         (~/.config/pagehand/personal-token, or $PAGEHAND_TOKEN_FILE)
@@ -235,8 +240,9 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
   if (typeof recordValues === 'string') return { kind: 'error', message: recordValues };
   const task = words.join(' ').trim() || (replay?.task ?? '');
   if (!values.url) return { kind: 'error', message: 'missing --url URL: the page to start on' };
-  const url = pageUrl(values.url, cwd);
-  if (!url) return { kind: 'error', message: `--url must be an http(s) or file URL, an address like example.org, or a file that exists; got "${values.url}"` };
+  const start = pageUrl(values.url, cwd);
+  if (!start)
+    return { kind: 'error', message: `--url must be an http(s) or file URL, an address like example.org, or a file that exists; got "${values.url}"` };
   // Before the task: `--max-steps oops` took the word meant as the task, and saying so helps more.
   let maxSteps: number | undefined;
   if (values['max-steps'] !== undefined) {
@@ -257,6 +263,7 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
       return { kind: 'error', message: `--max-cost must be an amount in US dollars above 0, like 0.05, got "${values['max-cost']}"` };
   }
   if (!task) return { kind: 'error', message: 'missing the task: pagehand run --url URL "what to do"' };
+  const { url, credentials } = splitCredentials(start);
   const files: string[] = [];
   for (const f of lists.file ?? []) {
     const path = resolve(cwd, f);
@@ -293,6 +300,7 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
     args: {
       task,
       url,
+      ...(credentials ? { credentials } : {}),
       proxy,
       token: values.token,
       model: values.model,

@@ -114,7 +114,13 @@ export async function runCommand(args: RunArgs, io: RunIo): Promise<number> {
     // bypassCSP: the page's connect-src must not block the model calls to the proxy.
     // serviceWorkers 'block': a page's service worker sees its documents' requests, the run's
     // world's too, and could read the run-state request's secret or answer it (cli/run-state.ts).
-    const contextOptions = { viewport: { width: 1280, height: 800 }, bypassCSP: true, serviceWorkers: 'block' as const };
+    // A start URL's user and password answer that origin's HTTP authentication, and no other's.
+    const contextOptions = {
+      viewport: { width: 1280, height: 800 },
+      bypassCSP: true,
+      serviceWorkers: 'block' as const,
+      ...(args.credentials ? { httpCredentials: args.credentials } : {}),
+    };
     if (args.browserEndpoint) {
       // Someone else's browser: only this run's context is opened there, and closed (the browser stays).
       browser = await connectEndpoint(args.browserEndpoint);

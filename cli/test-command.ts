@@ -143,7 +143,12 @@ async function runTask(browser: Browser, sources: Sources, args: TestArgs, t: Te
   const started = Date.now();
   const notes: string[] = [];
   // As pagehand run: the page's CSP must not block the model calls; no service worker.
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true, serviceWorkers: 'block' });
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 800 },
+    bypassCSP: true,
+    serviceWorkers: 'block',
+    ...(t.credentials ? { httpCredentials: t.credentials } : {}),
+  });
   const replaying = args.mode !== 'model' && t.recording;
   const runArgs: RunArgs = {
     task: t.task,

@@ -9,6 +9,7 @@ import { dirname, resolve } from 'node:path';
 import type { Recording } from '../client/agent/public-types';
 import { recordingProblem } from '../common/recording';
 import { readRecordingFile } from './recording-file';
+import { splitCredentials, type UrlCredentials } from './url-credentials';
 
 /** What is checked in the page once a task's run ended. */
 export type Check =
@@ -34,8 +35,10 @@ export interface ElementState {
 export interface TestTask {
   /** Unique in the file; the test case's name in the report and the JUnit file. */
   name: string;
-  /** The start page (absolute, or relative to the file's `baseUrl` / `--base-url`). */
+  /** The start page (absolute, or relative to the file's `baseUrl` / `--base-url`), without a user and password. */
   url: string;
+  /** The user and password its URL was given with, for that origin's HTTP authentication. */
+  credentials?: UrlCredentials;
   task: string;
   /** The recording to replay (in replay and repair modes). */
   recording?: Recording;
@@ -123,6 +126,7 @@ export function readTasksFile(path: string, baseUrl?: string): TestTask[] | stri
       return `${label}: "url" ${JSON.stringify(rawUrl)} is not a URL${base ? '' : ' (a relative one needs "baseUrl" or --base-url)'}`;
     }
     if (!/^(https?|file):/.test(url)) return `${label}: "url" must be http(s) or file`;
+    const start = splitCredentials(url);
     const checks: Check[] = [];
     if (t.checks !== undefined && !Array.isArray(t.checks)) return `${label}: "checks" must be a list`;
     for (let j = 0; j < ((t.checks as unknown[]) ?? []).length; j++) {
@@ -136,7 +140,8 @@ export function readTasksFile(path: string, baseUrl?: string): TestTask[] | stri
     if (t.maxSteps !== undefined && !(Number.isInteger(t.maxSteps) && (t.maxSteps as number) >= 1)) return `${label}: "maxSteps" must be a whole number from 1`;
     out.push({
       name,
-      url,
+      url: start.url,
+      ...(start.credentials ? { credentials: start.credentials } : {}),
       task: instruction,
       checks,
       ...(recording ? { recording } : {}),

@@ -5,6 +5,7 @@
  * script. Also the failures that must end in one clear sentence and exit status 1.
  */
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -270,6 +271,60 @@ describe('pagehand run', () => {
     expect(out.stdout).toContain('Reached end.html.');
     expect(out.stderr).toContain('(resumed on file://');
   });
+
+  it(
+    'opens a site behind HTTP authentication with the user and password of its URL, follows a link there, and prints, reports and sends neither',
+    { timeout: 180_000 },
+    async () => {
+      // A staging server on 127.0.0.1 that answers 401 without the right Basic credentials.
+      const PASSWORD = 'st4ging-S3CRET';
+      const auth = `Basic ${Buffer.from(`tester:${PASSWORD}`).toString('base64')}`;
+      const seen: string[] = [];
+      const server = createHttpServer((req, res) => {
+        seen.push(`${req.url} ${req.headers.authorization === auth ? 'authorized' : 'anonymous'}`);
+        if (req.headers.authorization !== auth) {
+          res.writeHead(401, { 'WWW-Authenticate': 'Basic realm="staging"', 'content-type': 'text/plain' });
+          return res.end('Unauthorized');
+        }
+        res.writeHead(200, { 'content-type': 'text/html' });
+        if (req.url === '/') return res.end('<!doctype html><title>Staging</title><h1>Staging home</h1><a href="/orders">Orders</a>');
+        return res.end('<!doctype html><title>Orders</title><h1>Orders</h1><p>3 open orders.</p>');
+      });
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      const { port } = server.address() as { port: number };
+      try {
+        stack.setPolicy((req) => {
+          const map = latestMap(req);
+          if (hasText(map, '3 open orders.')) return call('done', { summary: `Found 3 open orders at ${mapUrl(map)}.` });
+          return call('click', { ref: refFor(map, 'link', 'Orders') }, 'goal: open the orders');
+        });
+        const before = stack.requests().length;
+        const reports = join(dir, 'auth-reports');
+        const out = await cli([
+          'run',
+          '--url',
+          `http://tester:${encodeURIComponent(PASSWORD)}@127.0.0.1:${port}/`,
+          ...proxyFlags(stack, MODELS.openai),
+          '--json',
+          '--report',
+          reports,
+          'How many open orders?',
+        ]);
+        expect(out.code, out.stderr + out.stdout).toBe(0);
+        expect(jsonLines(out).at(-1)).toMatchObject({ event: 'result', ok: true, summary: `Found 3 open orders at http://127.0.0.1:${port}/orders.` });
+        expect(seen).toContain('/orders authorized');
+        // The password is in nothing the run wrote or sent: its output, its report, the model's requests.
+        const requests = JSON.stringify(stack.requests().slice(before));
+        const report = (
+          await Promise.all((await readdir(reports, { recursive: true })).filter((f) => f.endsWith('.html')).map((f) => readFile(join(reports, f), 'utf8')))
+        ).join('');
+        expect(report).toContain('Found 3 open orders');
+        for (const text of [out.stdout, out.stderr, requests, report]) expect(text).not.toContain(PASSWORD);
+      } finally {
+        await new Promise<void>((r) => server.close(() => r()));
+      }
+    },
+  );
 
   it('--profile keeps the browser profile between runs', { timeout: 180_000 }, async () => {
     const profile = join(dir, 'profile');

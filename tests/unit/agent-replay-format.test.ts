@@ -1,9 +1,12 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Recording } from '../../client/agent/public-types';
 import { createMasks, NO_MASKS } from '../../client/safety/masks';
 import { expectationOf, fill, keptArgs, keptTarget, recordingProblem, stepText, urlMatches, valuesFor } from '../../client/agent/recording/recording';
 import { junitXml, xmlText } from '../../cli/junit';
-import { shardOf } from '../../cli/test-tasks';
+import { readTasksFile, shardOf } from '../../cli/test-tasks';
 import { workersOf } from '../../cli/test-args';
 
 const rec = (over: Partial<Recording> = {}): Recording => ({
@@ -90,6 +93,21 @@ describe('the test kit, pure parts', () => {
     ]);
     expect(shards.flat()).toEqual(tasks);
     expect(shardOf(tasks)).toEqual(tasks);
+  });
+
+  it("a task's URL (or the base URL) with a user and password: taken out, kept for that origin's HTTP authentication", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'pagehand-tasks-'));
+    const file = join(dir, 'tasks.json');
+    const tasks = [
+      { name: 'a', url: 'https://qa:pa%24s@staging.example/a', task: 'x' },
+      { name: 'b', url: 'orders', task: 'y' },
+    ];
+    await writeFile(file, JSON.stringify({ baseUrl: 'https://ci:t0k@build.example/app/', tasks }));
+    const read = readTasksFile(file);
+    expect(read).toMatchObject([
+      { name: 'a', url: 'https://staging.example/a', credentials: { username: 'qa', password: 'pa$s', origin: 'https://staging.example' } },
+      { name: 'b', url: 'https://build.example/app/orders', credentials: { username: 'ci', password: 't0k', origin: 'https://build.example' } },
+    ]);
   });
 
   it('--workers takes a count or a share of the cores; default half', () => {

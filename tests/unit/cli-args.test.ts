@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { pageUrl, parseArgs } from '../../cli/args';
+import { splitCredentials } from '../../cli/url-credentials';
 
 describe('--url as an address bar reads it', () => {
   it('keeps http(s) and file URLs, and refuses other schemes', () => {
@@ -35,6 +36,21 @@ describe('--url as an address bar reads it', () => {
     expect(parseArgs(['run', '--url', 'example.org', 'task'])).toMatchObject({ kind: 'run', args: { url: 'https://example.org/' } });
     const bad = parseArgs(['run', '--url', 'nowhere', 'task'], {}, '/');
     expect(bad).toEqual({ kind: 'error', message: '--url must be an http(s) or file URL, an address like example.org, or a file that exists; got "nowhere"' });
+  });
+
+  it("takes a user and password out of the URL, for that origin's HTTP authentication only", () => {
+    const r = parseArgs(['run', '--url', 'https://ann:s%40fe%3Aword@staging.example/app?x=1', 'task']);
+    expect(r).toMatchObject({
+      kind: 'run',
+      args: { url: 'https://staging.example/app?x=1', credentials: { username: 'ann', password: 's@fe:word', origin: 'https://staging.example' } },
+    });
+    expect(JSON.stringify(r)).not.toContain('s%40fe');
+    expect(parseArgs(['run', '--url', 'localhost:3000/x', 'task'])).not.toHaveProperty('args.credentials');
+    expect(splitCredentials('http://only-user@127.0.0.1:8080/')).toEqual({
+      url: 'http://127.0.0.1:8080/',
+      credentials: { username: 'only-user', password: '', origin: 'http://127.0.0.1:8080' },
+    });
+    expect(splitCredentials('http://a:%E0%A4%A@h.example/')).toMatchObject({ url: 'http://h.example/', credentials: { username: 'a', password: '%E0%A4%A' } });
   });
 
   it('a --max-steps that took the task as its value says so, not only that the task is missing', () => {
