@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { ConfirmRequest, RunResult } from '../client/agent/public-types';
 import { DEFAULT_CHROMIUM, type RunArgs } from './args';
+import type { UrlCredentials } from './url-credentials';
 import {
   BINDINGS,
   markedImageHtml,
@@ -92,6 +93,22 @@ export function chromiumArgs(): string[] {
   return args;
 }
 
+/**
+ * The browser context a run (or a `pagehand test` task) opens its tab in. bypassCSP: the page's
+ * connect-src must not block the model calls to the proxy. serviceWorkers 'block': a page's
+ * service worker sees its documents' requests, the run's world's too, and could read the
+ * run-state request's secret or answer it (cli/run-state.ts). A start URL's user and password
+ * answer that origin's HTTP authentication only (cli/url-credentials.ts).
+ */
+export function runContextOptions(credentials?: UrlCredentials) {
+  return {
+    viewport: { width: 1280, height: 800 },
+    bypassCSP: true,
+    serviceWorkers: 'block' as const,
+    ...(credentials ? { httpCredentials: credentials } : {}),
+  };
+}
+
 /** Runs the task; resolves to the exit status. */
 export async function runCommand(args: RunArgs, io: RunIo): Promise<number> {
   const report: Reporter = args.json ? jsonReporter(io.stdout, io.stderr) : humanReporter(io.stdout, io.stderr);
@@ -111,16 +128,7 @@ export async function runCommand(args: RunArgs, io: RunIo): Promise<number> {
     if (args.screenshotDir) await mkdir(args.screenshotDir, { recursive: true });
 
     const launch = { executablePath, headless: !args.headed, args: chromiumArgs() };
-    // bypassCSP: the page's connect-src must not block the model calls to the proxy.
-    // serviceWorkers 'block': a page's service worker sees its documents' requests, the run's
-    // world's too, and could read the run-state request's secret or answer it (cli/run-state.ts).
-    // A start URL's user and password answer that origin's HTTP authentication, and no other's.
-    const contextOptions = {
-      viewport: { width: 1280, height: 800 },
-      bypassCSP: true,
-      serviceWorkers: 'block' as const,
-      ...(args.credentials ? { httpCredentials: args.credentials } : {}),
-    };
+    const contextOptions = runContextOptions(args.credentials);
     if (args.browserEndpoint) {
       // Someone else's browser: only this run's context is opened there, and closed (the browser stays).
       browser = await connectEndpoint(args.browserEndpoint);

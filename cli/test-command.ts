@@ -17,7 +17,7 @@ import { progressLine } from './progress-line';
 import { indexHtml, reportSlug, writeReport, type IndexRow } from './run-report';
 import { checkChromium, checkModel, checkProxy, CliError } from './preflight';
 import type { Reporter } from './report';
-import { chromiumArgs, drive, readSources, type RunIo, type Sources } from './run';
+import { chromiumArgs, drive, readSources, runContextOptions, type RunIo, type Sources } from './run';
 import { safeForTerminal } from './terminal-text';
 import { runChecks } from './test-checks';
 import { taskLine, testReporters, type TaskReport } from './test-reporters';
@@ -142,13 +142,7 @@ export async function testCommand(args: TestArgs, io: RunIo): Promise<number> {
 async function runTask(browser: Browser, sources: Sources, args: TestArgs, t: TestTask, token: string | undefined, io: RunIo): Promise<TaskResult> {
   const started = Date.now();
   const notes: string[] = [];
-  // As pagehand run: the page's CSP must not block the model calls; no service worker.
-  const context = await browser.newContext({
-    viewport: { width: 1280, height: 800 },
-    bypassCSP: true,
-    serviceWorkers: 'block',
-    ...(t.credentials ? { httpCredentials: t.credentials } : {}),
-  });
+  const context = await browser.newContext(runContextOptions(t.credentials));
   const replaying = args.mode !== 'model' && t.recording;
   const runArgs: RunArgs = {
     task: t.task,

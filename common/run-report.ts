@@ -79,15 +79,17 @@ export interface ReportRun {
   by?: string;
 }
 
+/** End reasons that mean a risky step was not allowed. */
+const REFUSED_REASONS = new Set(['refused', 'denied']);
 /** End reasons the outcome's one word says already. */
-const VERDICT_REASONS = new Set(['done', 'failed', 'refused', 'denied']);
+const VERDICT_REASONS = new Set(['done', 'failed', ...REFUSED_REASONS]);
 
 /** The outcome as one word: ok, refused (a risky step was not allowed) or failed. */
 export function outcomeOf(r: Pick<ReportRun, 'ok' | 'reason' | 'failedChecks' | 'refused'>): 'ok' | 'failed' | 'refused' {
   if (r.failedChecks?.length) return 'failed';
   if (r.ok) return 'ok';
   // Not done because a risky step was not allowed (the model then gave up or claimed done).
-  return r.reason === 'refused' || r.reason === 'denied' || r.refused?.some((x) => x.outcome === 'denied') ? 'refused' : 'failed';
+  return REFUSED_REASONS.has(r.reason ?? '') || r.refused?.some((x) => x.outcome === 'denied') ? 'refused' : 'failed';
 }
 
 /** An event's payload as the run sends it (JSON from the runner's world, or the handle's own): read defensively. */

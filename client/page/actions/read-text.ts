@@ -7,8 +7,9 @@
  * focus change, a running animation, a scroll, resize or pointer event since the walk, and the
  * text is walked again; each same-origin frame the walk entered is watched the same way, and
  * each open shadow root for mutations. A style sheet edited through the CSSOM with no mutation
- * and no event (a timer's `insertRule`) is not seen until the next change. Only the rendered text is kept: secrets are masked and
- * look-alike markers cleaned at every read, so a secret given since is masked too.
+ * and no event (a timer's `insertRule`) is not seen until the next change. Only the rendered
+ * text is kept: secrets are masked and look-alike markers cleaned at every read, so a secret
+ * given since is masked too.
  *
  * @example
  *   const text = textForRead(document.body, settings); // walked
