@@ -203,8 +203,12 @@ describe('navigate, go_back, wait', () => {
     expect(r.message).toBe('The text "Order confirmed" is already on the page.');
     r = await act(page, 'wait', { text: 'Never shown', seconds: 0.3 });
     expect(r).toMatchObject({ ok: false, message: 'The text "Never shown" did not appear within 0.3 s.' });
-    await page.evaluate(() => setTimeout(() => document.body.insertAdjacentHTML('beforeend', '<button>Late button</button>'), 100));
-    r = await act(page, 'wait', { seconds: 0.4 });
+    // The button's timer starts in the same task as the wait, after the wait's first look: two
+    // round trips (timer, then act) let a loaded machine add the button before the wait began.
+    r = await page.evaluate(() => {
+      setTimeout(() => document.body.insertAdjacentHTML('beforeend', '<button>Late button</button>'), 100);
+      return (window as any).pagehand.act({ name: 'wait', args: { seconds: 0.4 } });
+    });
     expect(r.message).toBe('Waited 0.4 s. 1 new element appeared: button "Late button".');
     await page.close();
   });
