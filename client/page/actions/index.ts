@@ -26,6 +26,7 @@ import { labelOf } from './hit';
 import { describeChanges } from './messages';
 import { goBack, navigate, watchNavigation, type NavigationWatch } from './navigate';
 import { diffSnapshots, type Snapshot } from './observe';
+import { dropAhead, walkAhead } from '../map/walk-ahead';
 import { snapshotAfter, snapshotAhead, snapshotBefore } from './snapshot-reuse';
 import { pressKey } from './press';
 import { keepInThisTab, type SameTabGuard } from './same-tab';
@@ -165,6 +166,7 @@ export async function act(call: ActionCall, opts: ActOptions | undefined, settin
       subject: (ref, el) => (zones.inside(el) ? `Element [${String(ref)}]` : subjectOf(ref, el, describer)),
       begin: (el) => {
         if (watch) return;
+        dropAhead();
         before = snapshotBefore(document, zones);
         const docs = [document];
         if (el && ownerDocumentOf(el) !== document) docs.push(ownerDocumentOf(el));
@@ -198,8 +200,12 @@ export async function act(call: ActionCall, opts: ActOptions | undefined, settin
     if (watch) {
       let stillLoading: ActionChanges['stillLoading'];
       if (outcome.settle !== false) {
-        // The after-snapshot is taken while the page is quiet inside the wait (snapshot-reuse.ts).
-        const s = await settleFor(undefined, () => snapshotAhead(document, zones));
+        // While the page is quiet inside the wait: the after-snapshot (snapshot-reuse.ts), and
+        // the next map's walk (walk-ahead.ts), in slices that go on after the wait if need be.
+        const s = await settleFor(undefined, () => {
+          snapshotAhead(document, zones);
+          walkAhead(settings);
+        });
         if (!s.settled) stillLoading = { pendingRequests: s.pendingRequests, domBusy: s.domBusy };
       }
       // Held effects are answered before the action ends: the model reads what was blocked.

@@ -9,6 +9,7 @@
 import { scrollCount } from '../settle/scrolls';
 import { createDescriber, type Describer } from '../names/describe';
 import { keepWalk, keepWalkAs, watchChanges } from './walk-reuse';
+import { takeAhead, viewOf } from './walk-ahead';
 import { cap, choose, quote, REF_SLOT, scrollText, statesText, type Counts, type GroupHeader, type Line } from './format';
 import { clean } from './fence';
 import { deepActiveElement } from '../dom/flat-tree';
@@ -18,7 +19,7 @@ import { createTextPlacer, placement, type Place } from './place';
 import { attachPopups } from './popups';
 import { assignRef, refOf, rematch, remember, sweep } from './refs';
 import { readStates } from '../names/state';
-import { runNow, runSliced, sliceBudget, UNLIMITED, type Budget, type Sliced } from './slicing';
+import { runNow, runSliced, sliceBudget, SLICE_MS, UNLIMITED, type Budget, type Sliced } from './slicing';
 import { estimateTokens } from './tokens';
 import type { ElementStates, MapOptions, MappedElement, PageMap, Rect, Ref } from '../page-types';
 import { applyStandIn } from './widgets';
@@ -33,12 +34,6 @@ import { nodeTypeOf, nextSiblingOf, firstChildOf, attrOf, ownerDocumentOf } from
 const NAME_MAX = 80;
 const TEXT_MAX = 200;
 const IMPLIED_TYPE: Record<string, string> = { searchbox: 'search', spinbutton: 'number', slider: 'range' };
-/**
- * Work per slice of the sliced map (ms). A long task is 50 ms of wall time: on a busy machine
- * the thread can be descheduled or collect garbage in the middle of a step that cannot stop,
- * so a slice aims far under that (15 ms slices still made 56 ms tasks at load 5 on 2 cores).
- */
-const SLICE_MS = 10;
 
 /** The map in one synchronous call. */
 export function buildMap(options: MapOptions, settings: PageSettings): PageMap {
@@ -87,15 +82,18 @@ export async function buildMapAsync(options: MapOptions, settings: PageSettings)
  */
 function* mapJob(options: MapOptions, settings: PageSettings, budget: Budget, t0 = performance.now(), retries = 1): Sliced<PageMap> {
   const { zones } = settings;
+  const maxTokens = options.maxTokens ?? 3000;
+  const near = options.nearScreens ?? 1;
+  const key = { text: options.text !== false, exactScreens: near + 1 };
+  // The walk started ahead in the last action's settle wait, if the page is as it was then.
+  const ahead = takeAhead(settings, key);
   const view = viewOf();
   const scrolls = scrollCount();
   sweep();
-  const maxTokens = options.maxTokens ?? 3000;
-  const near = options.nearScreens ?? 1;
   const focused = deepActiveElement(document);
   // Watched from before the walk: the step's recording reuses the walk while nothing changed.
-  const watch = watchChanges();
-  const walker = startWalk(document, { focused, text: options.text !== false, exactScreens: near + 1, zones });
+  const watch = ahead?.watch ?? watchChanges();
+  const walker = ahead?.walk ?? startWalk(document, { focused, ...key, zones });
   while (!walker.run(budget)) yield;
   // What follows the walk reads every item once (modal scope, suggestion lists): a fresh slice.
   yield;
@@ -300,11 +298,6 @@ function* mapJob(options: MapOptions, settings: PageSettings, budget: Budget, t0
   };
   keepWalk(map, { walk: w, describer, settings }, watch);
   return map;
-}
-
-/** Scroll position and viewport size, as one comparable string. */
-function viewOf(): string {
-  return `${window.scrollX},${window.scrollY},${window.innerWidth},${window.innerHeight}`;
 }
 
 /**

@@ -4,7 +4,7 @@
  *
  * "Not changed" is watched, not guessed (`watchChanges`): a DOM mutation outside the agent's own
  * UI, a focus change, a running animation or an event that may restyle the page (a scroll, the
- * user's pointer) since the walk began, and the walk is no longer offered. What a
+ * user's pointer, an image or a font loaded) since the walk began, and the walk is no longer offered. What a
  * MutationObserver on the document cannot see (inside shadow roots, style sheets edited
  * through the CSSOM) is checked by the user of the walk on the element it cares about.
  *
@@ -37,6 +37,12 @@ export interface ChangeWatch {
 const OWN_UI = `[${UI_ATTR}]`;
 /** Events after which styles or boxes may differ with no mutation to see (the user's pointer on a hover menu, a ticked checkbox, a popover, an image loaded). */
 const RESTYLING = ['scroll', 'resize', 'load', 'mouseover', 'mouseout', 'input', 'change', 'toggle', 'hashchange', 'popstate', 'fullscreenchange'];
+/**
+ * An image or frame that loads (or fails to) resizes its box. Such an event never reaches the
+ * window, not even a capturing listener (a load event's path stops at the document), so the
+ * document listens for them.
+ */
+const LOADED = ['load', 'error'];
 
 /** Within the agent's own UI (its host, or a host it adds or removes): not the page's change. */
 function ownUi(n: Node | null, r?: MutationRecord): boolean {
@@ -67,12 +73,19 @@ export function watchChanges(doc: Document = document): ChangeWatch {
   const mark = (e: Event): void => {
     if (!ownUi(e.target instanceof Node ? e.target : null)) stop();
   };
+  // A web font that arrives re-lays out its text.
+  const fonts = doc.fonts as FontFaceSet | undefined;
+  const fontsDone = (): void => stop();
   for (const type of RESTYLING) win?.addEventListener(type, mark, opts);
+  for (const type of LOADED) doc.addEventListener(type, mark, opts);
+  fonts?.addEventListener?.('loadingdone', fontsDone);
   function stop(): void {
     if (changed) return;
     changed = true;
     observer.disconnect();
     for (const type of RESTYLING) win?.removeEventListener(type, mark, opts);
+    for (const type of LOADED) doc.removeEventListener(type, mark, opts);
+    fonts?.removeEventListener?.('loadingdone', fontsDone);
   }
   if (!win || animating(doc)) stop();
   return {

@@ -337,7 +337,10 @@ export function startWalk(doc: Document, opts: WalkOptions): Walk {
       const summary = el.querySelector(':scope > summary');
       return listOf(el, summary ? [summary] : [], ctx, false, el, outer, false);
     }
-    if (root) return childrenOf(root, ctx, collects(ctx), outer);
+    if (root) {
+      opts.entered?.(root);
+      return childrenOf(root, ctx, collects(ctx), outer);
+    }
     if (tag === 'slot') {
       // A slot shows what is assigned to it; its text reads at the slot's place.
       const assigned = (el as HTMLSlotElement).assignedNodes({ flatten: true });
@@ -358,6 +361,7 @@ export function startWalk(doc: Document, opts: WalkOptions): Walk {
       item.crossOrigin = true;
       return null;
     }
+    opts.entered?.(inner);
     const id = frameIdOf(iframe);
     const dx = box.x + iframe.clientLeft + (parseFloat(cs.paddingLeft) || 0);
     const dy = box.y + iframe.clientTop + (parseFloat(cs.paddingTop) || 0);

@@ -92,6 +92,8 @@ export interface WalkOptions {
   exactScreens?: number;
   /** Deny zones: not walked into. */
   zones: Zones;
+  /** Called as the walk enters a shadow root or a same-origin frame's document, before it reads inside. */
+  entered?: (root: ShadowRoot | Document) => void;
 }
 
 /** What a parent hands down to its children. */

@@ -1,0 +1,158 @@
+/**
+ * The next map's walk, started ahead while the page is quiet inside an action's settle wait
+ * (`whenQuiet`, settle-watch.ts). The walk is most of a map's cost, and the wait is time the
+ * step spends anyway. The next map (map.ts) takes the walk over if nothing changed since it
+ * began, and finishes it if the wait ended first. Otherwise the walk is dropped and the map
+ * walks afresh.
+ *
+ * "Nothing changed" is watched as for a kept walk (walk-reuse.ts). A document's
+ * MutationObserver sees nothing inside shadow roots or frames, so every shadow root and
+ * same-origin frame document the walk enters is watched too, from the moment it enters.
+ *
+ * @example
+ *   walkAhead(settings);                                  // actions/index.ts, the page quiet
+ *   const ahead = takeAhead(settings, { text: true, exactScreens: 2 }); // map.ts, at its start
+ */
+import { deepActiveElement } from '../dom/flat-tree';
+import { nodeTypeOf } from '../dom/proto';
+import type { PageSettings, Zones } from '../settings';
+import { scrollCount } from '../settle/scrolls';
+import { nextTask, sliceBudget, SLICE_MS } from './slicing';
+import { startWalk, type Walk } from './walk';
+import { watchChanges, type ChangeWatch } from './walk-reuse';
+
+/** The walk options the agent's step map uses (map.ts's defaults): only such a map takes the walk. */
+export interface AheadKey {
+  text: boolean;
+  exactScreens: number;
+}
+
+const STEP_MAP: AheadKey = { text: true, exactScreens: 2 };
+
+export interface Ahead {
+  walk: Walk;
+  /** Watches the document and every root the walk entered; started before the walk. */
+  watch: ChangeWatch;
+}
+
+interface Pending extends Ahead {
+  doc: Document;
+  /** The walk reads the settings' deny zones only. */
+  zones: Zones;
+  key: AheadKey;
+  view: string;
+  scrolls: number;
+}
+
+let pending: Pending | null = null;
+
+/** Scroll position and viewport size, as one comparable string. */
+export function viewOf(): string {
+  return `${window.scrollX},${window.scrollY},${window.innerWidth},${window.innerHeight}`;
+}
+
+/** Starts the step map's walk of `document` now, in slices between the page's tasks; replaces one started before. */
+export function walkAhead(settings: PageSettings): void {
+  dropAhead();
+  const doc = document;
+  const roots = watchRoots();
+  const watch = both(watchChanges(doc), roots);
+  // Something running (an animation) would void it at once: not started.
+  if (watch.changed()) return;
+  const walk = startWalk(doc, {
+    focused: deepActiveElement(doc),
+    text: STEP_MAP.text,
+    exactScreens: STEP_MAP.exactScreens,
+    zones: settings.zones,
+    entered: roots.add,
+  });
+  const p: Pending = { walk, watch, doc, zones: settings.zones, key: STEP_MAP, view: viewOf(), scrolls: scrollCount() };
+  pending = p;
+  void runAhead(p);
+}
+
+/**
+ * Slices in plain tasks, queued behind the page's own (and the settle wait's timer): the walk
+ * never holds up what it waits for. Stops when taken, dropped or voided.
+ */
+async function runAhead(p: Pending): Promise<void> {
+  const budget = sliceBudget({ sliceMs: SLICE_MS });
+  try {
+    while (pending === p && !p.watch.changed()) {
+      if (p.walk.run(budget)) return;
+      await nextTask();
+      budget.restart();
+    }
+  } catch {
+    // One odd element: the map walks afresh and meets it there.
+    if (pending === p) dropAhead();
+  }
+}
+
+/** Drops the walk started ahead, if any (an action begins: the page is about to change). */
+export function dropAhead(): void {
+  pending?.watch.stop();
+  pending = null;
+}
+
+/**
+ * The walk started ahead, for a map of `document` with `settings`' zones that walks as `key`
+ * says, if nothing changed since it began (then dropped). A map that walks otherwise leaves it
+ * for the next.
+ */
+export function takeAhead(settings: PageSettings, key: AheadKey): Ahead | undefined {
+  const p = pending;
+  if (!p || p.doc !== document || p.zones !== settings.zones || p.key.text !== key.text || p.key.exactScreens !== key.exactScreens) return undefined;
+  pending = null;
+  // A scroll's event comes at the next frame: the position itself is compared too.
+  if (viewOf() === p.view && scrollCount() === p.scrolls && !p.watch.changed()) return { walk: p.walk, watch: p.watch };
+  p.watch.stop();
+  return undefined;
+}
+
+interface RootWatch extends ChangeWatch {
+  /** Watches `root` from now on: a shadow root for mutations; a frame's document as a document is. */
+  add(root: ShadowRoot | Document): void;
+}
+
+/** The roots a walk enters, each watched from when it is entered. */
+function watchRoots(): RootWatch {
+  let changed = false;
+  const frames: ChangeWatch[] = [];
+  const observer = new MutationObserver(() => stop());
+  function stop(): void {
+    changed = true;
+    observer.disconnect();
+    for (const f of frames) f.stop();
+  }
+  return {
+    add(root) {
+      if (changed) return;
+      if (nodeTypeOf(root) === 9) frames.push(watchChanges(root as Document));
+      else observer.observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
+    },
+    changed() {
+      if (!changed && (observer.takeRecords().length || frames.some((f) => f.changed()))) stop();
+      return changed;
+    },
+    stop,
+  };
+}
+
+/** Changed when either is; stopping stops both. */
+function both(a: ChangeWatch, b: ChangeWatch): ChangeWatch {
+  return {
+    changed: () => {
+      const c = a.changed() || b.changed();
+      if (c) {
+        a.stop();
+        b.stop();
+      }
+      return c;
+    },
+    stop() {
+      a.stop();
+      b.stop();
+    },
+  };
+}
