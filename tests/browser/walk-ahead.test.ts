@@ -128,9 +128,10 @@ describe('a map taking over the walk started ahead', () => {
     ['the focus moved', "document.getElementById('q').focus()", 'focused'],
   ])('is refused after %s, and the map is the fresh one', async (_what, change, shows) => {
     await fresh();
-    // The change and the map in one task: an event the change causes has not been dispatched.
-    const before = await page.evaluate((c) => {
-      (window as any).__ph.ahead();
+    // Once the walk is done, the change and the map in one task: an event the change causes
+    // has not been dispatched.
+    const before = await page.evaluate(async (c) => {
+      await (window as any).__ph.ahead();
       (0, eval)(c);
       return (window as any).__ph.map();
     }, change);

@@ -201,10 +201,10 @@ export async function act(call: ActionCall, opts: ActOptions | undefined, settin
       let stillLoading: ActionChanges['stillLoading'];
       if (outcome.settle !== false) {
         // While the page is quiet inside the wait: the after-snapshot (snapshot-reuse.ts), and
-        // the next map's walk (walk-ahead.ts), in slices that go on after the wait if need be.
+        // the next map's walk (walk-ahead.ts), after a frame, in slices that go on after the wait if need be.
         const s = await settleFor(undefined, () => {
           snapshotAhead(document, zones);
-          walkAhead(settings);
+          void walkAhead(settings);
         });
         if (!s.settled) stillLoading = { pendingRequests: s.pendingRequests, domBusy: s.domBusy };
       }

@@ -45,15 +45,26 @@ interface Pending extends Ahead {
 }
 
 let pending: Pending | null = null;
+/** Bumped by every start and drop: a start still waiting for its frame is then void. */
+let generation = 0;
 
 /** Scroll position and viewport size, as one comparable string. */
 export function viewOf(): string {
   return `${window.scrollX},${window.scrollY},${window.innerWidth},${window.innerHeight}`;
 }
 
-/** Starts the step map's walk of `document` now, in slices between the page's tasks; replaces one started before. */
-export function walkAhead(settings: PageSettings): void {
+/**
+ * Starts the step map's walk of `document` in a task after the next frame, then walks in slices
+ * between the page's tasks; replaces one started before. After the frame: what the frame's
+ * rendering starts (an IntersectionObserver that loads more items) starts before the walk,
+ * which never holds that frame up. Resolves when the walk is done, taken, dropped or voided.
+ */
+export async function walkAhead(settings: PageSettings): Promise<void> {
   dropAhead();
+  const mine = generation;
+  await new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
+  await nextTask();
+  if (generation !== mine) return;
   const doc = document;
   const roots = watchRoots();
   const watch = both(watchChanges(doc), roots);
@@ -68,7 +79,7 @@ export function walkAhead(settings: PageSettings): void {
   });
   const p: Pending = { walk, watch, doc, zones: settings.zones, key: STEP_MAP, view: viewOf(), scrolls: scrollCount() };
   pending = p;
-  void runAhead(p);
+  await runAhead(p);
 }
 
 /**
@@ -91,6 +102,7 @@ async function runAhead(p: Pending): Promise<void> {
 
 /** Drops the walk started ahead, if any (an action begins: the page is about to change). */
 export function dropAhead(): void {
+  generation++;
   pending?.watch.stop();
   pending = null;
 }
