@@ -3,37 +3,23 @@
  * page, so one Chromium page load checks dozens of spec rules, and exposes the describer and
  * readStates (which the public bundle reaches only through the map) to the page.
  */
-import { build } from 'esbuild';
-import { fileURLToPath } from 'node:url';
+import { sourceModules } from './source-modules';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 let modules: Promise<string> | undefined;
 
 /** An IIFE defining `window.__phDescribe = { createDescriber, readStates }`, built from source. */
 export function describeModules(): Promise<string> {
-  return (modules ??= build({
-    absWorkingDir: root,
-    stdin: {
-      contents:
-        "import { createDescriber as make, type DescriberOptions } from './client/page/names/describe';\n" +
-        "import { readStates as read } from './client/page/names/state';\n" +
-        "import { pageSettings } from './client/safety/settings';\n" +
-        '// As a page with nothing configured reads them (no deny selectors).\n' +
-        'const settings = pageSettings();\n' +
-        'const createDescriber = (o?: DescriberOptions) => make(settings, o);\n' +
-        'const readStates = (el: Element, role: string, focused: Element | null) => read(el, role, focused, settings.zones);\n' +
-        '(window as any).__phDescribe = { createDescriber, readStates };\n',
-      resolveDir: root,
-      loader: 'ts',
-      sourcefile: 'describe-test-entry.ts',
-    },
-    bundle: true,
-    write: false,
-    format: 'iife',
-    platform: 'browser',
-    target: ['chrome120'],
-    logLevel: 'warning',
-  }).then((r) => r.outputFiles[0]!.text));
+  return (modules ??= sourceModules(
+    "import { createDescriber as make, type DescriberOptions } from './client/page/names/describe';\n" +
+      "import { readStates as read } from './client/page/names/state';\n" +
+      "import { pageSettings } from './client/safety/settings';\n" +
+      '// As a page with nothing configured reads them (no deny selectors).\n' +
+      'const settings = pageSettings();\n' +
+      'const createDescriber = (o?: DescriberOptions) => make(settings, o);\n' +
+      'const readStates = (el: Element, role: string, focused: Element | null) => read(el, role, focused, settings.zones);\n' +
+      '(window as any).__phDescribe = { createDescriber, readStates };\n',
+    'describe-test-entry.ts',
+  ));
 }
 
 export interface Case {

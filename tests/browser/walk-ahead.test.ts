@@ -9,14 +9,12 @@
  * style once (`getComputedStyle`, counted in the page); the stages after it read only those of
  * the elements they name.
  */
-import { build } from 'esbuild';
-import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { open, origin, useSession } from './harness';
 import { act, refOf } from './actions-helpers';
+import { sourceModules } from './source-modules';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const session = useSession({ width: 1000, height: 700 });
 let page: Page;
 let modules: string;
@@ -46,33 +44,19 @@ const HTML = `<!doctype html><html><head><meta charset="utf-8"><title>walk ahead
 </script></body></html>`;
 
 beforeAll(async () => {
-  modules = (
-    await build({
-      absWorkingDir: root,
-      stdin: {
-        contents:
-          "import { buildMapAsync } from './client/page/map/map';\n" +
-          "import { walkAhead } from './client/page/map/walk-ahead';\n" +
-          "import { pageSettings } from './client/safety/settings';\n" +
-          'const settings = pageSettings();\n' +
-          '(window as any).__ph = {\n' +
-          '  ahead: () => walkAhead(settings),\n' +
-          // The map and how many computed styles it read.
-          '  map: async () => { const s0 = (window as any).__styles; const m = await buildMapAsync({ maxTokens: 3000 }, settings);\n' +
-          "    return { text: m.text.replace(/\\*\\[/g, '['), styles: (window as any).__styles - s0, visited: m.stats.visited }; },\n" +
-          '};\n',
-        resolveDir: root,
-        loader: 'ts',
-        sourcefile: 'walk-ahead-entry.ts',
-      },
-      bundle: true,
-      write: false,
-      format: 'iife',
-      platform: 'browser',
-      target: ['chrome120'],
-      logLevel: 'warning',
-    })
-  ).outputFiles[0]!.text;
+  modules = await sourceModules(
+    "import { buildMapAsync } from './client/page/map/map';\n" +
+      "import { walkAhead } from './client/page/map/walk-ahead';\n" +
+      "import { pageSettings } from './client/safety/settings';\n" +
+      'const settings = pageSettings();\n' +
+      '(window as any).__ph = {\n' +
+      '  ahead: () => walkAhead(settings),\n' +
+      // The map and how many computed styles it read.
+      '  map: async () => { const s0 = (window as any).__styles; const m = await buildMapAsync({ maxTokens: 3000 }, settings);\n' +
+      "    return { text: m.text.replace(/\\*\\[/g, '['), styles: (window as any).__styles - s0, visited: m.stats.visited }; },\n" +
+      '};\n',
+    'walk-ahead-entry.ts',
+  );
 });
 
 afterAll(async () => {

@@ -5,13 +5,11 @@
  * built to tell them apart (repeated "Open" rows, far inline links inside a clipping box, a
  * zero-size far link named like a near one), and the kept walk must be refused after any change.
  */
-import { build } from 'esbuild';
-import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useSession } from './harness';
+import { sourceModules } from './source-modules';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const session = useSession({ width: 1000, height: 700 });
 let page: Page;
 let modules: string;
@@ -32,42 +30,28 @@ const HTML = `<!doctype html><html><head><meta charset="utf-8"><title>walk reuse
 </main></body></html>`;
 
 beforeAll(async () => {
-  modules = (
-    await build({
-      absWorkingDir: root,
-      stdin: {
-        contents:
-          "import { buildMapAsync } from './client/page/map/map';\n" +
-          "import { createDescriber } from './client/page/names/describe';\n" +
-          "import { walkBehind } from './client/page/map/walk-reuse';\n" +
-          "import { describeTarget, describeTargetIn } from './client/agent/recording/locate';\n" +
-          "import { pageSettings } from './client/safety/settings';\n" +
-          'const settings = pageSettings();\n' +
-          'let map: any;\n' +
-          '(window as any).__ph = {\n' +
-          '  map: async () => { map = await buildMapAsync({ maxTokens: 3000 }, settings); },\n' +
-          '  kept: () => walkBehind(map, settings) !== undefined,\n' +
-          '  compare: () => {\n' +
-          "    const els = [...document.querySelectorAll('button, a, .btnish, input')];\n" +
-          '    return els.map((el) => {\n' +
-          '      const reused = describeTargetIn(map, el, createDescriber(settings));\n' +
-          '      const fresh = describeTarget(el, undefined, createDescriber(settings));\n' +
-          '      return { reused, fresh };\n' +
-          '    });\n' +
-          '  },\n' +
-          '};\n',
-        resolveDir: root,
-        loader: 'ts',
-        sourcefile: 'walk-reuse-entry.ts',
-      },
-      bundle: true,
-      write: false,
-      format: 'iife',
-      platform: 'browser',
-      target: ['chrome120'],
-      logLevel: 'warning',
-    })
-  ).outputFiles[0]!.text;
+  modules = await sourceModules(
+    "import { buildMapAsync } from './client/page/map/map';\n" +
+      "import { createDescriber } from './client/page/names/describe';\n" +
+      "import { walkBehind } from './client/page/map/walk-reuse';\n" +
+      "import { describeTarget, describeTargetIn } from './client/agent/recording/locate';\n" +
+      "import { pageSettings } from './client/safety/settings';\n" +
+      'const settings = pageSettings();\n' +
+      'let map: any;\n' +
+      '(window as any).__ph = {\n' +
+      '  map: async () => { map = await buildMapAsync({ maxTokens: 3000 }, settings); },\n' +
+      '  kept: () => walkBehind(map, settings) !== undefined,\n' +
+      '  compare: () => {\n' +
+      "    const els = [...document.querySelectorAll('button, a, .btnish, input')];\n" +
+      '    return els.map((el) => {\n' +
+      '      const reused = describeTargetIn(map, el, createDescriber(settings));\n' +
+      '      const fresh = describeTarget(el, undefined, createDescriber(settings));\n' +
+      '      return { reused, fresh };\n' +
+      '    });\n' +
+      '  },\n' +
+      '};\n',
+    'walk-reuse-entry.ts',
+  );
   page = await session.context.newPage();
 });
 
