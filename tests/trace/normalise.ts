@@ -97,6 +97,24 @@ const RETRY_WAIT = /(trying again in )\d+(?:\.\d+)? s\b/g;
 const MEASURED_SECONDS = /(appeared after |\d+ steps?, |model calls?, |repaired, )\d+(?:\.\d+)? s\b/g;
 /** The last column (`time`) of a row of `pagehand test`'s table: "buy the grinder  passed  4  0  0  3.1 s". */
 const TABLE_TIME = /^(.*\S {2,}\d+ {2,}\d+ {2,}\d+ {2,})\d+(?:\.\d+)? s$/;
+/**
+ * The same table is padded to its widest cell, a time among them ("9.8 s" or "10.2 s"): its
+ * header, its rule and its rows are compared with runs of spaces and of rules made one wide.
+ */
+const TABLE_HEAD = /^(task {2,}result {2,}.* time|[─ ]*─[─ ]*)$/;
+const unpadded = (row: string): string => row.replace(/ {2,}/g, '  ').replace(/─+/g, '─');
+
+/**
+ * A report's file name carries the local time the run started: `buy-the-grinder-20261129-091028.html`.
+ * The date and time become `<when>`.
+ */
+const REPORT_TIME = /-\d{8}-\d{6}(\.html)\b/g;
+
+/**
+ * A Playwright browser server's endpoint path is 32 random hex digits per server
+ * (`ws://127.0.0.1:PORT/3968f681…`): it becomes `<server>`.
+ */
+const SERVER_PATH = /((?:127\.0\.0\.1|localhost):\d{2,5}\/)[0-9a-f]{32}\b/g;
 
 /**
  * Made fresh by each run: the proxy's personal token (`ph_` + 24 random bytes, base64url; it is
@@ -136,8 +154,11 @@ interface Rewrites {
 function rewriteString(s: string, { ports, fences }: Rewrites): string {
   let out = s;
   for (const [value, label] of fences) out = out.split(value).join(label);
+  if (TABLE_HEAD.test(out) || TABLE_TIME.test(out)) out = unpadded(out);
   return out
     .replace(TOKEN, 'ph_<token>')
+    .replace(REPORT_TIME, '-<when>$1')
+    .replace(SERVER_PATH, '$1<server>')
     .replace(TMP_PATH, tmpPath)
     .replace(MEASURED_SECONDS, '$1<n> s')
     .replace(TABLE_TIME, '$1<n> s')
