@@ -27,7 +27,10 @@ const HTML = `<!doctype html><html><head><meta charset="utf-8"><title>walk reuse
 <div class="clip">${Array.from({ length: 30 }, (_, i) => para(100 + i)).join('')}</div>
 <p>Far away: <a aria-label="Help" href="#help"></a> and <a href="#help">Help</a></p>
 <form aria-label="Sign up"><input aria-label="Email"><button>Open</button></form>
-</main></body></html>`;
+<x-box></x-box>
+</main>
+<script>customElements.define('x-box', class extends HTMLElement { constructor() { super(); this.attachShadow({ mode: 'open' }).innerHTML = '<button>Boxed</button>'; } });</script>
+</body></html>`;
 
 beforeAll(async () => {
   modules = await sourceModules(
@@ -86,6 +89,7 @@ describe('the map walk reused for a step recording', () => {
     ['a scroll', 'scrollBy(0, 300)'],
     ['a scroll inside a clipping box', "document.querySelector('.clip').scrollTop = 200"],
     ['the focus', "document.querySelector('input').focus()"],
+    ['a change inside an open shadow root', "document.querySelector('x-box').shadowRoot.querySelector('button').setAttribute('aria-label', 'Boxed in')"],
   ])('is refused after %s, and the description is still the fresh one', async (_what, change) => {
     await fresh();
     await page.evaluate(change);

@@ -16,7 +16,7 @@
  *   textForRead(document.body, settings);              // the same text, unless the page moved
  */
 import type { PageSettings } from '../settings';
-import { watchChanges, watchTrees, type ChangeWatch } from '../map/walk-reuse';
+import { watchChanges, type PageWatch } from '../map/walk-reuse';
 import { ownerDocumentOf } from '../dom/proto';
 import { asPageData, renderedText } from './text';
 
@@ -24,14 +24,8 @@ interface Kept {
   root: Element;
   zones: PageSettings['zones'];
   text: string;
-  watches: ChangeWatch[];
+  watch: PageWatch;
 }
-
-const isDocument = (n: Node): n is Document => n.nodeType === 9;
-
-const stopAll = (watches: ChangeWatch[]): void => {
-  for (const w of watches) w.stop();
-};
 
 /** One text at a time: the region read last. */
 let kept: Kept | undefined;
@@ -39,14 +33,14 @@ let kept: Kept | undefined;
 export function textForRead(root: Element, settings: Pick<PageSettings, 'zones' | 'masks' | 'fence'>): string {
   const { zones } = settings;
   let text: string;
-  if (kept && kept.root === root && kept.zones === zones && !kept.watches.some((w) => w.changed())) text = kept.text;
+  if (kept && kept.root === root && kept.zones === zones && !kept.watch.changed()) text = kept.text;
   else {
-    if (kept) stopAll(kept.watches);
+    kept?.watch.stop();
     kept = undefined;
-    const watches = [watchChanges(ownerDocumentOf(root))];
-    text = renderedText(root, zones, undefined, (inner) => watches.push(isDocument(inner) ? watchChanges(inner) : watchTrees([inner])));
-    if (!watches.some((w) => w.changed())) kept = { root, zones, text, watches };
-    else stopAll(watches);
+    const watch = watchChanges(ownerDocumentOf(root));
+    text = renderedText(root, zones, undefined, watch.enter);
+    if (!watch.changed()) kept = { root, zones, text, watch };
+    else watch.stop();
   }
   return asPageData(text, settings);
 }

@@ -47,7 +47,7 @@ export function asPageData(text: string, { masks, fence }: Pick<PageSettings, 'm
  * (`readableText` does both): what may be kept while the page stays as it was (read-text.ts).
  * @param inner told of each shadow root and frame document the walk enters.
  */
-export function renderedText(root: Element, zones: PageSettings['zones'], styleOf = computed, inner?: (root: Node) => void): string {
+export function renderedText(root: Element, zones: PageSettings['zones'], styleOf = computed, inner?: (root: ShadowRoot | Document) => void): string {
   let out: string[] = [];
 
   /** At least `n` line breaks end the text so far (1: a new line; 2: a blank line). */

@@ -93,7 +93,7 @@ function* mapJob(options: MapOptions, settings: PageSettings, budget: Budget, t0
   const focused = deepActiveElement(document);
   // Watched from before the walk: the step's recording reuses the walk while nothing changed.
   const watch = ahead?.watch ?? watchChanges();
-  const walker = ahead?.walk ?? startWalk(document, { focused, ...key, zones });
+  const walker = ahead?.walk ?? startWalk(document, { focused, ...key, zones, entered: watch.enter });
   while (!walker.run(budget)) yield;
   // What follows the walk reads every item once (modal scope, suggestion lists): a fresh slice.
   yield;

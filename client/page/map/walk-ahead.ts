@@ -5,21 +5,19 @@
  * began, and finishes it if the wait ended first. Otherwise the walk is dropped and the map
  * walks afresh.
  *
- * "Nothing changed" is watched as for a kept walk (walk-reuse.ts). A document's
- * MutationObserver sees nothing inside shadow roots or frames, so every shadow root and
- * same-origin frame document the walk enters is watched too, from the moment it enters.
+ * "Nothing changed" is watched as for a kept walk (walk-reuse.ts), every shadow root and
+ * same-origin frame document the walk enters included, from the moment it enters.
  *
  * @example
  *   walkAhead(settings);                                  // actions/index.ts, the page quiet
  *   const ahead = takeAhead(settings, { text: true, exactScreens: 2 }); // map.ts, at its start
  */
 import { deepActiveElement } from '../dom/flat-tree';
-import { nodeTypeOf } from '../dom/proto';
 import type { PageSettings, Zones } from '../settings';
 import { scrollCount } from '../settle/scrolls';
 import { nextTask, sliceBudget, SLICE_MS } from './slicing';
 import { startWalk, type Walk } from './walk';
-import { watchChanges, type ChangeWatch } from './walk-reuse';
+import { watchChanges, type PageWatch } from './walk-reuse';
 
 /** The walk options the agent's step map uses (map.ts's defaults): only such a map takes the walk. */
 export interface AheadKey {
@@ -32,7 +30,7 @@ const STEP_MAP: AheadKey = { text: true, exactScreens: 2 };
 export interface Ahead {
   walk: Walk;
   /** Watches the document and every root the walk entered; started before the walk. */
-  watch: ChangeWatch;
+  watch: PageWatch;
 }
 
 interface Pending extends Ahead {
@@ -66,8 +64,7 @@ export async function walkAhead(settings: PageSettings): Promise<void> {
   await nextTask();
   if (generation !== mine) return;
   const doc = document;
-  const roots = watchRoots();
-  const watch = both(watchChanges(doc), roots);
+  const watch = watchChanges(doc);
   // Something running (an animation) would void it at once: not started.
   if (watch.changed()) return;
   const walk = startWalk(doc, {
@@ -75,7 +72,7 @@ export async function walkAhead(settings: PageSettings): Promise<void> {
     text: STEP_MAP.text,
     exactScreens: STEP_MAP.exactScreens,
     zones: settings.zones,
-    entered: roots.add,
+    entered: watch.enter,
   });
   const p: Pending = { walk, watch, doc, zones: settings.zones, key: STEP_MAP, view: viewOf(), scrolls: scrollCount() };
   pending = p;
@@ -120,51 +117,4 @@ export function takeAhead(settings: PageSettings, key: AheadKey): Ahead | undefi
   if (viewOf() === p.view && scrollCount() === p.scrolls && !p.watch.changed()) return { walk: p.walk, watch: p.watch };
   p.watch.stop();
   return undefined;
-}
-
-interface RootWatch extends ChangeWatch {
-  /** Watches `root` from now on: a shadow root for mutations; a frame's document as a document is. */
-  add(root: ShadowRoot | Document): void;
-}
-
-/** The roots a walk enters, each watched from when it is entered. */
-function watchRoots(): RootWatch {
-  let changed = false;
-  const frames: ChangeWatch[] = [];
-  const observer = new MutationObserver(() => stop());
-  function stop(): void {
-    changed = true;
-    observer.disconnect();
-    for (const f of frames) f.stop();
-  }
-  return {
-    add(root) {
-      if (changed) return;
-      if (nodeTypeOf(root) === 9) frames.push(watchChanges(root as Document));
-      else observer.observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
-    },
-    changed() {
-      if (!changed && (observer.takeRecords().length || frames.some((f) => f.changed()))) stop();
-      return changed;
-    },
-    stop,
-  };
-}
-
-/** Changed when either is; stopping stops both. */
-function both(a: ChangeWatch, b: ChangeWatch): ChangeWatch {
-  return {
-    changed: () => {
-      const c = a.changed() || b.changed();
-      if (c) {
-        a.stop();
-        b.stop();
-      }
-      return c;
-    },
-    stop() {
-      a.stop();
-      b.stop();
-    },
-  };
 }

@@ -3,10 +3,11 @@
  * recording describes its target from the same walk instead of walking the whole page again.
  *
  * "Not changed" is watched, not guessed (`watchChanges`): a DOM mutation outside the agent's own
- * UI, a focus change, a running animation or an event that may restyle the page (a scroll, the
- * user's pointer, an image or a font loaded) since the walk began, and the walk is no longer offered. What a
- * MutationObserver on the document cannot see (inside shadow roots, style sheets edited
- * through the CSSOM) is checked by the user of the walk on the element it cares about.
+ * UI (in the document, and in each shadow root and same-origin frame the walk entered), a focus
+ * change, a running animation or an event that may restyle the page (a scroll, the user's
+ * pointer, an image or a font loaded) since the walk began, and the walk is no longer offered.
+ * What no observer sees (style sheets edited through the CSSOM) is checked by the user of the
+ * walk on the element it cares about.
  *
  * @example
  *   keepWalk(map, { walk, describer, settings }, watch); // map.ts, once the map is built
@@ -55,20 +56,30 @@ function ownUi(n: Node | null, r?: MutationRecord): boolean {
 /** Running animations change what shows with no mutation (a transition still turning a menu visible). */
 const animating = (doc: Document): boolean => typeof doc.getAnimations === 'function' && doc.getAnimations().length > 0;
 
+/** A watch a walk widens as it goes: what it reads inside a root is watched from when it enters. */
+export interface PageWatch extends ChangeWatch {
+  /** Watches `root` too: a shadow root's mutations; a same-origin frame's document as a document is. */
+  enter(root: ShadowRoot | Document): void;
+}
+
+const TREE = { subtree: true, childList: true, attributes: true, characterData: true } as const;
+
 /**
  * Starts watching `doc`: any mutation outside the agent's own UI (in a deny zone too: a zone
  * marked meanwhile changes what is left out), a focus change, a running animation or an event
- * in RESTYLING, and it answers "changed".
+ * in RESTYLING, and it answers "changed". Its MutationObserver sees nothing inside shadow roots
+ * or frames: those a walk enters are added with `enter`.
  */
-export function watchChanges(doc: Document = document): ChangeWatch {
+export function watchChanges(doc: Document = document): PageWatch {
   const win = doc.defaultView;
   const focused = deepActiveElement(doc);
   let changed = false;
+  const frames: ChangeWatch[] = [];
   const pageOnly = (records: MutationRecord[]): boolean => records.every((r) => ownUi(r.target, r));
   const observer = new MutationObserver((records) => {
     if (!pageOnly(records)) stop();
   });
-  observer.observe(doc, { subtree: true, childList: true, attributes: true, characterData: true });
+  observer.observe(doc, TREE);
   const opts = { capture: true, passive: true } as const;
   const mark = (e: Event): void => {
     if (!ownUi(e.target instanceof Node ? e.target : null)) stop();
@@ -86,14 +97,20 @@ export function watchChanges(doc: Document = document): ChangeWatch {
     for (const type of RESTYLING) win?.removeEventListener(type, mark, opts);
     for (const type of LOADED) doc.removeEventListener(type, mark, opts);
     fonts?.removeEventListener?.('loadingdone', fontsDone);
+    for (const f of frames) f.stop();
   }
   if (!win || animating(doc)) stop();
   return {
     changed: () => {
-      if (!changed && (!pageOnly(observer.takeRecords()) || deepActiveElement(doc) !== focused || animating(doc))) stop();
+      if (!changed && (!pageOnly(observer.takeRecords()) || deepActiveElement(doc) !== focused || animating(doc) || frames.some((f) => f.changed()))) stop();
       return changed;
     },
     stop,
+    enter(root) {
+      if (changed) return;
+      if (nodeTypeOf(root) === 9) frames.push(watchChanges(root as Document));
+      else observer.observe(root, TREE);
+    },
   };
 }
 
@@ -106,7 +123,7 @@ export function watchChanges(doc: Document = document): ChangeWatch {
 export function watchTrees(roots: readonly Node[], { text = true }: { text?: boolean } = {}): ChangeWatch {
   let changed = false;
   const observer = new MutationObserver(() => stop());
-  for (const r of roots) observer.observe(r, { subtree: true, childList: true, attributes: true, characterData: text });
+  for (const r of roots) observer.observe(r, { ...TREE, characterData: text });
   function stop(): void {
     changed = true;
     observer.disconnect();
