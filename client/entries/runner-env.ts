@@ -28,7 +28,7 @@
  */
 import type { AgentEnv } from '../agent/env';
 import { createRunStore } from '../agent/persist';
-import { useRunnerDownloads } from '../page/downloads';
+import { useRunnerDownloads } from '../page/runner-downloads';
 import { useHooksFromPageWorld } from '../page/dom/hooks';
 import { held, type PageEffect } from '../page/settle/effect-gate';
 import { usePageWorldActivity } from '../page/settle/settle';
