@@ -60,8 +60,11 @@ export function viewOf(): string {
 export async function walkAhead(settings: PageSettings): Promise<void> {
   dropAhead();
   const mine = generation;
-  await new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
-  await nextTask();
+  try {
+    await afterFrame();
+  } catch {
+    return; // a page's own requestAnimationFrame that throws: no walk ahead, the map walks then
+  }
   if (generation !== mine) return;
   const doc = document;
   const watch = watchChanges(doc);
@@ -77,6 +80,12 @@ export async function walkAhead(settings: PageSettings): Promise<void> {
   const p: Pending = { walk, watch, doc, zones: settings.zones, key: STEP_MAP, view: viewOf(), scrolls: scrollCount() };
   pending = p;
   await runAhead(p);
+}
+
+/** A task after the next frame; in a hidden tab, where frames stop, just a task. */
+async function afterFrame(): Promise<void> {
+  if (document.visibilityState !== 'hidden') await new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
+  await nextTask();
 }
 
 /**
