@@ -70,13 +70,18 @@ interface MapRun {
 }
 const map = (): Promise<MapRun> => page.evaluate(() => (window as any).__ph.map());
 
-/** A page with the modules in, its frame loaded, and one map built (refs handed out). */
-async function fresh(): Promise<void> {
+/** The page's frame has loaded its button. */
+const framed = (): Promise<unknown> =>
+  page.waitForFunction(() => (document.getElementById('fr') as HTMLIFrameElement).contentDocument?.querySelector('button'));
+
+/** A page with the modules in, its frame loaded, and one map built (refs handed out); `routes` first. */
+async function fresh(routes?: (p: Page) => Promise<unknown>): Promise<void> {
   await page?.close();
   page = await session.context.newPage();
+  await routes?.(page);
   await page.route(`${origin()}/fixtures/walk-ahead.html`, (r) => r.fulfill({ contentType: 'text/html; charset=utf-8', body: HTML }));
   await page.goto(`${origin()}/fixtures/walk-ahead.html`, { waitUntil: 'domcontentloaded' });
-  await page.waitForFunction(() => (document.getElementById('fr') as HTMLIFrameElement).contentDocument?.querySelector('button'));
+  await framed();
   await page.addScriptTag({ content: modules });
   await map();
 }
@@ -128,16 +133,12 @@ describe('a map taking over the walk started ahead', () => {
   it('is refused after an image finished loading and moved what is below it', async () => {
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
-    await page?.close();
-    page = await session.context.newPage();
-    await page.route(`**${LATE_IMAGE}`, async (r) => {
-      await held;
-      await r.fulfill({ contentType: 'image/svg+xml', body: '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="2000"/>' });
-    });
-    await page.route(`${origin()}/fixtures/walk-ahead.html`, (r) => r.fulfill({ contentType: 'text/html; charset=utf-8', body: HTML }));
-    await page.goto(`${origin()}/fixtures/walk-ahead.html`, { waitUntil: 'domcontentloaded' });
-    await page.waitForFunction(() => (document.getElementById('fr') as HTMLIFrameElement).contentDocument?.querySelector('button'));
-    await page.addScriptTag({ content: modules });
+    await fresh((p) =>
+      p.route(`**${LATE_IMAGE}`, async (r) => {
+        await held;
+        await r.fulfill({ contentType: 'image/svg+xml', body: '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="2000"/>' });
+      }),
+    );
     // Added once the page has loaded: its load is the image's own event, not the window's.
     await page.evaluate((src) => {
       const img = Object.assign(document.createElement('img'), { id: 'late', alt: '', src });
@@ -158,7 +159,7 @@ describe('the walk started by an action', () => {
   it('is taken over by the next map, which equals a fresh one', async () => {
     await page?.close();
     page = await open(session, HTML);
-    await page.waitForFunction(() => (document.getElementById('fr') as HTMLIFrameElement).contentDocument?.querySelector('button'));
+    await framed();
     const ref = await refOf(page, 'button', 'Add one');
     const r = await act(page, 'click', { ref });
     expect(r.ok).toBe(true);

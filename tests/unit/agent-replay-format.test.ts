@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -104,6 +104,7 @@ describe('the test kit, pure parts', () => {
     ];
     await writeFile(file, JSON.stringify({ baseUrl: 'https://ci:t0k@build.example/app/', tasks }));
     const read = readTasksFile(file);
+    await rm(dir, { recursive: true });
     expect(read).toMatchObject([
       { name: 'a', url: 'https://staging.example/a', credentials: { username: 'qa', password: 'pa$s', origin: 'https://staging.example' } },
       { name: 'b', url: 'https://build.example/app/orders', credentials: { username: 'ci', password: 't0k', origin: 'https://build.example' } },

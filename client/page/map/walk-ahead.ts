@@ -34,10 +34,8 @@ export interface Ahead {
 }
 
 interface Pending extends Ahead {
-  doc: Document;
   /** The walk reads the settings' deny zones only. */
   zones: Zones;
-  key: AheadKey;
   view: string;
   scrolls: number;
 }
@@ -77,7 +75,7 @@ export async function walkAhead(settings: PageSettings): Promise<void> {
     zones: settings.zones,
     entered: watch.enter,
   });
-  const p: Pending = { walk, watch, doc, zones: settings.zones, key: STEP_MAP, view: viewOf(), scrolls: scrollCount() };
+  const p: Pending = { walk, watch, zones: settings.zones, view: viewOf(), scrolls: scrollCount() };
   pending = p;
   await runAhead(p);
 }
@@ -114,13 +112,13 @@ export function dropAhead(): void {
 }
 
 /**
- * The walk started ahead, for a map of `document` with `settings`' zones that walks as `key`
- * says, if nothing changed since it began (then dropped). A map that walks otherwise leaves it
- * for the next.
+ * The walk started ahead, for a map with `settings`' zones that walks as `key` says (the step
+ * map's way), if nothing changed since it began (then dropped). A map that walks otherwise
+ * leaves it for the next.
  */
 export function takeAhead(settings: PageSettings, key: AheadKey): Ahead | undefined {
   const p = pending;
-  if (!p || p.doc !== document || p.zones !== settings.zones || p.key.text !== key.text || p.key.exactScreens !== key.exactScreens) return undefined;
+  if (!p || p.zones !== settings.zones || key.text !== STEP_MAP.text || key.exactScreens !== STEP_MAP.exactScreens) return undefined;
   pending = null;
   // A scroll's event comes at the next frame: the position itself is compared too.
   if (viewOf() === p.view && scrollCount() === p.scrolls && !p.watch.changed()) return { walk: p.walk, watch: p.watch };
