@@ -130,6 +130,21 @@ describe('a map taking over the walk started ahead', () => {
     expect(before.styles).toBeGreaterThanOrEqual(before.visited);
   });
 
+  it.each([
+    ['in the document', "document.querySelector('h1').setAttribute('data-pagehand', 'off')", 'Catalogue'],
+    ['inside a shadow root', "document.querySelector('x-card').shadowRoot.querySelector('button').setAttribute('data-pagehand', 'off')", 'Shadow button'],
+  ])('leaves out what the page marks as a deny zone %s once the walk began', async (_where, mark, hidden) => {
+    await fresh();
+    expect((await map()).text).toContain(hidden);
+    const before = await page.evaluate(async (c) => {
+      await (window as any).__ph.ahead();
+      (0, eval)(c);
+      return (window as any).__ph.map();
+    }, mark);
+    expect(before.text).not.toContain(hidden);
+    expect(before.text).toBe((await map()).text);
+  });
+
   it('is refused after an image finished loading and moved what is below it', async () => {
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
